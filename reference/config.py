@@ -1,0 +1,392 @@
+"""Configurations: one choice per axis of ``spec/ndcg.yaml``, their canonical strings and fingerprints.
+
+The grammar of a measure string (spec anchor ``ndcg``), hand-written and small:
+
+    measure := head [ "(" [ arg { "," arg } ] ")" ] [ "@" integer ]
+    head    := "nDCG" | a preset id or alias
+    arg     := name "=" value
+    value   := atom | "{" [ atom ":" atom { "," atom ":" atom } ] "}"
+    atom    := one or more of letters, digits and "_" "." "+" "-"
+
+White space between tokens is ignored. The canonical short form lists only what differs from
+the defaults; the full form lists every axis and every parameter of the chosen choices. Both
+round-trip through `parse_measure`, and configurations are equal when their full forms are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any, Union
+
+from ndcgspec.spec import load_presets, load_spec
+
+from .decimals import canonical_decimal, parse_decimal
+from .errors import ConfigError, NdcgSpecError
+
+MEASURE_NAME = "nDCG"
+ParamValue = Union[Decimal, str, tuple[tuple[Decimal, Decimal], ...]]
+
+
+def axes() -> list[dict[str, Any]]:
+    """The axes of the specification, in spec order (``ndcg.yaml`` ``axes``)."""
+    return load_spec()["axes"]
+
+
+def axis(axis_id: str) -> dict[str, Any]:
+    """The spec entry of one axis; ConfigError lists the valid ids."""
+    for entry in axes():
+        if entry["id"] == axis_id:
+            return entry
+    raise ConfigError(f"unknown axis {axis_id!r}; valid: {', '.join(a['id'] for a in axes())}")
+
+
+def choice_axes() -> list[dict[str, Any]]:
+    """The axes that are a choice among named conventions (every axis but the cutoff)."""
+    return [entry for entry in axes() if "choices" in entry]
+
+
+def choice_ids(axis_id: str) -> list[str]:
+    """The choice ids of one axis, in spec order."""
+    return [c["id"] for c in axis(axis_id)["choices"]]
+
+
+def _choice(axis_id: str, choice_id: str) -> dict[str, Any]:
+    for entry in axis(axis_id)["choices"]:
+        if entry["id"] == choice_id:
+            return entry
+    raise ConfigError(
+        f"unknown choice {choice_id!r} for axis {axis_id!r}; valid: {', '.join(choice_ids(axis_id))}"
+    )
+
+
+def _param_specs() -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every parameter id mapped to (its axis id, its spec entry)."""
+    return {p["id"]: (a["id"], p) for a in choice_axes() for p in a.get("params", [])}
+
+
+def _key_names() -> list[str]:
+    return [a["id"] for a in axes()] + list(_param_specs())
+
+
+def _decimal_param(name: str, spec: dict[str, Any], raw: Any) -> Decimal:
+    value = _decimal(name, raw)
+    low, high = spec.get("exclusive_minimum"), spec.get("exclusive_maximum")
+    if low is not None and not value > Decimal(low):
+        raise ConfigError(f"parameter {name!r} must be > {low}, got {canonical_decimal(value)}")
+    if high is not None and not value < Decimal(high):
+        raise ConfigError(f"parameter {name!r} must be < {high}, got {canonical_decimal(value)}")
+    return value
+
+
+def _decimal(name: str, raw: Any) -> Decimal:
+    if isinstance(raw, bool) or not isinstance(raw, (str, int, float, Decimal)):
+        raise ConfigError(f"parameter {name!r} must be a decimal number, got {raw!r}")
+    try:
+        # A float from YAML or JSON was written as a decimal: its shortest repr is that text.
+        return parse_decimal(repr(raw) if isinstance(raw, float) else str(raw))
+    except NdcgSpecError:
+        raise ConfigError(f"parameter {name!r} must be a decimal number, got {raw!r}") from None
+
+
+def _label_map(name: str, raw: Any) -> tuple[tuple[Decimal, Decimal], ...]:
+    if isinstance(raw, Mapping):
+        pairs = list(raw.items())
+    elif isinstance(raw, (list, tuple)):
+        pairs = [tuple(p) for p in raw]
+    else:
+        raise ConfigError(f"parameter {name!r} must map labels to gains, got {raw!r}")
+    table: dict[Decimal, Decimal] = {}
+    for key, value in pairs:
+        label = _decimal(f"{name} label", key)
+        if label in table:
+            raise ConfigError(f"parameter {name!r} lists label {canonical_decimal(label)} twice")
+        table[label] = _decimal(f"{name} gain", value)
+    if not table:
+        raise ConfigError(f"parameter {name!r} must list at least one label")
+    return tuple(sorted(table.items()))
+
+
+def _param_value(name: str, spec: dict[str, Any], raw: Any) -> ParamValue:
+    kind = spec["type"]
+    if kind == "label_map":
+        return _label_map(name, raw)
+    if kind == "log_base" and isinstance(raw, str) and raw.strip() == "e":
+        return "e"
+    return _decimal_param(name, spec, raw)
+
+
+def _format_param(value: ParamValue) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Decimal):
+        return canonical_decimal(value)
+    return "{" + ",".join(f"{canonical_decimal(k)}:{canonical_decimal(v)}" for k, v in value) + "}"
+
+
+def _cutoff(raw: Any) -> int | None:
+    if raw is None:
+        return None
+    minimum = axis("cutoff")["value"]["minimum"]
+    if isinstance(raw, bool) or not isinstance(raw, (int, str)):
+        raise ConfigError(f"cutoff must be an integer >= {minimum} or null, got {raw!r}")
+    text = str(raw).strip()
+    if not re.fullmatch(r"[0-9]+", text) or int(text) < minimum:
+        raise ConfigError(f"cutoff must be an integer >= {minimum} or null, got {raw!r}")
+    return int(text)
+
+
+class Config:
+    """One fully specified nDCG configuration: a choice for every axis (``ndcg``).
+
+    Build one with `Config.from_mapping` or `parse_measure`; missing axes take the spec's
+    defaults and only the parameters of the chosen choices are kept.
+    """
+
+    __slots__ = ("_choices", "_cutoff", "_params")
+
+    def __init__(
+        self, choices: dict[str, str], params: dict[str, ParamValue], cutoff: int | None
+    ) -> None:
+        self._choices = choices
+        self._params = params
+        self._cutoff = cutoff
+
+    @classmethod
+    def default(cls) -> Config:
+        """The configuration of the spec's defaults (whole ranking, no cutoff)."""
+        return cls.from_mapping({})
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> Config:
+        """Validate a configuration object (axis and parameter ids as keys, as in
+        ``spec/schema/config.schema.json``) and fill in the defaults."""
+        unknown = [k for k in values if k not in _key_names()]
+        if unknown:
+            raise ConfigError(
+                f"unknown configuration key {unknown[0]!r}; valid: {', '.join(_key_names())}"
+            )
+        choices: dict[str, str] = {}
+        params: dict[str, ParamValue] = {}
+        param_specs = _param_specs()
+        for entry in choice_axes():
+            raw = values.get(entry["id"], entry["default"])
+            if not isinstance(raw, str):
+                raise ConfigError(
+                    f"axis {entry['id']!r} takes a choice id; valid: {', '.join(choice_ids(entry['id']))}"
+                )
+            chosen = _choice(entry["id"], raw)
+            choices[entry["id"]] = chosen["id"]
+            for name in chosen.get("params", []):
+                spec = param_specs[name][1]
+                if name in values:
+                    params[name] = _param_value(name, spec, values[name])
+                elif spec.get("required"):
+                    raise ConfigError(f"{entry['id']}={chosen['id']} requires parameter {name!r}")
+                else:
+                    params[name] = _param_value(name, spec, spec["default"])
+        for name in param_specs:
+            if name in values and name not in params:
+                owner, _ = param_specs[name]
+                users = [c["id"] for c in axis(owner)["choices"] if name in c.get("params", [])]
+                raise ConfigError(
+                    f"parameter {name!r} applies only to {owner}={' or '.join(users)}, "
+                    f"not {owner}={choices[owner]}"
+                )
+        return cls(choices, params, _cutoff(values.get("cutoff")))
+
+    def choice(self, axis_id: str) -> str:
+        """The choice id this configuration makes on `axis_id`."""
+        return self._choices[axis_id]
+
+    def param(self, name: str) -> ParamValue:
+        """The value of a parameter of one of the chosen choices."""
+        return self._params[name]
+
+    @property
+    def cutoff(self) -> int | None:
+        """The cutoff k, or None for the whole ranking (``ndcg.cutoff``)."""
+        return self._cutoff
+
+    def replace(self, **changes: Any) -> Config:
+        """A copy with some axes or parameters changed; parameters of a dropped choice go."""
+        values: dict[str, Any] = dict(self._choices)
+        for name, value in self._params.items():
+            owner = _param_specs()[name][0]
+            if owner not in changes:
+                values[name] = value
+        values["cutoff"] = self._cutoff
+        values.update(changes)
+        return Config.from_mapping(values)
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The full configuration object, JSON-ready: decimals as canonical strings."""
+        out: dict[str, Any] = {}
+        for entry in axes():
+            if entry["id"] == "cutoff":
+                out["cutoff"] = self._cutoff
+                continue
+            out[entry["id"]] = self._choices[entry["id"]]
+            for name in _chosen_params(entry["id"], self._choices[entry["id"]]):
+                value = self._params[name]
+                out[name] = (
+                    {canonical_decimal(k): canonical_decimal(v) for k, v in value}
+                    if isinstance(value, tuple)
+                    else _format_param(value)
+                )
+        return out
+
+    def _arguments(self, full: bool) -> list[str]:
+        defaults = Config.default()
+        args = []
+        for entry in choice_axes():
+            chosen = self._choices[entry["id"]]
+            differs = chosen != defaults._choices[entry["id"]]
+            if full or differs:
+                args.append(f"{entry['id']}={chosen}")
+            for name in _chosen_params(entry["id"], chosen):
+                default = _param_specs()[name][1].get("default")
+                value = self._params[name]
+                if full or default is None or _format_param(value) != default:
+                    args.append(f"{name}={_format_param(value)}")
+        return args
+
+    def _format(self, full: bool) -> str:
+        args = self._arguments(full)
+        text = MEASURE_NAME + (f"({','.join(args)})" if args else "")
+        return text + (f"@{self._cutoff}" if self._cutoff is not None else "")
+
+    def canonical(self) -> str:
+        """The canonical short measure string: only what differs from the spec's defaults."""
+        return self._format(full=False)
+
+    def full(self) -> str:
+        """The full measure string: every axis and every parameter of the chosen choices."""
+        return self._format(full=True)
+
+    def fingerprint(self) -> str:
+        """A stable 16-hex-digit hash of the full form and the spec version, for citing."""
+        text = f"ndcgspec {load_spec()['spec_version']} {self.full()}"
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Config) and self.full() == other.full()
+
+    def __hash__(self) -> int:
+        return hash(self.full())
+
+    def __repr__(self) -> str:
+        return f"Config({self.canonical()!r})"
+
+
+def _chosen_params(axis_id: str, choice_id: str) -> list[str]:
+    return _choice(axis_id, choice_id).get("params", [])
+
+
+def presets() -> list[dict[str, Any]]:
+    """The presets of ``spec/presets.yaml``, in file order."""
+    return load_presets()["presets"]
+
+
+def preset(name: str) -> dict[str, Any]:
+    """The preset whose id or alias is `name` (case-insensitive); ConfigError lists the ids."""
+    wanted = name.lower()
+    for entry in presets():
+        if wanted == entry["id"].lower() or wanted in [a.lower() for a in entry.get("aliases", [])]:
+            return entry
+    raise ConfigError(f"unknown preset {name!r}; valid: {', '.join(p['id'] for p in presets())}")
+
+
+_TOKEN = re.compile(r"\s*(?:(?P<atom>[A-Za-z0-9_.+\-]+)|(?P<punct>[(),=@{}:]))")
+
+
+def _tokens(text: str) -> list[str]:
+    tokens, pos = [], 0
+    while pos < len(text):
+        if text[pos:].strip() == "":
+            break
+        match = _TOKEN.match(text, pos)
+        if not match:
+            raise ConfigError(f"measure {text!r}: unexpected character {text[pos:].lstrip()[0]!r}")
+        tokens.append(match.group("atom") or match.group("punct"))
+        pos = match.end()
+    return tokens
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = _tokens(text)
+        self.pos = 0
+
+    def fail(self, message: str) -> ConfigError:
+        return ConfigError(f"measure {self.text!r}: {message}")
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self, expected: str | None = None) -> str:
+        token = self.peek()
+        if token is None:
+            raise self.fail(f"ends early; expected {expected or 'more'}")
+        if expected is not None and token != expected:
+            raise self.fail(f"expected {expected!r}, found {token!r}")
+        self.pos += 1
+        return token
+
+    def atom(self) -> str:
+        token = self.peek()
+        if token is None or not re.fullmatch(r"[A-Za-z0-9_.+\-]+", token):
+            raise self.fail(f"expected a name or value, found {token or 'the end'!r}")
+        self.pos += 1
+        return token
+
+    def value(self) -> Any:
+        if self.peek() != "{":
+            return self.atom()
+        self.take("{")
+        pairs: list[tuple[str, str]] = []
+        while self.peek() != "}":
+            if pairs:
+                self.take(",")
+            key = self.atom()
+            self.take(":")
+            pairs.append((key, self.atom()))
+        self.take("}")
+        return pairs
+
+    def measure(self) -> tuple[str, dict[str, Any]]:
+        head = self.atom()
+        values: dict[str, Any] = {}
+        if self.peek() == "(":
+            self.take("(")
+            seen: set[str] = set()
+            while self.peek() != ")":
+                if seen:
+                    self.take(",")
+                name = self.atom()
+                if name in seen:
+                    raise self.fail(f"{name!r} is given twice")
+                seen.add(name)
+                self.take("=")
+                values[name] = self.value()
+            self.take(")")
+        if self.peek() == "@":
+            self.take("@")
+            values["cutoff"] = self.atom()
+        if self.peek() is not None:
+            raise self.fail(f"unexpected {self.peek()!r} after the measure")
+        return head, values
+
+
+def parse_measure(text: str) -> Config:
+    """Parse a measure string: canonical, full, or a preset name with overrides and ``@k``."""
+    head, values = _Parser(text).measure()
+    try:
+        if head.lower() == MEASURE_NAME.lower():
+            return Config.from_mapping(values)
+        return Config.from_mapping(preset(head).get("config", {})).replace(**values)
+    except ConfigError as error:
+        raise ConfigError(f"measure {text!r}: {error}") from None

@@ -1,0 +1,51 @@
+"""nDCG of a run against qrels: per query and aggregated (``ndcg.aggregate``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import mpmath
+
+from ndcgspec.spec import load_spec
+
+from . import aggregate
+from .config import Config
+from .decimals import DPS, decimal_string, working_precision
+from .inputs import Qrels, Run
+from .query import QueryResult, evaluate_query
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The per-query results, in qrels order, and their mean (None when undefined)."""
+
+    config: Config
+    per_query: dict[str, QueryResult]
+    aggregate: mpmath.mpf | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON result object of ``ndcgspec score --format json`` (a contract)."""
+        return {
+            "measure": self.config.canonical(),
+            "fingerprint": self.config.fingerprint(),
+            "spec_version": load_spec()["spec_version"],
+            "aggregate": decimal_string(self.aggregate),
+            "per_query": {
+                qid: {
+                    "ndcg": decimal_string(r.ndcg),
+                    "dcg": decimal_string(r.dcg),
+                    "idcg": decimal_string(r.idcg),
+                }
+                for qid, r in self.per_query.items()
+            },
+        }
+
+
+def evaluate(config: Config, qrels: Qrels, run: Run, dps: int = DPS) -> Evaluation:
+    """Score `run` against `qrels` under `config` at `dps` significant digits."""
+    with working_precision(dps):
+        queries = aggregate.CHOICES[config.choice("aggregate")](qrels.keys(), run.keys())
+        per_query = {q: evaluate_query(q, qrels[q], run.get(q, ()), config) for q in queries}
+        mean = aggregate.mean({q: (r.ndcg, r.in_mean) for q, r in per_query.items()})
+    return Evaluation(config, per_query, mean)

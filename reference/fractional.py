@@ -1,0 +1,32 @@
+"""The ``fractional`` axis: what a label with a fractional part means (``ndcg.fractional``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import ROUND_DOWN, Decimal
+
+from .errors import InputError
+
+
+def keep(label: Decimal, where: str | None) -> Decimal:
+    """``ndcg.fractional.keep``: the label as written."""
+    return label
+
+
+def truncate(label: Decimal, where: str | None) -> Decimal:
+    """``ndcg.fractional.truncate``: the label truncated toward zero, as C's atol reads it."""
+    return label.to_integral_value(rounding=ROUND_DOWN)
+
+
+def error(label: Decimal, where: str | None) -> Decimal:
+    """``ndcg.fractional.error``: a fractional label is rejected."""
+    if label != label.to_integral_value():
+        raise InputError(f"fractional label {label} is not allowed (fractional=error)", where)
+    return label
+
+
+CHOICES: dict[str, Callable[[Decimal, str | None], Decimal]] = {
+    "keep": keep,
+    "truncate": truncate,
+    "error": error,
+}

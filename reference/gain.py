@@ -1,0 +1,39 @@
+"""The ``gain`` axis: a label's gain (``ndcg.gain``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+import mpmath
+
+from .config import Config
+from .decimals import to_mpf
+
+
+def linear(label: Decimal, config: Config) -> mpmath.mpf:
+    """``ndcg.gain.linear``: g(l) = l."""
+    return to_mpf(label)
+
+
+def exponential(label: Decimal, config: Config) -> mpmath.mpf:
+    """``ndcg.gain.exponential``: g(l) = 2^l − 1."""
+    return mpmath.power(2, to_mpf(label)) - 1
+
+
+def mapped(label: Decimal, config: Config) -> mpmath.mpf:
+    """``ndcg.gain.map``: the gain the table lists for `label`, else g(l) = l."""
+    table = dict(config.param("gain_map"))
+    return to_mpf(table.get(label, label))
+
+
+CHOICES: dict[str, Callable[[Decimal, Config], mpmath.mpf]] = {
+    "linear": linear,
+    "exponential": exponential,
+    "map": mapped,
+}
+
+
+def gain(label: Decimal, config: Config) -> mpmath.mpf:
+    """The gain of `label` under the configuration's gain choice (``ndcg.gain``)."""
+    return CHOICES[config.choice("gain")](label, config)

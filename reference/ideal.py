@@ -1,0 +1,38 @@
+"""The ``ideal`` axis: the documents the ideal list is built from (``ndcg.ideal``).
+
+Each choice returns the candidate gains; `ideal_gains` keeps those > 0, sorts them in
+non-increasing order and cuts them at k (``ndcg.definition.idcg``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import mpmath
+
+from .config import Config
+from .cutoff import cut
+
+
+def judged(judged_gains: Sequence[mpmath.mpf], retrieved_gains: Sequence[mpmath.mpf]) -> list[mpmath.mpf]:
+    """``ndcg.ideal.judged``: every judged document of the query, retrieved or not."""
+    return list(judged_gains)
+
+
+def retrieved(judged_gains: Sequence[mpmath.mpf], retrieved_gains: Sequence[mpmath.mpf]) -> list[mpmath.mpf]:
+    """``ndcg.ideal.retrieved``: only the documents of the ranking."""
+    return list(retrieved_gains)
+
+
+CHOICES: dict[str, Callable[[Sequence[mpmath.mpf], Sequence[mpmath.mpf]], list[mpmath.mpf]]] = {
+    "judged": judged,
+    "retrieved": retrieved,
+}
+
+
+def ideal_gains(
+    judged_gains: Sequence[mpmath.mpf], retrieved_gains: Sequence[mpmath.mpf], config: Config
+) -> list[mpmath.mpf]:
+    """The ideal list's gains at ranks 1, 2, ...: positive, non-increasing, cut at k."""
+    candidates = CHOICES[config.choice("ideal")](judged_gains, retrieved_gains)
+    return cut(sorted((g for g in candidates if g > 0), reverse=True), config)

@@ -1,0 +1,50 @@
+"""The inputs of an evaluation: qrels and a run, as exact decimals (``ndcg.definition.inputs``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from .decimals import parse_decimal
+
+
+@dataclass(frozen=True)
+class Judgment:
+    """The label of one judged document; `where` names its origin (``file:line``) for errors."""
+
+    label: Decimal
+    where: str | None = None
+
+
+@dataclass(frozen=True)
+class Posting:
+    """One (document id, score) line of a run for a query; `where` names its origin."""
+
+    docid: str
+    score: Decimal
+    where: str | None = None
+
+
+Qrels = Mapping[str, Mapping[str, Judgment]]
+Run = Mapping[str, Sequence[Posting]]
+
+
+def _exact(value: str | int | Decimal) -> Decimal:
+    return value if isinstance(value, Decimal) else parse_decimal(str(value))
+
+
+def qrels_from_labels(labels: Mapping[str, Mapping[str, str | int | Decimal]]) -> dict[str, dict[str, Judgment]]:
+    """Qrels from plain ``{qid: {docid: label}}``; labels are exact decimals or their text."""
+    return {q: {d: Judgment(_exact(label)) for d, label in docs.items()} for q, docs in labels.items()}
+
+
+def run_from_scores(
+    scores: Mapping[str, Mapping[str, str | int | Decimal] | Iterable[tuple[str, str | int | Decimal]]],
+) -> dict[str, list[Posting]]:
+    """A run from ``{qid: {docid: score}}`` or ``{qid: [(docid, score), ...]}``, in that order."""
+    run: dict[str, list[Posting]] = {}
+    for qid, entries in scores.items():
+        pairs = entries.items() if isinstance(entries, Mapping) else entries
+        run[qid] = [Posting(docid, _exact(score)) for docid, score in pairs]
+    return run

@@ -1,0 +1,44 @@
+"""The ``negative`` axis: what a negative label means (``ndcg.negative``).
+
+Each choice returns the document's gain, or None when the document is to be treated as
+unjudged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+import mpmath
+
+from .config import Config
+from .errors import InputError
+from .gain import gain
+
+
+def zero(label: Decimal, config: Config, where: str | None) -> mpmath.mpf | None:
+    """``ndcg.negative.zero``: judged, with gain 0."""
+    return mpmath.mpf(0)
+
+
+def unjudged(label: Decimal, config: Config, where: str | None) -> mpmath.mpf | None:
+    """``ndcg.negative.unjudged``: the judgment is dropped; the unjudged axis decides."""
+    return None
+
+
+def keep(label: Decimal, config: Config, where: str | None) -> mpmath.mpf | None:
+    """``ndcg.negative.keep``: the gain function applied to the negative label as is."""
+    return gain(label, config)
+
+
+def error(label: Decimal, config: Config, where: str | None) -> mpmath.mpf | None:
+    """``ndcg.negative.error``: a negative label is rejected."""
+    raise InputError(f"negative label {label} is not allowed (negative=error)", where)
+
+
+CHOICES: dict[str, Callable[[Decimal, Config, str | None], mpmath.mpf | None]] = {
+    "zero": zero,
+    "unjudged": unjudged,
+    "keep": keep,
+    "error": error,
+}

@@ -1,0 +1,73 @@
+"""The ``ties`` axis: the order of documents with equal scores (``ndcg.ties``).
+
+Ranking is by score descending first; each choice orders one tie group (documents whose
+scores are numerically equal, in run order) and says what gain each is credited with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import groupby
+
+import mpmath
+
+from .config import Config
+from .document import ScoredDocument
+
+Credited = list[tuple[ScoredDocument, mpmath.mpf]]
+
+
+def _own_gains(group: Sequence[ScoredDocument]) -> Credited:
+    return [(d, d.gain) for d in group]
+
+
+def input_order(group: Sequence[ScoredDocument]) -> Credited:
+    """``ndcg.ties.input``: order of appearance in the run."""
+    return _own_gains(group)
+
+
+def docid_desc(group: Sequence[ScoredDocument]) -> Credited:
+    """``ndcg.ties.docid-desc``: document id descending by UTF-8 bytes, as trec_eval."""
+    return _own_gains(sorted(group, key=lambda d: d.docid.encode("utf-8"), reverse=True))
+
+
+def docid_asc(group: Sequence[ScoredDocument]) -> Credited:
+    """``ndcg.ties.docid-asc``: document id ascending by UTF-8 bytes."""
+    return _own_gains(sorted(group, key=lambda d: d.docid.encode("utf-8")))
+
+
+def average(group: Sequence[ScoredDocument]) -> Credited:
+    """``ndcg.ties.average``: each document credited with the group's mean gain
+    (McSherry & Najork 2008)."""
+    mean = mpmath.fsum(d.gain for d in group) / len(group)
+    return [(d, mean) for d in group]
+
+
+def pessimistic(group: Sequence[ScoredDocument]) -> Credited:
+    """``ndcg.ties.pessimistic``: lowest gain first, run order among equal gains."""
+    return _own_gains(sorted(group, key=lambda d: d.gain))
+
+
+def optimistic(group: Sequence[ScoredDocument]) -> Credited:
+    """``ndcg.ties.optimistic``: highest gain first, run order among equal gains."""
+    return _own_gains(sorted(group, key=lambda d: -d.gain))
+
+
+CHOICES: dict[str, Callable[[Sequence[ScoredDocument]], Credited]] = {
+    "input": input_order,
+    "docid-desc": docid_desc,
+    "docid-asc": docid_asc,
+    "average": average,
+    "pessimistic": pessimistic,
+    "optimistic": optimistic,
+}
+
+
+def rank(documents: Sequence[ScoredDocument], config: Config) -> Credited:
+    """The ranking: score descending, each tie group ordered by the ties choice."""
+    by_score = sorted(documents, key=lambda d: d.score, reverse=True)
+    order = CHOICES[config.choice("ties")]
+    ranking: Credited = []
+    for _, group in groupby(by_score, key=lambda d: d.score):
+        ranking.extend(order(list(group)))
+    return ranking

@@ -1,0 +1,38 @@
+"""The nDCG specification as data: `ndcg.yaml`, `presets.yaml` and the JSON Schemas.
+
+This package holds no logic beyond locating and parsing those files; everything else in
+ndcgspec reads the specification through `load_spec` (anchor ``ndcg``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from typing import Any
+
+import yaml
+
+
+def spec_file(name: str) -> Traversable:
+    """The packaged file `name` of the specification, such as ``"schema/case.schema.json"``."""
+    return files(__name__).joinpath(name)
+
+
+@cache
+def load_spec() -> dict[str, Any]:
+    """The parsed ``ndcg.yaml``: axes, choices, parameters, defaults and anchors."""
+    return yaml.safe_load(spec_file("ndcg.yaml").read_text(encoding="utf-8"))
+
+
+@cache
+def load_presets() -> dict[str, Any]:
+    """The parsed ``presets.yaml``: named configurations with their evidence."""
+    return yaml.safe_load(spec_file("presets.yaml").read_text(encoding="utf-8"))
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema ``schema/<name>.schema.json``."""
+    return json.loads(spec_file(f"schema/{name}.schema.json").read_text(encoding="utf-8"))
