@@ -1,4 +1,4 @@
-"""Configurations: one choice per axis of ``spec/ndcg.yaml``, their canonical strings and fingerprints.
+"""Configurations: one choice per axis of ``spec/ndcg.yaml``, canonical strings, fingerprints.
 
 The grammar of a measure string (spec anchor ``ndcg``), hand-written and small:
 
@@ -19,7 +19,7 @@ import hashlib
 import re
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, Union
+from typing import Any
 
 from ndcgspec.spec import load_presets, load_spec
 
@@ -27,7 +27,7 @@ from .decimals import canonical_decimal, parse_decimal
 from .errors import ConfigError, NdcgSpecError
 
 MEASURE_NAME = "nDCG"
-ParamValue = Union[Decimal, str, tuple[tuple[Decimal, Decimal], ...]]
+ParamValue = Decimal | str | tuple[tuple[Decimal, Decimal], ...]
 
 
 def axes() -> list[dict[str, Any]]:
@@ -57,9 +57,8 @@ def _choice(axis_id: str, choice_id: str) -> dict[str, Any]:
     for entry in axis(axis_id)["choices"]:
         if entry["id"] == choice_id:
             return entry
-    raise ConfigError(
-        f"unknown choice {choice_id!r} for axis {axis_id!r}; valid: {', '.join(choice_ids(axis_id))}"
-    )
+    valid = ", ".join(choice_ids(axis_id))
+    raise ConfigError(f"unknown choice {choice_id!r} for axis {axis_id!r}; valid: {valid}")
 
 
 def _param_specs() -> dict[str, tuple[str, dict[str, Any]]]:
@@ -174,9 +173,8 @@ class Config:
         for entry in choice_axes():
             raw = values.get(entry["id"], entry["default"])
             if not isinstance(raw, str):
-                raise ConfigError(
-                    f"axis {entry['id']!r} takes a choice id; valid: {', '.join(choice_ids(entry['id']))}"
-                )
+                valid = ", ".join(choice_ids(entry["id"]))
+                raise ConfigError(f"axis {entry['id']!r} takes a choice id; valid: {valid}")
             chosen = _choice(entry["id"], raw)
             choices[entry["id"]] = chosen["id"]
             for name in chosen.get("params", []):

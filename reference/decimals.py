@@ -1,4 +1,4 @@
-"""Exact decimal input and mpmath arithmetic at the precision the spec states (``ndcg.precision``)."""
+"""Exact decimal input, and mpmath arithmetic at the spec's precision (``ndcg.precision``)."""
 
 from __future__ import annotations
 

@@ -14,12 +14,16 @@ from .config import Config
 from .cutoff import cut
 
 
-def judged(judged_gains: Sequence[mpmath.mpf], retrieved_gains: Sequence[mpmath.mpf]) -> list[mpmath.mpf]:
+def judged(
+    judged_gains: Sequence[mpmath.mpf], retrieved_gains: Sequence[mpmath.mpf]
+) -> list[mpmath.mpf]:
     """``ndcg.ideal.judged``: every judged document of the query, retrieved or not."""
     return list(judged_gains)
 
 
-def retrieved(judged_gains: Sequence[mpmath.mpf], retrieved_gains: Sequence[mpmath.mpf]) -> list[mpmath.mpf]:
+def retrieved(
+    judged_gains: Sequence[mpmath.mpf], retrieved_gains: Sequence[mpmath.mpf]
+) -> list[mpmath.mpf]:
     """``ndcg.ideal.retrieved``: only the documents of the ranking."""
     return list(retrieved_gains)
 

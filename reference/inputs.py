@@ -34,13 +34,19 @@ def _exact(value: str | int | Decimal) -> Decimal:
     return value if isinstance(value, Decimal) else parse_decimal(str(value))
 
 
-def qrels_from_labels(labels: Mapping[str, Mapping[str, str | int | Decimal]]) -> dict[str, dict[str, Judgment]]:
+def qrels_from_labels(
+    labels: Mapping[str, Mapping[str, str | int | Decimal]],
+) -> dict[str, dict[str, Judgment]]:
     """Qrels from plain ``{qid: {docid: label}}``; labels are exact decimals or their text."""
-    return {q: {d: Judgment(_exact(label)) for d, label in docs.items()} for q, docs in labels.items()}
+    return {
+        q: {d: Judgment(_exact(label)) for d, label in docs.items()} for q, docs in labels.items()
+    }
 
 
 def run_from_scores(
-    scores: Mapping[str, Mapping[str, str | int | Decimal] | Iterable[tuple[str, str | int | Decimal]]],
+    scores: Mapping[
+        str, Mapping[str, str | int | Decimal] | Iterable[tuple[str, str | int | Decimal]]
+    ],
 ) -> dict[str, list[Posting]]:
     """A run from ``{qid: {docid: score}}`` or ``{qid: [(docid, score), ...]}``, in that order."""
     run: dict[str, list[Posting]] = {}

@@ -62,7 +62,9 @@ def judged_gain(judgment: Judgment, config: Config) -> tuple[Decimal | None, mpm
 
 
 def _trace(
-    ranking: Sequence[tuple[ScoredDocument, mpmath.mpf]], ideal: Sequence[mpmath.mpf], config: Config
+    ranking: Sequence[tuple[ScoredDocument, mpmath.mpf]],
+    ideal: Sequence[mpmath.mpf],
+    config: Config,
 ) -> tuple[TraceRow, ...]:
     rows = []
     dcg = idcg = mpmath.mpf(0)

@@ -17,9 +17,7 @@ from .errors import InputError
 
 def zero(documents: Sequence[ScoredDocument], qid: str) -> list[ScoredDocument]:
     """``ndcg.unjudged.zero``: gain 0, and the document keeps its rank."""
-    return [
-        dataclasses.replace(d, gain=mpmath.mpf(0)) if d.gain is None else d for d in documents
-    ]
+    return [dataclasses.replace(d, gain=mpmath.mpf(0)) if d.gain is None else d for d in documents]
 
 
 def condense(documents: Sequence[ScoredDocument], qid: str) -> list[ScoredDocument]:

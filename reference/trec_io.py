@@ -1,0 +1,90 @@
+"""Reading TREC qrels (``qid iter docid label``) and runs (``qid Q0 docid rank score tag``).
+
+gzip is recognised by its magic bytes. Labels and scores are read as exact decimals
+(``ndcg.precision``). Every problem is an InputError naming the file and line.
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+
+from .decimals import parse_decimal
+from .errors import InputError, NdcgSpecError
+from .inputs import Judgment, Posting
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def read_lines(path: str | Path) -> Iterator[tuple[int, list[str]]]:
+    """(line number, whitespace-separated fields) of every non-blank line of a text file,
+    gunzipped when it starts with the gzip magic; an empty file is an error."""
+    path = Path(path)
+    try:
+        with path.open("rb") as probe:
+            compressed = probe.read(2) == GZIP_MAGIC
+        opener = gzip.open if compressed else open
+        with opener(path, "rb") as stream:
+            seen = False
+            for number, raw in enumerate(stream, start=1):
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise InputError("line is not valid UTF-8", f"{path}:{number}") from None
+                fields = text.split()
+                if fields:
+                    seen = True
+                    yield number, fields
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror or error}", str(path)) from None
+    if not seen:
+        raise InputError("file is empty", str(path))
+
+
+def _number(text: str, what: str, where: str) -> Decimal:
+    try:
+        return parse_decimal(text)
+    except NdcgSpecError:
+        raise InputError(f"{what} {text!r} is not a finite decimal number", where) from None
+
+
+def read_qrels(path: str | Path) -> dict[str, dict[str, Judgment]]:
+    """TREC qrels: four fields a line; a document judged twice for a query is an error."""
+    qrels: dict[str, dict[str, Judgment]] = {}
+    for number, fields in read_lines(path):
+        where = f"{path}:{number}"
+        if len(fields) != 4:
+            raise InputError(
+                "malformed qrels line: expected 4 fields 'qid iter docid label', "
+                f"got {len(fields)}",
+                where,
+            )
+        qid, _, docid, label = fields
+        judged = qrels.setdefault(qid, {})
+        if docid in judged:
+            raise InputError(
+                f"document {docid!r} is judged twice for query {qid!r} "
+                f"(first at line {judged[docid].where.rsplit(':', 1)[1]})",
+                where,
+            )
+        judged[docid] = Judgment(_number(label, "label", where), where)
+    return qrels
+
+
+def read_run(path: str | Path) -> dict[str, list[Posting]]:
+    """A TREC run: six fields a line; the rank field is ignored, ranking is by score.
+    Duplicates are kept: the ``duplicates`` axis decides what they mean."""
+    run: dict[str, list[Posting]] = {}
+    for number, fields in read_lines(path):
+        where = f"{path}:{number}"
+        if len(fields) != 6:
+            raise InputError(
+                "malformed run line: expected 6 fields 'qid Q0 docid rank score tag', "
+                f"got {len(fields)}",
+                where,
+            )
+        qid, _, docid, _, score, _ = fields
+        run.setdefault(qid, []).append(Posting(docid, _number(score, "score", where), where))
+    return run
