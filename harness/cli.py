@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from ndcgspec.reference.errors import NdcgSpecError
 
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = ["score", "explain"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,6 +37,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ndcgspec: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, and keep Python's own flush at
+        # exit from raising the same error again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

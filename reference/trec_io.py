@@ -7,6 +7,7 @@ gzip is recognised by its magic bytes. Labels and scores are read as exact decim
 from __future__ import annotations
 
 import gzip
+import zlib
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -22,6 +23,7 @@ def read_lines(path: str | Path) -> Iterator[tuple[int, list[str]]]:
     """(line number, whitespace-separated fields) of every non-blank line of a text file,
     gunzipped when it starts with the gzip magic; an empty file is an error."""
     path = Path(path)
+    compressed, number = False, 0
     try:
         with path.open("rb") as probe:
             compressed = probe.read(2) == GZIP_MAGIC
@@ -37,8 +39,11 @@ def read_lines(path: str | Path) -> Iterator[tuple[int, list[str]]]:
                 if fields:
                     seen = True
                     yield number, fields
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror or error}", str(path)) from None
+    except (OSError, EOFError, zlib.error) as error:
+        # A damaged gzip stream fails part-way: name the line being read when it failed.
+        where = f"{path}:{number + 1}" if compressed else str(path)
+        what = "cannot read gzip data" if compressed else "cannot read"
+        raise InputError(f"{what}: {getattr(error, 'strerror', None) or error}", where) from None
     if not seen:
         raise InputError("file is empty", str(path))
 

@@ -1,0 +1,101 @@
+"""The ``score`` command: nDCG of a TREC run against TREC qrels under one or more measures.
+
+Output formats (``--format``):
+
+- ``text``: trec_eval-like lines ``<measure>\\t<qid or all>\\t<value>``, the measure in its
+  canonical form, the value a decimal string of the spec's output digits (``ndcg.precision``)
+  or ``undefined``; ``-q`` adds a line per query before the ``all`` line.
+- ``json``: one JSON result object per measure, one per line (JSON Lines), each with the keys
+  ``measure``, ``fingerprint``, ``spec_version``, ``aggregate`` and ``per_query``
+  (``{qid: {"ndcg", "dcg", "idcg"}}``); numbers are decimal strings or null. ``per_query`` is
+  always present: it is part of the contract, so ``-q`` changes nothing in this format.
+
+With neither ``-m`` nor ``--config`` the measure is ``nDCG``: every axis at the spec's default,
+the whole ranking. Everything is computed before anything is printed, so an error leaves
+stdout empty.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+from ndcgspec.reference import Config, ConfigError, parse_measure
+from ndcgspec.reference.config_file import load_config_file
+from ndcgspec.reference.scoring import score_files
+
+UNDEFINED = "undefined"
+
+
+def config_from_measure(text: str) -> Config:
+    """The configuration of a measure string or preset name (``ndcg``); presets missing from
+    the installation are a ConfigError, not a crash."""
+    try:
+        return parse_measure(text)
+    except FileNotFoundError:
+        raise ConfigError(
+            f"measure {text!r}: presets are not available in this installation "
+            "(spec/presets.yaml is missing); write the measure as nDCG(...)"
+        ) from None
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``score`` subcommand."""
+    parser = subparsers.add_parser(
+        "score",
+        help="score a TREC run against TREC qrels",
+        description="nDCG of a TREC run against TREC qrels (gzip accepted), per measure. "
+        "Without -m or --config the measure is nDCG with every axis at the spec's default.",
+    )
+    parser.add_argument("qrels", metavar="QRELS", help="qrels file: qid iter docid label")
+    parser.add_argument("run", metavar="RUN", help="run file: qid Q0 docid rank score tag")
+    parser.add_argument(
+        "-m",
+        "--measure",
+        dest="configs",
+        action="append",
+        type=lambda text: partial(config_from_measure, text),
+        metavar="MEASURE",
+        help="a measure string or preset name, optionally with @k, e.g. 'nDCG@10', "
+        "'trec_eval@10'; repeatable",
+    )
+    parser.add_argument(
+        "--config",
+        dest="configs",
+        action="append",
+        type=lambda path: partial(load_config_file, path),
+        metavar="FILE",
+        help="a YAML or JSON file holding one configuration object; repeatable",
+    )
+    parser.add_argument("--format", choices=["text", "json"], default="text", help="output format")
+    parser.add_argument(
+        "-q", "--per-query", action="store_true", help="text format: add a line per query"
+    )
+    parser.set_defaults(handler=run_score)
+
+
+def text_lines(results: Sequence[dict[str, Any]], per_query: bool) -> list[str]:
+    """The text format: per measure, the per-query lines (with `per_query`) then ``all``."""
+    lines = []
+    for result in results:
+        rows = [(q, r["ndcg"]) for q, r in result["per_query"].items()] if per_query else []
+        rows.append(("all", result["aggregate"]))
+        lines += [f"{result['measure']}\t{q}\t{UNDEFINED if v is None else v}" for q, v in rows]
+    return lines
+
+
+def json_lines(results: Sequence[dict[str, Any]]) -> list[str]:
+    """The JSON Lines format: one result object per line."""
+    return [json.dumps(result) for result in results]
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """Score, then print; exit status 0."""
+    makers: list[Callable[[], Config]] = args.configs or [Config.default]
+    results = score_files([make() for make in makers], args.qrels, args.run)
+    lines = json_lines(results) if args.format == "json" else text_lines(results, args.per_query)
+    print("\n".join(lines))
+    return 0
