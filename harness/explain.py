@@ -19,7 +19,7 @@ import mpmath
 
 from ndcgspec.reference import Config, InputError, NdcgSpecError, QueryResult, evaluate
 from ndcgspec.reference.config import axes
-from ndcgspec.reference.decimals import decimal_string
+from ndcgspec.reference.decimals import canonical_decimal, decimal_string
 from ndcgspec.reference.trec_io import read_qrels, read_run
 from ndcgspec.spec import load_spec
 
@@ -162,7 +162,10 @@ def trace_lines(result: QueryResult) -> list[str]:
     A ranked document without a label is unjudged; "-" marks the end of a list."""
     rows = [TRACE_COLUMNS]
     for row in result.trace:
-        label = _fixed(row.label) if row.docid is None or row.label is not None else "unjudged"
+        if row.docid is None:
+            label = "-"
+        else:
+            label = "unjudged" if row.label is None else canonical_decimal(row.label)
         rows.append(
             (
                 str(row.rank),
