@@ -154,9 +154,9 @@ def test_trace_table(capsys, files) -> None:
     zero, one, half = "0.000000", "1.000000", "0.500000"
     assert trace_rows(out) == [
         # rank docid label gain discount discounted DCG ideal-gain IDCG
-        ["1", "b", zero, zero, one, zero, zero, one, one],
+        ["1", "b", "0", zero, one, zero, zero, one, one],
         ["2", "u", "unjudged", zero, w2, zero, zero, "-", one],
-        ["3", "a", one, one, half, half, half, "-", one],
+        ["3", "a", "1", one, half, half, half, "-", one],
     ]
     # One relevant document at rank 3: DCG = 1/log2(4) = 1/2, IDCG = 1.
     assert exact(out, "nDCG") == Decimal("0.5")
