@@ -1,0 +1,80 @@
+"""Shared fixtures and hypothesis strategies: the shared-data path, and configurations drawn
+from the spec's own axes, choice ids and parameter bounds (never restated here)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import strategies as st
+
+from ndcgspec.spec import load_spec
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The shared real-data folder, next to the repository; the test skips when it is absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"real data folder {SHARED_DATA} is absent")
+    return SHARED_DATA
+
+
+def choice_axes() -> list[dict[str, Any]]:
+    """The spec's axes that are a choice among named conventions."""
+    return [a for a in load_spec()["axes"] if "choices" in a]
+
+
+def spec_param(name: str) -> dict[str, Any]:
+    """The spec entry of parameter `name`."""
+    return next(p for a in choice_axes() for p in a.get("params", []) if p["id"] == name)
+
+
+def decimals_within(param: dict[str, Any]) -> st.SearchStrategy[Decimal]:
+    """Exact decimals strictly inside the parameter's spec bounds."""
+    low = Decimal(param.get("exclusive_minimum", "-100"))
+    high = Decimal(param.get("exclusive_maximum", low + 100))
+    return st.decimals(min_value=low, max_value=high, places=3).filter(lambda d: low < d < high)
+
+
+def param_values(param: dict[str, Any]) -> st.SearchStrategy[Any]:
+    """Values of one parameter as a user may write them; gain tables map to gains ≥ 0."""
+    kind = param["type"]
+    if kind == "label_map":
+        labels = st.integers(min_value=-2, max_value=6).map(str)
+        gains = st.decimals(min_value=0, max_value=100, places=2).map(str)
+        return st.dictionaries(labels, gains, min_size=1, max_size=5)
+    within = decimals_within(param)
+    written = st.one_of(within.map(str), within.map(lambda d: f"{d}00"))
+    return st.one_of(st.just("e"), written) if kind == "log_base" else written
+
+
+@st.composite
+def config_mappings(
+    draw: st.DrawFn,
+    excluded: Mapping[str, set[str]] | None = None,
+    cutoffs: st.SearchStrategy[int | None] | None = None,
+) -> dict[str, Any]:
+    """A configuration object: a choice per axis (minus `excluded` choice ids), written out
+    or left to the default, with some parameters of the chosen choices."""
+    values: dict[str, Any] = {}
+    for axis in choice_axes():
+        allowed = [
+            c for c in axis["choices"] if c["id"] not in (excluded or {}).get(axis["id"], ())
+        ]
+        choice = draw(st.sampled_from(allowed))
+        if draw(st.booleans()) or choice["id"] != axis["default"]:
+            values[axis["id"]] = choice["id"]
+        for name in choice.get("params", []):
+            param = spec_param(name)
+            if param.get("required") or draw(st.booleans()):
+                values[name] = draw(param_values(param))
+    values["cutoff"] = draw(
+        st.one_of(st.none(), st.integers(1, 1000)) if cutoffs is None else cutoffs
+    )
+    return values
