@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from ndcgspec.reference.errors import NdcgSpecError
 
-COMMAND_MODULES: list[str] = ["score", "explain"]
+COMMAND_MODULES: list[str] = ["score", "explain", "cases_command"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,142 @@
+"""Reading the golden cases: iterate the case files, and turn a case's input into qrels and a
+run for the reference. Published cases name files of the shared data root by relative path and
+checksum; when those files are absent the case is reported as unavailable, never failed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from ndcgspec.reference import Judgment, Posting
+from ndcgspec.reference.decimals import parse_decimal
+from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.inputs import Qrels, Run
+from ndcgspec.reference.trec_io import read_lines, read_qrels, read_run
+
+CASE_GLOB = "**/*.json"
+
+
+def cases_root() -> Path:
+    """The ``cases/`` folder of the suite."""
+    return Path(str(files("ndcgspec.cases")))
+
+
+def data_root() -> Path:
+    """The shared data root: ``shared/data`` beside the project root."""
+    return cases_root().parent.parent / "shared" / "data"
+
+
+def case_files(root: Path | None = None, glob: str | None = None) -> list[Path]:
+    """Every case file below `root` matching `glob` (relative to `root`), in path order."""
+    root = root or cases_root()
+    return sorted(p for p in root.glob(glob or CASE_GLOB) if p.is_file() and p.suffix == ".json")
+
+
+def group_of(path: Path, root: Path) -> str:
+    """The group a case file must declare: its path below the root without ``.json``."""
+    return path.relative_to(root).with_suffix("").as_posix()
+
+
+@dataclass(frozen=True)
+class LoadedCase:
+    """One case with the file it came from; `unavailable` says why its input cannot be read."""
+
+    path: Path
+    group: str
+    file: dict[str, Any]
+    case: dict[str, Any]
+    index: int
+    unavailable: str | None
+
+
+def iter_cases(
+    glob: str | None = None, root: Path | None = None, data: Path | None = None
+) -> Iterator[LoadedCase]:
+    """Every case of every case file (parsed JSON), with published inputs resolved against the
+    data root; raises ValueError on a file that is not valid JSON (the linter reports those)."""
+    root = root or cases_root()
+    data = data or data_root()
+    for path in case_files(root, glob):
+        content = json.loads(path.read_text(encoding="utf-8"))
+        for index, case in enumerate(content.get("cases", [])):
+            yield LoadedCase(
+                path, group_of(path, root), content, case, index, unavailable_reason(case, data)
+            )
+
+
+def unavailable_reason(case: dict[str, Any], data: Path) -> str | None:
+    """Why a published case's input files cannot be read under `data`, or None when they can."""
+    for ref in case.get("input_files", {}).values():
+        if not (data / ref["path"]).is_file():
+            return f"data file {ref['path']} is absent from {data}"
+    return None
+
+
+@cache
+def sha256_of(path: Path) -> str:
+    """The hex SHA-256 of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def inline_inputs(input_: dict[str, Any]) -> tuple[Qrels, Run]:
+    """Qrels and run of an inline input: ``[qid, docid, label]`` and ``[qid, docid, score]``
+    rows, the run in run order."""
+    qrels: dict[str, dict[str, Judgment]] = {}
+    for qid, docid, label in input_["qrels"]:
+        qrels.setdefault(qid, {})[docid] = Judgment(parse_decimal(label), f"qrels {qid} {docid}")
+    run: dict[str, list[Posting]] = {}
+    for qid, docid, score in input_["run"]:
+        run.setdefault(qid, []).append(Posting(docid, parse_decimal(score), f"run {qid} {docid}"))
+    return qrels, run
+
+
+def _read_run_first_six(path: Path) -> dict[str, list[Posting]]:
+    """A TREC run whose lines may carry text after the sixth field, which is not read."""
+    run: dict[str, list[Posting]] = {}
+    for number, fields in read_lines(path):
+        where = f"{path}:{number}"
+        if len(fields) < 6:
+            raise InputError(f"malformed run line: expected 6 fields, got {len(fields)}", where)
+        qid, _, docid, _, score, _ = fields[:6]
+        run.setdefault(qid, []).append(Posting(docid, parse_decimal(score), where))
+    return run
+
+
+@cache
+def _file_qrels(path: Path) -> Qrels:
+    return read_qrels(path)
+
+
+@cache
+def _file_run(path: Path, extra_fields: bool) -> Run:
+    return _read_run_first_six(path) if extra_fields else read_run(path)
+
+
+def checked_file(ref: dict[str, Any], data: Path) -> Path:
+    """The data file a published case names, after checking its checksum."""
+    path = data / ref["path"]
+    actual = sha256_of(path)
+    if actual != ref["sha256"]:
+        raise InputError(f"sha256 is {actual}, the case expects {ref['sha256']}", str(path))
+    return path
+
+
+def file_inputs(input_files: dict[str, Any], data: Path) -> tuple[Qrels, Run]:
+    """Qrels and run of a published case, read from the data root (cached per process)."""
+    qrels = _file_qrels(checked_file(input_files["qrels"], data))
+    run_ref = input_files["run"]
+    run = _file_run(checked_file(run_ref, data), run_ref.get("extra_fields") == "ignored")
+    return qrels, run
+
+
+def case_inputs(case: dict[str, Any], data: Path | None = None) -> tuple[Qrels, Run]:
+    """The qrels and run of any case, inline or published."""
+    if "input" in case:
+        return inline_inputs(case["input"])
+    return file_inputs(case["input_files"], data or data_root())
