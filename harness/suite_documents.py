@@ -194,8 +194,153 @@ def reversal_count() -> dict[str, Any]:
     )
 
 
+ISSUE_EXAMPLES = {
+    "kind": "document",
+    "ref": "suite issue 2, worked examples",
+    "locator": "section Tests: the numbers printed to 3 places",
+    "note": "hand arithmetic printed to 3 decimal places",
+}
+
+
+def judged_ranking(
+    ranked: list[int | None], judged: list[int], qid: str = "q1"
+) -> tuple[list[Row], list[Row]]:
+    """Qrels judging documents j1..jn with `judged`, and a run whose rank i holds a judged
+    document of label ranked[i] (each used once) or, for None, an unjudged document."""
+    qrels = [[qid, f"j{i}", str(label)] for i, label in enumerate(judged, start=1)]
+    unused = [(f"j{i}", label) for i, label in enumerate(judged, start=1)]
+    run = []
+    for rank, label in enumerate(ranked, start=1):
+        if label is None:
+            docid = f"u{rank}"
+        else:
+            docid = next(d for d, held in unused if held == label)
+            unused.remove((docid, label))
+        run.append([qid, docid, str(len(ranked) - rank + 1)])
+    return qrels, run
+
+
+def _printed_examples(
+    group: str,
+    description: str,
+    examples: list[tuple[str, str, list[Row], list[Row], dict[str, Any], str]],
+) -> dict[str, Any]:
+    """One case per (name, case description, qrels, run, configuration, printed nDCG)."""
+    cases = [
+        computed_case(
+            case_id=f"{group.replace('/', '.')}/{name}",
+            description=text,
+            config=Config.from_mapping(values),
+            spec=[cite("ndcg.definition.ndcg")]
+            + [cite(f"ndcg.{axis}.{values[axis]}") for axis in ("gain", "ideal") if axis in values],
+            sources=[ISSUE_EXAMPLES],
+            origin=ORIGIN,
+            qrels=qrels,
+            run=run,
+            extra={"printed": [printed("ndcg", value, 3)]},
+        )
+        for name, text, qrels, run, values, value in examples
+    ]
+    return case_file(group, description, ORIGIN, SOURCE, cases)
+
+
+def x_and_y() -> dict[str, Any]:
+    """Rankings X = 3,0,0,2,2,1 and Y = 2,2,1,3,0,0 against the judged grades 3,3,2,2,1,0,
+    their 0s unjudged, at k = 3 and 6 under both gains."""
+    judged = [3, 3, 2, 2, 1, 0]
+    rankings = {"x": [3, None, None, 2, 2, 1], "y": [2, 2, 1, 3, None, None]}
+    printed_ndcg = {
+        ("x", "linear", 3): "0.509", ("y", "linear", 3): "0.638",
+        ("x", "exponential", 3): "0.542", ("y", "exponential", 3): "0.418",
+        ("x", "linear", 6): "0.699", ("y", "linear", 6): "0.708",
+        ("x", "exponential", 6): "0.672", ("y", "exponential", 6): "0.576",
+    }  # fmt: skip
+    examples = [
+        (
+            f"{name}-{gain}-k{k}",
+            f"ranking {name.upper()} with {gain} gain at k = {k}",
+            *judged_ranking(rankings[name], judged),
+            {"gain": gain, "cutoff": k},
+            value,
+        )
+        for (name, gain, k), value in printed_ndcg.items()
+    ]
+    return _printed_examples(
+        "documents/x-and-y", "Two rankings X and Y that the two gains order oppositely.", examples
+    )
+
+
+def u_and_v() -> dict[str, Any]:
+    """Rankings U = 1,1,1,3,0,0 and V = 3,0,1,1,1,0 of the grades 3,1,1,1,0,0 at k = 6."""
+    judged = [3, 1, 1, 1, 0, 0]
+    rankings = {"u": [1, 1, 1, 3, 0, 0], "v": [3, 0, 1, 1, 1, 0]}
+    printed_ndcg = {
+        ("u", "linear"): "0.750", ("v", "linear"): "0.946",
+        ("u", "exponential"): "0.601", ("v", "exponential"): "0.971",
+    }  # fmt: skip
+    examples = [
+        (
+            f"{name}-{gain}-k6",
+            f"ranking {name.upper()} of 3,1,1,1,0,0 with {gain} gain at k = 6",
+            *judged_ranking(rankings[name], judged),
+            {"gain": gain, "cutoff": 6},
+            value,
+        )
+        for (name, gain), value in printed_ndcg.items()
+    ]
+    return _printed_examples(
+        "documents/u-and-v", "Two rankings U and V of the grades 3,1,1,1,0,0 at k = 6.", examples
+    )
+
+
+def single_relevant() -> dict[str, Any]:
+    """One relevant document among eleven judged ones, at ranks 1, 2, 3, 10 and 11: nDCG@10
+    is 1/log2(1 + rank) inside the cutoff and 0 below it."""
+    printed_ndcg = {1: "1.000", 2: "0.631", 3: "0.500", 10: "0.289", 11: "0.000"}
+    examples = [
+        (
+            f"rank-{rank}",
+            f"the only relevant document at rank {rank}, k = 10",
+            *judged_ranking([1 if r == rank else 0 for r in range(1, 12)], [1] + [0] * 10),
+            {"cutoff": 10},
+            value,
+        )
+        for rank, value in printed_ndcg.items()
+    ]
+    return _printed_examples(
+        "documents/single-relevant",
+        "A single relevant document: nDCG@10 = 1/log2(1 + rank) down to rank 10, then 0.",
+        examples,
+    )
+
+
+def retrieved_ideal_pitfall() -> dict[str, Any]:
+    """Judged grades 3,3,2,1,0,0; the run retrieves only the documents graded 1 and 0."""
+    qrels, run = judged_ranking([1, 0], [3, 3, 2, 1, 0, 0])
+    examples = [
+        (
+            f"ideal-{ideal}",
+            f"the run finds only grades 1 and 0; ideal = {ideal}, k = 2",
+            qrels,
+            run,
+            {"ideal": ideal, "cutoff": 2},
+            value,
+        )
+        for ideal, value in (("judged", "0.204"), ("retrieved", "1.000"))
+    ]
+    return _printed_examples(
+        "documents/retrieved-ideal",
+        "An ideal list from the retrieved documents alone hides what the run missed.",
+        examples,
+    )
+
+
 BUILDERS = {
     "documents/wikipedia": wikipedia_example,
     "documents/worst-ordering": worst_ordering,
     "documents/reversals": reversal_count,
+    "documents/x-and-y": x_and_y,
+    "documents/u-and-v": u_and_v,
+    "documents/single-relevant": single_relevant,
+    "documents/retrieved-ideal": retrieved_ideal_pitfall,
 }
