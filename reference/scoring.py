@@ -12,6 +12,8 @@ from typing import Any
 
 from .config import Config
 from .evaluate import evaluate
+from .fast_engine import LOG, score_files_fast
+from .fast_read import Unsupported
 from .trec_io import read_qrels, read_run
 
 
@@ -19,7 +21,19 @@ def score_files(
     configs: Sequence[Config], qrels_path: str | Path, run_path: str | Path
 ) -> list[dict[str, Any]]:
     """The JSON result object of each configuration, in order, for one qrels file and one run;
-    an unreadable or malformed file raises InputError naming ``file:line``."""
+    an unreadable or malformed file raises InputError naming ``file:line``. The fast engine
+    computes them; input it declines goes to `score_files_plain`, the reason logged."""
+    try:
+        return score_files_fast(configs, qrels_path, run_path)
+    except Unsupported as reason:
+        LOG.info("plain reference used: %s", reason)
+    return score_files_plain(configs, qrels_path, run_path)
+
+
+def score_files_plain(
+    configs: Sequence[Config], qrels_path: str | Path, run_path: str | Path
+) -> list[dict[str, Any]]:
+    """`score_files` computed by the plain reference alone: the definition."""
     qrels = read_qrels(qrels_path)
     run = read_run(run_path)
     return [evaluate(config, qrels, run).to_json() for config in configs]

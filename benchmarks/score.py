@@ -1,0 +1,204 @@
+"""Benchmark of ``ndcgspec score`` end to end against pytrec_eval and ranx (issue "Exact at scale").
+
+A seeded synthetic TREC workload is written to files (N queries × 1,000 documents, ~100 judged
+per query of which some are not retrieved, grades 0–3, tied scores), plus one query with
+1,000,000 documents. For each workload the three tools run as separate processes, alternating,
+each reading the same files with its own loader and computing nDCG and nDCG@10. Medians, the
+ratios ours/peer, time per run line and peak RSS are printed; the real DL19 runs too.
+
+    pip install -e '.[bench]'
+    python benchmarks/score.py --sizes 500 5000 50000 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+GRADES, GRADE_SHARES = np.array([0, 1, 2, 3]), [0.55, 0.17, 0.20, 0.08]
+DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dl19-passage"
+
+PYTREC = """
+import sys, gzip, pytrec_eval
+def opened(p): return gzip.open(p, "rt") if p.endswith(".gz") else open(p)
+with opened(sys.argv[1]) as f: qrels = pytrec_eval.parse_qrel(f)
+with opened(sys.argv[2]) as f: run = pytrec_eval.parse_run(f)
+out = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg", "ndcg_cut_10"}).evaluate(run)
+print(len(out))
+"""
+RANX = """
+import sys
+from ranx import Qrels, Run, evaluate
+kind = lambda p: "gz" if p.endswith(".gz") else "trec"
+q = Qrels.from_file(sys.argv[1], kind=kind(sys.argv[1]))
+r = Run.from_file(sys.argv[2], kind=kind(sys.argv[2]))
+print(evaluate(q, r, ["ndcg", "ndcg@10"]))
+"""
+
+
+def write_workload(
+    folder: Path, queries: int, documents: int, judged: int = 100, seed: int = 0
+) -> tuple[Path, Path]:
+    """Qrels and run files: per query `documents` retrieved with 3-decimal scores (so ties
+    occur), `judged` judgments of which a fifth are of documents the run does not retrieve."""
+    rng = np.random.default_rng(seed)
+    qrels_path = folder / f"qrels-{queries}x{documents}.txt"
+    run_path = folder / f"run-{queries}x{documents}.txt"
+    if run_path.exists():
+        return qrels_path, run_path
+    retrieved_judged = judged * 4 // 5
+    weights = 1 / np.sqrt(np.arange(1, documents + 1))
+    weights /= weights.sum()
+    with run_path.open("w") as run, qrels_path.open("w") as qrels:
+        for q in range(queries):
+            qid = str(100000 + q)
+            docs = rng.choice(8_800_000, documents + judged - retrieved_judged, replace=False)
+            scores = np.sort(np.round(rng.normal(10, 2, documents), 3))[::-1]
+            picked = rng.choice(
+                documents, min(retrieved_judged, documents), replace=False, p=weights
+            )
+            judged_docs = np.concatenate([docs[picked], docs[documents:]])
+            labels = rng.choice(GRADES, len(judged_docs), p=GRADE_SHARES)
+            pairs = zip(docs[:documents].tolist(), scores.tolist(), strict=True)
+            run.write(
+                "".join(f"{qid} Q0 {d} {r} {s:.3f} synth\n" for r, (d, s) in enumerate(pairs, 1))
+            )
+            qrels.write(
+                "".join(
+                    f"{qid} 0 {d} {g}\n"
+                    for d, g in zip(judged_docs.tolist(), labels.tolist(), strict=True)
+                )
+            )
+    return qrels_path, run_path
+
+
+def timed(command: list[str]) -> tuple[float, int]:
+    """Wall time and peak RSS (KiB) of one process, its output discarded."""
+    # GNU time reports the peak of the measured process alone, not of this (forked) one.
+    with tempfile.NamedTemporaryFile("r") as report:
+        start = time.perf_counter()
+        done = subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", report.name, *command],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        elapsed = time.perf_counter() - start
+        if done.returncode != 0:
+            raise RuntimeError(f"{command[:3]} failed: {done.stderr.decode()[-500:]}")
+        return elapsed, int(report.read().split()[-1])
+
+
+def tools(qrels: Path, run: Path, peers: bool) -> dict[str, list[str]]:
+    ours = shutil.which("ndcgspec") or "ndcgspec"
+    commands = {
+        "ndcgspec": [
+            ours,
+            "score",
+            str(qrels),
+            str(run),
+            "-m",
+            "nDCG",
+            "-m",
+            "nDCG@10",
+            "--format",
+            "json",
+        ]
+    }
+    if peers:
+        commands["pytrec_eval"] = [sys.executable, "-c", PYTREC, str(qrels), str(run)]
+        commands["ranx"] = [sys.executable, "-c", RANX, str(qrels), str(run)]
+    return commands
+
+
+def measure(name: str, qrels: Path, run: Path, rounds: int, peers: bool) -> dict[str, dict]:
+    """Run the tools alternately `rounds` times; print and return medians and peak RSS."""
+    lines = sum(1 for _ in run.open("rb")) if run.suffix != ".gz" else None
+    size = run.stat().st_size
+    commands = tools(qrels, run, peers)
+    times: dict[str, list[float]] = {t: [] for t in commands}
+    memory: dict[str, int] = dict.fromkeys(commands, 0)
+    for _ in range(rounds):
+        for tool, command in commands.items():
+            elapsed, rss = timed(command)
+            times[tool].append(elapsed)
+            memory[tool] = max(memory[tool], rss)
+    print(f"\n== {name}: run {size / 2**20:.1f} MiB" + (f", {lines:,} lines" if lines else ""))
+    result = {}
+    for tool in commands:
+        median = statistics.median(times[tool])
+        result[tool] = {"median_s": median, "peak_rss_mib": memory[tool] / 1024}
+        per_line = f", {median / lines * 1e6:.3f} µs/line" if lines else ""
+        print(
+            f"{tool:12} median {median:7.2f} s  peak RSS {memory[tool] / 1024:7.0f} MiB{per_line}"
+        )
+    ours = result["ndcgspec"]["median_s"]
+    for peer in [t for t in commands if t != "ndcgspec"]:
+        print(f"ratio ndcgspec/{peer}: {ours / result[peer]['median_s']:.2f}")
+    if lines:
+        print(f"peak RSS / run file size: {memory['ndcgspec'] * 1024 / size:.2f}")
+    result["lines"], result["bytes"] = lines, size
+    return result
+
+
+def digits_identical(qrels: Path, run: Path) -> None:
+    """Whether the fast engine's output equals the plain reference's, digit for digit."""
+    from ndcgspec.reference import parse_measure
+    from ndcgspec.reference.scoring import score_files, score_files_plain
+
+    configs = [parse_measure("nDCG"), parse_measure("nDCG@10")]
+    fast, plain = score_files(configs, qrels, run), score_files_plain(configs, qrels, run)
+    values = [(a, b) for f, p in zip(fast, plain, strict=True) for a, b in _pairs(f, p)]
+    same = sum(a == b for a, b in values)
+    print(f"\noutput digits identical to the plain reference: {same} of {len(values)} values")
+
+
+def _pairs(fast: dict, plain: dict):
+    yield fast["aggregate"], plain["aggregate"]
+    for qid, values in plain["per_query"].items():
+        for key, value in values.items():
+            yield fast["per_query"][qid][key], value
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[500, 5000, 50000])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--peers-up-to", type=int, default=50000, help="largest size with peers")
+    parser.add_argument("--big-query", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "ndcgspec-bench")
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    args = parser.parse_args()
+    args.dir.mkdir(parents=True, exist_ok=True)
+    figures: dict[str, dict] = {}
+    for size in args.sizes:
+        qrels, run = write_workload(args.dir, size, 1000)
+        figures[f"{size}x1000"] = measure(
+            f"{size} queries × 1,000 documents", qrels, run, args.rounds, size <= args.peers_up_to
+        )
+    if args.big_query:
+        qrels, run = write_workload(args.dir, 1, 1_000_000, judged=1000)
+        figures["1x1000000"] = measure("1 query × 1,000,000 documents", qrels, run, 1, True)
+    if DATA.is_dir():
+        qrels = DATA / "qrels.dl19-passage.txt"
+        for run in sorted((DATA / "official-runs").glob("*.gz")) + sorted(DATA.glob("run.*.gz")):
+            figures[run.name] = measure(f"DL19 {run.name}", qrels, run, args.rounds, True)
+    else:
+        print(f"\nDL19 data absent at {DATA}: skipped")
+    if 500 in args.sizes:
+        digits_identical(*write_workload(args.dir, 500, 1000))
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

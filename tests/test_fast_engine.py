@@ -1,0 +1,244 @@
+"""The fast engine agrees with the plain reference (spec anchor ``ndcg``): on random TREC files
+over every axis, on adversarial scores and labels, on the errors raised, and on the golden
+suite. Values are compared on their first 30 significant digits, errors on their message."""
+
+from __future__ import annotations
+
+import tempfile
+from collections import defaultdict
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import config_mappings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.reference.fast_engine import score_files_fast
+from ndcgspec.reference.fast_read import Unsupported
+from ndcgspec.reference.scoring import score_files, score_files_plain
+
+DIGITS = 30
+QIDS = ["q1", "q2", "10", "q\u00e9"]
+# Ids of one to three 64-bit words, sharing prefixes, with bytes above 0x7f: their byte order
+# is what ``ndcg.ties.docid-desc`` ranks by.
+DOCIDS = [
+    "d1",
+    "d2",
+    "d10",
+    "D1",
+    "a",
+    "ab",
+    "abcdefgh",
+    "abcdefghi",
+    "\u00e9",
+    "e\u0301",
+    "z" * 20,
+]
+LABELS = ["0", "1", "2", "3", "1.0", "0.00", "-1", "-0.5", "1.5", "2.7", "10"]
+# Decimals that one double cannot tell apart, and equal decimals written differently.
+SCORES = [
+    "0.1",
+    "0.10",
+    "0.1000000000000000001",
+    "0.30000000000000004",
+    "0.3",
+    "1",
+    "1.0",
+    "1e0",
+    "-0",
+    "0",
+    "-1.5",
+    "12345678901234567890",
+    "12345678901234567891",
+    "1e-400",
+    "1e400",
+    "3.14159265358979323846",
+]
+
+
+def significant(value: str | None) -> tuple[int, int, tuple[int, ...]] | None:
+    """Sign, magnitude and first `DIGITS` digits of a decimal string."""
+    if value is None:
+        return None
+    number = Decimal(value)
+    if number == 0:
+        return (0, 0, ())
+    sign, digits, _ = number.as_tuple()
+    return sign, number.adjusted(), tuple(digits[:DIGITS])
+
+
+def comparable(result: dict[str, Any]) -> dict[str, Any]:
+    """A JSON result object with every number cut to its significant digits."""
+    return {
+        **result,
+        "aggregate": significant(result["aggregate"]),
+        "per_query": {
+            q: {k: significant(v) for k, v in values.items()}
+            for q, values in result["per_query"].items()
+        },
+    }
+
+
+def outcome(compute: Any) -> tuple[str, Any]:
+    try:
+        return "values", [comparable(r) for r in compute()]
+    except NdcgSpecError as error:
+        return "error", str(error)
+
+
+@st.composite
+def trec_files(draw: st.DrawFn) -> tuple[str, str]:
+    """Qrels and run texts: unjudged, duplicate and tied documents, negative and fractional
+    labels, queries missing on either side, interleaved queries, tabs, blank lines, CRLF."""
+    judged = draw(
+        st.dictionaries(
+            st.sampled_from(QIDS),
+            st.dictionaries(st.sampled_from(DOCIDS), st.sampled_from(LABELS), min_size=1),
+            min_size=1,
+        )
+    )
+    score = st.one_of(st.sampled_from(SCORES), st.decimals(-5, 5, places=2).map(str))
+    postings = draw(
+        st.lists(st.tuples(st.sampled_from(QIDS), st.sampled_from(DOCIDS), score), max_size=30)
+    )
+    if draw(st.booleans()):
+        postings.sort(key=lambda p: p[0])
+    space = draw(st.sampled_from([" ", "\t", "  "]))
+    end = draw(st.sampled_from(["\n", "\r\n"]))
+    qrels = [
+        f"{q}{space}0{space}{d}{space}{label}"
+        for q, docs in judged.items()
+        for d, label in docs.items()
+    ]
+    run = [f"{q} Q0 {d}{space}{rank} {s} tag" for rank, (q, d, s) in enumerate(postings, 1)]
+    if draw(st.booleans()):
+        run.insert(len(run) // 2, "")
+    return end.join(qrels) + end, end.join(run) + (end if run else "")
+
+
+def write(folder: Path, qrels: str, run: str) -> tuple[Path, Path]:
+    qrels_path, run_path = folder / "qrels.txt", folder / "run.txt"
+    qrels_path.write_text(qrels, encoding="utf-8")
+    run_path.write_text(run or "q0 Q0 x 1 1 tag\n", encoding="utf-8")
+    return qrels_path, run_path
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    files=trec_files(),
+    mappings=st.lists(
+        config_mappings(cutoffs=st.one_of(st.none(), st.integers(1, 6))), min_size=1, max_size=3
+    ),
+)
+def test_fast_engine_agrees_with_the_reference(
+    files: tuple[str, str], mappings: list[dict[str, Any]]
+) -> None:
+    configs = [Config.from_mapping(m) for m in mappings]
+    with tempfile.TemporaryDirectory() as folder:
+        qrels_path, run_path = write(Path(folder), *files)
+        plain = outcome(lambda: score_files_plain(configs, qrels_path, run_path))
+        try:
+            fast = outcome(lambda: score_files_fast(configs, qrels_path, run_path))
+        except Unsupported:
+            # Well-formed files are never declined: only those the plain reader rejects.
+            assert plain[0] == "error"
+            fast = outcome(lambda: score_files(configs, qrels_path, run_path))
+    assert fast == plain
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run"),
+    [
+        ("q1 0 a 1\nq1 0 a 2\n", "q1 Q0 a 1 1 t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 1\n"),
+        ("q1 0 a x\n", "q1 Q0 a 1 1 t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 nan t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 \u00e9\u2003b 1 1 t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 b\x01 1 1 t\n"),
+        ("\n\n", "q1 Q0 a 1 1 t\n"),
+    ],
+)
+def test_declined_input_goes_to_the_plain_reference(qrels: str, run: str, tmp_path: Path) -> None:
+    qrels_path, run_path = write(tmp_path, qrels, run)
+    configs = [Config.default()]
+    with pytest.raises(Unsupported):
+        score_files_fast(configs, qrels_path, run_path)
+    assert outcome(lambda: score_files(configs, qrels_path, run_path)) == outcome(
+        lambda: score_files_plain(configs, qrels_path, run_path)
+    )
+
+
+def test_tied_decimals_that_one_double_cannot_tell_apart(tmp_path: Path) -> None:
+    # 0.1000000000000000001 > 0.1 = 0.10: the relevant document ranks first, alone.
+    qrels = "q 0 r 1\nq 0 s 0\n"
+    run = "q Q0 s 1 0.1 t\nq Q0 r 2 0.1000000000000000001 t\nq Q0 z 3 0.10 t\n"
+    qrels_path, run_path = write(tmp_path, qrels, run)
+    [result] = score_files_fast([Config.default()], qrels_path, run_path)
+    assert result["per_query"]["q"]["ndcg"] == "1.000000000000000000000000000000000000000"
+
+
+def _trec_text(rows: list[list[str]], middle: str) -> str | None:
+    """TREC lines for a case's inline rows, or None when a field cannot be one TREC token."""
+    if any(
+        not field or len(field.split()) != 1 or field.split()[0] != field
+        for r in rows
+        for field in r
+    ):
+        return None
+    return "".join(
+        f"{r[0]} {middle} {r[1]} {r[2] if middle == '0' else f'1 {r[2]} t'}\n" for r in rows
+    )
+
+
+def test_golden_suite_through_both_engines(tmp_path: Path) -> None:
+    suite_load = pytest.importorskip("ndcgspec.harness.suite_load")
+    cases = list(suite_load.iter_cases())
+    if not cases:
+        pytest.skip("cases/ holds no case files yet")
+    checked, skipped = 0, defaultdict(int)
+    published: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for loaded in cases:
+        case = loaded.case
+        expected = case.get("expected")
+        if expected is None:
+            skipped["open axis (expected_any)"] += 1
+            continue
+        config = Config.from_mapping(case["config"])
+        if "input_files" in case:
+            if loaded.unavailable or case["input_files"]["run"].get("extra_fields"):
+                skipped["published input absent or not a six-field run"] += 1
+                continue
+            paths = case["input_files"]["qrels"]["path"], case["input_files"]["run"]["path"]
+            published[paths].append(case)
+            continue
+        qrels = _trec_text(case["input"]["qrels"], "0")
+        run = _trec_text(case["input"]["run"], "Q0")
+        if qrels is None or run is None or not case["input"]["run"] or not case["input"]["qrels"]:
+            skipped["input not writable as TREC files"] += 1
+            continue
+        qrels_path, run_path = write(tmp_path, qrels, run)
+        plain = outcome(lambda c=config, q=qrels_path, r=run_path: score_files_plain([c], q, r))
+        fast = outcome(lambda c=config, q=qrels_path, r=run_path: score_files_fast([c], q, r))
+        assert fast == plain, case["id"]
+        if "error" in expected:
+            assert fast[0] == "error", case["id"]
+        else:
+            got = fast[1][0]
+            assert got["aggregate"] == significant(expected["aggregate"]), case["id"]
+            for qid, values in expected.get("per_query", {}).items():
+                assert got["per_query"][qid] == {k: significant(v) for k, v in values.items()}
+        checked += 1
+    data = suite_load.data_root()
+    for (qrels_name, run_name), group in published.items():
+        # Published cases expect published (rounded) figures; the plain reference is the
+        # definition here, and it is slow on real runs: one configuration per input.
+        configs = [Config.from_mapping(group[0]["config"])]
+        qrels_path, run_path = data / qrels_name, data / run_name
+        plain = outcome(lambda c=configs, q=qrels_path, r=run_path: score_files_plain(c, q, r))
+        fast = outcome(lambda c=configs, q=qrels_path, r=run_path: score_files_fast(c, q, r))
+        assert fast == plain, group[0]["id"]
+        checked += 1
+    assert checked > 0, dict(skipped)
