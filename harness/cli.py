@@ -10,7 +10,16 @@ from collections.abc import Sequence
 
 from ndcgspec.reference.errors import NdcgSpecError
 
-COMMAND_MODULES: list[str] = ["score", "explain", "cases_command"]
+COMMAND_MODULES: list[str] = [
+    "score",
+    "explain",
+    "cases_command",
+    "run",
+    "render",
+    "smoke",
+    "identify",
+    "matrix",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,100 @@
+"""The harness's cost: the full suite against the reference adapter, called in-process and
+through the JSON-lines protocol, with the protocol's overhead ratio.
+
+    python benchmarks/harness.py [-j N]
+
+In-process means the benchmark calls the adapter's `compute` and judges each answer itself,
+in N processes with no protocol; through the protocol means `ndcgspec run reference -j N`.
+Targets on the 2-core machine: the full suite in-process in at most 30 s, overhead at most 1.2x.
+Wall time depends on what else the machine runs, so CPU seconds (this process and its children)
+are printed too; their ratio is the overhead that does not depend on the load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+
+from ndcgspec.harness.adapter import CaseInput, Values
+from ndcgspec.harness.host import values_message
+from ndcgspec.harness.outcome import judge, summed_terms
+from ndcgspec.harness.pool import PoolOptions
+from ndcgspec.harness.reference_adapter import ReferenceAdapter
+from ndcgspec.harness.run import execute
+from ndcgspec.harness.runner import case_rows, load_cases
+from ndcgspec.harness.suite_load import LoadedCase, data_root
+from ndcgspec.harness.worker import adapter_command
+
+_SUITE: list[LoadedCase] = []
+_ADAPTER: list[ReferenceAdapter] = []
+
+
+def _load_suite() -> None:
+    _SUITE.extend(c for c in load_cases() if not c.unavailable)
+    _ADAPTER.append(ReferenceAdapter())
+
+
+def judged_in_process(index: int) -> str:
+    """The outcome of the suite's case `index`, the reference adapter called directly."""
+    loaded, adapter = _SUITE[index], _ADAPTER[0]
+    rows = case_rows(loaded, data_root())
+    case_input = CaseInput([tuple(r) for r in rows["qrels"]], [tuple(r) for r in rows["run"]])
+    try:
+        values: Values = adapter.compute(case_input, loaded.case["config"])
+        answer = values_message(loaded.case["id"], values)
+    except Exception as error:
+        answer = {"rejected": str(error)}
+    terms = summed_terms(rows["qrels"], rows["run"], loaded.case["config"])
+    return judge(loaded.case, answer, terms, 64).outcome
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended."""
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def in_process(cases: list[LoadedCase], jobs: int) -> tuple[float, float, Counter[str]]:
+    """Wall and CPU seconds and outcomes, adapter called directly in `jobs` processes."""
+    start, cpu = time.perf_counter(), cpu_seconds()
+    with ProcessPoolExecutor(jobs, initializer=_load_suite) as workers:
+        outcomes = Counter(workers.map(judged_in_process, range(len(cases))))
+    return time.perf_counter() - start, cpu_seconds() - cpu, outcomes
+
+
+def through_protocol(cases: list[LoadedCase], jobs: int) -> tuple[float, float, Counter[str]]:
+    """Wall and CPU seconds and outcomes of ``ndcgspec run reference -j jobs``."""
+    start, cpu = time.perf_counter(), cpu_seconds()
+    report = execute(
+        cases,
+        adapter_command("reference", None),
+        PoolOptions(jobs=jobs),
+        report_path=None,
+        selection={},
+        progress=False,
+    )
+    outcomes = Counter(r["outcome"] for r in report.results)
+    return time.perf_counter() - start, cpu_seconds() - cpu, outcomes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-j", "--jobs", type=int, default=2)
+    jobs = parser.parse_args().jobs
+    cases = [c for c in load_cases() if not c.unavailable]
+    print(f"{len(cases)} cases, {jobs} processes")
+    wall, cpu, outcomes = in_process(cases, jobs)
+    print(f"in-process:           {wall:7.2f} s wall {cpu:7.2f} s CPU  {dict(outcomes)}")
+    wall_p, cpu_p, outcomes_p = through_protocol(cases, jobs)
+    print(f"through the protocol: {wall_p:7.2f} s wall {cpu_p:7.2f} s CPU  {dict(outcomes_p)}")
+    print(f"protocol overhead:    {wall_p / wall:7.2f}x wall {cpu_p / cpu:7.2f}x CPU")
+
+
+if __name__ == "__main__":
+    main()

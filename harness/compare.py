@@ -1,0 +1,149 @@
+"""The comparison of an adapter's number with a golden decimal string (``ndcg.comparison``).
+
+The rule and its constants live in ``spec/comparison.yaml``; this module is their one
+implementation. Every quantity is an exact rational, so the rule adds no rounding of its own.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import yaml
+
+from ndcgspec.spec import spec_file
+
+FLOAT_WIDTHS = (64, 32)
+_SIGNIFICAND_BITS = {64: 53, 32: 24}
+_MIN_EXPONENT = {64: -1022, 32: -126}
+
+
+@cache
+def comparison_rules() -> dict[str, Any]:
+    """The parsed ``spec/comparison.yaml``."""
+    return yaml.safe_load(spec_file("comparison.yaml").read_text(encoding="utf-8"))
+
+
+def error_constant() -> int:
+    """The constant c of ``ndcg.comparison.float``."""
+    return int(comparison_rules()["float_rule"]["c"])
+
+
+def unit_roundoff(width: int) -> Fraction:
+    """u_w, the unit roundoff of a binary float of `width` bits (``ndcg.comparison.float``)."""
+    entry = comparison_rules()["float_rule"]["unit_roundoff"][str(width)]
+    return Fraction(entry["base"]) ** entry["exponent"]
+
+
+def float_tolerance(expected: Fraction, terms: int, width: int) -> Fraction:
+    """c · n · u_w · max(1, |expected|) (``ndcg.comparison.float``)."""
+    return error_constant() * max(terms, 1) * unit_roundoff(width) * max(Fraction(1), abs(expected))
+
+
+def published_tolerance(decimal_places: int) -> Fraction:
+    """0.5 · 10^−p for a value published to p decimals (``ndcg.comparison.published``)."""
+    return Fraction(1, 2) / Fraction(10) ** decimal_places
+
+
+def ulp(value: Fraction, width: int) -> Fraction:
+    """The gap between `|value|` and the next larger float of `width` bits (subnormals
+    included, so zero has the smallest gap)."""
+    bits = _SIGNIFICAND_BITS[width]
+    exponent = _MIN_EXPONENT[width]
+    if value != 0:
+        exponent = max(exponent, _floor_log2(abs(value)))
+    return Fraction(2) ** (exponent - bits + 1)
+
+
+def _floor_log2(value: Fraction) -> int:
+    guess = value.numerator.bit_length() - value.denominator.bit_length()
+    return guess if Fraction(2) ** guess <= value else guess - 1
+
+
+def exact(number: str | float) -> Fraction:
+    """The exact rational of a decimal string or of a binary float."""
+    return Fraction(Decimal(number)) if isinstance(number, str) else Fraction(number)
+
+
+def is_undefined(actual: Any) -> bool:
+    """Whether an answer means "undefined": null or NaN (``ndcg.comparison.undefined``)."""
+    return actual is None or (isinstance(actual, float) and math.isnan(actual))
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One value that does not meet the rule: which value, and by how much it misses."""
+
+    what: str
+    expected: str | None
+    actual: Any
+    abs_error: Fraction | None = None
+    rel_error: Fraction | None = None
+    ulps: Fraction | None = None
+    tolerance: Fraction | None = None
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready record; errors as 6-significant-digit floats, for reading."""
+        out: dict[str, Any] = {"what": self.what, "expected": self.expected, "actual": self.actual}
+        for name in ("abs_error", "rel_error", "ulps", "tolerance"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = float(f"{float(value):.6g}")
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Which rule applies to one value: the float rule with its n, or a published precision."""
+
+    width: int
+    terms: int = 1
+    decimal_places: int | None = None
+
+    def bound(self, expected: Fraction) -> Fraction:
+        """The largest |actual − expected| that passes."""
+        if self.decimal_places is not None:
+            return published_tolerance(self.decimal_places)
+        return float_tolerance(expected, self.terms, self.width)
+
+
+def compare_value(
+    what: str, expected: str | None, actual: Any, tolerance_of: Tolerance
+) -> Mismatch | None:
+    """None when `actual` meets the rule for `expected`, else the mismatch."""
+    if expected is None or is_undefined(actual):
+        if expected is None and is_undefined(actual):
+            return None
+        note = "expected undefined" if expected is None else "result is undefined"
+        return Mismatch(what, expected, _jsonable(actual), note=note)
+    if isinstance(actual, bool) or not isinstance(actual, (int, float)):
+        return Mismatch(what, expected, _jsonable(actual), note="result is not a number")
+    if math.isinf(actual):
+        return Mismatch(what, expected, _jsonable(actual), note="result is infinite")
+    want, got = exact(expected), exact(float(actual))
+    error = abs(got - want)
+    bound = tolerance_of.bound(want)
+    if error <= bound:
+        return None
+    return Mismatch(
+        what,
+        expected,
+        actual,
+        abs_error=error,
+        rel_error=error / abs(want) if want else None,
+        ulps=error / ulp(want if want else got, tolerance_of.width),
+        tolerance=bound,
+    )
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value if value is None or isinstance(value, (int, float, str, bool)) else repr(value)

@@ -1,0 +1,88 @@
+"""The adapter protocol: JSON Lines over the adapter's stdin and stdout.
+
+One JSON object per line, UTF-8. The harness sends ``start``, then ``run`` batches carrying a
+sequence number, then ``stop``; the adapter answers ``start`` with its metadata and each ``run``
+with the results of that batch under the same sequence number. The JSON Schemas in
+``spec/schema/protocol/`` define every message and hold the protocol version.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from ndcgspec.spec import spec_file
+
+MESSAGES = ("start", "start-reply", "run", "run-reply", "stop")
+
+
+class ProtocolError(Exception):
+    """A message that breaks the protocol; its text is one line naming what is wrong."""
+
+
+@cache
+def message_schema(kind: str) -> dict[str, Any]:
+    """The JSON Schema of one message kind (``spec/schema/protocol/<kind>.json``)."""
+    return json.loads(spec_file(f"schema/protocol/{kind}.json").read_text(encoding="utf-8"))
+
+
+@cache
+def _validator(kind: str) -> Draft202012Validator:
+    return Draft202012Validator(message_schema(kind))
+
+
+def protocol_version() -> int:
+    """The protocol version, the constant of the ``start`` schema."""
+    return int(message_schema("start")["properties"]["protocol"]["const"])
+
+
+def schema_violation(kind: str, message: Any) -> str | None:
+    """None when `message` is a valid `kind` message, else the first violation in one line."""
+    errors = sorted(_validator(kind).iter_errors(message), key=lambda e: list(e.absolute_path))
+    if not errors:
+        return None
+    error = errors[0]
+    where = "/".join(str(p) for p in error.absolute_path) or "(message)"
+    text = error.message if len(error.message) <= 160 else error.message[:157] + "..."
+    return f"{kind} message violates its schema at {where}: {text}"
+
+
+def start_message(harness_version: str) -> dict[str, Any]:
+    """The ``start`` message."""
+    return {"cmd": "start", "protocol": protocol_version(), "harness": harness_version}
+
+
+def run_message(seq: int, cases: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A ``run`` message: one batch of stripped cases under sequence number `seq`."""
+    return {"cmd": "run", "seq": seq, "cases": list(cases)}
+
+
+def stop_message() -> dict[str, Any]:
+    """The ``stop`` message."""
+    return {"cmd": "stop"}
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One protocol line; NaN and infinities are not JSON and are refused."""
+    return (
+        json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(
+            "utf-8"
+        )
+        + b"\n"
+    )
+
+
+def decode(line: bytes) -> dict[str, Any]:
+    """The JSON object of one protocol line; anything else is a ProtocolError."""
+    try:
+        message = json.loads(line)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        shown = line[:60].decode("utf-8", "replace").rstrip()
+        raise ProtocolError(f"adapter sent a line that is not JSON ({error}): {shown!r}") from None
+    if not isinstance(message, dict):
+        raise ProtocolError(f"adapter sent JSON that is not an object: {type(message).__name__}")
+    return message

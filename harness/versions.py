@@ -1,0 +1,32 @@
+"""The versions a report records: the harness, the golden suite and the protocol."""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
+
+from ndcgspec.spec import load_spec
+
+from .protocol import protocol_version
+
+
+def harness_version() -> str:
+    """The installed version of ndcgspec."""
+    try:
+        return package_version("ndcgspec")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def spec_version() -> str:
+    """``spec_version`` of ``spec/ndcg.yaml``."""
+    return str(load_spec()["spec_version"])
+
+
+def versions() -> dict[str, str | int]:
+    """Harness, spec and protocol versions, as a report header lists them."""
+    return {
+        "harness_version": harness_version(),
+        "spec_version": spec_version(),
+        "protocol_version": protocol_version(),
+    }

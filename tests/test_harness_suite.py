@@ -1,0 +1,30 @@
+"""The exact reference, as the built-in adapter, passes every case of the golden suite."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from ndcgspec.harness.pool import PoolOptions
+from ndcgspec.harness.run import execute
+from ndcgspec.harness.runner import load_cases
+from ndcgspec.harness.worker import adapter_command
+
+
+def test_reference_adapter_passes_the_whole_suite() -> None:
+    cases = load_cases()
+    if not cases:
+        pytest.skip("the golden suite has no case files yet")
+    report = execute(
+        cases,
+        adapter_command("reference", None),
+        PoolOptions(jobs=2),
+        report_path=None,
+        selection={},
+        progress=False,
+    )
+    outcomes = Counter(r["outcome"] for r in report.results)
+    problems = [r for r in report.results if r["outcome"] not in ("pass", "skip")]
+    assert not problems, problems[:3]
+    assert outcomes["pass"] + outcomes["skip"] == len(cases)

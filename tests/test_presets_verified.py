@@ -1,0 +1,63 @@
+"""Every preset of spec/presets.yaml that names a library is checked by running that library.
+
+The library's built-in adapter is asked for the preset's configuration on every probe input
+derived from the golden cases; the expected values come from the exact reference under the
+preset's configuration, so a preset that misdescribes its library fails here. A preset whose
+library is not installed is skipped with the extra that installs it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from functools import cache
+
+import pytest
+
+from ndcgspec.harness.adapter import load_adapter
+from ndcgspec.harness.peer_registry import PEER_ADAPTERS, PRESET_ADAPTERS
+from ndcgspec.harness.preset_check import verify_preset
+from ndcgspec.harness.probes import ProbeInput, probe_inputs
+
+SHOWN = 8
+
+
+@cache
+def _probes() -> tuple[ProbeInput, ...]:
+    return tuple(probe_inputs())
+
+
+def _module_of(adapter: str) -> str:
+    return PEER_ADAPTERS[adapter].split(":")[0]
+
+
+def _library_installed(adapter: str) -> bool:
+    module = _module_of(adapter)
+    imports = {
+        "ndcgspec.harness.peer_pytrec_eval": "pytrec_eval",
+        "ndcgspec.harness.peer_ir_measures": "ir_measures",
+        "ndcgspec.harness.peer_ranx": "ranx",
+        "ndcgspec.harness.peer_sklearn": "sklearn",
+        "ndcgspec.harness.peer_torchmetrics": "torchmetrics",
+        "ndcgspec.harness.peer_lightgbm": "lightgbm",
+        "ndcgspec.harness.peer_xgboost": "xgboost",
+        "ndcgspec.harness.peer_catboost": "catboost",
+    }
+    return importlib.util.find_spec(imports[module]) is not None
+
+
+@pytest.mark.parametrize("preset_id", sorted(PRESET_ADAPTERS))
+def test_preset_matches_its_library(preset_id: str) -> None:
+    adapter_name = PRESET_ADAPTERS[preset_id]
+    if not _library_installed(adapter_name):
+        pytest.skip(f"{adapter_name} is not installed (pip install 'ndcgspec[peers]')")
+    adapter = load_adapter(adapter_name)
+    check = verify_preset(
+        preset_id, adapter_name, adapter.float_width, adapter.not_observable, _probes()
+    )
+    problems = [f"{case}: {why}" for case, why in [*check.failed, *check.errors]]
+    assert check.passed, f"no case of preset {preset_id} ran"
+    assert not problems, (
+        f"preset {preset_id} disagrees with {adapter_name} {adapter.version} on "
+        f"{len(problems)} of {len(problems) + len(check.passed)} cases:\n  "
+        + "\n  ".join(problems[:SHOWN])
+    )
