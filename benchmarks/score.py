@@ -4,23 +4,33 @@ A seeded synthetic TREC workload is written to files (N queries × 1,000 documen
 per query of which some are not retrieved, grades 0–3, tied scores), plus one query with
 1,000,000 documents. For each workload the three tools run as separate processes, alternating,
 each reading the same files with its own loader and computing nDCG and nDCG@10. Medians, the
-ratios ours/peer, time per run line and peak RSS are printed; the real DL19 runs too.
+ratios ours/peer, time per run line, CPU time and peak RSS (against the uncompressed run) are
+printed with the load average beside them; the real DL19 runs too. Last, every output digit of the
+fast engine is compared with the plain reference's on the 500-query workload and the DL19 runs.
 
     pip install -e '.[bench]'
     python benchmarks/score.py --sizes 500 5000 50000 --rounds 3
+
+Targets (issue "Exact at scale"): on 5,000 queries at most 1.0 × pytrec_eval's time and 0.5 ×
+ranx's; time per line at 50,000 queries within 1.25 × that at 5,000; peak RSS at most 2 × the
+uncompressed run; the 1,000,000-document query completes; output digits identical.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
+import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -53,12 +63,17 @@ def write_workload(
     rng = np.random.default_rng(seed)
     qrels_path = folder / f"qrels-{queries}x{documents}.txt"
     run_path = folder / f"run-{queries}x{documents}.txt"
-    if run_path.exists():
+    if run_path.exists() and qrels_path.exists():
         return qrels_path, run_path
     retrieved_judged = judged * 4 // 5
     weights = 1 / np.sqrt(np.arange(1, documents + 1))
     weights /= weights.sum()
-    with run_path.open("w") as run, qrels_path.open("w") as qrels:
+    # Written under temporary names, so that an interrupted run leaves no partial workload.
+    partial_run, partial_qrels = (
+        run_path.with_suffix(".partial"),
+        qrels_path.with_suffix(".partial"),
+    )
+    with partial_run.open("w") as run, partial_qrels.open("w") as qrels:
         for q in range(queries):
             qid = str(100000 + q)
             docs = rng.choice(8_800_000, documents + judged - retrieved_judged, replace=False)
@@ -78,23 +93,41 @@ def write_workload(
                     for d, g in zip(judged_docs.tolist(), labels.tolist(), strict=True)
                 )
             )
+    partial_qrels.replace(qrels_path)
+    partial_run.replace(run_path)
     return qrels_path, run_path
 
 
-def timed(command: list[str]) -> tuple[float, int]:
-    """Wall time and peak RSS (KiB) of one process, its output discarded."""
+def timed(command: list[str]) -> tuple[float, float, int]:
+    """Wall time, CPU time (user + system) and peak RSS (KiB) of one process, its output
+    discarded."""
     # GNU time reports the peak of the measured process alone, not of this (forked) one.
     with tempfile.NamedTemporaryFile("r") as report:
         start = time.perf_counter()
         done = subprocess.run(
-            ["/usr/bin/time", "-f", "%M", "-o", report.name, *command],
+            ["/usr/bin/time", "-f", "%U %S %M", "-o", report.name, *command],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
         elapsed = time.perf_counter() - start
         if done.returncode != 0:
             raise RuntimeError(f"{command[:3]} failed: {done.stderr.decode()[-500:]}")
-        return elapsed, int(report.read().split()[-1])
+        user, system, rss = report.read().split()[-3:]
+        return elapsed, float(user) + float(system), int(rss)
+
+
+def run_size(run: Path) -> tuple[int, int]:
+    """Lines and uncompressed bytes of a run file."""
+    lines = size = 0
+    with (gzip.open if run.suffix == ".gz" else open)(run, "rb") as stream:
+        while block := stream.read(1 << 24):
+            lines += block.count(b"\n")
+            size += len(block)
+    return lines, size
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{v:.2f}" for v in os.getloadavg())
 
 
 def tools(qrels: Path, run: Path, peers: bool) -> dict[str, list[str]]:
@@ -119,38 +152,41 @@ def tools(qrels: Path, run: Path, peers: bool) -> dict[str, list[str]]:
     return commands
 
 
-def measure(name: str, qrels: Path, run: Path, rounds: int, peers: bool) -> dict[str, dict]:
+def measure(name: str, qrels: Path, run: Path, rounds: int, peers: bool) -> dict[str, Any]:
     """Run the tools alternately `rounds` times; print and return medians and peak RSS."""
-    lines = sum(1 for _ in run.open("rb")) if run.suffix != ".gz" else None
-    size = run.stat().st_size
+    lines, size = run_size(run)
     commands = tools(qrels, run, peers)
-    times: dict[str, list[float]] = {t: [] for t in commands}
+    wall: dict[str, list[float]] = {t: [] for t in commands}
+    cpu: dict[str, list[float]] = {t: [] for t in commands}
     memory: dict[str, int] = dict.fromkeys(commands, 0)
+    before = load()
     for _ in range(rounds):
         for tool, command in commands.items():
-            elapsed, rss = timed(command)
-            times[tool].append(elapsed)
+            elapsed, seconds, rss = timed(command)
+            wall[tool].append(elapsed)
+            cpu[tool].append(seconds)
             memory[tool] = max(memory[tool], rss)
-    print(f"\n== {name}: run {size / 2**20:.1f} MiB" + (f", {lines:,} lines" if lines else ""))
-    result = {}
+    print(f"\n== {name}: run {size / 2**20:.1f} MiB uncompressed, {lines:,} lines, {rounds} rounds")
+    print(f"   {before} before, {load()} after")
+    result: dict[str, Any] = {"lines": lines, "bytes": size, "rounds": rounds}
     for tool in commands:
-        median = statistics.median(times[tool])
-        result[tool] = {"median_s": median, "peak_rss_mib": memory[tool] / 1024}
-        per_line = f", {median / lines * 1e6:.3f} µs/line" if lines else ""
+        median, median_cpu = statistics.median(wall[tool]), statistics.median(cpu[tool])
+        mib = memory[tool] / 1024
+        result[tool] = {"median_s": median, "median_cpu_s": median_cpu, "peak_rss_mib": mib}
         print(
-            f"{tool:12} median {median:7.2f} s  peak RSS {memory[tool] / 1024:7.0f} MiB{per_line}"
+            f"{tool:12} median {median:7.2f} s (CPU {median_cpu:6.2f} s)  "
+            f"{median / lines * 1e6:7.3f} µs/line  peak RSS {mib:6.0f} MiB "
+            f"= {memory[tool] * 1024 / size:.2f} × run"
         )
     ours = result["ndcgspec"]["median_s"]
     for peer in [t for t in commands if t != "ndcgspec"]:
         print(f"ratio ndcgspec/{peer}: {ours / result[peer]['median_s']:.2f}")
-    if lines:
-        print(f"peak RSS / run file size: {memory['ndcgspec'] * 1024 / size:.2f}")
-    result["lines"], result["bytes"] = lines, size
     return result
 
 
 def digits_identical(qrels: Path, run: Path) -> None:
-    """Whether the fast engine's output equals the plain reference's, digit for digit."""
+    """Print how many output values of the fast engine equal the plain reference's, digit for
+    digit."""
     from ndcgspec.reference import parse_measure
     from ndcgspec.reference.scoring import score_files, score_files_plain
 
@@ -158,14 +194,24 @@ def digits_identical(qrels: Path, run: Path) -> None:
     fast, plain = score_files(configs, qrels, run), score_files_plain(configs, qrels, run)
     values = [(a, b) for f, p in zip(fast, plain, strict=True) for a, b in _pairs(f, p)]
     same = sum(a == b for a, b in values)
-    print(f"\noutput digits identical to the plain reference: {same} of {len(values)} values")
+    print(f"{run.name}: {same} of {len(values)} output values identical to the plain reference's")
 
 
-def _pairs(fast: dict, plain: dict):
+def _pairs(fast: dict, plain: dict) -> Iterator[tuple[str | None, str | None]]:
     yield fast["aggregate"], plain["aggregate"]
     for qid, values in plain["per_query"].items():
         for key, value in values.items():
             yield fast["per_query"][qid][key], value
+
+
+def growth(figures: dict[str, dict]) -> None:
+    """Time per line at 50,000 queries over that at 5,000 (target at most 1.25)."""
+    small, large = figures.get("5000x1000"), figures.get("50000x1000")
+    if small and large:
+        per_line = [f["ndcgspec"]["median_s"] / f["lines"] for f in (small, large)]
+        print(
+            f"\ngrowth: time per line at 50,000 / at 5,000 queries: {per_line[1] / per_line[0]:.2f}"
+        )
 
 
 def main() -> int:
@@ -174,27 +220,37 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--peers-up-to", type=int, default=50000, help="largest size with peers")
     parser.add_argument("--big-query", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--dl19", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--digits", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "ndcgspec-bench")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
+    print(f"{os.cpu_count()} CPUs, {load()}")
     figures: dict[str, dict] = {}
     for size in args.sizes:
         qrels, run = write_workload(args.dir, size, 1000)
         figures[f"{size}x1000"] = measure(
             f"{size} queries × 1,000 documents", qrels, run, args.rounds, size <= args.peers_up_to
         )
+    growth(figures)
     if args.big_query:
         qrels, run = write_workload(args.dir, 1, 1_000_000, judged=1000)
         figures["1x1000000"] = measure("1 query × 1,000,000 documents", qrels, run, 1, True)
-    if DATA.is_dir():
-        qrels = DATA / "qrels.dl19-passage.txt"
-        for run in sorted((DATA / "official-runs").glob("*.gz")) + sorted(DATA.glob("run.*.gz")):
+    runs = []
+    if args.dl19 and DATA.is_dir():
+        runs = sorted((DATA / "official-runs").glob("*.gz")) + sorted(DATA.glob("run.*.gz"))
+        for run in runs:
+            qrels = DATA / "qrels.dl19-passage.txt"
             figures[run.name] = measure(f"DL19 {run.name}", qrels, run, args.rounds, True)
-    else:
+    elif args.dl19:
         print(f"\nDL19 data absent at {DATA}: skipped")
-    if 500 in args.sizes:
-        digits_identical(*write_workload(args.dir, 500, 1000))
+    if args.digits:
+        print()
+        if 500 in args.sizes:
+            digits_identical(*write_workload(args.dir, 500, 1000))
+        for run in runs:
+            digits_identical(DATA / "qrels.dl19-passage.txt", run)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))
     return 0

@@ -5,10 +5,10 @@ configuration then touches mpmath only where a non-zero gain meets a discount. T
 distinct label, the discount of each rank and the error a query raises all come from the plain
 reference's own functions, so the definitions live in one place:
 
-- DCG adds, in rank order, gain × discount at the spec's precision, the very operations of the
-  reference (``ndcg.definition.dcg``), so its digits are the reference's bit for bit;
-- IDCG comes from the count of each gain in the ideal list and exact prefix sums of the
-  discounts (``ndcg.definition.idcg``), one rounding per distinct gain;
+- DCG and IDCG add, in rank order, gain × discount at the spec's precision, the very
+  operations of the reference (``ndcg.definition.dcg``, ``ndcg.definition.idcg``), so their
+  digits are the reference's bit for bit; the ideal list is known from the count of each gain,
+  and each product of a gain and a discount is computed once;
 - the first query that is an error under a configuration is evaluated by the reference itself,
   which raises the error with its message and ``file:line``.
 
@@ -27,7 +27,7 @@ from typing import Any
 
 import mpmath
 import numpy as np
-from mpmath.libmp import fzero, mpf_add, mpf_div, mpf_mul, mpf_sub, mpf_sum, round_nearest
+from mpmath.libmp import fzero, mpf_add, mpf_div, mpf_mul, round_nearest
 
 from . import aggregate, empty
 from .config import Config
@@ -87,25 +87,52 @@ def gain_classes(label_texts: Sequence[str], config: Config) -> GainClasses:
     return GainClasses([v._mpf_ for v in values], np.array(classes, np.int64), index[0])
 
 
-class Discounts:
-    """The reference's discount of each rank, computed once, with exact prefix sums."""
+class DiscountedGains:
+    """gain × discount of the reference (its `discount`, at the working precision), computed
+    once per pair of a gain in `values` and a rank."""
 
-    def __init__(self, config: Config) -> None:
-        self.config = config
+    def __init__(self, config: Config, values: list[Raw]) -> None:
+        self.config, self.values = config, values
         self.by_rank: dict[int, Raw] = {}
-        self.prefix: list[Raw] = [fzero]
+        self.terms: dict[tuple[int, int], Raw] = {}
 
-    def __getitem__(self, rank: int) -> Raw:
-        weight = self.by_rank.get(rank)
-        if weight is None:
-            weight = self.by_rank[rank] = discount(rank, self.config)._mpf_
-        return weight
+    def __call__(self, value: int, rank: int) -> Raw:
+        term = self.terms.get((value, rank))
+        if term is None:
+            weight = self.by_rank.get(rank)
+            if weight is None:
+                weight = self.by_rank[rank] = discount(rank, self.config)._mpf_
+            term = mpf_mul(self.values[value], weight, _prec(), round_nearest)
+            self.terms[value, rank] = term
+        return term
 
-    def between(self, low: int, high: int) -> Raw:
-        """The exact sum of the discounts of ranks low + 1 .. high."""
-        while len(self.prefix) <= high:
-            self.prefix.append(mpf_add(self.prefix[-1], self[len(self.prefix)], 0))
-        return mpf_sub(self.prefix[high], self.prefix[low], 0)
+
+class IdealSums:
+    """``ndcg.definition.idcg`` added as the reference adds it: the ideal list's discounted
+    gains in rank order, one rounding per addition. The list is given as (gain class, count)
+    pairs, gains descending; the partial sum at the end of each run of one gain is kept, so
+    ideal lists that begin alike share their additions."""
+
+    def __init__(self, terms: DiscountedGains, k: int | None) -> None:
+        self.terms, self.k = terms, k
+        self.partial: dict[tuple[tuple[int, int], ...], Raw] = {}
+
+    def __call__(self, pairs: list[tuple[int, int]]) -> Raw:
+        prec, key, total, filled = _prec(), (), fzero, 0
+        for cls, count in pairs:
+            n = count if self.k is None else min(count, self.k - filled)
+            key = (*key, (cls, n))
+            cached = self.partial.get(key)
+            if cached is None:
+                for rank in range(filled + 1, filled + n + 1):
+                    total = mpf_add(total, self.terms(cls, rank), prec, round_nearest)
+                self.partial[key] = total
+            else:
+                total = cached
+            filled += n
+            if filled == self.k:
+                break
+        return total
 
 
 def _docid(words: np.ndarray) -> str:
@@ -121,11 +148,16 @@ def reference_inputs(
         label = parse_decimal(qrels.label_texts[qrels.label_id[row]])
         judgments[_docid(qrels.words[row])] = Judgment(label, f"{qrels.path}:{qrels.lines[row]}")
     inexact = dict(zip(run.inexact_rows.tolist(), run.inexact_texts, strict=True))
+    rows = np.flatnonzero(run.qidx == q)
+    if run.file_row is not None:
+        rows = rows[np.argsort(run.file_row[rows])]
     postings = [
         Posting(
-            _docid(run.words[row]), exact_score(run, row, inexact), f"{run.path}:{run.lines[row]}"
+            _docid(run.words[row]),
+            exact_score(run, row, inexact),
+            f"{run.path}:{run.lines[run.file_index(row)]}",
         )
-        for row in np.flatnonzero(run.qidx == q).tolist()
+        for row in rows.tolist()
     ]
     return judgments, postings
 
@@ -146,8 +178,7 @@ def prepare(qrels: QrelsColumns, run: RunColumns) -> Prepared:
     table = KeyTable(qrels.qidx, qrels.words, load=4)
     if np.any(table.first != np.arange(len(qrels.qidx))):
         raise Unsupported(f"{qrels.path}: a document is judged twice")
-    label_of_row = table.find(run.qidx, run.words, qrels.label_id)
-    return Prepared(qrels, run, rank_rows(run, label_of_row))
+    return Prepared(qrels, run, rank_rows(run, table.find(run.qidx, run.words, qrels.label_id)))
 
 
 def _counts(qidx: np.ndarray, classes: np.ndarray, kept: np.ndarray, width: int) -> dict:
@@ -170,34 +201,23 @@ def _ideal_counts(prep: Prepared, classes: GainClasses, ranking: ConfigRanking, 
     return _counts(ranking.qidx, ranking.gain_class, ranking.gain_class > classes.zero, width)
 
 
-def _idcg(pairs: list[tuple[int, int]], gains: list[Raw], weights: Discounts, k: int | None) -> Raw:
-    """``ndcg.definition.idcg`` from the counts: each gain times the exact discount sum of
-    the ranks it fills, rounded once, then summed."""
-    terms, filled = [], 0
-    for cls, n in pairs:
-        end = filled + n if k is None else min(filled + n, k)
-        terms.append(mpf_mul(gains[cls], weights.between(filled, end), _prec(), round_nearest))
-        filled = end
-        if filled == k:
-            break
-    return mpf_sum(terms, _prec(), round_nearest)
-
-
 def _prec() -> int:
     return mpmath.mp.prec
 
 
-def _credits(classes: GainClasses, ranking: ConfigRanking, average: bool) -> tuple[list, list]:
+def _credits(
+    classes: GainClasses, ranking: ConfigRanking, average: bool
+) -> tuple[list[Raw], np.ndarray]:
     """Each kept row's credited gain as an index into a list of raw values: the class gain, or
     under ``ndcg.ties.average`` the mean gain of its tie group, computed as the reference does
     (fsum of the group's gains over its size) for every group of two or more."""
     values: list[Raw] = list(classes.gains)
     credit = ranking.gain_class.copy()
     if not average:
-        return values, credit.tolist()
+        return values, credit
     grouped = np.flatnonzero(ranking.tie_size > 1)
     if grouped.size == 0:
-        return values, credit.tolist()
+        return values, credit
     starts = grouped[np.r_[True, ranking.tie_group[grouped][1:] != ranking.tie_group[grouped][:-1]]]
     means: dict[tuple[int, ...], int] = {}
     gains = [mpmath.mp.make_mpf(g) for g in classes.gains]
@@ -210,7 +230,7 @@ def _credits(classes: GainClasses, ranking: ConfigRanking, average: bool) -> tup
             at = means[members] = len(values)
             values.append(mean._mpf_)
         credit[start : start + size] = at
-    return values, credit.tolist()
+    return values, credit
 
 
 def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
@@ -227,28 +247,25 @@ def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
         )
         _raise_first_error(prep, config, classes, ranking, ideal, queries)
         values, credit = _credits(classes, ranking, choices["ties"] == "average")
-        weights = Discounts(config)
+        terms = DiscountedGains(config, values)
+        ideal_sum = IdealSums(terms, k)
         counted = ranking.rank <= k if k is not None else np.ones(len(ranking.rank), bool)
-        counted &= (ranking.gain_class != classes.zero) | (ranking.tie_size > 1)
+        # A credit of zero adds nothing to the DCG: only non-zero credits meet a discount.
+        counted &= np.array([value[1] != 0 for value in values], bool)[credit]
         rows = np.flatnonzero(counted)
         spans = _spans(ranking.qidx[rows])
-        rank_list, credit_list = ranking.rank[rows].tolist(), [credit[i] for i in rows.tolist()]
-        prec = _prec()
-        terms: dict[tuple[int, int], Raw] = {}
+        rank_of, credit_of = ranking.rank[rows], credit[rows]
+        prec, known = _prec(), terms.terms
         per_query = {}
         for q in queries:
             dcg = fzero
             low, high = spans.get(q, (0, 0))
-            for i in range(low, high):
-                key = (credit_list[i], rank_list[i])
-                term = terms.get(key)
-                if term is None:
-                    term = terms[key] = mpf_mul(
-                        values[key[0]], weights[key[1]], prec, round_nearest
-                    )
+            pairs = zip(credit_of[low:high].tolist(), rank_of[low:high].tolist(), strict=True)
+            for pair in pairs:
+                term = known.get(pair) or terms(*pair)
                 if term[1]:
                     dcg = mpf_add(dcg, term, prec, round_nearest)
-            idcg = _idcg(ideal.get(q, []), classes.gains, weights, k) if q in ideal else fzero
+            idcg = ideal_sum(ideal[q]) if q in ideal else fzero
             qid = qrels.qids[q]
             if idcg[1]:
                 ndcg, in_mean = mpmath.mp.make_mpf(mpf_div(dcg, idcg, prec, round_nearest)), True

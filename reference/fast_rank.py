@@ -18,8 +18,9 @@ from .fast_read import QrelsColumns, RunColumns
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_2 = np.uint64(0x94D049BB133111EB)
 _GROUP_SEED = np.uint64(0x9E3779B97F4A7C15)
-# Rows hashed per table when finding duplicates: tables stay small enough for the cache.
-BLOCK_ROWS = 1 << 20
+# Rows hashed per table when finding duplicates, and per lookup: tables and their
+# temporaries stay small (a few MiB).
+BLOCK_ROWS = 1 << 18
 
 
 def key_hashes(groups: np.ndarray, words: np.ndarray) -> np.ndarray:
@@ -106,7 +107,7 @@ def judged_twice(qrels: QrelsColumns) -> bool:
 def exact_score(run: RunColumns, row: int, inexact: dict[int, str]) -> Decimal:
     """The exact decimal of a row's score: its text when the double may not be exact, else
     the double's shortest repr, which is then the decimal written (at most 15 digits)."""
-    text = inexact.get(row)
+    text = inexact.get(run.file_index(row))
     return Decimal(text) if text is not None else Decimal(repr(float(run.score[row])))
 
 
@@ -116,7 +117,8 @@ class Ranked:
     equal scores; ties decided on exact decimals (``ndcg.ties``).
 
     `notable` lists the rows a configuration can credit or reorder: the judged ones and the
-    members of tie groups of two or more; every other row only takes up a rank.
+    members of tie groups of two or more; every other row only takes up a rank. `tie_group`
+    numbers the tie group of each notable row.
     """
 
     qidx: np.ndarray
@@ -139,7 +141,12 @@ def _order(run: RunColumns) -> np.ndarray | None:
     grouped = np.count_nonzero(new_query) == np.count_nonzero(seen)
     if grouped and np.all((score[1:] <= score[:-1]) | new_query[1:]):
         return None
-    return np.lexsort((-score, qidx))
+    return _row_indices(np.lexsort((-score, qidx)))
+
+
+def _row_indices(rows: np.ndarray) -> np.ndarray:
+    """`rows` in the smallest integer type that holds them."""
+    return rows.astype(np.int32) if len(rows) < 2**31 else rows
 
 
 def _tie_starts(qidx: np.ndarray, score: np.ndarray) -> np.ndarray:
@@ -184,26 +191,38 @@ def _resort_exactly(run: RunColumns, rows: np.ndarray, queries: np.ndarray) -> n
     return keys
 
 
+def _in_ranking_order(run: RunColumns, order: np.ndarray, label_of_row: np.ndarray) -> np.ndarray:
+    """Put the run's columns in ranking order, one column at a time so that only one is ever
+    held twice, and return the labels in that order."""
+    run.file_row = order
+    run.qidx = run.qidx[run.file_row]
+    run.score = run.score[run.file_row]
+    run.words = run.words[run.file_row]
+    return label_of_row[run.file_row]
+
+
 def rank_rows(run: RunColumns, label_of_row: np.ndarray) -> Ranked:
-    """The ranking order of the run and everything about it that no configuration changes."""
+    """Put the run in ranking order (`RunColumns.file_row`) and find everything about the
+    ranking that no configuration changes; `label_of_row` is in file order."""
     order = _order(run)
-    inexact = run.inexact_rows.size > 0
-    if order is None and inexact:
-        order = np.arange(len(run.qidx))
-    keys = run.score if order is None else run.score[order]
-    qidx = run.qidx if order is None else run.qidx[order]
-    starts = _tie_starts(qidx, keys)
-    if inexact:
-        redo = _exact_ties(run, order, starts)
+    if order is None:
+        starts = _tie_starts(run.qidx, run.score)
+    else:
+        starts = _tie_starts(run.qidx[order], run.score[order])
+    if run.inexact_rows.size:
+        rows = _row_indices(np.arange(len(run.qidx))) if order is None else order
+        redo = _exact_ties(run, rows, starts)
         if redo.size:
-            keys = _resort_exactly(run, order, redo)
-            qidx = run.qidx[order]
-            starts = _tie_starts(qidx, keys)
-    words = run.words if order is None else run.words[order]
-    label = label_of_row if order is None else label_of_row[order]
-    tie_group = np.cumsum(starts, dtype=np.int32) - 1
+            keys = _resort_exactly(run, rows, redo)
+            order = rows
+            starts = _tie_starts(run.qidx[order], keys)
+    if order is not None:
+        label_of_row = _in_ranking_order(run, order, label_of_row)
+    qidx, words, label = run.qidx, run.words, label_of_row
     in_group = ~starts
     in_group[:-1] |= ~starts[1:]
+    notable = np.flatnonzero((label >= 0) | in_group)
+    tie_group = (np.cumsum(starts, dtype=np.int32) - 1)[notable]
     copies = _duplicates(qidx, words)
     has = np.zeros(len(run.present), bool)
     has[qidx[copies]] = True
@@ -217,7 +236,7 @@ def rank_rows(run: RunColumns, label_of_row: np.ndarray) -> Ranked:
         words=words,
         tie_group=tie_group,
         query_starts=np.flatnonzero(np.r_[True, qidx[1:] != qidx[:-1]]) if len(qidx) else qidx,
-        notable=np.flatnonzero((label >= 0) | in_group),
+        notable=notable,
         first_copy=first_copy,
         has_duplicates=has,
     )
@@ -291,7 +310,8 @@ def rank_config(
         unjudged_queries = np.flatnonzero(flags)
     if condense:
         keep = judged_all if keep is None else keep & judged_all
-    rows = ranked.notable if keep is None else ranked.notable[keep[ranked.notable]]
+    chosen = slice(None) if keep is None else keep[ranked.notable]
+    rows = ranked.notable[chosen]
     query_start = ranked.query_starts[np.searchsorted(ranked.query_starts, rows, "right") - 1]
     if keep is None:
         rank = rows - query_start + 1
@@ -301,7 +321,7 @@ def rank_config(
     row_label = label[rows]
     gain_class = np.where(row_label >= 0, label_class[np.maximum(row_label, 0)], -1)
     gain_class = np.where(gain_class >= 0, gain_class, zero_class)
-    group = ranked.tie_group[rows]
+    group = ranked.tie_group[chosen]
     count = len(rows)
     group_starts = _starts(group)
     sizes = np.diff(group_starts, append=count)

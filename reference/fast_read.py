@@ -13,11 +13,12 @@ Whatever this reader does not handle raises `Unsupported`; the caller then reads
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import re
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -26,10 +27,14 @@ from .decimals import parse_decimal
 from .errors import NdcgSpecError
 from .trec_io import GZIP_MAGIC
 
-CHUNK_BYTES = 1 << 22
+# Pieces of 1 MiB: the temporaries of tokenising one piece stay a few MiB.
+CHUNK_BYTES = 1 << 20
 _SLACK = 32
-# Line numbers are kept for error messages only; files of 2^31 lines are not expected.
-_LINE_TYPE = np.int32
+# The shortest lines: one-byte fields, one separator between them, "\n".
+_SHORTEST_LINE = {4: 8, 6: 12}
+# A first guess at how much a gzip file inflates, before its columns grow by doubling.
+_GZIP_GUESS = 8
+_FALLBACK_ROWS = 1 << 20
 # A double holds every decimal of at most this many significant digits injectively
 # (DBL_DIG), so equal doubles then mean equal decimals.
 EXACT_DIGITS = 15
@@ -45,6 +50,74 @@ class Unsupported(Exception):
 
 
 @dataclass
+class LineNumbers:
+    """The file line of each kept row, run-length coded: row r is on line r + offsets[i] for
+    the last i with starts[i] <= r. A file without blank or dropped lines needs one pair."""
+
+    starts: list[int] = field(default_factory=list)
+    offsets: list[int] = field(default_factory=list)
+    rows: int = 0
+
+    def __getitem__(self, row: int) -> int:
+        return row + self.offsets[bisect.bisect_right(self.starts, row) - 1]
+
+    def extend(self, lines: np.ndarray) -> None:
+        """Add the lines of the next rows."""
+        offsets = lines.astype(np.int64) - np.arange(self.rows, self.rows + len(lines))
+        # Offsets are at least 1: -1 before the first row starts the first pair.
+        new = np.flatnonzero(np.diff(offsets, prepend=self.offsets[-1] if self.offsets else -1))
+        self.starts += (self.rows + new).tolist()
+        self.offsets += offsets[new].tolist()
+        self.rows += len(lines)
+
+
+class _Column:
+    """A column filled piece by piece in one buffer reserved for at most `capacity` rows: no
+    piece is kept apart and nothing is copied unless the reservation (a guess for gzip files)
+    is exceeded; the pages of the reservation that no row reaches are never touched."""
+
+    def __init__(self, dtype: type, capacity: int, width: int = 0) -> None:
+        try:
+            self.data = np.empty((capacity, width) if width else capacity, dtype)
+        except MemoryError:
+            # A system that commits memory when it is reserved: start small and grow.
+            rows = min(capacity, _FALLBACK_ROWS)
+            self.data = np.empty((rows, width) if width else rows, dtype)
+        self.size = 0
+
+    def extend(self, values: np.ndarray) -> None:
+        """Append rows; word columns may be wider than those held, which are zero padded."""
+        end = self.size + len(values)
+        if end > len(self.data) or values.shape[1:] > self.data.shape[1:]:
+            rows = len(self.data) if end <= len(self.data) else max(end, 2 * len(self.data))
+            width = np.maximum(values.shape, self.data.shape)[1:]
+            grown = np.zeros((rows, *width), self.data.dtype)
+            held = self.array()
+            grown[tuple(slice(0, n) for n in held.shape)] = held
+            self.data = grown
+        if values.ndim == 2:
+            self.data[self.size : end, : values.shape[1]] = values
+            self.data[self.size : end, values.shape[1] :] = 0
+        else:
+            self.data[self.size : end] = values
+        self.size = end
+
+    def array(self) -> np.ndarray:
+        return self.data[: self.size]
+
+
+def _capacity(path: Path, fields: int) -> int:
+    """The most rows the file can hold (a guess for gzip files)."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as probe:
+            compressed = probe.read(2) == GZIP_MAGIC
+    except OSError as error:
+        raise Unsupported(f"{path}: unreadable: {error}") from None
+    return (_GZIP_GUESS if compressed else 1) * size // _SHORTEST_LINE[fields] + 1
+
+
+@dataclass
 class QrelsColumns:
     """The rows of a qrels file, in file order."""
 
@@ -54,15 +127,17 @@ class QrelsColumns:
     words: np.ndarray
     label_id: np.ndarray
     label_texts: list[str]
-    lines: np.ndarray
+    lines: LineNumbers
 
 
 @dataclass
 class RunColumns:
-    """The rows of a run whose query is in the qrels, in file order.
+    """The rows of a run whose query is in the qrels, in file order until ranking puts them in
+    ranking order; then `file_row` holds each row's index in file order.
 
-    `score` is exact for rows not in `inexact_rows`; those rows keep their text in
-    `inexact_texts` (same order), to be read as exact decimals when ties must be decided.
+    `score` is exact for rows not in `inexact_rows` (indices in file order); those rows keep
+    their text in `inexact_texts` (same order), to be read as exact decimals when ties must be
+    decided. `lines` is indexed in file order too.
     """
 
     path: str
@@ -72,7 +147,12 @@ class RunColumns:
     score: np.ndarray
     inexact_rows: np.ndarray
     inexact_texts: list[str]
-    lines: np.ndarray
+    lines: LineNumbers
+    file_row: np.ndarray | None = None
+
+    def file_index(self, row: int) -> int:
+        """The index in file order of the row now at `row`."""
+        return row if self.file_row is None else int(self.file_row[row])
 
 
 @dataclass
@@ -145,12 +225,12 @@ def _tokenise(
     start_mask[-1] = False
     ends = np.flatnonzero(start_mask) + 1
     if _one_row_per_line(starts, ends, line_ends, fields):
-        lines = np.arange(before + 1, before + 1 + len(line_ends), dtype=_LINE_TYPE)
+        lines = np.arange(before + 1, before + 1 + len(line_ends), dtype=np.int64)
     else:
         per_line = np.diff(np.searchsorted(starts, line_ends), prepend=0)
         if np.any((per_line != fields) & (per_line != 0)):
             raise Unsupported(f"{path}: a line does not have {fields} fields")
-        lines = (before + 1 + np.flatnonzero(per_line)).astype(_LINE_TYPE)
+        lines = before + 1 + np.flatnonzero(per_line)
     return _Chunk(data, starts.reshape(-1, fields), ends.reshape(-1, fields), lines)
 
 
@@ -195,36 +275,27 @@ def _segments(chunk: _Chunk, field: int) -> tuple[np.ndarray, list[str]]:
     return first, _texts(chunk, field, first)
 
 
-def _pad_words(parts: list[np.ndarray]) -> np.ndarray:
-    width = max((p.shape[1] for p in parts), default=1)
-    out = np.zeros((sum(len(p) for p in parts), width), np.uint64)
-    at = 0
-    while parts:
-        part = parts.pop(0)
-        out[at : at + len(part), : part.shape[1]] = part
-        at += len(part)
-    return out
-
-
 def read_qrels_columns(path: str | Path) -> QrelsColumns:
     """A qrels file as columns; qids in order of first appearance, as `trec_io.read_qrels`."""
     qids: dict[str, int] = {}
     labels: dict[str, int] = {}
-    qidx, words, label_id, lines = [], [], [], []
+    capacity = _capacity(Path(path), 4)
+    qidx, label_id = _Column(np.int32, capacity), _Column(np.int32, capacity)
+    words, lines = _Column(np.uint64, capacity, 1), LineNumbers()
     for data, line_ends, before in _chunks(Path(path)):
         chunk = _tokenise(data, line_ends, before, 4, Path(path))
         first, names = _segments(chunk, 0)
         segment_qidx = np.array([qids.setdefault(n, len(qids)) for n in names], np.int32)
-        qidx.append(np.repeat(segment_qidx, np.diff(first, append=len(chunk.lines))))
-        words.append(_token_words(chunk, 2)[0])
+        qidx.extend(np.repeat(segment_qidx, np.diff(first, append=len(chunk.lines))))
+        words.extend(_token_words(chunk, 2)[0])
         label_words, _ = _token_words(chunk, 3)
         # Tokens hold no zero byte, so the zero-padded words identify the text.
         keys = label_words.view(np.dtype((np.void, 8 * label_words.shape[1]))).ravel()
         firsts, inverse = np.unique(keys, return_index=True, return_inverse=True)[1:]
         local = [labels.setdefault(_words_text(label_words[i]), len(labels)) for i in firsts]
-        label_id.append(np.array(local, np.int32)[inverse.ravel()])
-        lines.append(chunk.lines)
-    if sum(len(part) for part in lines) == 0:
+        label_id.extend(np.array(local, np.int32)[inverse.ravel()])
+        lines.extend(chunk.lines)
+    if lines.rows == 0:
         raise Unsupported(f"{path}: empty")
     texts = list(labels)
     for text in texts:
@@ -233,13 +304,7 @@ def read_qrels_columns(path: str | Path) -> QrelsColumns:
         except NdcgSpecError:
             raise Unsupported(f"{path}: label {text!r} is not a decimal") from None
     return QrelsColumns(
-        str(path),
-        list(qids),
-        _join(qidx, np.int32),
-        _pad_words(words),
-        _join(label_id, np.int32),
-        texts,
-        _join(lines, _LINE_TYPE),
+        str(path), list(qids), qidx.array(), words.array(), label_id.array(), texts, lines
     )
 
 
@@ -301,7 +366,11 @@ def read_run_columns(path: str | Path, qrels_qids: list[str]) -> RunColumns:
     count, ``ndcg.definition.inputs``); `present` marks the qrels queries the run lists."""
     index = {q: i for i, q in enumerate(qrels_qids)}
     present = np.zeros(len(qrels_qids), bool)
-    qidx, words, score, lines, inexact_rows, inexact_texts = [], [], [], [], [], []
+    capacity = _capacity(Path(path), 6)
+    qidx, score = _Column(np.int32, capacity), _Column(np.float64, capacity)
+    words, lines = _Column(np.uint64, capacity, 1), LineNumbers()
+    inexact_rows: list[np.ndarray] = []
+    inexact_texts: list[str] = []
     kept_so_far = 0
     seen = False
     for data, line_ends, before in _chunks(Path(path)):
@@ -313,10 +382,10 @@ def read_run_columns(path: str | Path, qrels_qids: list[str]) -> RunColumns:
         rows = np.flatnonzero(row_qidx >= 0)
         present[segment_qidx[segment_qidx >= 0]] = True
         scores = _scores(chunk, 4, np.arange(len(chunk.lines)), Path(path))
-        qidx.append(row_qidx[rows])
-        words.append(_token_words(chunk, 2)[0][rows])
-        score.append(scores.values[rows])
-        lines.append(chunk.lines[rows])
+        qidx.extend(row_qidx[rows])
+        words.extend(_token_words(chunk, 2)[0][rows])
+        score.extend(scores.values[rows])
+        lines.extend(chunk.lines[rows])
         kept = row_qidx[scores.inexact] >= 0
         new_rows = np.searchsorted(rows, scores.inexact[kept])
         inexact_rows.append(kept_so_far + new_rows)
@@ -327,17 +396,10 @@ def read_run_columns(path: str | Path, qrels_qids: list[str]) -> RunColumns:
     return RunColumns(
         str(path),
         present,
-        _join(qidx, np.int32),
-        _pad_words(words),
-        _join(score, np.float64),
-        _join(inexact_rows, np.int64),
+        qidx.array(),
+        words.array(),
+        score.array(),
+        np.concatenate(inexact_rows).astype(np.int64, copy=False),
         inexact_texts,
-        _join(lines, _LINE_TYPE),
+        lines,
     )
-
-
-def _join(parts: list[np.ndarray], dtype: type) -> np.ndarray:
-    """The parts concatenated; the list is emptied so that the parts can be freed early."""
-    out = np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
-    parts.clear()
-    return out
