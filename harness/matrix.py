@@ -15,7 +15,10 @@ import argparse
 import base64
 import html
 import platform
+import re
+import tempfile
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -148,29 +151,44 @@ def published_results(name: str, configuration: Config, width: int) -> dict[str,
     return found
 
 
+def without_temporary_paths(text: str) -> str:
+    """An error message with the names of temporary files (which change on every run) gone."""
+    return re.sub(re.escape(tempfile.gettempdir()) + r"/[\w.-]+", "<temporary file>", text)
+
+
 def _short(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.4f}"
-    return str(value).splitlines()[0][:60] if value is not None else "no aggregate"
+    if value is None:
+        return "no aggregate"
+    return without_temporary_paths(str(value).splitlines()[0][:60])
 
 
-def build(names: Sequence[str] | None = None) -> tuple[list[Implementation], dict[str, str]]:
-    """Identify and check every installed built-in adapter (or the named ones)."""
+def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
+    """Identify one adapter, check the presets naming it, measure its errors and, for a TREC
+    reader, its DL19 numbers."""
+    result = identify(name)
+    width = int(result.adapter["float_width"])
+    hidden = result.adapter["not_observable"]
+    item = Implementation(name, result)
+    for preset_id, library in sorted(PRESET_ADAPTERS.items()):
+        if library == name:
+            item.presets.append(verify_preset(preset_id, name, width, hidden, probes))
+    item.ulps = ulp_errors(name, result.configuration, width, probes)
+    if name in TREC_READERS:
+        item.published = published_results(name, result.configuration, width)
+    return item
+
+
+def build(
+    names: Sequence[str] | None = None, jobs: int = 2
+) -> tuple[list[Implementation], dict[str, str]]:
+    """Identify and check every installed built-in adapter (or the named ones), `jobs`
+    adapters at a time; the results are in name order whatever finishes first."""
     ready, missing = installed_adapters(names)
     probes = probe_inputs()
-    found = []
-    for name in ready:
-        result = identify(name)
-        width = int(result.adapter["float_width"])
-        hidden = result.adapter["not_observable"]
-        item = Implementation(name, result)
-        for preset_id, library in sorted(PRESET_ADAPTERS.items()):
-            if library == name:
-                item.presets.append(verify_preset(preset_id, name, width, hidden, probes))
-        item.ulps = ulp_errors(name, result.configuration, width, probes)
-        if name in TREC_READERS:
-            item.published = published_results(name, result.configuration, width)
-        found.append(item)
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        found = list(pool.map(examine, ready, [probes] * len(ready)))
     return found, missing
 
 
@@ -183,7 +201,9 @@ def _cell(item: Implementation, axis_id: str) -> str:
     for finding in findings:
         if finding.verdict == "not observable through this API":
             return "n/o"
-        text = finding.verdict.replace("none of the spec's choices", "none")
+        text = finding.verdict.replace("none of the spec's choices", "none").replace(
+            "not exercised by the golden inputs", "–"
+        )
         if finding.closest:
             text += f" (≈{finding.closest})"
         parts.append(text if len(findings) == 1 else f"{finding.asked}→{text}")
@@ -215,7 +235,7 @@ def sharp_edges(item: Implementation) -> list[str]:
                 f"{finding.axis} (asked {finding.asked}): {finding.verdict}, but {finding.note}: "
                 f"{_ids(finding.disagreeing)}"
             )
-        crashes = sorted({e.split(": ", 1)[1] for e in finding.errors})
+        crashes = sorted({without_temporary_paths(e.split(": ", 1)[1]) for e in finding.errors})
         if crashes:
             cases = [e.split(": ", 1)[0] for e in finding.errors]
             said = "; ".join(c[:80] for c in crashes[:2])
@@ -239,7 +259,7 @@ def markdown(items: Sequence[Implementation], missing: dict[str, str]) -> str:
         "built-in adapter in a child process. Choices are found by `ndcgspec identify` from "
         "probes derived from the golden cases; `n/o` is not observable through the API, "
         "`none` matches no choice of the spec (≈ the closest), `a→b` means asked for a, "
-        "computes b.",
+        "computes b, and `–` means no probe could be answered (see the errors below).",
         "",
         "## Versions",
         "",
@@ -250,13 +270,11 @@ def markdown(items: Sequence[Implementation], missing: dict[str, str]) -> str:
     lines.append(f"| python | {platform.python_version()} |")
     lines += [f"| {d} | {distribution_version(d)} |" for d in VERSIONED]
     lines += ["", "## Identified choices", ""]
-    names = [i.name for i in items]
-    lines.append("| axis | " + " | ".join(names) + " |")
-    lines.append("|---" * (len(names) + 1) + "|")
-    for entry in choice_axes():
-        lines.append(
-            f"| {entry['id']} | " + " | ".join(_cell(i, entry["id"]) for i in items) + " |"
-        )
+    axis_ids = [entry["id"] for entry in choice_axes()]
+    lines.append("| implementation | " + " | ".join(axis_ids) + " |")
+    lines.append("|---" * (len(axis_ids) + 1) + "|")
+    for item in items:
+        lines.append(f"| {item.name} | " + " | ".join(_cell(item, a) for a in axis_ids) + " |")
     lines += [
         "",
         "## Configurations and closest presets",
@@ -267,11 +285,13 @@ def markdown(items: Sequence[Implementation], missing: dict[str, str]) -> str:
     for item in items:
         result = item.identification
         differing = ", ".join(result.preset_differences)
-        verdict = (
-            result.preset
-            if not differing
-            else f"none (closest {result.preset}: differs on {differing})"
-        )
+        observed = any(f.matched or f.closest for f in result.findings)
+        if not observed:
+            verdict = "– (no axis observed)"
+        elif differing:
+            verdict = f"none (closest {result.preset}: differs on {differing})"
+        else:
+            verdict = result.preset or "–"
         lines.append(
             f"| {item.name} | {result.adapter['version']} | {result.adapter['float_width']} | "
             f"`{result.configuration.canonical()}` | {verdict} |"
@@ -340,8 +360,8 @@ def html_page(markdown_text: str, items: Sequence[Implementation]) -> str:
             f"<figcaption>{caption}</figcaption></figure>"
         )
     style = (
-        "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1300px;color:#222}"
-        "table{border-collapse:collapse;margin:1em 0;font-size:13px}"
+        "body{font-family:system-ui,sans-serif;margin:1em;color:#222}"
+        "table{border-collapse:collapse;margin:1em 0;font-size:12px;display:block;overflow-x:auto}"
         "td,th{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}"
         "th{background:#f0f0f0}code{font-size:12px;background:#f6f6f6}"
         "figure{margin:1.5em 0}img{max-width:100%;border:1px solid #ddd}"
@@ -409,12 +429,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--out", type=Path, default=Path("docs"), help="output folder (docs)")
     parser.add_argument("adapters", nargs="*", metavar="ADAPTER", help="only these built-ins")
+    parser.add_argument("-j", "--jobs", type=int, default=2, help="adapters examined at once")
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     """Build the matrix and write both files."""
-    items, missing = build(args.adapters or None)
+    items, missing = build(args.adapters or None, args.jobs)
     text = markdown(items, missing)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "conformance.md").write_text(text, encoding="utf-8")

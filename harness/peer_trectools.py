@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .adapter import CaseInput, Values
+from .adapter import CaseInput, Rejected, Values
 from .peer_common import PeerAdapter, distribution_version, require, undefined_as_none
 
 DISTRIBUTION = "trectools"
@@ -56,9 +56,12 @@ class TrectoolsAdapter(PeerAdapter):
         """Per-query nDCG (NaN is undefined) and the method's own mean."""
         with tempfile.TemporaryDirectory(prefix="ndcgspec-trectools-") as folder:
             qrels_path, run_path = write_trec_files(case_input, Path(folder))
-            evaluation = self.trectools.TrecEval(
-                self.trectools.TrecRun(str(run_path)), self.trectools.TrecQrel(str(qrels_path))
-            )
+            try:
+                run = self.trectools.TrecRun(str(run_path))
+            except ValueError as error:
+                # TrecRun's format check refuses a document listed twice for a query.
+                raise Rejected(str(error)) from None
+            evaluation = self.trectools.TrecEval(run, self.trectools.TrecQrel(str(qrels_path)))
             options = {
                 "depth": DEFAULT_DEPTH if config["cutoff"] is None else config["cutoff"],
                 "trec_eval": config["gain"] == "linear",
