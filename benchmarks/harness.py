@@ -13,6 +13,7 @@ are printed too; their ratio is the overhead that does not depend on the load.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import resource
 import time
 from collections import Counter
@@ -28,13 +29,10 @@ from ndcgspec.harness.runner import case_rows, load_cases
 from ndcgspec.harness.suite_load import LoadedCase, data_root
 from ndcgspec.harness.worker import adapter_command
 
+# Filled in the parent before the worker processes fork, which inherit them ready-made, as the
+# protocol's workers start with the cases already parsed by the harness.
 _SUITE: list[LoadedCase] = []
-_ADAPTER: list[ReferenceAdapter] = []
-
-
-def _load_suite() -> None:
-    _SUITE.extend(c for c in load_cases() if not c.unavailable)
-    _ADAPTER.append(ReferenceAdapter())
+_ADAPTER: list[ReferenceAdapter] = [ReferenceAdapter()]
 
 
 def judged_in_process(index: int) -> str:
@@ -62,9 +60,10 @@ def cpu_seconds() -> float:
 
 def in_process(cases: list[LoadedCase], jobs: int) -> tuple[float, float, Counter[str]]:
     """Wall and CPU seconds and outcomes, adapter called directly in `jobs` processes."""
+    _SUITE[:] = cases
     start, cpu = time.perf_counter(), cpu_seconds()
-    with ProcessPoolExecutor(jobs, initializer=_load_suite) as workers:
-        outcomes = Counter(workers.map(judged_in_process, range(len(cases))))
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as workers:
+        outcomes = Counter(workers.map(judged_in_process, range(len(cases)), chunksize=8))
     return time.perf_counter() - start, cpu_seconds() - cpu, outcomes
 
 
