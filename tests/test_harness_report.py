@@ -57,26 +57,31 @@ def test_a_line_cut_short_at_the_end_is_ignored(tmp_path: Path) -> None:
     assert len(report.results) == 1 and not report.complete
 
 
-def test_a_terminated_run_leaves_a_readable_partial_report(tmp_path: Path) -> None:
-    final = tmp_path / "r.jsonl"
+def _hanging_run(final: Path) -> subprocess.Popen:
+    """A harness run of the endless-loop fake, returned once the header, the skipped published
+    case and the first batch are in the partial report: an adapter is then spinning in its
+    loop, deaf to its stdin."""
     command = [
         sys.executable, "-m", "ndcgspec.harness.cli", "run", "ndcgspec.harness.fakes:infinite_loop",
         "--timeout", "60", "--suite", str(FIXTURES / "harness_cases"),
         "--data", str(FIXTURES / "harness_data"), "--report", str(final), "-q",
     ]  # fmt: skip
     process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 30
-        partial = partial_path(final)
-        # The header, the skipped published case and the first batch come before the hang.
-        while time.monotonic() < deadline:
-            if partial.exists() and partial.read_text().count("\n") >= 4:
-                break
-            time.sleep(0.1)
-    finally:
-        # SIGTERM, as a cancelled job gets: the harness kills its adapter processes and exits.
-        process.send_signal(signal.SIGTERM)
-        status = process.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    partial = partial_path(final)
+    while time.monotonic() < deadline:
+        if partial.exists() and partial.read_text().count("\n") >= 4:
+            break
+        time.sleep(0.1)
+    return process
+
+
+def test_a_terminated_run_leaves_a_readable_partial_report(tmp_path: Path) -> None:
+    final = tmp_path / "r.jsonl"
+    process = _hanging_run(final)
+    # SIGTERM, as a cancelled job gets: the harness kills its adapter processes and exits.
+    process.send_signal(signal.SIGTERM)
+    status = process.wait(timeout=30)
     assert status == 130
     assert not final.exists()
     report = read_report(final)
@@ -107,21 +112,8 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_a_harness_killed_outright_leaves_no_adapter_running(tmp_path: Path) -> None:
-    final = tmp_path / "r.jsonl"
-    command = [
-        sys.executable, "-m", "ndcgspec.harness.cli", "run", "ndcgspec.harness.fakes:infinite_loop",
-        "--timeout", "60", "--suite", str(FIXTURES / "harness_cases"),
-        "--data", str(FIXTURES / "harness_data"), "--report", str(final), "-q",
-    ]  # fmt: skip
-    process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL)
+    process = _hanging_run(tmp_path / "r.jsonl")
     try:
-        deadline = time.monotonic() + 30
-        partial = partial_path(final)
-        # Past the first batch an adapter is spinning in its endless loop, deaf to its stdin.
-        while time.monotonic() < deadline:
-            if partial.exists() and partial.read_text().count("\n") >= 4:
-                break
-            time.sleep(0.1)
         adapters = _children(process.pid)
         assert adapters, "the harness runs no adapter process"
     finally:
