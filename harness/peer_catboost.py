@@ -14,8 +14,7 @@ from typing import Any
 
 from .adapter import CaseInput, Values
 from .peer_common import (
-    CALLER_PICKS_QUERIES,
-    NO_DOCUMENT_IDS,
+    ARRAYS_NOT_OBSERVABLE,
     PeerAdapter,
     QueryArrays,
     distribution_version,
@@ -53,11 +52,7 @@ class CatboostAdapter(PeerAdapter):
             },
             params={"log_base": ["2"], "log_offset": ["1"]},
             library=DISTRIBUTION,
-            not_observable={
-                "duplicates": NO_DOCUMENT_IDS,
-                "unjudged": NO_DOCUMENT_IDS,
-                "aggregate": CALLER_PICKS_QUERIES,
-            },
+            not_observable=ARRAYS_NOT_OBSERVABLE,
         )
 
     def _ndcg(self, queries: Sequence[QueryArrays], config: Mapping[str, Any]) -> float:

@@ -29,6 +29,12 @@ CALLER_PICKS_QUERIES = (
     "the API scores the groups of rows it is given; which queries they are is the caller's choice"
 )
 DICT_INPUT = "the API takes a {docid: score} mapping, so a repeated document keeps its last score"
+ARRAYS_NOT_OBSERVABLE = {
+    "duplicates": NO_DOCUMENT_IDS,
+    "unjudged": NO_DOCUMENT_IDS,
+    "aggregate": CALLER_PICKS_QUERIES,
+}
+"""What an API taking per-query label and score arrays cannot show."""
 
 
 def require(module: str, distribution: str) -> ModuleType:

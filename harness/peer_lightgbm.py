@@ -18,8 +18,7 @@ import numpy as np
 
 from .adapter import CaseInput, Rejected, Values
 from .peer_common import (
-    CALLER_PICKS_QUERIES,
-    NO_DOCUMENT_IDS,
+    ARRAYS_NOT_OBSERVABLE,
     PeerAdapter,
     QueryArrays,
     distribution_version,
@@ -56,11 +55,7 @@ class LightgbmAdapter(PeerAdapter):
                 "aggregate": ["run"],
             },
             library=DISTRIBUTION,
-            not_observable={
-                "duplicates": NO_DOCUMENT_IDS,
-                "unjudged": NO_DOCUMENT_IDS,
-                "aggregate": CALLER_PICKS_QUERIES,
-            },
+            not_observable=ARRAYS_NOT_OBSERVABLE,
         )
 
     def _ndcg(self, queries: Sequence[QueryArrays], config: Mapping[str, Any]) -> float:

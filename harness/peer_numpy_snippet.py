@@ -12,8 +12,7 @@ import numpy as np
 
 from .adapter import CaseInput
 from .peer_common import (
-    CALLER_PICKS_QUERIES,
-    NO_DOCUMENT_IDS,
+    ARRAYS_NOT_OBSERVABLE,
     PeerAdapter,
     distribution_version,
     query_arrays,
@@ -44,11 +43,7 @@ class NumpySnippetAdapter(PeerAdapter):
                 "aggregate": ["qrels", "run"],
             },
             library="numpy",
-            not_observable={
-                "duplicates": NO_DOCUMENT_IDS,
-                "unjudged": NO_DOCUMENT_IDS,
-                "aggregate": CALLER_PICKS_QUERIES,
-            },
+            not_observable=ARRAYS_NOT_OBSERVABLE,
         )
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:

@@ -13,8 +13,7 @@ from typing import Any
 
 from .adapter import CaseInput, Rejected
 from .peer_common import (
-    CALLER_PICKS_QUERIES,
-    NO_DOCUMENT_IDS,
+    ARRAYS_NOT_OBSERVABLE,
     PeerAdapter,
     distribution_version,
     query_arrays,
@@ -42,11 +41,7 @@ class SklearnAdapter(PeerAdapter):
                 "aggregate": ["run"],
             },
             library=DISTRIBUTION,
-            not_observable={
-                "duplicates": NO_DOCUMENT_IDS,
-                "unjudged": NO_DOCUMENT_IDS,
-                "aggregate": CALLER_PICKS_QUERIES,
-            },
+            not_observable=ARRAYS_NOT_OBSERVABLE,
         )
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:

@@ -14,8 +14,7 @@ from typing import Any
 
 from .adapter import CaseInput, Rejected, Values
 from .peer_common import (
-    CALLER_PICKS_QUERIES,
-    NO_DOCUMENT_IDS,
+    ARRAYS_NOT_OBSERVABLE,
     PeerAdapter,
     QueryArrays,
     distribution_version,
@@ -44,11 +43,7 @@ class TorchmetricsAdapter(PeerAdapter):
             },
             float_width=32,
             library=DISTRIBUTION,
-            not_observable={
-                "duplicates": NO_DOCUMENT_IDS,
-                "unjudged": NO_DOCUMENT_IDS,
-                "aggregate": CALLER_PICKS_QUERIES,
-            },
+            not_observable=ARRAYS_NOT_OBSERVABLE,
         )
 
     def _metric(self, queries: Sequence[QueryArrays], config: Mapping[str, Any]) -> list[float]:
@@ -102,11 +97,7 @@ class TorchmetricsFunctionalAdapter(PeerAdapter):
             capabilities={**COMMON_CAPABILITIES, "aggregate": ["run"]},
             float_width=32,
             library=DISTRIBUTION,
-            not_observable={
-                "duplicates": NO_DOCUMENT_IDS,
-                "unjudged": NO_DOCUMENT_IDS,
-                "aggregate": CALLER_PICKS_QUERIES,
-            },
+            not_observable=ARRAYS_NOT_OBSERVABLE,
         )
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:
