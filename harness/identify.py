@@ -443,6 +443,12 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
     return Identification(adapter, findings, extras, identified, preset, differences)
 
 
+def _first_ids(case_ids: Sequence[str]) -> str:
+    """The first case ids of a list, and how many more there are."""
+    more = len(case_ids) - EVIDENCE_SHOWN
+    return ", ".join(case_ids[:EVIDENCE_SHOWN]) + (f" (+{more})" if more > 0 else "")
+
+
 def render(result: Identification) -> str:
     """The fingerprint as text for a terminal."""
     a = result.adapter
@@ -450,24 +456,12 @@ def render(result: Identification) -> str:
     for finding in [*result.findings, *result.extras]:
         asked = f" (asked {finding.asked})" if finding.asked and len(finding.asked) < 40 else ""
         lines.append(f"{finding.axis}{asked}: {finding.verdict}")
-        if finding.evidence:
-            lines.append(
-                f"    shown by: {', '.join(finding.evidence[:EVIDENCE_SHOWN])}"
-                + (
-                    f" (+{len(finding.evidence) - EVIDENCE_SHOWN})"
-                    if len(finding.evidence) > EVIDENCE_SHOWN
-                    else ""
-                )
-            )
-        if finding.disagreeing:
-            lines.append(
-                f"    disagreeing: {', '.join(finding.disagreeing[:EVIDENCE_SHOWN])}"
-                + (
-                    f" (+{len(finding.disagreeing) - EVIDENCE_SHOWN})"
-                    if len(finding.disagreeing) > EVIDENCE_SHOWN
-                    else ""
-                )
-            )
+        for label, case_ids in (
+            ("shown by", finding.evidence),
+            ("disagreeing", finding.disagreeing),
+        ):
+            if case_ids:
+                lines.append(f"    {label}: {_first_ids(case_ids)}")
         if finding.errors:
             lines.append(f"    errors: {len(finding.errors)}, first: {finding.errors[0][:160]}")
         if finding.note:
