@@ -17,7 +17,7 @@ from ndcgspec.reference import Judgment, Posting
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.inputs import Qrels, Run
-from ndcgspec.reference.trec_io import read_lines, read_qrels, read_run
+from ndcgspec.reference.trec_io import read_qrels, read_run
 
 CASE_GLOB = "**/*.json"
 
@@ -96,18 +96,6 @@ def inline_inputs(input_: dict[str, Any]) -> tuple[Qrels, Run]:
     return qrels, run
 
 
-def _read_run_first_six(path: Path) -> dict[str, list[Posting]]:
-    """A TREC run whose lines may carry text after the sixth field, which is not read."""
-    run: dict[str, list[Posting]] = {}
-    for number, fields in read_lines(path):
-        where = f"{path}:{number}"
-        if len(fields) < 6:
-            raise InputError(f"malformed run line: expected 6 fields, got {len(fields)}", where)
-        qid, _, docid, _, score, _ = fields[:6]
-        run.setdefault(qid, []).append(Posting(docid, parse_decimal(score), where))
-    return run
-
-
 @cache
 def _file_qrels(path: Path) -> Qrels:
     return read_qrels(path)
@@ -115,7 +103,7 @@ def _file_qrels(path: Path) -> Qrels:
 
 @cache
 def _file_run(path: Path, extra_fields: bool) -> Run:
-    return _read_run_first_six(path) if extra_fields else read_run(path)
+    return read_run(path, extra_fields)
 
 
 def checked_file(ref: dict[str, Any], data: Path) -> Path:

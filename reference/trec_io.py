@@ -48,6 +48,23 @@ def read_lines(path: str | Path) -> Iterator[tuple[int, list[str]]]:
         raise InputError("file is empty", str(path))
 
 
+QRELS_LAYOUT = "qid iter docid label"
+RUN_LAYOUT = "qid Q0 docid rank score tag"
+
+
+def _fields(
+    fields: list[str], layout: str, kind: str, where: str, extra: bool = False
+) -> list[str]:
+    """The fields of a line laid out as `layout`; a line with too few (or, unless `extra`
+    fields are allowed, too many) is malformed."""
+    count = len(layout.split())
+    if len(fields) < count or (len(fields) > count and not extra):
+        raise InputError(
+            f"malformed {kind} line: expected {count} fields '{layout}', got {len(fields)}", where
+        )
+    return fields[:count]
+
+
 def _number(text: str, what: str, where: str) -> Decimal:
     try:
         return parse_decimal(text)
@@ -60,13 +77,7 @@ def read_qrels(path: str | Path) -> dict[str, dict[str, Judgment]]:
     qrels: dict[str, dict[str, Judgment]] = {}
     for number, fields in read_lines(path):
         where = f"{path}:{number}"
-        if len(fields) != 4:
-            raise InputError(
-                "malformed qrels line: expected 4 fields 'qid iter docid label', "
-                f"got {len(fields)}",
-                where,
-            )
-        qid, _, docid, label = fields
+        qid, _, docid, label = _fields(fields, QRELS_LAYOUT, "qrels", where)
         judged = qrels.setdefault(qid, {})
         if docid in judged:
             raise InputError(
@@ -78,18 +89,13 @@ def read_qrels(path: str | Path) -> dict[str, dict[str, Judgment]]:
     return qrels
 
 
-def read_run(path: str | Path) -> dict[str, list[Posting]]:
+def read_run(path: str | Path, extra_fields: bool = False) -> dict[str, list[Posting]]:
     """A TREC run: six fields a line; the rank field is ignored, ranking is by score.
-    Duplicates are kept: the ``duplicates`` axis decides what they mean."""
+    Duplicates are kept: the ``duplicates`` axis decides what they mean. With `extra_fields`,
+    text after the sixth field is not read, as trec_eval reads its own test runs."""
     run: dict[str, list[Posting]] = {}
     for number, fields in read_lines(path):
         where = f"{path}:{number}"
-        if len(fields) != 6:
-            raise InputError(
-                "malformed run line: expected 6 fields 'qid Q0 docid rank score tag', "
-                f"got {len(fields)}",
-                where,
-            )
-        qid, _, docid, _, score, _ = fields
+        qid, _, docid, _, score, _ = _fields(fields, RUN_LAYOUT, "run", where, extra_fields)
         run.setdefault(qid, []).append(Posting(docid, _number(score, "score", where), where))
     return run

@@ -47,14 +47,6 @@ def published(path: Path) -> Published:
     return values
 
 
-def six_field_copy(source: Path, target: Path) -> Path:
-    """The run with every line cut to its first six fields: trec_eval ignores "any field
-    following run_id" (get_trec_results.c), which the reference's reader rejects."""
-    lines = (" ".join(line.split()[:6]) for line in source.read_text(encoding="utf-8").splitlines())
-    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return target
-
-
 def first_ranks(run: Mapping[str, list[Any]], depth: int) -> dict[str, list[Any]]:
     """trec_eval -M: each query's ranking cut to its first `depth` documents in trec_eval's
     order (score descending, then docno descending by bytes)."""
@@ -145,32 +137,30 @@ def test_custom_gains_and_a_fractional_cutoff(suite: Path) -> None:
     assert mismatches(cut, TREC_EVAL, qrels, run) == []
 
 
-def test_complete_averaging_over_a_truncated_run(suite: Path, tmp_path: Path) -> None:
+def test_complete_averaging_over_a_truncated_run(suite: Path) -> None:
     """out.test.aqc: trec_eval -m all_trec -q -c qrels.test results.trunc (query 302 absent
     from the run: it scores 0 and the mean divides by the 3 qrels queries)."""
     expected = published(suite / "out.test.aqc")
-    run = read_run(six_field_copy(suite / "results.trunc", tmp_path / "results.trunc"))
+    run = read_run(suite / "results.trunc", extra_fields=True)
     assert "302" not in run and ("ndcg", "302") in expected
     qrels = read_qrels(suite / "qrels.test")
     assert mismatches(expected, TREC_EVAL_COMPLETE, qrels, run) == []
 
 
-def test_complete_averaging_with_a_depth_limit(suite: Path, tmp_path: Path) -> None:
+def test_complete_averaging_with_a_depth_limit(suite: Path) -> None:
     """out.test.aqcM: as out.test.aqc with -M100, which keeps each query's first 100 ranks;
     the spec has no depth axis, so the run is cut here before scoring."""
     expected = published(suite / "out.test.aqcM")
-    run = read_run(six_field_copy(suite / "results.trunc", tmp_path / "results.trunc"))
+    run = read_run(suite / "results.trunc", extra_fields=True)
     qrels = read_qrels(suite / "qrels.test")
     assert mismatches(expected, TREC_EVAL_COMPLETE, qrels, first_ranks(run, 100)) == []
 
 
-def test_without_complete_averaging_the_missing_query_is_left_out(
-    suite: Path, tmp_path: Path
-) -> None:
+def test_without_complete_averaging_the_missing_query_is_left_out(suite: Path) -> None:
     """Without -c, trec_eval's help says the mean runs over the queries in both the qrels and
     the run (aggregate=run): 301 and 303 here. No output of trec_eval is published for this
     combination, so the expected mean is derived from the published per-query values."""
-    run = read_run(six_field_copy(suite / "results.trunc", tmp_path / "results.trunc"))
+    run = read_run(suite / "results.trunc", extra_fields=True)
     qrels = read_qrels(suite / "qrels.test")
     per_query = published(suite / "out.test.aqc")
     evaluation = evaluate(Config.from_mapping(TREC_EVAL), qrels, run)

@@ -44,6 +44,18 @@ def test_run_keeps_duplicates_for_the_duplicates_axis(tmp_path: Path) -> None:
     assert [p.docid for p in run["q1"]] == ["a", "a"]
 
 
+def test_text_after_the_run_tag_is_read_only_when_allowed(tmp_path: Path) -> None:
+    path = write(tmp_path, "run", "q1 Q0 a 1 0.5 t note\n")
+    with pytest.raises(InputError, match=r"run:1: malformed run line: expected 6 fields .*got 7"):
+        read_run(path)
+    assert [(p.docid, p.score) for p in read_run(path, extra_fields=True)["q1"]] == [
+        ("a", Decimal("0.5"))
+    ]
+    short = write(tmp_path, "short", "q1 Q0 a 1 0.5\n")
+    with pytest.raises(InputError, match=r"short:1: malformed run line: .*got 5"):
+        read_run(short, extra_fields=True)
+
+
 def test_gzip_files_read_like_plain_ones(tmp_path: Path) -> None:
     (tmp_path / "qrels.gz").write_bytes(gzip.compress(QRELS.encode()))
     # The magic bytes decide, not the name.
