@@ -13,7 +13,7 @@ from .suite_anchors import first_sentence
 from .suite_expect import open_outcomes, outcome
 from .suite_load import inline_inputs
 
-SUITE_VERSION = "1.0.0"
+SUITE_VERSION = "1.1.0"
 GENERATOR_NAME = "ndcgspec cases generate"
 
 Row = list[str]

@@ -16,7 +16,10 @@ from .suite_case import Row, case_file, cite, computed_case
 ORIGIN = "generated"
 SOURCE = "ndcgspec.harness.suite_random"
 CASES_PER_FILE = 100
-FILE_SEEDS = tuple(range(1, 22))
+SEEDS_BY_SPEC_VERSION = {"1.0.0": range(1, 22), "1.1.0": range(22, 25)}
+"""A seed draws among the choices of its spec version, so a choice added later never changes
+the cases of an earlier seed (``ndcg.definition.versions``)."""
+FILE_SEEDS = tuple(seed for seeds in SEEDS_BY_SPEC_VERSION.values() for seed in seeds)
 LARGE_SEED = 10000
 LARGE_DOCUMENTS = 10000
 
@@ -29,11 +32,12 @@ CUTOFFS: tuple[int | None, ...] = (None, None, 1, 2, 3, 5, 10, 20)
 FRACTIONS = ("0.5", "0.25", "0.7", "0.1", "0.75")
 
 
-def random_config(rng: random.Random) -> Config:
-    """A configuration with a uniformly drawn choice on every axis and drawn parameters."""
+def random_config(rng: random.Random, as_of: str) -> Config:
+    """A configuration with a choice drawn uniformly on every axis among those of spec version
+    `as_of`, and drawn parameters."""
     values: dict[str, Any] = {}
     for entry in choice_axes():
-        choice = rng.choice(choice_ids(entry["id"]))
+        choice = rng.choice(choice_ids(entry["id"], as_of))
         values[entry["id"]] = choice
         spec_choice = next(c for c in entry["choices"] if c["id"] == choice)
         for name in spec_choice.get("params", []):
@@ -96,9 +100,10 @@ def random_query(rng: random.Random, qid: str, config: Config) -> tuple[list[Row
     return qrels, run
 
 
-def random_case(rng: random.Random, case_id: str) -> dict[str, Any]:
-    """One generated case: a random configuration and a random input of 1–4 queries."""
-    config = random_config(rng)
+def random_case(rng: random.Random, case_id: str, as_of: str) -> dict[str, Any]:
+    """One generated case: a random configuration (choices of spec version `as_of`) and a
+    random input of 1–4 queries."""
+    config = random_config(rng, as_of)
     qrels: list[Row] = []
     run: list[Row] = []
     queries = [f"q{i}" for i in range(1, rng.randint(1, 4) + 1)]
@@ -131,7 +136,10 @@ def generated_file(seed: int) -> dict[str, Any]:
     """The file of `CASES_PER_FILE` random cases drawn from `seed`."""
     rng = random.Random(seed)
     group = f"generated/seed-{seed:04d}"
-    cases = [random_case(rng, f"generated.seed-{seed:04d}/{i:03d}") for i in range(CASES_PER_FILE)]
+    as_of = next(v for v, seeds in SEEDS_BY_SPEC_VERSION.items() if seed in seeds)
+    cases = [
+        random_case(rng, f"generated.seed-{seed:04d}/{i:03d}", as_of) for i in range(CASES_PER_FILE)
+    ]
     return case_file(
         group,
         f"Seeded random configurations and inputs over every axis (seed {seed}).",

@@ -48,9 +48,18 @@ def choice_axes() -> list[dict[str, Any]]:
     return [entry for entry in axes() if "choices" in entry]
 
 
-def choice_ids(axis_id: str) -> list[str]:
-    """The choice ids of one axis, in spec order."""
-    return [c["id"] for c in axis(axis_id)["choices"]]
+def choice_ids(axis_id: str, as_of: str | None = None) -> list[str]:
+    """The choice ids of one axis, in spec order; with `as_of`, only the choices that spec
+    version had (``ndcg.definition.versions``: a choice's `since`, 1.0.0 when absent)."""
+    return [
+        c["id"]
+        for c in axis(axis_id)["choices"]
+        if as_of is None or _version(c.get("since", "1.0.0")) <= _version(as_of)
+    ]
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
 
 
 def _choice(axis_id: str, choice_id: str) -> dict[str, Any]:
@@ -265,8 +274,9 @@ class Config:
         return self._format(full=True)
 
     def fingerprint(self) -> str:
-        """A stable 16-hex-digit hash of the full form and the spec version, for citing."""
-        text = f"ndcgspec {load_spec()['spec_version']} {self.full()}"
+        """A 16-hex-digit hash of the full form and the spec's major version, for citing
+        (``ndcg.definition.versions``)."""
+        text = f"ndcgspec {_version(load_spec()['spec_version'])[0]} {self.full()}"
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
     def __eq__(self, other: object) -> bool:

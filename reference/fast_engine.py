@@ -194,11 +194,34 @@ def _counts(qidx: np.ndarray, classes: np.ndarray, kept: np.ndarray, width: int)
 
 
 def _ideal_counts(prep: Prepared, classes: GainClasses, ranking: ConfigRanking, config: Config):
+    # Classes are ascending gains, so the positive ones lie above the zero class; under
+    # ndcg.negative.keep-in-ideal every class counts, and only the sentinels stay out.
+    every_gain = config.choice("negative") == "keep-in-ideal"
     width = len(classes.gains)
     if config.choice("ideal") == "judged":
         row_class = classes.of_label[prep.qrels.label_id]
-        return _counts(prep.qrels.qidx, row_class, row_class > classes.zero, width)
-    return _counts(ranking.qidx, ranking.gain_class, ranking.gain_class > classes.zero, width)
+        kept = row_class >= 0 if every_gain else row_class > classes.zero
+        return _counts(prep.qrels.qidx, row_class, kept, width)
+    row_class = ranking.gain_class
+    if not every_gain:
+        return _counts(ranking.qidx, row_class, row_class > classes.zero, width)
+    counts = _counts(ranking.qidx, row_class, row_class != classes.zero, width)
+    return _with_retrieved_zeros(counts, ranking, classes.zero)
+
+
+def _with_retrieved_zeros(
+    counts: dict[int, list[tuple[int, int]]], ranking: ConfigRanking, zero: int
+) -> dict[int, list[tuple[int, int]]]:
+    """`counts` of the non-zero gains with each query's zero-gain documents put back: the
+    ranking omits unjudged documents outside tie groups, yet under
+    ``ndcg.negative.keep-in-ideal`` the zeros rank the negative gains of the ideal list."""
+    for q, length in zip(ranking.queries.tolist(), ranking.lengths.tolist(), strict=True):
+        pairs = counts.get(q, [])
+        zeros = length - sum(n for _, n in pairs)
+        if zeros:
+            above = [p for p in pairs if p[0] > zero]
+            counts[q] = [*above, (zero, zeros), *pairs[len(above) :]]
+    return counts
 
 
 def _prec() -> int:
@@ -267,7 +290,7 @@ def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
                     dcg = mpf_add(dcg, term, prec, round_nearest)
             idcg = ideal_sum(ideal[q]) if q in ideal else fzero
             qid = qrels.qids[q]
-            if idcg[1]:
+            if idcg[1] and not idcg[0]:  # IDCG > 0: a raw mpf is (sign, mantissa, ...)
                 ndcg, in_mean = mpmath.mp.make_mpf(mpf_div(dcg, idcg, prec, round_nearest)), True
             else:
                 ndcg, in_mean = empty.CHOICES[choices["empty"]](qid)

@@ -273,7 +273,8 @@ def _duplicates(qidx: np.ndarray, words: np.ndarray) -> np.ndarray:
 class ConfigRanking:
     """The credited rows of one configuration's ranking (duplicates and unjudged axes
     applied), in ranking order, with 1-based ranks, tie groups, and gain classes after the
-    ties axis reordered them; `unjudged_queries` have a ranked unjudged document."""
+    ties axis reordered them; `unjudged_queries` have a ranked unjudged document. Query
+    `queries[i]` ranks `lengths[i]` documents, credited or not."""
 
     qidx: np.ndarray
     rank: np.ndarray
@@ -281,6 +282,8 @@ class ConfigRanking:
     tie_group: np.ndarray
     tie_size: np.ndarray
     unjudged_queries: np.ndarray
+    queries: np.ndarray
+    lengths: np.ndarray
 
 
 def _starts(values: np.ndarray) -> np.ndarray:
@@ -340,6 +343,11 @@ def rank_config(
             sign = 1 if ties == "pessimistic" else -1
             keys = [reorder, sign * gain_class[reorder]]
         gain_class[reorder] = gain_class[reorder][np.lexsort((*keys, within))]
+    starts = ranked.query_starts
+    if keep is None:
+        lengths = np.diff(np.r_[starts, len(label)]).astype(np.int64)
+    else:
+        lengths = np.add.reduceat(keep.astype(np.int64), starts) if len(starts) else starts
     return ConfigRanking(
         qidx=ranked.qidx[rows],
         rank=rank,
@@ -347,4 +355,6 @@ def rank_config(
         tie_group=group,
         tie_size=tie_size,
         unjudged_queries=unjudged_queries,
+        queries=ranked.qidx[starts],
+        lengths=np.asarray(lengths, np.int64),
     )

@@ -1,7 +1,8 @@
 """The ``ideal`` axis: the documents the ideal list is built from (``ndcg.ideal``).
 
-Each choice returns the candidate gains; `ideal_gains` keeps those > 0, sorts them in
-non-increasing order and cuts them at k (``ndcg.definition.idcg``).
+Each choice returns the candidate gains; `ideal_gains` keeps those > 0 (all of them under
+``ndcg.negative.keep-in-ideal``), sorts them in non-increasing order and cuts them at k
+(``ndcg.definition.idcg``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ CHOICES: dict[str, Callable[[Sequence[mpmath.mpf], Sequence[mpmath.mpf]], list[m
 def ideal_gains(
     judged_gains: Sequence[mpmath.mpf], retrieved_gains: Sequence[mpmath.mpf], config: Config
 ) -> list[mpmath.mpf]:
-    """The ideal list's gains at ranks 1, 2, ...: positive, non-increasing, cut at k."""
+    """The ideal list's gains at ranks 1, 2, ...: positive (every gain under
+    ``ndcg.negative.keep-in-ideal``), non-increasing, cut at k."""
     candidates = CHOICES[config.choice("ideal")](judged_gains, retrieved_gains)
-    return cut(sorted((g for g in candidates if g > 0), reverse=True), config)
+    if config.choice("negative") != "keep-in-ideal":
+        candidates = [g for g in candidates if g > 0]
+    return cut(sorted(candidates, reverse=True), config)

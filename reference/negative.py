@@ -31,6 +31,12 @@ def keep(label: Decimal, config: Config, where: str | None) -> mpmath.mpf | None
     return gain(label, config)
 
 
+def keep_in_ideal(label: Decimal, config: Config, where: str | None) -> mpmath.mpf | None:
+    """``ndcg.negative.keep-in-ideal``: the gain as `keep` gives it; the ideal list takes it
+    too (``ideal.ideal_gains``)."""
+    return keep(label, config, where)
+
+
 def error(label: Decimal, config: Config, where: str | None) -> mpmath.mpf | None:
     """``ndcg.negative.error``: a negative label is rejected."""
     raise InputError(f"negative label {label} is not allowed (negative=error)", where)
@@ -40,5 +46,6 @@ CHOICES: dict[str, Callable[[Decimal, Config, str | None], mpmath.mpf | None]] =
     "zero": zero,
     "unjudged": unjudged,
     "keep": keep,
+    "keep-in-ideal": keep_in_ideal,
     "error": error,
 }

@@ -280,3 +280,51 @@ def test_ideal_from_judged_or_retrieved_documents() -> None:
     assert_close(judged.ndcg, 1 / (3 + 3 / math.log2(3)), 2)
     retrieved = score([1, 0], judged_only=[3, 3, 2, 0], k=2, ideal="retrieved")
     assert retrieved.ndcg == 1
+
+
+# --- Negative gains in the ideal list (``ndcg.negative.keep-in-ideal``) ----------------------
+# Closed forms derived by hand; mpmath evaluates them at the reference's 50 digits, and the two
+# must agree to 40 significant digits, the precision the spec reports.
+
+
+def log2(n: int) -> mpmath.mpf:
+    return mpmath.log(n, 2)
+
+
+def assert_exact(value: mpmath.mpf | None, closed_form: mpmath.mpf) -> None:
+    assert value is not None
+    assert mpmath.almosteq(value, closed_form, rel_eps=mpmath.mpf(10) ** -40), (value, closed_form)
+
+
+@mpmath.workdps(50)
+def test_negative_gain_lowers_the_ideal_dcg() -> None:
+    """0, −1, 1 in rank order: DCG = −1/log2 3 + 1/2; the ideal list 1, 0, −1 gives
+    IDCG = 1 − 1/2, so nDCG = 1 − 2/log2 3. Under `keep` the ideal list is 1 alone."""
+    kept = score([0, -1, 1], negative="keep-in-ideal")
+    assert_exact(kept.idcg, mpmath.mpf(1) / 2)
+    assert_exact(kept.ndcg, 1 - 2 / log2(3))
+    assert rounded(kept.ndcg) == Decimal("-0.262")
+    assert_exact(score([0, -1, 1], negative="keep").ndcg, mpmath.mpf(1) / 2 - 1 / log2(3))
+
+
+@mpmath.workdps(50)
+def test_zero_gains_come_before_negative_ones_in_the_ideal_list() -> None:
+    """2, −1 retrieved and two unretrieved 0s: the ideal list 2, 0, 0, −1 puts −1 at rank 4."""
+    result = score([2, -1], judged_only=[0, 0], negative="keep-in-ideal")
+    assert_exact(result.ndcg, (2 - 1 / log2(3)) / (2 - 1 / log2(5)))
+
+
+@mpmath.workdps(50)
+def test_ideal_dcg_below_zero_is_an_empty_query() -> None:
+    """−3, 1: IDCG = 1 − 3/log2 3 < 0, so the query is empty (``ndcg.definition.ndcg``)."""
+    result = score([-3, 1], negative="keep-in-ideal", empty="nan")
+    assert_exact(result.idcg, 1 - 3 / log2(3))
+    assert result.ndcg is None
+
+
+@mpmath.workdps(50)
+def test_negative_exponential_gain_in_the_ideal_list() -> None:
+    """0, −1, 2 under exponential gain: gains 0, −1/2, 3; DCG = −(1/2)/log2 3 + 3/2 and the
+    ideal list 3, 0, −1/2 gives IDCG = 3 − 1/4."""
+    result = score([0, -1, 2], gain="exponential", negative="keep-in-ideal")
+    assert_exact(result.ndcg, (mpmath.mpf(3) / 2 - 1 / (2 * log2(3))) / (mpmath.mpf(11) / 4))
