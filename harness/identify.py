@@ -24,15 +24,16 @@ from .adapter import AdapterError, load_adapter
 from .pool import PoolOptions, WorkerPool
 from .probes import (
     Answer,
+    ApiView,
     ProbeInput,
     ask,
+    beyond_view,
     distinguishing,
     expected_of,
     meets,
     outcome_key,
     probe_inputs,
     spread_ties,
-    touches_hidden,
     with_choice,
 )
 from .worker import WorkerFailure, adapter_command
@@ -86,8 +87,8 @@ class Identification:
 
 
 def adapter_metadata(target: str | None, exec_line: str | None) -> dict[str, Any]:
-    """The adapter's start reply ``adapter`` object, plus the axes a built-in or Python
-    adapter declares not observable (read in this process: declarations only)."""
+    """The adapter's start reply ``adapter`` object, plus what a built-in or Python adapter
+    declares its API cannot be shown (read in this process: declarations only)."""
     pool = WorkerPool(adapter_command(target, exec_line), PoolOptions())
     try:
         described = dict(pool.open()["adapter"])
@@ -95,9 +96,9 @@ def adapter_metadata(target: str | None, exec_line: str | None) -> dict[str, Any
         raise AdapterError(f"the adapter did not start: {failure.summary()}") from None
     finally:
         pool.close()
-    described["not_observable"] = {}
-    if target and not exec_line:
-        described["not_observable"] = dict(getattr(load_adapter(target), "not_observable", {}))
+    view = ApiView.of(load_adapter(target)) if target and not exec_line else ApiView()
+    described["not_observable"] = dict(view.hidden)
+    described["sees_unretrieved_labels"] = view.unretrieved_labels
     return described
 
 
@@ -380,8 +381,9 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
     command = adapter_command(target, exec_line)
     width = int(adapter["float_width"])
     hidden: Mapping[str, str] = adapter["not_observable"]
+    view = ApiView(hidden, adapter["sees_unretrieved_labels"])
     own = own_configuration(adapter)
-    probes = [p for p in probe_inputs() if not touches_hidden(p, own, hidden)]
+    probes = [p for p, asked in _questions(own, probe_inputs()) if not beyond_view(p, asked, view)]
     declared = adapter.get("capabilities") or {}
     plans = [
         (a["id"], own.replace(**{a["id"]: choice}))

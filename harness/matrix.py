@@ -169,11 +169,10 @@ def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
     reader, its DL19 numbers."""
     result = identify(name)
     width = int(result.adapter["float_width"])
-    hidden = result.adapter["not_observable"]
     item = Implementation(name, result)
     for preset_id, library in sorted(PRESET_ADAPTERS.items()):
         if library == name:
-            item.presets.append(verify_preset(preset_id, name, width, hidden, probes))
+            item.presets.append(verify_preset(preset_id, name, probes))
     item.ulps = ulp_errors(name, result.configuration, width, probes)
     if name in TREC_READERS:
         item.published = published_results(name, result.configuration, width)
@@ -240,6 +239,13 @@ def sharp_edges(item: Implementation) -> list[str]:
             cases = [e.split(": ", 1)[0] for e in finding.errors]
             said = "; ".join(c[:80] for c in crashes[:2])
             edges.append(f"{finding.axis}: errors ({said}) on {_ids(cases)}")
+    for check in item.presets:
+        for declared in check.declared:
+            behaviour = declared.behaviour.rstrip(".")
+            edges.append(
+                f"preset {check.preset} declares that it {declared.outcome}: {behaviour}; "
+                f"cases {_ids(declared.cases)}"
+            )
     if item.ulps:
         worst = max(item.ulps)
         edges.append(
@@ -300,15 +306,16 @@ def markdown(items: Sequence[Implementation], missing: dict[str, str]) -> str:
         "",
         "## Presets verified by running the library",
         "",
-        "| preset | library | pass | fail | error | first disagreeing cases |",
-        "|---|---|---|---|---|---|",
+        "| preset | library | pass | declared departures | fail | error | stale departures "
+        "| first disagreeing cases |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for item in items:
         for check in item.presets:
-            first = _ids([c for c, _ in [*check.failed, *check.errors]])
+            first = _ids([c for c, _ in [*check.failed, *check.errors, *check.stale]])
             lines.append(
-                f"| {check.preset} | {item.name} | {len(check.passed)} | {len(check.failed)} | "
-                f"{len(check.errors)} | {first} |"
+                f"| {check.preset} | {item.name} | {len(check.passed)} | {len(check.departed)} | "
+                f"{len(check.failed)} | {len(check.errors)} | {len(check.stale)} | {first} |"
             )
     lines += ["", "## Sharp edges", ""]
     for item in items:

@@ -14,8 +14,7 @@ from typing import Any
 
 from .adapter import CaseInput, Values
 from .peer_common import (
-    ARRAYS_NOT_OBSERVABLE,
-    PeerAdapter,
+    ArraysPeerAdapter,
     QueryArrays,
     distribution_version,
     query_arrays,
@@ -33,7 +32,7 @@ def metric_name(config: Mapping[str, Any]) -> str:
     return name if config["cutoff"] is None else f"{name};top={config['cutoff']}"
 
 
-class CatboostAdapter(PeerAdapter):
+class CatboostAdapter(ArraysPeerAdapter):
     """``eval_metric(labels, predictions, metric, group_id=...)``."""
 
     def __init__(self) -> None:
@@ -51,8 +50,10 @@ class CatboostAdapter(PeerAdapter):
                 "aggregate": ["run"],
             },
             params={"log_base": ["2"], "log_offset": ["1"]},
+            # eval_metric casts labels to float32 (a label 0.1 scores as 0.10000000149011612);
+            # predictions stay float64.
+            float_width=32,
             library=DISTRIBUTION,
-            not_observable=ARRAYS_NOT_OBSERVABLE,
         )
 
     def _ndcg(self, queries: Sequence[QueryArrays], config: Mapping[str, Any]) -> float:

@@ -4,7 +4,9 @@ Each peer imports its library only when the adapter is built, so ndcgspec instal
 any of them; a missing library is one line naming the extra that installs it. A peer passes
 the case's input to the library's public API the way a user of that library would, and says
 which axes its API cannot express (`not_observable`): an API without document ids cannot be
-asked about duplicates or unjudged documents, however the rows are prepared.
+asked about duplicates or unjudged documents, however the rows are prepared. An API of
+per-query arrays is also never given the label of a judged document the run does not retrieve
+(`ArraysPeerAdapter`).
 """
 
 from __future__ import annotations
@@ -59,11 +61,24 @@ def distribution_version(distribution: str) -> str:
 @dataclass
 class PeerAdapter(Adapter):
     """A built-in adapter of another implementation. `not_observable` maps an axis id to the
-    reason the implementation's API cannot be asked about that axis; `library` names the pip
-    distribution whose version `version` is."""
+    reason the implementation's API cannot be asked about that axis; `sees_unretrieved_labels`
+    says whether the API is given the labels of judged documents a query's run does not
+    retrieve; `library` names the pip distribution whose version `version` is."""
 
     library: str = ""
     not_observable: Mapping[str, str] = field(default_factory=dict)
+    sees_unretrieved_labels: bool = True
+
+
+@dataclass
+class ArraysPeerAdapter(PeerAdapter):
+    """A peer whose API takes each query's retrieved rows as label and score arrays
+    (`query_arrays`): it cannot be asked about the axes of `ARRAYS_NOT_OBSERVABLE`, and a label
+    of a judged document the run does not retrieve never reaches it, so it cannot refuse a
+    fractional or negative one."""
+
+    not_observable: Mapping[str, str] = field(default_factory=lambda: dict(ARRAYS_NOT_OBSERVABLE))
+    sees_unretrieved_labels: bool = False
 
 
 def label_number(label: Decimal) -> int | float:

@@ -18,8 +18,7 @@ import numpy as np
 
 from .adapter import CaseInput, Rejected, Values
 from .peer_common import (
-    ARRAYS_NOT_OBSERVABLE,
-    PeerAdapter,
+    ArraysPeerAdapter,
     QueryArrays,
     distribution_version,
     query_arrays,
@@ -37,7 +36,7 @@ def ltr_rows(queries: Sequence[QueryArrays]) -> tuple[np.ndarray, np.ndarray, li
     return labels, scores, [len(q.labels) for q in queries]
 
 
-class LightgbmAdapter(PeerAdapter):
+class LightgbmAdapter(ArraysPeerAdapter):
     """``Booster(params, Dataset(..., init_score=scores)).eval_train()``."""
 
     def __init__(self) -> None:
@@ -54,8 +53,9 @@ class LightgbmAdapter(PeerAdapter):
                 "empty": ["one"],
                 "aggregate": ["run"],
             },
+            # Width 64: labels are stored as float32, but only integers below 31 (exact in
+            # float32) are accepted; init_score and the metric's sums are float64.
             library=DISTRIBUTION,
-            not_observable=ARRAYS_NOT_OBSERVABLE,
         )
 
     def _ndcg(self, queries: Sequence[QueryArrays], config: Mapping[str, Any]) -> float:

@@ -12,8 +12,7 @@ import numpy as np
 
 from .adapter import CaseInput
 from .peer_common import (
-    ARRAYS_NOT_OBSERVABLE,
-    PeerAdapter,
+    ArraysPeerAdapter,
     distribution_version,
     query_arrays,
 )
@@ -29,7 +28,7 @@ def tutorial_ndcg(y_true: np.ndarray, y_score: np.ndarray, k: int | None) -> flo
     return float(dcg / idcg) if idcg > 0 else 0.0
 
 
-class NumpySnippetAdapter(PeerAdapter):
+class NumpySnippetAdapter(ArraysPeerAdapter):
     """`tutorial_ndcg` per query; queries without retrieved rows get empty arrays."""
 
     def __init__(self) -> None:
@@ -43,7 +42,6 @@ class NumpySnippetAdapter(PeerAdapter):
                 "aggregate": ["qrels", "run"],
             },
             library="numpy",
-            not_observable=ARRAYS_NOT_OBSERVABLE,
         )
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:

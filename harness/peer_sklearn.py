@@ -13,8 +13,7 @@ from typing import Any
 
 from .adapter import CaseInput, Rejected
 from .peer_common import (
-    ARRAYS_NOT_OBSERVABLE,
-    PeerAdapter,
+    ArraysPeerAdapter,
     distribution_version,
     query_arrays,
     require,
@@ -23,7 +22,7 @@ from .peer_common import (
 DISTRIBUTION = "scikit-learn"
 
 
-class SklearnAdapter(PeerAdapter):
+class SklearnAdapter(ArraysPeerAdapter):
     """``ndcg_score(y_true, y_score, k=k, ignore_ties=...)`` per query."""
 
     def __init__(self, ignore_ties: bool = False) -> None:
@@ -41,7 +40,6 @@ class SklearnAdapter(PeerAdapter):
                 "aggregate": ["run"],
             },
             library=DISTRIBUTION,
-            not_observable=ARRAYS_NOT_OBSERVABLE,
         )
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:

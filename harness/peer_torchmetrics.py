@@ -14,8 +14,7 @@ from typing import Any
 
 from .adapter import CaseInput, Rejected, Values
 from .peer_common import (
-    ARRAYS_NOT_OBSERVABLE,
-    PeerAdapter,
+    ArraysPeerAdapter,
     QueryArrays,
     distribution_version,
     query_arrays,
@@ -27,7 +26,7 @@ EMPTY_TARGET_ACTIONS = {"zero": "neg", "one": "pos", "skip": "skip", "error": "e
 COMMON_CAPABILITIES = {"ideal": ["retrieved"], "ties": ["average"], "negative": ["keep"]}
 
 
-class TorchmetricsAdapter(PeerAdapter):
+class TorchmetricsAdapter(ArraysPeerAdapter):
     """``RetrievalNormalizedDCG(top_k=k, empty_target_action=...)(preds, target, indexes)``."""
 
     def __init__(self) -> None:
@@ -43,7 +42,6 @@ class TorchmetricsAdapter(PeerAdapter):
             },
             float_width=32,
             library=DISTRIBUTION,
-            not_observable=ARRAYS_NOT_OBSERVABLE,
         )
 
     def _metric(self, queries: Sequence[QueryArrays], config: Mapping[str, Any]) -> list[float]:
@@ -85,7 +83,7 @@ class TorchmetricsAdapter(PeerAdapter):
         return Values.with_aggregate(per_query, self._metric(queries, config)[-1])
 
 
-class TorchmetricsFunctionalAdapter(PeerAdapter):
+class TorchmetricsFunctionalAdapter(ArraysPeerAdapter):
     """``retrieval_normalized_dcg(preds, target, top_k=k)`` per query."""
 
     def __init__(self) -> None:
@@ -97,7 +95,6 @@ class TorchmetricsFunctionalAdapter(PeerAdapter):
             capabilities={**COMMON_CAPABILITIES, "aggregate": ["run"]},
             float_width=32,
             library=DISTRIBUTION,
-            not_observable=ARRAYS_NOT_OBSERVABLE,
         )
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:

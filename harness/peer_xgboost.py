@@ -16,8 +16,7 @@ import numpy as np
 
 from .adapter import CaseInput, Rejected, Values
 from .peer_common import (
-    ARRAYS_NOT_OBSERVABLE,
-    PeerAdapter,
+    ArraysPeerAdapter,
     QueryArrays,
     distribution_version,
     query_arrays,
@@ -34,7 +33,7 @@ def metric_name(config: Mapping[str, Any]) -> str:
     return name + ("-" if config["empty"] == "zero" else "")
 
 
-class XgboostAdapter(PeerAdapter):
+class XgboostAdapter(ArraysPeerAdapter):
     """``xgboost.train(params, DMatrix(..., base_margin=scores), 0).eval(dmatrix)``."""
 
     def __init__(self) -> None:
@@ -51,8 +50,10 @@ class XgboostAdapter(PeerAdapter):
                 "empty": ["one", "zero"],
                 "aggregate": ["run"],
             },
+            # A DMatrix stores labels and base margins as float32 (DMatrix.get_label() of 0.1
+            # reads back 0.10000000149011612).
+            float_width=32,
             library=DISTRIBUTION,
-            not_observable=ARRAYS_NOT_OBSERVABLE,
         )
 
     def _ndcg(self, queries: Sequence[QueryArrays], config: Mapping[str, Any]) -> float:

@@ -10,7 +10,7 @@ Adapters run in child processes (``harness/pool.py``), so a crash answers as an 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -141,10 +141,51 @@ def distinguishing(probe: ProbeInput, asked: Config, axis_id: str) -> dict[str, 
     return candidates if len(keys) > 1 else None
 
 
-def touches_hidden(probe: ProbeInput, asked: Config, hidden: Mapping[str, str]) -> bool:
-    """Whether the probe's answer depends on an axis the API cannot express, which would
-    confound what it shows about the others."""
-    return any(distinguishing(probe, asked.replace(cutoff=probe.config.cutoff), a) for a in hidden)
+@dataclass(frozen=True)
+class ApiView:
+    """What an implementation's API lets a caller show it, as its adapter declares: the axes it
+    cannot be asked about (`hidden`: axis id → reason) and whether it is given the labels of
+    judged documents a query's run does not retrieve (`unretrieved_labels`)."""
+
+    hidden: Mapping[str, str] = field(default_factory=dict)
+    unretrieved_labels: bool = True
+
+    @classmethod
+    def of(cls, adapter: object) -> ApiView:
+        """The view a loaded adapter declares (``not_observable`` and
+        ``sees_unretrieved_labels`` of a built-in peer); one that declares nothing sees all."""
+        return cls(
+            dict(getattr(adapter, "not_observable", {})),
+            bool(getattr(adapter, "sees_unretrieved_labels", True)),
+        )
+
+
+def without_unretrieved_labels(probe: ProbeInput) -> ProbeInput:
+    """The probe without the qrels rows of documents its queries' runs do not retrieve: the
+    input as an API that is given only the retrieved rows sees it."""
+    retrieved = {(qid, docid) for qid, docid, _ in probe.run}
+    kept = tuple(row for row in probe.qrels if (row[0], row[1]) in retrieved)
+    return ProbeInput(f"{probe.case_id}~retrieved", kept, probe.run, probe.config)
+
+
+def compared_answer(probe: ProbeInput, config: Config) -> Any:
+    """What an adapter's answer is compared with: the rejection, or each query's nDCG and
+    the mean (not the DCG and IDCG the reference also gives)."""
+    found = expected_of(probe, config)
+    if "error" in found:
+        return found["error"]
+    return {q: v["ndcg"] for q, v in found["per_query"].items()}, found["aggregate"]
+
+
+def beyond_view(probe: ProbeInput, config: Config, view: ApiView) -> bool:
+    """Whether the reference's answer to the probe under `config` depends on what the API
+    cannot be shown: an axis it cannot be asked about (which would confound what the probe
+    shows about the others), or labels of unretrieved documents it is never given."""
+    if any(distinguishing(probe, config, a) for a in view.hidden):
+        return True
+    return not view.unretrieved_labels and compared_answer(probe, config) != compared_answer(
+        without_unretrieved_labels(probe), config
+    )
 
 
 def ask(
