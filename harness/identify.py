@@ -57,6 +57,7 @@ class AxisFinding:
     errors: list[str] = field(default_factory=list)
     note: str = ""
     closest: str = ""
+    unexplained: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The finding as JSON."""
@@ -142,6 +143,7 @@ def _verdict(
             unexplained,
             errors,
             note=f"no choice meets any of the {len(unexplained)} probes that tell them apart",
+            unexplained=unexplained,
         )
     choices = [c for c in choice_ids(axis_id) if any(c in met for met in explained.values())]
     winners = [c for c in choices if all(c in met for met in explained.values())]
@@ -160,6 +162,7 @@ def _verdict(
             unexplained,
             errors,
             note,
+            unexplained=unexplained,
         )
     support = {c: sorted(k for k, met in explained.items() if c in met) for c in choices}
     mixed = "; ".join(f"{c} on {len(cases)}" for c, cases in support.items())
@@ -174,6 +177,7 @@ def _verdict(
         errors,
         note=f"different probes meet different choices: {mixed} of {len(met_by)}",
         closest=closest,
+        unexplained=unexplained,
     )
 
 
@@ -214,6 +218,40 @@ def identify_axis(
             if meets(probe, config, answer, sent, width)
         ]
     return _verdict(axis_id, asked.choice(axis_id), met_by, errors)
+
+
+def _outside_the_spec(findings: Sequence[AxisFinding], total: int) -> list[set[str]]:
+    """For each finding, the probes that a finding of another axis, one with a verdict,
+    cannot explain.
+
+    Such a probe shows a behaviour no single choice describes (a query judged empty by its
+    labels, say), so a choice it meets on another axis meets it by coincidence and is no
+    evidence there. They are set aside only while they are fewer than half of the probes:
+    more would mean the verdicts themselves are in doubt."""
+    outside = {case for f in findings if f.matched for case in f.unexplained}
+    if 2 * len(outside) >= total:
+        return [set() for _ in findings]
+    return [
+        {
+            case
+            for other in findings
+            if other.matched and other.axis != f.axis
+            for case in other.unexplained
+        }
+        for f in findings
+    ]
+
+
+def _note_set_aside(
+    findings: Sequence[AxisFinding], earlier: Sequence[AxisFinding], aside: Sequence[set[str]]
+) -> None:
+    """Say on each finding which probes `_outside_the_spec` set aside that bore on its axis."""
+    for finding, before, cases in zip(findings, earlier, aside, strict=True):
+        bore = sorted(cases & {*before.evidence, *before.disagreeing})
+        if bore:
+            said = f"set aside {len(bore)} probes that another axis cannot explain: {bore[0]}"
+            more = f" (+{len(bore) - 1})" if len(bore) > 1 else ""
+            finding.note = "; ".join(n for n in (finding.note, said + more) if n)
 
 
 def _depends_on(probe: ProbeInput, config: Config, axes: set[str]) -> bool:
@@ -401,21 +439,29 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
     ]
     # Pass 1 takes the adapter's declared choices as the truth of the other axes; pass 2 takes
     # what pass 1 found, and leaves out the probes that depend on an axis none of whose
-    # choices the adapter meets, since they cannot tell anything about the others.
+    # choices the adapter meets, since they cannot tell anything about the others. Pass 3, if
+    # needed, sets aside on each axis the probes another axis cannot explain.
     findings: list[AxisFinding] = []
     identified, confounders = own, set()
-    for _ in range(2):
+    aside: list[set[str]] = [set() for _ in plans]
+    for step in range(3):
+        earlier = findings
         findings = [
             identify_axis(
                 a,
                 asked,
                 identified.replace(**{a: asked.choice(a)}),
-                [p for p in probes if not _depends_on(p, identified, confounders - {a})],
+                [
+                    p
+                    for p in probes
+                    if p.case_id not in aside[i]
+                    and not _depends_on(p, identified, confounders - {a})
+                ],
                 answers,
                 width,
                 trust_rejections=refused is None,
             )
-            for a, asked in plans
+            for i, (a, asked) in enumerate(plans)
         ]
         identified = _identified(own, findings)
         confounders = {
@@ -423,6 +469,12 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
             for f in findings
             if f.matched == [] and f.asked == own.choice(f.axis) and _local(f.axis, own, probes)
         }
+        if step == 1:
+            aside = _outside_the_spec(findings, len(probes))
+            if not any(aside):
+                break
+    if any(aside):
+        _note_set_aside(findings, earlier, aside)
     order = [a["id"] for a in choice_axes()]
     findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
     extras = [
