@@ -105,6 +105,12 @@ class Adapter(ABC):
     params: Mapping[str, Sequence[str]] = field(default_factory=dict)
     float_width: int = 64
     language: str = "python"
+    decimal_places: int | None = None
+
+    def number_format(self) -> tuple[int, int | None]:
+        """The float width of the adapter's values and the decimals it rounds them to, if any
+        (``ndcg.comparison``)."""
+        return self.float_width, self.decimal_places
 
     @abstractmethod
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values | PerQuery:
@@ -117,6 +123,7 @@ class Adapter(ABC):
             "version": self.version,
             "language": self.language,
             "float_width": self.float_width,
+            **({} if self.decimal_places is None else {"decimal_places": self.decimal_places}),
             "capabilities": {k: list(v) for k, v in self.capabilities.items()},
             "params": {k: list(v) for k, v in self.params.items()},
         }

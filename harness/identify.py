@@ -188,6 +188,7 @@ def identify_axis(
     probes: Sequence[ProbeInput],
     answers: Mapping[tuple[str, str], Answer],
     width: int,
+    places: int | None,
     trust_rejections: bool = True,
 ) -> AxisFinding:
     """The finding on one axis, from the adapter's answers asked under `asked` (cutoff aside),
@@ -215,7 +216,7 @@ def identify_axis(
         met_by[probe.case_id] = [
             choice
             for choice, config in candidates.items()
-            if meets(probe, config, answer, sent, width)
+            if meets(probe, config, answer, sent, width, places)
         ]
     return _verdict(axis_id, asked.choice(axis_id), met_by, errors)
 
@@ -305,7 +306,11 @@ def rejected_valid_inputs(
 
 
 def chosen_cutoff(
-    command: Sequence[str] | str, identified: Config, probes: Sequence[ProbeInput], width: int
+    command: Sequence[str] | str,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    width: int,
+    places: int | None,
 ) -> AxisFinding | None:
     """A cutoff the implementation applies when asked for the whole ranking: whole-ranking
     probes it misses, each met by the reference at some cutoff k instead."""
@@ -317,12 +322,12 @@ def chosen_cutoff(
     for probe in whole:
         answer = answers[(probe.case_id, asked.full())]
         scored = "per_query" in answer.result and "error" not in expected_of(probe, asked)
-        if not scored or meets(probe, asked, answer, asked, width):
+        if not scored or meets(probe, asked, answer, asked, width, places):
             continue
         missed.append(probe.case_id)
         longest = max((sum(1 for r in probe.run if r[0] == q) for q, *_ in probe.run), default=0)
         for k in range(1, min(longest, CUTOFF_SEARCH_LENGTH) + 1):
-            if meets(probe, asked.replace(cutoff=k), answer, asked, width):
+            if meets(probe, asked.replace(cutoff=k), answer, asked, width, places):
                 found.setdefault(k, []).append(probe.case_id)
                 break
     if not missed:
@@ -353,6 +358,7 @@ def score_resolution(
     identified: Config,
     probes: Sequence[ProbeInput],
     width: int,
+    places: int | None,
 ) -> AxisFinding | None:
     """Scores a relative 1e-9 apart: does the implementation rank them, or tie them again?"""
     rule = identified.choice("ties")
@@ -368,9 +374,9 @@ def score_resolution(
         if outcome_key(original, sent) == outcome_key(spread, sent):
             continue
         answer = answers[(spread.case_id, sent.full())]
-        if meets(spread, sent, answer, sent, width):
+        if meets(spread, sent, answer, sent, width, places):
             exact.append(spread.case_id)
-        elif meets(original, sent, answer, sent, width):
+        elif meets(original, sent, answer, sent, width, places):
             collapsed.append(spread.case_id)
     if not exact and not collapsed:
         return None
@@ -417,7 +423,7 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
     """Fingerprint the adapter named by `target` (or the protocol program `exec_line`)."""
     adapter = adapter_metadata(target, exec_line)
     command = adapter_command(target, exec_line)
-    width = int(adapter["float_width"])
+    width, places = int(adapter["float_width"]), adapter.get("decimal_places")
     hidden: Mapping[str, str] = adapter["not_observable"]
     view = ApiView(hidden, adapter["sees_unretrieved_labels"])
     own = own_configuration(adapter)
@@ -459,6 +465,7 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
                 ],
                 answers,
                 width,
+                places,
                 trust_rejections=refused is None,
             )
             for i, (a, asked) in enumerate(plans)
@@ -486,8 +493,9 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
                 identified,
                 [p for p in probes if not _depends_on(p, identified, confounders)],
                 width,
+                places,
             ),
-            score_resolution(command, identified, probes, width),
+            score_resolution(command, identified, probes, width, places),
         )
         if found is not None
     ]

@@ -119,7 +119,9 @@ def ulp_errors(
     return sorted(errors)
 
 
-def published_results(name: str, configuration: Config, width: int) -> dict[str, str]:
+def published_results(
+    name: str, configuration: Config, width: int, places: int | None
+) -> dict[str, str]:
     """Per DL19 official case: "yes" when the adapter, asked for its own configuration at the
     case's cutoff, meets NIST's number to its printed precision; else what it returned."""
     cases = [c for c in iter_cases() if c.group == PUBLISHED_GROUP]
@@ -142,7 +144,7 @@ def published_results(name: str, configuration: Config, width: int) -> dict[str,
         answer = answers[(probe.case_id, asked.full())].result
         case = {**loaded.case, "config": asked.to_mapping()}
         terms = summed_terms(probe.qrels, probe.run, case["config"])
-        verdict = judge(case, answer, terms, width)
+        verdict = judge(case, answer, terms, width, places)
         if verdict.outcome == "pass":
             found[probe.case_id] = "yes"
         else:
@@ -175,7 +177,8 @@ def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
             item.presets.append(verify_preset(preset_id, name, probes))
     item.ulps = ulp_errors(name, result.configuration, width, probes)
     if name in TREC_READERS:
-        item.published = published_results(name, result.configuration, width)
+        places = result.adapter.get("decimal_places")
+        item.published = published_results(name, result.configuration, width, places)
     return item
 
 

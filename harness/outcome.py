@@ -102,9 +102,14 @@ def value_mismatches(
 
 
 def judge(
-    case: Mapping[str, Any], answer: Mapping[str, Any], terms: Mapping[str, int], width: int
+    case: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    terms: Mapping[str, int],
+    width: int,
+    places: int | None = None,
 ) -> Verdict:
-    """The verdict on `case` (a case object of the case format) given the adapter's answer."""
+    """The verdict on `case` (a case object of the case format) given the answer of an adapter
+    of float width `width` that rounds its values to `places` decimals, if it says so."""
     if "error" in answer:
         said = (
             answer["error"] if answer.get("process_failed") else f"adapter error: {answer['error']}"
@@ -121,7 +126,10 @@ def judge(
     if "rejected" in answer:
         note = f"adapter rejected a valid input: {answer['rejected']}"
         return Verdict("fail", note, (Mismatch("result", None, None, note=note),))
-    places = case.get("precision", {}).get("decimal_places")
+    places = min(
+        (p for p in (case.get("precision", {}).get("decimal_places"), places) if p is not None),
+        default=None,
+    )
     partial = case.get("origin") == "published"
     alternatives = case.get("expected_any") or [case["expected"]]
     attempts = [

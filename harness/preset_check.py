@@ -89,13 +89,18 @@ def asked_and_expected(config: Config, probe: ProbeInput) -> tuple[Config, Confi
 
 
 def departure(
-    probe: ProbeInput, expected: Config, answer: Answer, asked: Config, width: int
+    probe: ProbeInput,
+    expected: Config,
+    answer: Answer,
+    asked: Config,
+    width: int,
+    places: int | None = None,
 ) -> str | None:
     """How the answer departs from the reference's under `expected`: None when it meets it;
     `CRASHES` when the adapter failed; `REFUSES` when it rejected an input the reference
     scores; `DIFFERS` when it gave a value that misses, or a value where the reference
     rejects."""
-    verdict = meets(probe, expected, answer, asked, width)
+    verdict = meets(probe, expected, answer, asked, width, places)
     if verdict is None:
         return CRASHES
     if verdict:
@@ -145,7 +150,7 @@ def check_preset(
     answers = ask(adapter_command(adapter, None), [(p, asked) for p, asked, _ in chosen])
     for probe, asked, expected in chosen:
         answer = answers[(probe.case_id, asked.full())]
-        found = departure(probe, expected, answer, asked, loaded.float_width)
+        found = departure(probe, expected, answer, asked, *loaded.number_format())
         said = _what_happened(probe, expected, answer, found)
         listed = declared.pop(probe.case_id, None)
         if listed is not None and listed.outcome == found:

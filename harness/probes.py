@@ -117,16 +117,22 @@ def outcome_key(probe: ProbeInput, config: Config) -> str:
 
 
 def meets(
-    probe: ProbeInput, config: Config, answer: Answer, asked: Config, width: int
+    probe: ProbeInput,
+    config: Config,
+    answer: Answer,
+    asked: Config,
+    width: int,
+    places: int | None = None,
 ) -> bool | None:
-    """Whether the answer meets the reference's answer under `config`; None when the adapter
+    """Whether the answer meets the reference's answer under `config`, for an adapter of float
+    width `width` that rounds to `places` decimals if it says so; None when the adapter
     failed (error or crash), which is evidence of nothing but the failure."""
     if answer.failed:
         return None
     case = {"config": asked.to_mapping(), "expected": expected_of(probe, config), "origin": "hand"}
     rows = {"qrels": probe.qrels, "run": probe.run}
     terms = summed_terms(rows["qrels"], rows["run"], asked.to_mapping())
-    return judge(case, answer.result, terms, width).outcome == "pass"
+    return judge(case, answer.result, terms, width, places).outcome == "pass"
 
 
 def distinguishing(probe: ProbeInput, asked: Config, axis_id: str) -> dict[str, Config] | None:

@@ -181,8 +181,8 @@ def _dispatch(
 
     def deliver(case_id: str, answer: Mapping[str, Any]) -> None:
         item = pending.pop(case_id)
-        width = int(adapter["float_width"])
-        emit(item.loaded, judge(item.loaded.case, answer, item.terms, width))
+        width, places = int(adapter["float_width"]), adapter.get("decimal_places")
+        emit(item.loaded, judge(item.loaded.case, answer, item.terms, width, places))
 
     pool.run(_batches(jobs, options.jobs), deliver)
     return [records[c.case["id"]] for c in cases if c.case["id"] in records]

@@ -157,3 +157,26 @@ def test_any_allowed_answer_passes() -> None:
     )
     assert judge(case, {"per_query": {"q1": 0.5}}, {"q1": 1}, 64).outcome == "pass"
     assert judge(case, {"per_query": {"q1": 0.25}}, {"q1": 1}, 64).outcome == "fail"
+
+
+# 1/log2(3) = 0.63092975357145743709952711434276085429958...; printed to 5 places, 0.63093.
+ONE_OVER_LOG2_3 = "0.6309297535714574370995271143427608542996"
+
+
+def test_an_adapter_that_prints_five_decimals_is_compared_at_five_decimals() -> None:
+    case = _case(expected={"per_query": {"q1": {"ndcg": ONE_OVER_LOG2_3}}})
+    assert judge(case, {"per_query": {"q1": 0.63093}}, {"q1": 2}, 64).outcome == "fail"
+    assert judge(case, {"per_query": {"q1": 0.63093}}, {"q1": 2}, 64, 5).outcome == "pass"
+    # Half a unit in the fifth place is the bound: 0.63094 is off by 1.02e-5.
+    assert judge(case, {"per_query": {"q1": 0.63094}}, {"q1": 2}, 64, 5).outcome == "fail"
+
+
+def test_the_coarser_of_the_case_and_adapter_precisions_applies() -> None:
+    case = _case(
+        expected={"per_query": {"q1": {"ndcg": ONE_OVER_LOG2_3}}},
+        precision={"decimal_places": 5},
+    )
+    # 0.6309 is 2.98e-5 off: within 0.5e-4, outside 0.5e-5.
+    assert judge(case, {"per_query": {"q1": 0.6309}}, {"q1": 2}, 64).outcome == "fail"
+    assert judge(case, {"per_query": {"q1": 0.6309}}, {"q1": 2}, 64, 4).outcome == "pass"
+    assert judge(case, {"per_query": {"q1": 0.6309}}, {"q1": 2}, 64, 6).outcome == "fail"
