@@ -43,6 +43,9 @@ from .peer_registry import PEER_ADAPTERS
 
 Row = tuple[str, str, str]
 PerQuery = Mapping[str, float | None]
+NumberFormat = tuple[int, int | None]
+"""The float width of an adapter's values and the decimals it rounds them to, if it does
+(``ndcg.comparison``)."""
 
 
 class Rejected(Exception):
@@ -107,9 +110,8 @@ class Adapter(ABC):
     language: str = "python"
     decimal_places: int | None = None
 
-    def number_format(self) -> tuple[int, int | None]:
-        """The float width of the adapter's values and the decimals it rounds them to, if any
-        (``ndcg.comparison``)."""
+    def number_format(self) -> NumberFormat:
+        """The float width of the adapter's values and the decimals it rounds them to."""
         return self.float_width, self.decimal_places
 
     @abstractmethod
@@ -127,6 +129,11 @@ class Adapter(ABC):
             "capabilities": {k: list(v) for k, v in self.capabilities.items()},
             "params": {k: list(v) for k, v in self.params.items()},
         }
+
+
+def declared_number_format(adapter: Mapping[str, Any]) -> NumberFormat:
+    """The number format a start reply's ``adapter`` object declares."""
+    return int(adapter["float_width"]), adapter.get("decimal_places")
 
 
 def declared_capabilities(adapter: Mapping[str, Any]) -> dict[str, set[str]]:

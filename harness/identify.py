@@ -20,7 +20,7 @@ from typing import Any
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import choice_axes, choice_ids, presets
 
-from .adapter import AdapterError, load_adapter
+from .adapter import AdapterError, NumberFormat, declared_number_format, load_adapter
 from .pool import PoolOptions, WorkerPool
 from .probes import (
     Answer,
@@ -187,8 +187,7 @@ def identify_axis(
     reference: Config,
     probes: Sequence[ProbeInput],
     answers: Mapping[tuple[str, str], Answer],
-    width: int,
-    places: int | None,
+    numbers: NumberFormat,
     trust_rejections: bool = True,
 ) -> AxisFinding:
     """The finding on one axis, from the adapter's answers asked under `asked` (cutoff aside),
@@ -216,7 +215,7 @@ def identify_axis(
         met_by[probe.case_id] = [
             choice
             for choice, config in candidates.items()
-            if meets(probe, config, answer, sent, width, places)
+            if meets(probe, config, answer, sent, *numbers)
         ]
     return _verdict(axis_id, asked.choice(axis_id), met_by, errors)
 
@@ -309,8 +308,7 @@ def chosen_cutoff(
     command: Sequence[str] | str,
     identified: Config,
     probes: Sequence[ProbeInput],
-    width: int,
-    places: int | None,
+    numbers: NumberFormat,
 ) -> AxisFinding | None:
     """A cutoff the implementation applies when asked for the whole ranking: whole-ranking
     probes it misses, each met by the reference at some cutoff k instead."""
@@ -322,12 +320,12 @@ def chosen_cutoff(
     for probe in whole:
         answer = answers[(probe.case_id, asked.full())]
         scored = "per_query" in answer.result and "error" not in expected_of(probe, asked)
-        if not scored or meets(probe, asked, answer, asked, width, places):
+        if not scored or meets(probe, asked, answer, asked, *numbers):
             continue
         missed.append(probe.case_id)
         longest = max((sum(1 for r in probe.run if r[0] == q) for q, *_ in probe.run), default=0)
         for k in range(1, min(longest, CUTOFF_SEARCH_LENGTH) + 1):
-            if meets(probe, asked.replace(cutoff=k), answer, asked, width, places):
+            if meets(probe, asked.replace(cutoff=k), answer, asked, *numbers):
                 found.setdefault(k, []).append(probe.case_id)
                 break
     if not missed:
@@ -357,8 +355,7 @@ def score_resolution(
     command: Sequence[str] | str,
     identified: Config,
     probes: Sequence[ProbeInput],
-    width: int,
-    places: int | None,
+    numbers: NumberFormat,
 ) -> AxisFinding | None:
     """Scores a relative 1e-9 apart: does the implementation rank them, or tie them again?"""
     rule = identified.choice("ties")
@@ -374,9 +371,9 @@ def score_resolution(
         if outcome_key(original, sent) == outcome_key(spread, sent):
             continue
         answer = answers[(spread.case_id, sent.full())]
-        if meets(spread, sent, answer, sent, width, places):
+        if meets(spread, sent, answer, sent, *numbers):
             exact.append(spread.case_id)
-        elif meets(original, sent, answer, sent, width, places):
+        elif meets(original, sent, answer, sent, *numbers):
             collapsed.append(spread.case_id)
     if not exact and not collapsed:
         return None
@@ -423,7 +420,7 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
     """Fingerprint the adapter named by `target` (or the protocol program `exec_line`)."""
     adapter = adapter_metadata(target, exec_line)
     command = adapter_command(target, exec_line)
-    width, places = int(adapter["float_width"]), adapter.get("decimal_places")
+    numbers = declared_number_format(adapter)
     hidden: Mapping[str, str] = adapter["not_observable"]
     view = ApiView(hidden, adapter["sees_unretrieved_labels"])
     own = own_configuration(adapter)
@@ -464,8 +461,7 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
                     and not _depends_on(p, identified, confounders - {a})
                 ],
                 answers,
-                width,
-                places,
+                numbers,
                 trust_rejections=refused is None,
             )
             for i, (a, asked) in enumerate(plans)
@@ -492,10 +488,9 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
                 command,
                 identified,
                 [p for p in probes if not _depends_on(p, identified, confounders)],
-                width,
-                places,
+                numbers,
             ),
-            score_resolution(command, identified, probes, width, places),
+            score_resolution(command, identified, probes, numbers),
         )
         if found is not None
     ]

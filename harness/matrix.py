@@ -28,7 +28,7 @@ from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes
 
 from . import matrix_figures
-from .adapter import AdapterError, load_adapter
+from .adapter import AdapterError, NumberFormat, declared_number_format, load_adapter
 from .compare import exact, ulp
 from .identify import Identification, identify
 from .outcome import judge, summed_terms
@@ -119,9 +119,7 @@ def ulp_errors(
     return sorted(errors)
 
 
-def published_results(
-    name: str, configuration: Config, width: int, places: int | None
-) -> dict[str, str]:
+def published_results(name: str, configuration: Config, numbers: NumberFormat) -> dict[str, str]:
     """Per DL19 official case: "yes" when the adapter, asked for its own configuration at the
     case's cutoff, meets NIST's number to its printed precision; else what it returned."""
     cases = [c for c in iter_cases() if c.group == PUBLISHED_GROUP]
@@ -144,7 +142,7 @@ def published_results(
         answer = answers[(probe.case_id, asked.full())].result
         case = {**loaded.case, "config": asked.to_mapping()}
         terms = summed_terms(probe.qrels, probe.run, case["config"])
-        verdict = judge(case, answer, terms, width, places)
+        verdict = judge(case, answer, terms, *numbers)
         if verdict.outcome == "pass":
             found[probe.case_id] = "yes"
         else:
@@ -170,15 +168,14 @@ def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
     """Identify one adapter, check the presets naming it, measure its errors and, for a TREC
     reader, its DL19 numbers."""
     result = identify(name)
-    width = int(result.adapter["float_width"])
+    numbers = declared_number_format(result.adapter)
     item = Implementation(name, result)
     for preset_id, library in sorted(PRESET_ADAPTERS.items()):
         if library == name:
             item.presets.append(verify_preset(preset_id, name, probes))
-    item.ulps = ulp_errors(name, result.configuration, width, probes)
+    item.ulps = ulp_errors(name, result.configuration, numbers[0], probes)
     if name in TREC_READERS:
-        places = result.adapter.get("decimal_places")
-        item.published = published_results(name, result.configuration, width, places)
+        item.published = published_results(name, result.configuration, numbers)
     return item
 
 

@@ -17,7 +17,12 @@ from typing import Any
 from ndcgspec.reference import Config, NdcgSpecError, parse_measure
 from ndcgspec.reference.config import preset
 
-from .adapter import AdapterError, declared_capabilities, unsupported_reason
+from .adapter import (
+    AdapterError,
+    declared_capabilities,
+    declared_number_format,
+    unsupported_reason,
+)
 from .outcome import Verdict, judge, summed_terms
 from .pool import Job, PoolOptions, WorkerPool
 from .suite_load import LoadedCase, case_inputs, data_root, iter_cases
@@ -179,10 +184,11 @@ def _dispatch(
         else:
             jobs.append((loaded, Job(loaded.case["id"], _builder(loaded, data, pending, emit))))
 
+    numbers = declared_number_format(adapter)
+
     def deliver(case_id: str, answer: Mapping[str, Any]) -> None:
         item = pending.pop(case_id)
-        width, places = int(adapter["float_width"]), adapter.get("decimal_places")
-        emit(item.loaded, judge(item.loaded.case, answer, item.terms, width, places))
+        emit(item.loaded, judge(item.loaded.case, answer, item.terms, *numbers))
 
     pool.run(_batches(jobs, options.jobs), deliver)
     return [records[c.case["id"]] for c in cases if c.case["id"] in records]
