@@ -110,10 +110,6 @@ class Adapter(ABC):
     language: str = "python"
     decimal_places: int | None = None
 
-    def number_format(self) -> NumberFormat:
-        """The float width of the adapter's values and the decimals it rounds them to."""
-        return self.float_width, self.decimal_places
-
     @abstractmethod
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values | PerQuery:
         """nDCG of each scored query of `case_input` under the full configuration `config`."""

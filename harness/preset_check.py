@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import preset
 
-from .adapter import load_adapter
+from .adapter import declared_number_format, load_adapter
 from .probes import (
     Answer,
     ApiView,
@@ -148,9 +148,10 @@ def check_preset(
         (p, asked, expected) for p, asked, expected in plans if not beyond_view(p, expected, view)
     ]
     answers = ask(adapter_command(adapter, None), [(p, asked) for p, asked, _ in chosen])
+    numbers = declared_number_format(loaded.describe())
     for probe, asked, expected in chosen:
         answer = answers[(probe.case_id, asked.full())]
-        found = departure(probe, expected, answer, asked, *loaded.number_format())
+        found = departure(probe, expected, answer, asked, *numbers)
         said = _what_happened(probe, expected, answer, found)
         listed = declared.pop(probe.case_id, None)
         if listed is not None and listed.outcome == found:

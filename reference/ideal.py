@@ -35,12 +35,18 @@ CHOICES: dict[str, Callable[[Sequence[mpmath.mpf], Sequence[mpmath.mpf]], list[m
 }
 
 
+def every_gain_enters(config: Config) -> bool:
+    """Whether zero and negative gains enter the ideal list too
+    (``ndcg.negative.keep-in-ideal``), not only the positive ones."""
+    return config.choice("negative") == "keep-in-ideal"
+
+
 def ideal_gains(
     judged_gains: Sequence[mpmath.mpf], retrieved_gains: Sequence[mpmath.mpf], config: Config
 ) -> list[mpmath.mpf]:
     """The ideal list's gains at ranks 1, 2, ...: positive (every gain under
     ``ndcg.negative.keep-in-ideal``), non-increasing, cut at k."""
     candidates = CHOICES[config.choice("ideal")](judged_gains, retrieved_gains)
-    if config.choice("negative") != "keep-in-ideal":
+    if not every_gain_enters(config):
         candidates = [g for g in candidates if g > 0]
     return cut(sorted(candidates, reverse=True), config)
