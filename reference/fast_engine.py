@@ -43,6 +43,7 @@ from .fast_read import (
     read_qrels_columns,
     read_run_columns,
 )
+from .ideal import every_gain_enters
 from .inputs import Judgment, Posting
 from .query import QueryResult, evaluate_query, judged_gain
 
@@ -196,7 +197,7 @@ def _counts(qidx: np.ndarray, classes: np.ndarray, kept: np.ndarray, width: int)
 def _ideal_counts(prep: Prepared, classes: GainClasses, ranking: ConfigRanking, config: Config):
     # Classes are ascending gains, so the positive ones lie above the zero class; under
     # ndcg.negative.keep-in-ideal every class counts, and only the sentinels stay out.
-    every_gain = config.choice("negative") == "keep-in-ideal"
+    every_gain = every_gain_enters(config)
     width = len(classes.gains)
     if config.choice("ideal") == "judged":
         row_class = classes.of_label[prep.qrels.label_id]
@@ -268,10 +269,10 @@ def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
         queries = aggregate.CHOICES[config.choice("aggregate")](
             range(len(qrels.qids)), np.flatnonzero(run.present).tolist()
         )
-        _raise_first_error(prep, config, classes, ranking, ideal, queries)
         values, credit = _credits(classes, ranking, choices["ties"] == "average")
         terms = DiscountedGains(config, values)
         ideal_sum = IdealSums(terms, k)
+        _raise_first_error(prep, config, classes, ranking, ideal, ideal_sum, queries)
         counted = ranking.rank <= k if k is not None else np.ones(len(ranking.rank), bool)
         # A credit of zero adds nothing to the DCG: only non-zero credits meet a discount.
         counted &= np.array([value[1] != 0 for value in values], bool)[credit]
@@ -290,7 +291,7 @@ def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
                     dcg = mpf_add(dcg, term, prec, round_nearest)
             idcg = ideal_sum(ideal[q]) if q in ideal else fzero
             qid = qrels.qids[q]
-            if idcg[1] and not idcg[0]:  # IDCG > 0: a raw mpf is (sign, mantissa, ...)
+            if _positive(idcg):
                 ndcg, in_mean = mpmath.mp.make_mpf(mpf_div(dcg, idcg, prec, round_nearest)), True
             else:
                 ndcg, in_mean = empty.CHOICES[choices["empty"]](qid)
@@ -311,12 +312,18 @@ def _spans(qidx: np.ndarray) -> dict[int, tuple[int, int]]:
     )
 
 
+def _positive(raw: Raw) -> bool:
+    """Whether a raw mpf, (sign, mantissa, exponent, bits), is above 0."""
+    return bool(raw[1]) and not raw[0]
+
+
 def _raise_first_error(
     prep: Prepared,
     config: Config,
     classes: GainClasses,
     ranking: ConfigRanking,
     ideal: dict,
+    ideal_sum: IdealSums,
     queries: list[int],
 ) -> None:
     """Let the reference evaluate the first query that is an error under `config`, so the
@@ -329,8 +336,11 @@ def _raise_first_error(
     if config.choice("unjudged") == "error":
         flagged[ranking.unjudged_queries] = True
     if config.choice("empty") == "error":
+        # Only positive gains make an ideal list unless zero and negative ones enter it too;
+        # then a query with an ideal list may still have an IDCG of 0 or below.
         has_ideal = np.zeros(len(flagged), bool)
-        has_ideal[list(ideal)] = True
+        every_gain = every_gain_enters(config)
+        has_ideal[[q for q in ideal if not every_gain or _positive(ideal_sum(ideal[q]))]] = True
         flagged |= ~has_ideal
     for q in queries:
         if flagged[q]:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from conftest import config_mappings
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ndcgspec.harness import suite_load
@@ -137,6 +137,12 @@ def write(folder: Path, qrels: str, run: str) -> tuple[Path, Path]:
     mappings=st.lists(
         config_mappings(cutoffs=st.one_of(st.none(), st.integers(1, 6))), min_size=1, max_size=3
     ),
+)
+# q2 (first in the qrels, judged 0) is empty under keep-in-ideal although it has an ideal
+# list, so its empty=error comes before q1's duplicate, as the reference raises them.
+@example(
+    files=("q2 0 d1 0\nq1 0 d1 0\n", "q1 Q0 d1 1 0.1 tag\nq1 Q0 d1 2 0.1 tag\n"),
+    mappings=[{"negative": "keep-in-ideal", "empty": "error", "cutoff": None}],
 )
 def test_fast_engine_agrees_with_the_reference(
     files: tuple[str, str], mappings: list[dict[str, Any]]
