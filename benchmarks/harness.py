@@ -19,15 +19,15 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
-from ndcgspec.harness.adapter import CaseInput, Values
-from ndcgspec.harness.host import values_message
-from ndcgspec.harness.outcome import judge, summed_terms
-from ndcgspec.harness.pool import PoolOptions
-from ndcgspec.harness.reference_adapter import ReferenceAdapter
-from ndcgspec.harness.run import execute
-from ndcgspec.harness.runner import case_rows, load_cases
-from ndcgspec.harness.suite_load import LoadedCase, data_root
-from ndcgspec.harness.worker import adapter_command
+from ndcgspec.harness.adapters.base import CaseInput, Values
+from ndcgspec.harness.adapters.reference import ReferenceAdapter
+from ndcgspec.harness.running.command import execute
+from ndcgspec.harness.running.host import values_message
+from ndcgspec.harness.running.outcome import judge, summed_terms
+from ndcgspec.harness.running.pool import PoolOptions
+from ndcgspec.harness.running.runner import case_rows, load_cases
+from ndcgspec.harness.running.worker import adapter_command
+from ndcgspec.harness.suite.load import LoadedCase, data_root
 
 # Filled in the parent before the worker processes fork, which inherit them ready-made, as the
 # protocol's workers start with the cases already parsed by the harness.

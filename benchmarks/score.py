@@ -187,8 +187,8 @@ def measure(name: str, qrels: Path, run: Path, rounds: int, peers: bool) -> dict
 def digits_identical(qrels: Path, run: Path) -> None:
     """Print how many output values of the fast engine equal the plain reference's, digit for
     digit."""
+    from ndcgspec.engine.scoring import score_files, score_files_plain
     from ndcgspec.reference import parse_measure
-    from ndcgspec.reference.scoring import score_files, score_files_plain
 
     configs = [parse_measure("nDCG"), parse_measure("nDCG@10")]
     fast, plain = score_files(configs, qrels, run), score_files_plain(configs, qrels, run)

@@ -13,12 +13,12 @@ from ndcgspec.reference.errors import NdcgSpecError
 COMMAND_MODULES: list[str] = [
     "score",
     "explain",
-    "cases_command",
-    "run",
-    "render",
-    "smoke",
-    "identify",
-    "matrix",
+    "suite.command",
+    "running.command",
+    "running.render",
+    "analysis.smoke",
+    "analysis.identify",
+    "analysis.matrix",
 ]
 
 

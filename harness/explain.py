@@ -17,13 +17,12 @@ from typing import Any
 
 import mpmath
 
+from ndcgspec.harness.score import UNDEFINED, config_from_measure
 from ndcgspec.reference import Config, InputError, NdcgSpecError, QueryResult, evaluate
 from ndcgspec.reference.config import axes
 from ndcgspec.reference.decimals import canonical_decimal, decimal_string
 from ndcgspec.reference.trec_io import read_qrels, read_run
 from ndcgspec.spec import load_spec
-
-from .score import UNDEFINED, config_from_measure
 
 WIDTH = 96
 TRACE_DECIMALS = 6

@@ -23,9 +23,9 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from ndcgspec.engine.scoring import score_files
 from ndcgspec.reference import Config, ConfigError, parse_measure
 from ndcgspec.reference.config_file import load_config_file
-from ndcgspec.reference.scoring import score_files
 
 UNDEFINED = "undefined"
 

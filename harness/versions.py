@@ -5,9 +5,8 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
 
+from ndcgspec.harness.running.protocol import protocol_version
 from ndcgspec.spec import load_spec
-
-from .protocol import protocol_version
 
 
 def harness_version() -> str:

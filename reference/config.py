@@ -21,10 +21,9 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from ndcgspec.reference.decimals import canonical_decimal, parse_decimal
+from ndcgspec.reference.errors import ConfigError, NdcgSpecError
 from ndcgspec.spec import load_presets, load_spec
-
-from .decimals import canonical_decimal, parse_decimal
-from .errors import ConfigError, NdcgSpecError
 
 MEASURE_NAME = "nDCG"
 ParamValue = Decimal | str | tuple[tuple[Decimal, Decimal], ...]

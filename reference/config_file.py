@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
-from .config import Config
-from .errors import ConfigError
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.errors import ConfigError
 
 
 class _Problem(ConfigError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from .config import Config
+from ndcgspec.reference.config import Config
 
 T = TypeVar("T")
 

@@ -8,9 +8,8 @@ from decimal import Decimal, InvalidOperation
 
 import mpmath
 
+from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.spec import load_spec
-
-from .errors import NdcgSpecError
 
 DPS: int = load_spec()["precision"]["dps"]
 OUTPUT_DIGITS: int = load_spec()["precision"]["output_digits"]

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import mpmath
 
-from .config import Config
-from .decimals import to_mpf
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.decimals import to_mpf
 
 
 def _base(config: Config) -> mpmath.mpf:

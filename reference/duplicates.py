@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .errors import InputError
-from .inputs import Posting
+from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.inputs import Posting
 
 
 def error(postings: Sequence[Posting], qid: str) -> list[Posting]:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import mpmath
 
-from .errors import InputError
+from ndcgspec.reference.errors import InputError
 
 Outcome = tuple[mpmath.mpf | None, bool]
 

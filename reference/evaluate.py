@@ -7,13 +7,12 @@ from typing import Any
 
 import mpmath
 
+from ndcgspec.reference import aggregate
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.decimals import DPS, decimal_string, working_precision
+from ndcgspec.reference.inputs import Qrels, Run
+from ndcgspec.reference.query import QueryResult, evaluate_query
 from ndcgspec.spec import load_spec
-
-from . import aggregate
-from .config import Config
-from .decimals import DPS, decimal_string, working_precision
-from .inputs import Qrels, Run
-from .query import QueryResult, evaluate_query
 
 
 @dataclass(frozen=True)

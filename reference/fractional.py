@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import ROUND_DOWN, Decimal
 
-from .errors import InputError
+from ndcgspec.reference.errors import InputError
 
 
 def keep(label: Decimal, where: str | None) -> Decimal:

@@ -7,8 +7,8 @@ from decimal import Decimal
 
 import mpmath
 
-from .config import Config
-from .decimals import to_mpf
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.decimals import to_mpf
 
 
 def linear(label: Decimal, config: Config) -> mpmath.mpf:

@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 
 import mpmath
 
-from .config import Config
-from .cutoff import cut
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.cutoff import cut
 
 
 def judged(

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .decimals import parse_decimal
+from ndcgspec.reference.decimals import parse_decimal
 
 
 @dataclass(frozen=True)

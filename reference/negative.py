@@ -11,9 +11,9 @@ from decimal import Decimal
 
 import mpmath
 
-from .config import Config
-from .errors import InputError
-from .gain import gain
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.gain import gain
 
 
 def zero(label: Decimal, config: Config, where: str | None) -> mpmath.mpf | None:

@@ -8,14 +8,14 @@ from decimal import Decimal
 
 import mpmath
 
-from . import duplicates, empty, fractional, negative, ties, unjudged
-from .config import Config
-from .cutoff import cut
-from .discount import discount
-from .document import ScoredDocument
-from .gain import gain
-from .ideal import ideal_gains
-from .inputs import Judgment, Posting
+from ndcgspec.reference import duplicates, empty, fractional, negative, ties, unjudged
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.cutoff import cut
+from ndcgspec.reference.discount import discount
+from ndcgspec.reference.document import ScoredDocument
+from ndcgspec.reference.gain import gain
+from ndcgspec.reference.ideal import ideal_gains
+from ndcgspec.reference.inputs import Judgment, Posting
 
 
 @dataclass(frozen=True)

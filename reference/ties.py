@@ -11,8 +11,8 @@ from itertools import groupby
 
 import mpmath
 
-from .config import Config
-from .document import ScoredDocument
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.document import ScoredDocument
 
 Credited = list[tuple[ScoredDocument, mpmath.mpf]]
 

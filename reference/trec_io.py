@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
-from .decimals import parse_decimal
-from .errors import InputError, NdcgSpecError
-from .inputs import Judgment, Posting
+from ndcgspec.reference.decimals import parse_decimal
+from ndcgspec.reference.errors import InputError, NdcgSpecError
+from ndcgspec.reference.inputs import Judgment, Posting
 
 GZIP_MAGIC = b"\x1f\x8b"
 

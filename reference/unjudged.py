@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 
 import mpmath
 
-from .document import ScoredDocument
-from .errors import InputError
+from ndcgspec.reference.document import ScoredDocument
+from ndcgspec.reference.errors import InputError
 
 
 def zero(documents: Sequence[ScoredDocument], qid: str) -> list[ScoredDocument]:

@@ -3,6 +3,7 @@ from the spec's own axes, choice ids and parameter bounds (never restated here).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
@@ -15,6 +16,13 @@ from ndcgspec.spec import load_spec
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+TESTS_DIR = Path(__file__).resolve().parent
+
+# The deliberately wrong adapters of `fakes` are test code, not product: adapters run in child
+# processes, which find them through PYTHONPATH.
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (str(TESTS_DIR), os.environ.get("PYTHONPATH")) if p
+)
 
 
 @pytest.fixture(scope="session")

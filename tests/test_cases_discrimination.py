@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from ndcgspec.harness.suite_expect import outcome
-from ndcgspec.harness.suite_load import case_inputs, iter_cases
+from ndcgspec.harness.suite.expect import outcome
+from ndcgspec.harness.suite.load import case_inputs, iter_cases
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes, choice_ids
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ndcgspec.harness.suite_check import check, within
+from ndcgspec.harness.suite.check import check, within
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bad_cases"
 NAMES = sorted(p.stem for p in FIXTURES.glob("*.json"))

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from ndcgspec.harness.suite_check import check
-from ndcgspec.harness.suite_generate import generate, published_available
-from ndcgspec.harness.suite_load import case_files, cases_root, data_root, iter_cases
-from ndcgspec.harness.suite_manifest import manifest_is_current
+from ndcgspec.harness.suite.check import check
+from ndcgspec.harness.suite.generate import generate, published_available
+from ndcgspec.harness.suite.load import case_files, cases_root, data_root, iter_cases
+from ndcgspec.harness.suite.manifest import manifest_is_current
 from ndcgspec.reference.config import axes
 
 ROOT = cases_root()

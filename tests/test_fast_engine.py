@@ -17,12 +17,13 @@ from conftest import config_mappings
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ndcgspec.harness import suite_load
-from ndcgspec.harness.suite_check import within
-from ndcgspec.reference import Config, NdcgSpecError, fast_read
-from ndcgspec.reference.fast_engine import score_files_fast
-from ndcgspec.reference.fast_read import Unsupported
-from ndcgspec.reference.scoring import score_files, score_files_plain
+from ndcgspec.engine import read as fast_read
+from ndcgspec.engine.evaluate import score_files_fast
+from ndcgspec.engine.read import Unsupported
+from ndcgspec.engine.scoring import score_files, score_files_plain
+from ndcgspec.harness.suite import load as suite_load
+from ndcgspec.harness.suite.check import within
+from ndcgspec.reference import Config, NdcgSpecError
 
 # Every digit the spec writes: ``ndcg.precision`` has output_digits 40.
 DIGITS = 40

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from ndcgspec.harness.adapter import (
+from ndcgspec.harness.adapters.base import (
     AdapterError,
     CaseInput,
     Rejected,
@@ -15,7 +15,7 @@ from ndcgspec.harness.adapter import (
     load_adapter,
     trec_adapter,
 )
-from ndcgspec.harness.reference_adapter import ReferenceAdapter
+from ndcgspec.harness.adapters.reference import ReferenceAdapter
 from ndcgspec.reference import Config
 
 INPUT = CaseInput(
@@ -79,7 +79,7 @@ def test_reference_adapter_rounds_exact_values_once() -> None:
     [
         ("nothing", "built-in name"),
         ("no_such_module_xyz:adapter", "cannot import"),
-        ("ndcgspec.harness.fakes:nothing", "has no 'nothing'"),
+        ("fakes:nothing", "has no 'nothing'"),
         ("math:pi", "not an Adapter"),
         ("math:sqrt", "not an Adapter"),
     ],
@@ -91,5 +91,5 @@ def test_load_adapter_errors_say_what_is_wrong(target: str, message: str) -> Non
 
 def test_load_adapter_accepts_names_instances_and_classes() -> None:
     assert load_adapter("reference").name == "ndcgspec-reference"
-    assert load_adapter("ndcgspec.harness.reference_adapter:ReferenceAdapter").name
-    assert load_adapter("ndcgspec.harness.fakes:always_zero").name == "fake-always-zero"
+    assert load_adapter("ndcgspec.harness.adapters.reference:ReferenceAdapter").name
+    assert load_adapter("fakes:always_zero").name == "fake-always-zero"

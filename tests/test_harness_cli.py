@@ -42,7 +42,7 @@ def test_reference_run_writes_a_complete_report(tmp_path: Path) -> None:
 
 
 def test_a_failing_adapter_exits_1_and_lists_failures() -> None:
-    done = ndcgspec("run", "ndcgspec.harness.fakes:ties_reversed", *SUITE)
+    done = ndcgspec("run", "fakes:ties_reversed", *SUITE)
     assert done.returncode == 1
     assert "fail  fx/tie-docid" in done.stdout
 
@@ -74,7 +74,7 @@ def test_measure_selects_its_configuration(tmp_path: Path) -> None:
 def test_smoke_tells_a_working_adapter_from_a_broken_one() -> None:
     good = ndcgspec("smoke", "reference")
     assert good.returncode == 0 and "all 5 trivial cases pass" in good.stdout
-    bad = ndcgspec("smoke", "ndcgspec.harness.fakes:always_zero")
+    bad = ndcgspec("smoke", "fakes:always_zero")
     assert bad.returncode == 1 and "broken adapter" in bad.stdout
     # A perfect ranking scores 1 and an empty run 0, whatever the conventions.
     assert "pass  smoke/empty-run" in bad.stdout

@@ -12,14 +12,14 @@ from fractions import Fraction
 
 import pytest
 
-from ndcgspec.harness.compare import (
+from ndcgspec.harness.running.compare import (
     Tolerance,
     compare_value,
     error_constant,
     ulp,
     unit_roundoff,
 )
-from ndcgspec.harness.outcome import implied_aggregate, judge, summed_terms
+from ndcgspec.harness.running.outcome import implied_aggregate, judge, summed_terms
 
 
 def test_constants_are_those_the_spec_file_states() -> None:

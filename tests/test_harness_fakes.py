@@ -25,15 +25,15 @@ from pathlib import Path
 
 import pytest
 
-from ndcgspec.harness.pool import PoolOptions
-from ndcgspec.harness.run import execute
-from ndcgspec.harness.runner import load_cases
-from ndcgspec.harness.worker import adapter_command
+from ndcgspec.harness.running.command import execute
+from ndcgspec.harness.running.pool import PoolOptions
+from ndcgspec.harness.running.runner import load_cases
+from ndcgspec.harness.running.worker import adapter_command
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SUITE = FIXTURES / "harness_cases"
 DATA = FIXTURES / "harness_data"
-FAKES = "ndcgspec.harness.fakes"
+FAKES = "fakes"
 
 
 def outcomes(target: str | None = None, exec_line: str | None = None, **options: float) -> dict:

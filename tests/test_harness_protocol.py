@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from ndcgspec.harness.adapter import AdapterError, declared_capabilities, unsupported_reason
-from ndcgspec.harness.host import answer, serve
-from ndcgspec.harness.pool import PoolOptions
-from ndcgspec.harness.protocol import (
+from ndcgspec.harness.adapters.base import AdapterError, declared_capabilities, unsupported_reason
+from ndcgspec.harness.adapters.reference import ReferenceAdapter
+from ndcgspec.harness.running.command import execute
+from ndcgspec.harness.running.host import answer, serve
+from ndcgspec.harness.running.pool import PoolOptions
+from ndcgspec.harness.running.protocol import (
     MESSAGES,
     message_schema,
     protocol_version,
@@ -24,10 +26,8 @@ from ndcgspec.harness.protocol import (
     start_message,
     stop_message,
 )
-from ndcgspec.harness.reference_adapter import ReferenceAdapter
-from ndcgspec.harness.run import execute
-from ndcgspec.harness.runner import HarnessError, load_cases
-from ndcgspec.harness.worker import adapter_command, example_program
+from ndcgspec.harness.running.runner import HarnessError, load_cases
+from ndcgspec.harness.running.worker import adapter_command, example_program
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SUITE = FIXTURES / "harness_cases"

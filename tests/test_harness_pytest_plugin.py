@@ -31,7 +31,7 @@ FIXTURE_SUITE = [
 THIRD_PARTY = """
 import math
 
-from ndcgspec.harness.adapter import trec_adapter
+from ndcgspec.harness.adapters.base import trec_adapter
 
 
 def ndcg(qrels, run, k):

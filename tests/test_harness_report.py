@@ -14,8 +14,8 @@ from xml.etree import ElementTree
 
 import pytest
 
-from ndcgspec.harness.render import RENDERERS
-from ndcgspec.harness.report import ReportWriter, partial_path, read_report, tally
+from ndcgspec.harness.running.render import RENDERERS
+from ndcgspec.harness.running.report import ReportWriter, partial_path, read_report, tally
 
 FIXTURES = Path(__file__).parent / "fixtures"
 HEADER = {"type": "header", "adapter": {"name": "a<b", "version": "1", "float_width": 64}}
@@ -62,7 +62,7 @@ def _hanging_run(final: Path) -> subprocess.Popen:
     case and the first batch are in the partial report: an adapter is then spinning in its
     loop, deaf to its stdin."""
     command = [
-        sys.executable, "-m", "ndcgspec.harness.cli", "run", "ndcgspec.harness.fakes:infinite_loop",
+        sys.executable, "-m", "ndcgspec.harness.cli", "run", "fakes:infinite_loop",
         "--timeout", "60", "--suite", str(FIXTURES / "harness_cases"),
         "--data", str(FIXTURES / "harness_data"), "--report", str(final), "-q",
     ]  # fmt: skip

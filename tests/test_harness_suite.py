@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from ndcgspec.harness.pool import PoolOptions
-from ndcgspec.harness.run import execute
-from ndcgspec.harness.runner import load_cases
-from ndcgspec.harness.worker import adapter_command
+from ndcgspec.harness.running.command import execute
+from ndcgspec.harness.running.pool import PoolOptions
+from ndcgspec.harness.running.runner import load_cases
+from ndcgspec.harness.running.worker import adapter_command
 
 
 def test_reference_adapter_passes_the_whole_suite() -> None:

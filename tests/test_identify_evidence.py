@@ -1,9 +1,9 @@
 """How ``identify`` weighs its evidence: probes that one axis cannot explain are no evidence on
-another (``harness/identify.py``)."""
+another (``harness/analysis/identify.py``)."""
 
 from __future__ import annotations
 
-from ndcgspec.harness.identify import AxisFinding, _outside_the_spec, _verdict
+from ndcgspec.harness.analysis.identify import AxisFinding, _outside_the_spec, _verdict
 
 
 def test_a_probe_no_choice_meets_is_listed_as_unexplained() -> None:

@@ -11,12 +11,12 @@ import sys
 import numpy as np
 import pytest
 
-from ndcgspec.harness.adapter import AdapterError
-from ndcgspec.harness.peer_common import require
-from ndcgspec.harness.peer_numpy_snippet import tutorial_ndcg
-from ndcgspec.harness.peer_registry import PEER_ADAPTERS
-from ndcgspec.harness.probes import ProbeInput, ask, spread_ties
-from ndcgspec.harness.worker import adapter_command
+from ndcgspec.harness.adapters.base import AdapterError
+from ndcgspec.harness.adapters.peers.common import require
+from ndcgspec.harness.adapters.peers.numpy_snippet import tutorial_ndcg
+from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
+from ndcgspec.harness.analysis.probes import ProbeInput, ask, spread_ties
+from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.reference import Config
 
 

@@ -1,5 +1,6 @@
-"""The check of a preset against its library (``harness/preset_check.py``): which probes an API
-can be shown, the cutoff a preset's library applies when none is asked, and declared departures.
+"""The check of a preset against its library (``harness/analysis/preset_check.py``): which
+probes an API can be shown, the cutoff a preset's library applies when none is asked, and
+declared departures.
 
 Expected outcomes are reasoned from the hand-written inputs below, not read from a run:
 
@@ -19,9 +20,9 @@ from __future__ import annotations
 import inspect
 from importlib import import_module
 
-from ndcgspec.harness.peer_common import ArraysPeerAdapter, PeerAdapter
-from ndcgspec.harness.peer_registry import PEER_ADAPTERS
-from ndcgspec.harness.preset_check import (
+from ndcgspec.harness.adapters.peers.common import ArraysPeerAdapter, PeerAdapter
+from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
+from ndcgspec.harness.analysis.preset_check import (
     CRASHES,
     DEPARTURE_OUTCOMES,
     DIFFERS,
@@ -31,7 +32,7 @@ from ndcgspec.harness.preset_check import (
     check_preset,
     departure,
 )
-from ndcgspec.harness.probes import (
+from ndcgspec.harness.analysis.probes import (
     Answer,
     ApiView,
     ProbeInput,
@@ -127,16 +128,12 @@ def test_how_an_answer_departs() -> None:
 
 def test_a_declared_crash_that_still_happens_passes_the_check() -> None:
     dies = Departure(CRASHES, "raises on a run with no row", ("empty-run",))
-    check = check_preset(
-        "p", Config.default(), [dies], "ndcgspec.harness.fakes:raises", [EMPTY_RUN, ONE_DOCUMENT]
-    )
+    check = check_preset("p", Config.default(), [dies], "fakes:raises", [EMPTY_RUN, ONE_DOCUMENT])
     assert (check.passed, check.departed, check.problems()) == (["one-document"], ["empty-run"], [])
 
 
 def test_an_undeclared_crash_fails_the_check() -> None:
-    check = check_preset(
-        "p", Config.default(), [], "ndcgspec.harness.fakes:raises", [EMPTY_RUN, ONE_DOCUMENT]
-    )
+    check = check_preset("p", Config.default(), [], "fakes:raises", [EMPTY_RUN, ONE_DOCUMENT])
     assert [case for case, _ in check.errors] == ["empty-run"]
     assert check.problems()[0].startswith("empty-run: crashes: ")
 
@@ -147,9 +144,7 @@ def test_a_departure_that_no_longer_happens_as_declared_is_stale() -> None:
         Departure(REFUSES, "said to refuse", ("empty-run",)),
         Departure(DIFFERS, "said to differ", ("no-such-case",)),
     ]
-    check = check_preset(
-        "p", Config.default(), declared, "ndcgspec.harness.fakes:raises", [EMPTY_RUN, ONE_DOCUMENT]
-    )
+    check = check_preset("p", Config.default(), declared, "fakes:raises", [EMPTY_RUN, ONE_DOCUMENT])
     stale = dict(check.stale)
     assert (check.passed, check.departed, sorted(stale)) == (
         [],

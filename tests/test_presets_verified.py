@@ -14,10 +14,10 @@ from functools import cache
 
 import pytest
 
-from ndcgspec.harness.adapter import load_adapter
-from ndcgspec.harness.peer_registry import PEER_ADAPTERS, PRESET_ADAPTERS
-from ndcgspec.harness.preset_check import verify_preset
-from ndcgspec.harness.probes import ProbeInput, probe_inputs
+from ndcgspec.harness.adapters.base import load_adapter
+from ndcgspec.harness.adapters.registry import PEER_ADAPTERS, PRESET_ADAPTERS
+from ndcgspec.harness.analysis.preset_check import verify_preset
+from ndcgspec.harness.analysis.probes import ProbeInput, probe_inputs
 
 SHOWN = 8
 
@@ -34,14 +34,14 @@ def _module_of(adapter: str) -> str:
 def _library_installed(adapter: str) -> bool:
     module = _module_of(adapter)
     imports = {
-        "ndcgspec.harness.peer_pytrec_eval": "pytrec_eval",
-        "ndcgspec.harness.peer_ir_measures": "ir_measures",
-        "ndcgspec.harness.peer_ranx": "ranx",
-        "ndcgspec.harness.peer_sklearn": "sklearn",
-        "ndcgspec.harness.peer_torchmetrics": "torchmetrics",
-        "ndcgspec.harness.peer_lightgbm": "lightgbm",
-        "ndcgspec.harness.peer_xgboost": "xgboost",
-        "ndcgspec.harness.peer_catboost": "catboost",
+        "ndcgspec.harness.adapters.peers.pytrec_eval": "pytrec_eval",
+        "ndcgspec.harness.adapters.peers.ir_measures": "ir_measures",
+        "ndcgspec.harness.adapters.peers.ranx": "ranx",
+        "ndcgspec.harness.adapters.peers.sklearn": "sklearn",
+        "ndcgspec.harness.adapters.peers.torchmetrics": "torchmetrics",
+        "ndcgspec.harness.adapters.peers.lightgbm": "lightgbm",
+        "ndcgspec.harness.adapters.peers.xgboost": "xgboost",
+        "ndcgspec.harness.adapters.peers.catboost": "catboost",
     }
     return importlib.util.find_spec(imports[module]) is not None
 

@@ -16,7 +16,7 @@ from conftest import REPO_ROOT
 BUILD_WHEEL = (
     "import sys; from setuptools import build_meta; print(build_meta.build_wheel(sys.argv[1]))"
 )
-SOURCE_ITEMS = ["pyproject.toml", "README.md", "spec", "cases", "reference", "harness"]
+SOURCE_ITEMS = ["pyproject.toml", "README.md", "spec", "cases", "reference", "engine", "harness"]
 
 
 def can_build_wheels(setuptools_version: str) -> bool:
@@ -83,3 +83,7 @@ def test_wheel_ships_the_cases_package_and_every_case_file(wheel_names: set[str]
 def test_wheel_ships_the_reference_and_the_harness(wheel_names: set[str]) -> None:
     assert "ndcgspec/reference/config_schema.py" in wheel_names
     assert "ndcgspec/harness/cli.py" in wheel_names
+    assert "ndcgspec/engine/scoring.py" in wheel_names
+    for folder in ("suite", "running", "adapters", "adapters/peers", "analysis"):
+        assert f"ndcgspec/harness/{folder}/__init__.py" in wheel_names
+    assert "ndcgspec/harness/adapters/ndcg_adapter.mjs" in wheel_names

@@ -1,0 +1,360 @@
+"""Vectorised ranking for the fast engine: joining the run to the qrels, duplicates, the sort
+by score with exact ties, and each configuration's ranking (``ndcg.definition.order``).
+
+Document ids are compared as exact byte strings through hash tables with linear probing whose
+probes compare every word of the key, so a hash collision costs a probe, never a wrong match.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from decimal import Decimal
+
+import numpy as np
+
+from ndcgspec.engine.read import QrelsColumns, RunColumns
+
+_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX_2 = np.uint64(0x94D049BB133111EB)
+_GROUP_SEED = np.uint64(0x9E3779B97F4A7C15)
+# Rows hashed per table when finding duplicates, and per lookup: tables and their
+# temporaries stay small (a few MiB).
+BLOCK_ROWS = 1 << 18
+
+
+def key_hashes(groups: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each (group, document id) key."""
+    h = groups.astype(np.uint64) * _GROUP_SEED
+    for j in range(words.shape[1]):
+        h ^= words[:, j]
+        h *= _MIX_1
+        h ^= h >> np.uint64(29)
+        h *= _MIX_2
+    return h
+
+
+class KeyTable:
+    """An open-addressing table of (group, words) keys; `first[i]` is the row that holds the
+    key of row i (i itself unless an earlier-placed row has the same key)."""
+
+    def __init__(self, groups: np.ndarray, words: np.ndarray, load: int = 2) -> None:
+        self.groups, self.words = groups, words
+        count = len(groups)
+        self.mask = (1 << max(1, (load * count - 1).bit_length())) - 1
+        self.table = np.full(self.mask + 1, -1, np.int64 if count >= 2**31 else np.int32)
+        self.first = np.arange(count)
+        pending = np.arange(count)
+        slot = (key_hashes(groups, words) & np.uint64(self.mask)).astype(np.int64)
+        while pending.size:
+            at = slot[pending]
+            free = self.table[at] < 0
+            self.table[at[free]] = pending[free]
+            holder = self.table[at]
+            same = holder == pending
+            other = np.flatnonzero(~same)
+            same[other] = self._equal(groups[pending[other]], words[pending[other]], holder[other])
+            self.first[pending[same]] = holder[same]
+            pending = pending[~same]
+            slot[pending] = (slot[pending] + 1) & self.mask
+
+    def _equal(self, groups: np.ndarray, words: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        same = self.groups[rows] == groups
+        if words.shape[1] == 1:
+            return same & (self.words[rows, 0] == words[:, 0])
+        return same & np.all(self.words[rows] == words, axis=1)
+
+    def find(self, groups: np.ndarray, words: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """For each key, `values` at the table row holding it, or -1 when the key is absent."""
+        found = np.full(len(groups), -1, values.dtype)
+        for low in range(0, len(groups), BLOCK_ROWS):
+            high = min(low + BLOCK_ROWS, len(groups))
+            rows = self._find(groups[low:high], words[low:high])
+            hit = rows >= 0
+            found[low:high][hit] = values[rows[hit]]
+        return found
+
+    def _find(self, groups: np.ndarray, words: np.ndarray) -> np.ndarray:
+        found = np.full(len(groups), -1, np.int64)
+        pending = np.arange(len(groups))
+        slot = (key_hashes(groups, words) & np.uint64(self.mask)).astype(np.int64)
+        while pending.size:
+            holder = self.table[slot[pending]]
+            filled = np.flatnonzero(holder >= 0)
+            pending, holder = pending[filled], holder[filled]
+            same = self._equal(groups[pending], words[pending], holder)
+            found[pending[same]] = holder[same]
+            pending = pending[~same]
+            slot[pending] = (slot[pending] + 1) & self.mask
+        return found
+
+
+def widen(words: np.ndarray, width: int) -> np.ndarray:
+    """`words` with zero words appended up to `width` columns."""
+    if words.shape[1] == width:
+        return words
+    out = np.zeros((len(words), width), np.uint64)
+    out[:, : words.shape[1]] = words
+    return out
+
+
+def judged_twice(qrels: QrelsColumns) -> bool:
+    """Whether some document is judged twice for one query (a qrels input error)."""
+    table = KeyTable(qrels.qidx, qrels.words)
+    return bool(np.any(table.first != np.arange(len(qrels.qidx))))
+
+
+def exact_score(run: RunColumns, row: int, inexact: dict[int, str]) -> Decimal:
+    """The exact decimal of a row's score: its text when the double may not be exact, else
+    the double's shortest repr, which is then the decimal written (at most 15 digits)."""
+    text = inexact.get(run.file_index(row))
+    return Decimal(text) if text is not None else Decimal(repr(float(run.score[row])))
+
+
+@dataclass
+class Ranked:
+    """The run's rows in ranking order: grouped by query, score descending, run order among
+    equal scores; ties decided on exact decimals (``ndcg.ties``).
+
+    `notable` lists the rows a configuration can credit or reorder: the judged ones and the
+    members of tie groups of two or more; every other row only takes up a rank. `tie_group`
+    numbers the tie group of each notable row.
+    """
+
+    qidx: np.ndarray
+    label: np.ndarray
+    words: np.ndarray
+    tie_group: np.ndarray
+    query_starts: np.ndarray
+    notable: np.ndarray
+    first_copy: np.ndarray | None
+    has_duplicates: np.ndarray
+
+
+def _order(run: RunColumns) -> np.ndarray | None:
+    """The ranking order of the run's rows, None when the run is already in it."""
+    qidx, score = run.qidx, run.score
+    new_query = np.ones(len(qidx), bool)
+    new_query[1:] = qidx[1:] != qidx[:-1]
+    seen = np.zeros(len(run.present), bool)
+    seen[qidx] = True
+    grouped = np.count_nonzero(new_query) == np.count_nonzero(seen)
+    if grouped and np.all((score[1:] <= score[:-1]) | new_query[1:]):
+        return None
+    return _row_indices(np.lexsort((-score, qidx)))
+
+
+def _row_indices(rows: np.ndarray) -> np.ndarray:
+    """`rows` in the smallest integer type that holds them."""
+    return rows.astype(np.int32) if len(rows) < 2**31 else rows
+
+
+def _tie_starts(qidx: np.ndarray, score: np.ndarray) -> np.ndarray:
+    starts = np.ones(len(qidx), bool)
+    starts[1:] = (qidx[1:] != qidx[:-1]) | (score[1:] != score[:-1])
+    return starts
+
+
+def _exact_ties(run: RunColumns, rows: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Queries whose order by double is not the order by exact decimal: float-equal rows of
+    which one may be inexact but whose decimals differ."""
+    inexact = dict(zip(run.inexact_rows.tolist(), run.inexact_texts, strict=True))
+    if not inexact:
+        return np.zeros(0, np.int64)
+    group = np.cumsum(starts) - 1
+    position = np.empty(len(rows), np.int64)
+    position[rows] = np.arange(len(rows))
+    suspect = np.unique(group[position[run.inexact_rows]])
+    bounds = [*np.flatnonzero(starts).tolist(), len(rows)]
+    bad = []
+    for g in suspect.tolist():
+        members = rows[bounds[g] : bounds[g + 1]].tolist()
+        if len({exact_score(run, r, inexact) for r in members}) > 1:
+            bad.append(int(run.qidx[members[0]]))
+    return np.array(sorted(set(bad)), np.int64)
+
+
+def _resort_exactly(run: RunColumns, rows: np.ndarray, queries: np.ndarray) -> np.ndarray:
+    """Score-descending tie groups by exact decimals for the rows of `queries`; the returned
+    tie keys are the dense ranks of the exact scores (equal decimals, equal keys)."""
+    inexact = dict(zip(run.inexact_rows.tolist(), run.inexact_texts, strict=True))
+    keys = run.score[rows].astype(np.float64)
+    qidx = run.qidx[rows]
+    for q in queries.tolist():
+        at = np.flatnonzero(qidx == q)
+        exact = [exact_score(run, r, inexact) for r in rows[at].tolist()]
+        order = sorted(range(len(at)), key=lambda i: exact[i], reverse=True)
+        rows[at] = rows[at][order]
+        distinct = sorted(set(exact), reverse=True)
+        dense = {value: i for i, value in enumerate(distinct)}
+        keys[at] = [-float(dense[exact[i]]) for i in order]
+    return keys
+
+
+def _in_ranking_order(run: RunColumns, order: np.ndarray, label_of_row: np.ndarray) -> np.ndarray:
+    """Put the run's columns in ranking order, one column at a time so that only one is ever
+    held twice, and return the labels in that order."""
+    run.file_row = order
+    run.qidx = run.qidx[run.file_row]
+    run.score = run.score[run.file_row]
+    run.words = run.words[run.file_row]
+    return label_of_row[run.file_row]
+
+
+def rank_rows(run: RunColumns, label_of_row: np.ndarray) -> Ranked:
+    """Put the run in ranking order (`RunColumns.file_row`) and find everything about the
+    ranking that no configuration changes; `label_of_row` is in file order."""
+    order = _order(run)
+    if order is None:
+        starts = _tie_starts(run.qidx, run.score)
+    else:
+        starts = _tie_starts(run.qidx[order], run.score[order])
+    if run.inexact_rows.size:
+        rows = _row_indices(np.arange(len(run.qidx))) if order is None else order
+        redo = _exact_ties(run, rows, starts)
+        if redo.size:
+            keys = _resort_exactly(run, rows, redo)
+            order = rows
+            starts = _tie_starts(run.qidx[order], keys)
+    if order is not None:
+        label_of_row = _in_ranking_order(run, order, label_of_row)
+    qidx, words, label = run.qidx, run.words, label_of_row
+    in_group = ~starts
+    in_group[:-1] |= ~starts[1:]
+    notable = np.flatnonzero((label >= 0) | in_group)
+    tie_group = (np.cumsum(starts, dtype=np.int32) - 1)[notable]
+    copies = _duplicates(qidx, words)
+    has = np.zeros(len(run.present), bool)
+    has[qidx[copies]] = True
+    first_copy = None
+    if copies.size:
+        first_copy = np.ones(len(qidx), bool)
+        first_copy[copies] = False
+    return Ranked(
+        qidx=qidx,
+        label=label,
+        words=words,
+        tie_group=tie_group,
+        query_starts=np.flatnonzero(np.r_[True, qidx[1:] != qidx[:-1]]) if len(qidx) else qidx,
+        notable=notable,
+        first_copy=first_copy,
+        has_duplicates=has,
+    )
+
+
+def _duplicates(qidx: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """The ranked rows whose query and document id an earlier ranked row already has: under
+    ``ndcg.duplicates.first`` the earliest copy (highest score, earliest in the run) stays."""
+    query_starts = np.flatnonzero(np.r_[True, qidx[1:] != qidx[:-1]]) if len(qidx) else []
+    cuts = [0]
+    for start in np.asarray(query_starts).tolist():
+        if start - cuts[-1] >= BLOCK_ROWS:
+            cuts.append(start)
+    cuts.append(len(qidx))
+    copies, holders = [], []
+    for low, high in itertools.pairwise(cuts):
+        first = KeyTable(qidx[low:high], words[low:high]).first
+        at = np.flatnonzero(first != np.arange(high - low))
+        copies.append(low + at)
+        holders.append(low + first[at])
+    copies, holders = np.concatenate(copies), np.concatenate(holders)
+    # The table's holder is whichever row was placed first; the kept copy is the earliest.
+    members = np.unique(np.concatenate([copies, holders]))
+    holder_of = dict(zip(copies.tolist(), holders.tolist(), strict=True))
+    earliest: dict[int, int] = {}
+    for row in members.tolist():
+        group = holder_of.get(row, row)
+        earliest[group] = min(earliest.get(group, row), row)
+    later = [r for r in members.tolist() if earliest[holder_of.get(r, r)] != r]
+    return np.array(later, np.int64)
+
+
+@dataclass
+class ConfigRanking:
+    """The credited rows of one configuration's ranking (duplicates and unjudged axes
+    applied), in ranking order, with 1-based ranks, tie groups, and gain classes after the
+    ties axis reordered them; `unjudged_queries` have a ranked unjudged document. Query
+    `queries[i]` ranks `lengths[i]` documents, credited or not."""
+
+    qidx: np.ndarray
+    rank: np.ndarray
+    gain_class: np.ndarray
+    tie_group: np.ndarray
+    tie_size: np.ndarray
+    unjudged_queries: np.ndarray
+    queries: np.ndarray
+    lengths: np.ndarray
+
+
+def _starts(values: np.ndarray) -> np.ndarray:
+    return np.flatnonzero(np.r_[True, values[1:] != values[:-1]]) if len(values) else values
+
+
+def rank_config(
+    ranked: Ranked, label_class: np.ndarray, zero_class: int, choices: dict[str, str]
+) -> ConfigRanking:
+    """Apply ``ndcg.duplicates``, ``ndcg.unjudged`` and ``ndcg.ties`` to the notable rows.
+
+    `label_class` maps each label to its gain class (classes ascend with the gain) or to a
+    negative number when the label leaves the document unjudged. Only tie groups whose gains
+    differ are reordered: in the others every order gives the same gains at the same ranks.
+    """
+    label = ranked.label
+    keep = ranked.first_copy if choices["duplicates"] == "first" else None
+    condense = choices["unjudged"] == "condense"
+    judged_all = None
+    if condense or choices["unjudged"] == "error":
+        judged_all = (label >= 0) & (label_class[np.maximum(label, 0)] >= 0)
+    unjudged_queries = np.zeros(0, np.int64)
+    if choices["unjudged"] == "error":
+        loose = ~judged_all if keep is None else keep & ~judged_all
+        flags = np.zeros(len(ranked.has_duplicates), bool)
+        flags[ranked.qidx[loose]] = True
+        unjudged_queries = np.flatnonzero(flags)
+    if condense:
+        keep = judged_all if keep is None else keep & judged_all
+    chosen = slice(None) if keep is None else keep[ranked.notable]
+    rows = ranked.notable[chosen]
+    query_start = ranked.query_starts[np.searchsorted(ranked.query_starts, rows, "right") - 1]
+    if keep is None:
+        rank = rows - query_start + 1
+    else:
+        kept_before = np.cumsum(keep, dtype=np.int64) - keep
+        rank = kept_before[rows] - kept_before[query_start] + 1
+    row_label = label[rows]
+    gain_class = np.where(row_label >= 0, label_class[np.maximum(row_label, 0)], -1)
+    gain_class = np.where(gain_class >= 0, gain_class, zero_class)
+    group = ranked.tie_group[chosen]
+    count = len(rows)
+    group_starts = _starts(group)
+    sizes = np.diff(group_starts, append=count)
+    tie_size = np.repeat(sizes, sizes)
+    ties = choices["ties"]
+    if count and ties not in ("input", "average"):
+        lowest = np.minimum.reduceat(gain_class, group_starts)
+        highest = np.maximum.reduceat(gain_class, group_starts)
+        reorder = np.flatnonzero(np.repeat(lowest != highest, sizes))
+        within = group[reorder]
+        if ties in ("docid-asc", "docid-desc"):
+            words = ranked.words[rows[reorder]]
+            words = ~words if ties == "docid-desc" else words
+            keys = [words[:, j] for j in reversed(range(words.shape[1]))]
+        else:
+            sign = 1 if ties == "pessimistic" else -1
+            keys = [reorder, sign * gain_class[reorder]]
+        gain_class[reorder] = gain_class[reorder][np.lexsort((*keys, within))]
+    starts = ranked.query_starts
+    if keep is None:
+        lengths = np.diff(np.r_[starts, len(label)]).astype(np.int64)
+    else:
+        lengths = np.add.reduceat(keep.astype(np.int64), starts) if len(starts) else starts
+    return ConfigRanking(
+        qidx=ranked.qidx[rows],
+        rank=rank,
+        gain_class=gain_class,
+        tie_group=group,
+        tie_size=tie_size,
+        unjudged_queries=unjudged_queries,
+        queries=ranked.qidx[starts],
+        lengths=np.asarray(lengths, np.int64),
+    )

@@ -1,0 +1,405 @@
+"""Columnar reading of TREC qrels and runs for the fast engine (``ndcg.definition.inputs``).
+
+The bytes are tokenised in chunks with numpy, exactly as `trec_io.read_lines` splits them:
+lines end at "\\n" and fields are separated by whitespace. Document ids become big-endian
+64-bit words (byte order is then numeric order, ``ndcg.ties.docid-desc``), labels stay exact
+decimal texts, and scores become doubles that are exact when that is provable (at most 15
+significant digits); any other score keeps its text so that ties can be decided exactly
+(``ndcg.precision``).
+
+Whatever this reader does not handle raises `Unsupported`; the caller then reads with the plain
+`trec_io` readers, which also report every input error with its ``file:line``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import gzip
+import re
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ndcgspec.reference.decimals import parse_decimal
+from ndcgspec.reference.errors import NdcgSpecError
+from ndcgspec.reference.trec_io import GZIP_MAGIC
+
+# Pieces of 1 MiB: the temporaries of tokenising one piece stay a few MiB.
+CHUNK_BYTES = 1 << 20
+_SLACK = 32
+# The shortest lines: one-byte fields, one separator between them, "\n".
+_SHORTEST_LINE = {4: 8, 6: 12}
+# A first guess at how much a gzip file inflates, before its columns grow by doubling.
+_GZIP_GUESS = 8
+_FALLBACK_ROWS = 1 << 20
+# A double holds every decimal of at most this many significant digits injectively
+# (DBL_DIG), so equal doubles then mean equal decimals.
+EXACT_DIGITS = 15
+# Byte values `str.split` treats as whitespace below 0x80 are 9–13 and 28–32; the other
+# control bytes below 33 would be read as whitespace by the vectorised test `byte <= 32`.
+_NON_ASCII_SPACE = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_WORD_MASKS = np.array([0] + [((1 << (8 * r)) - 1) << (8 * (8 - r)) for r in range(1, 9)], ">u8")
+_POWERS_OF_TEN = 10.0 ** np.arange(EXACT_DIGITS + 1)
+
+
+class Unsupported(Exception):
+    """Input the fast reader leaves to the plain reader; the message says why."""
+
+
+@dataclass
+class LineNumbers:
+    """The file line of each kept row, run-length coded: row r is on line r + offsets[i] for
+    the last i with starts[i] <= r. A file without blank or dropped lines needs one pair."""
+
+    starts: list[int] = field(default_factory=list)
+    offsets: list[int] = field(default_factory=list)
+    rows: int = 0
+
+    def __getitem__(self, row: int) -> int:
+        return row + self.offsets[bisect.bisect_right(self.starts, row) - 1]
+
+    def extend(self, lines: np.ndarray) -> None:
+        """Add the lines of the next rows."""
+        offsets = lines.astype(np.int64) - np.arange(self.rows, self.rows + len(lines))
+        # Offsets are at least 1: -1 before the first row starts the first pair.
+        new = np.flatnonzero(np.diff(offsets, prepend=self.offsets[-1] if self.offsets else -1))
+        self.starts += (self.rows + new).tolist()
+        self.offsets += offsets[new].tolist()
+        self.rows += len(lines)
+
+
+class _Column:
+    """A column filled piece by piece in one buffer reserved for at most `capacity` rows: no
+    piece is kept apart and nothing is copied unless the reservation (a guess for gzip files)
+    is exceeded; the pages of the reservation that no row reaches are never touched."""
+
+    def __init__(self, dtype: type, capacity: int, width: int = 0) -> None:
+        try:
+            self.data = np.empty((capacity, width) if width else capacity, dtype)
+        except MemoryError:
+            # A system that commits memory when it is reserved: start small and grow.
+            rows = min(capacity, _FALLBACK_ROWS)
+            self.data = np.empty((rows, width) if width else rows, dtype)
+        self.size = 0
+
+    def extend(self, values: np.ndarray) -> None:
+        """Append rows; word columns may be wider than those held, which are zero padded."""
+        end = self.size + len(values)
+        if end > len(self.data) or values.shape[1:] > self.data.shape[1:]:
+            rows = len(self.data) if end <= len(self.data) else max(end, 2 * len(self.data))
+            width = np.maximum(values.shape, self.data.shape)[1:]
+            grown = np.zeros((rows, *width), self.data.dtype)
+            held = self.array()
+            grown[tuple(slice(0, n) for n in held.shape)] = held
+            self.data = grown
+        if values.ndim == 2:
+            self.data[self.size : end, : values.shape[1]] = values
+            self.data[self.size : end, values.shape[1] :] = 0
+        else:
+            self.data[self.size : end] = values
+        self.size = end
+
+    def array(self) -> np.ndarray:
+        return self.data[: self.size]
+
+
+def _capacity(path: Path, fields: int) -> int:
+    """The most rows the file can hold (a guess for gzip files)."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as probe:
+            compressed = probe.read(2) == GZIP_MAGIC
+    except OSError as error:
+        raise Unsupported(f"{path}: unreadable: {error}") from None
+    return (_GZIP_GUESS if compressed else 1) * size // _SHORTEST_LINE[fields] + 1
+
+
+@dataclass
+class QrelsColumns:
+    """The rows of a qrels file, in file order."""
+
+    path: str
+    qids: list[str]
+    qidx: np.ndarray
+    words: np.ndarray
+    label_id: np.ndarray
+    label_texts: list[str]
+    lines: LineNumbers
+
+
+@dataclass
+class RunColumns:
+    """The rows of a run whose query is in the qrels, in file order until ranking puts them in
+    ranking order; then `file_row` holds each row's index in file order.
+
+    `score` is exact for rows not in `inexact_rows` (indices in file order); those rows keep
+    their text in `inexact_texts` (same order), to be read as exact decimals when ties must be
+    decided. `lines` is indexed in file order too.
+    """
+
+    path: str
+    present: np.ndarray
+    qidx: np.ndarray
+    words: np.ndarray
+    score: np.ndarray
+    inexact_rows: np.ndarray
+    inexact_texts: list[str]
+    lines: LineNumbers
+    file_row: np.ndarray | None = None
+
+    def file_index(self, row: int) -> int:
+        """The index in file order of the row now at `row`."""
+        return row if self.file_row is None else int(self.file_row[row])
+
+
+@dataclass
+class _Chunk:
+    data: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    lines: np.ndarray
+
+
+def _chunks(path: Path) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
+    """Pieces of the file that end at a line end (in a buffer with slack after them, so
+    that eight bytes can be read at any token start), with the offsets of their line ends
+    and the number of lines before them. The buffer is reused: use a piece before the next."""
+    try:
+        with path.open("rb") as probe:
+            compressed = probe.read(2) == GZIP_MAGIC
+        opener = gzip.open if compressed else open
+        with opener(path, "rb") as stream:
+            buffer = np.zeros(2 * CHUNK_BYTES + _SLACK, np.uint8)
+            held, before = 0, 0
+            while True:
+                if held + CHUNK_BYTES + _SLACK > len(buffer):
+                    buffer = np.concatenate([buffer, np.zeros(len(buffer), np.uint8)])
+                got = stream.readinto(memoryview(buffer)[held : held + CHUNK_BYTES])
+                if not got:
+                    break
+                end = held + got
+                line_ends = np.flatnonzero(buffer[held:end] == 10) + held
+                if not line_ends.size:
+                    held = end
+                    continue
+                cut = int(line_ends[-1]) + 1
+                yield buffer[: cut + _SLACK], line_ends, before
+                before += len(line_ends)
+                buffer[: end - cut] = buffer[cut:end].copy()
+                held = end - cut
+            if held:
+                buffer[held] = 10
+                yield buffer[: held + 1 + _SLACK], np.array([held]), before
+    except OSError as error:
+        raise Unsupported(f"{path}: unreadable: {error}") from None
+    except (EOFError, zlib.error) as error:
+        raise Unsupported(f"{path}: damaged gzip data: {error}") from None
+
+
+def _tokenise(
+    data: np.ndarray, line_ends: np.ndarray, before: int, fields: int, path: Path
+) -> _Chunk:
+    """Field boundaries of every non-blank line of a piece from `_chunks`."""
+    view = data[: len(data) - _SLACK]
+    if view.max() >= 0x80:
+        try:
+            decoded = view.tobytes().decode("utf-8")
+        except UnicodeDecodeError:
+            raise Unsupported(f"{path}: a line is not valid UTF-8") from None
+        if _NON_ASCII_SPACE.search(decoded):
+            raise Unsupported(f"{path}: non-ASCII whitespace")
+    space = view <= 32
+    # Below 28 only "\n" is common; look closer only when something else is there.
+    if np.count_nonzero(view < 28) != len(line_ends):
+        low = view[view < 28]
+        if low.min() < 9 or np.count_nonzero(low > 13):
+            raise Unsupported(f"{path}: control bytes")
+    start_mask = np.empty(len(view), bool)
+    start_mask[0] = not space[0]
+    np.greater(space[:-1], space[1:], out=start_mask[1:])
+    starts = np.flatnonzero(start_mask)
+    np.less(space[:-1], space[1:], out=start_mask[:-1])
+    start_mask[-1] = False
+    ends = np.flatnonzero(start_mask) + 1
+    if _one_row_per_line(starts, ends, line_ends, fields):
+        lines = np.arange(before + 1, before + 1 + len(line_ends), dtype=np.int64)
+    else:
+        per_line = np.diff(np.searchsorted(starts, line_ends), prepend=0)
+        if np.any((per_line != fields) & (per_line != 0)):
+            raise Unsupported(f"{path}: a line does not have {fields} fields")
+        lines = before + 1 + np.flatnonzero(per_line)
+    return _Chunk(data, starts.reshape(-1, fields), ends.reshape(-1, fields), lines)
+
+
+def _one_row_per_line(
+    starts: np.ndarray, ends: np.ndarray, line_ends: np.ndarray, fields: int
+) -> bool:
+    """Whether every line holds exactly `fields` tokens: then the k-th group of `fields`
+    tokens starts after line end k − 1 and ends before line end k."""
+    if len(starts) != fields * len(line_ends):
+        return False
+    firsts, lasts = starts[::fields], ends[fields - 1 :: fields]
+    return bool(np.all(firsts[1:] > line_ends[:-1]) and np.all(lasts <= line_ends))
+
+
+def _words(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, count: int) -> np.ndarray:
+    """The token bytes as `count` big-endian 64-bit words each, zero padded."""
+    unaligned = np.ndarray((len(data) - 7,), ">u8", data.data, 0, (1,))
+    out = np.empty((len(starts), count), np.uint64)
+    for j in range(count):
+        kept = np.clip(lengths - 8 * j, 0, 8)
+        out[:, j] = unaligned[starts + 8 * j] & _WORD_MASKS[kept]
+    return out
+
+
+def _token_words(chunk: _Chunk, field: int) -> tuple[np.ndarray, np.ndarray]:
+    starts, lengths = chunk.starts[:, field], chunk.ends[:, field] - chunk.starts[:, field]
+    count = int(-(-lengths.max() // 8)) if len(lengths) else 1
+    return _words(chunk.data, starts, lengths, count), lengths
+
+
+def _texts(chunk: _Chunk, field: int, rows: np.ndarray) -> list[str]:
+    starts, ends = chunk.starts[rows, field].tolist(), chunk.ends[rows, field].tolist()
+    return [chunk.data[s:e].tobytes().decode("utf-8") for s, e in zip(starts, ends, strict=True)]
+
+
+def _segments(chunk: _Chunk, field: int) -> tuple[np.ndarray, list[str]]:
+    """Start row of each run of equal tokens in a column, and each run's text."""
+    words, lengths = _token_words(chunk, field)
+    changed = np.ones(len(lengths), bool)
+    changed[1:] = (lengths[1:] != lengths[:-1]) | np.any(words[1:] != words[:-1], axis=1)
+    first = np.flatnonzero(changed)
+    return first, _texts(chunk, field, first)
+
+
+def read_qrels_columns(path: str | Path) -> QrelsColumns:
+    """A qrels file as columns; qids in order of first appearance, as `trec_io.read_qrels`."""
+    qids: dict[str, int] = {}
+    labels: dict[str, int] = {}
+    capacity = _capacity(Path(path), 4)
+    qidx, label_id = _Column(np.int32, capacity), _Column(np.int32, capacity)
+    words, lines = _Column(np.uint64, capacity, 1), LineNumbers()
+    for data, line_ends, before in _chunks(Path(path)):
+        chunk = _tokenise(data, line_ends, before, 4, Path(path))
+        first, names = _segments(chunk, 0)
+        segment_qidx = np.array([qids.setdefault(n, len(qids)) for n in names], np.int32)
+        qidx.extend(np.repeat(segment_qidx, np.diff(first, append=len(chunk.lines))))
+        words.extend(_token_words(chunk, 2)[0])
+        label_words, _ = _token_words(chunk, 3)
+        # Tokens hold no zero byte, so the zero-padded words identify the text.
+        keys = label_words.view(np.dtype((np.void, 8 * label_words.shape[1]))).ravel()
+        firsts, inverse = np.unique(keys, return_index=True, return_inverse=True)[1:]
+        local = [labels.setdefault(_words_text(label_words[i]), len(labels)) for i in firsts]
+        label_id.extend(np.array(local, np.int32)[inverse.ravel()])
+        lines.extend(chunk.lines)
+    if lines.rows == 0:
+        raise Unsupported(f"{path}: empty")
+    texts = list(labels)
+    for text in texts:
+        try:
+            parse_decimal(text)
+        except NdcgSpecError:
+            raise Unsupported(f"{path}: label {text!r} is not a decimal") from None
+    return QrelsColumns(
+        str(path), list(qids), qidx.array(), words.array(), label_id.array(), texts, lines
+    )
+
+
+def _words_text(words: np.ndarray) -> str:
+    """The text of a token from its zero-padded big-endian words."""
+    return words.astype(">u8").tobytes().rstrip(b"\0").decode("utf-8")
+
+
+@dataclass
+class _Scores:
+    values: np.ndarray
+    inexact: np.ndarray
+    texts: list[str]
+
+
+def _scores(chunk: _Chunk, field: int, rows: np.ndarray, path: Path) -> _Scores:
+    """Doubles of the score tokens of `rows`; exact (Clinger's fast path: an integer below
+    2^53 divided by an exact power of ten) for plain decimals of at most 15 digits."""
+    starts, ends = chunk.starts[rows, field], chunk.ends[rows, field]
+    lengths = ends - starts
+    width = int(lengths.max()) if len(rows) else 1
+    count = min(-(-width // 8), 3)
+    raw = _words(chunk.data, starts, np.minimum(lengths, 8 * count), count)
+    columns = raw.astype(">u8").view(np.uint8).reshape(len(rows), 8 * count).T.copy()
+    mantissa = np.zeros(len(rows), np.int64)
+    digits = np.zeros(len(rows), np.int64)
+    fraction = np.zeros(len(rows), np.int64)
+    dots = np.zeros(len(rows), np.int64)
+    other = np.zeros(len(rows), bool)
+    negative = columns[0] == 45
+    for j, byte in enumerate(columns):
+        digit = byte - np.uint8(48)
+        is_digit = digit < 10
+        is_dot = byte == 46
+        mantissa = np.where(is_digit, mantissa * 10 + digit, mantissa)
+        digits += is_digit
+        fraction += is_digit & (dots > 0)
+        dots += is_dot
+        allowed = is_digit | is_dot | (byte == 0)
+        if j == 0:
+            allowed |= negative | (byte == 43)
+        other |= ~allowed
+    plain = ~other & (dots <= 1) & (digits >= 1) & (digits <= EXACT_DIGITS)
+    plain &= lengths <= 8 * count
+    values = mantissa / _POWERS_OF_TEN[np.minimum(fraction, EXACT_DIGITS)]
+    values = np.where(negative, -values, values)
+    inexact = np.flatnonzero(~plain)
+    texts = _texts(chunk, field, rows[inexact])
+    for at, text in zip(inexact.tolist(), texts, strict=True):
+        try:
+            values[at] = float(parse_decimal(text))
+        except NdcgSpecError:
+            raise Unsupported(f"{path}: score {text!r} is not a finite decimal") from None
+    return _Scores(values + 0.0, inexact, texts)
+
+
+def read_run_columns(path: str | Path, qrels_qids: list[str]) -> RunColumns:
+    """A run as columns, keeping only the rows of queries in the qrels (the others never
+    count, ``ndcg.definition.inputs``); `present` marks the qrels queries the run lists."""
+    index = {q: i for i, q in enumerate(qrels_qids)}
+    present = np.zeros(len(qrels_qids), bool)
+    capacity = _capacity(Path(path), 6)
+    qidx, score = _Column(np.int32, capacity), _Column(np.float64, capacity)
+    words, lines = _Column(np.uint64, capacity, 1), LineNumbers()
+    inexact_rows: list[np.ndarray] = []
+    inexact_texts: list[str] = []
+    kept_so_far = 0
+    seen = False
+    for data, line_ends, before in _chunks(Path(path)):
+        chunk = _tokenise(data, line_ends, before, 6, Path(path))
+        seen |= len(chunk.lines) > 0
+        first, names = _segments(chunk, 0)
+        segment_qidx = np.array([index.get(n, -1) for n in names], np.int32)
+        row_qidx = np.repeat(segment_qidx, np.diff(first, append=len(chunk.lines)))
+        rows = np.flatnonzero(row_qidx >= 0)
+        present[segment_qidx[segment_qidx >= 0]] = True
+        scores = _scores(chunk, 4, np.arange(len(chunk.lines)), Path(path))
+        qidx.extend(row_qidx[rows])
+        words.extend(_token_words(chunk, 2)[0][rows])
+        score.extend(scores.values[rows])
+        lines.extend(chunk.lines[rows])
+        kept = row_qidx[scores.inexact] >= 0
+        new_rows = np.searchsorted(rows, scores.inexact[kept])
+        inexact_rows.append(kept_so_far + new_rows)
+        inexact_texts += [t for t, k in zip(scores.texts, kept.tolist(), strict=True) if k]
+        kept_so_far += len(rows)
+    if not seen:
+        raise Unsupported(f"{path}: empty")
+    return RunColumns(
+        str(path),
+        present,
+        qidx.array(),
+        words.array(),
+        score.array(),
+        np.concatenate(inexact_rows).astype(np.int64, copy=False),
+        inexact_texts,
+        lines,
+    )

@@ -1,0 +1,309 @@
+"""The in-process adapter interface: how a Python nDCG implementation meets the harness.
+
+An adapter says who it is (name, version), which configurations it computes (a list of choice
+ids per axis of ``spec/ndcg.yaml``, and optionally the parameter values it accepts) and the
+width of its floats (64 or 32). For each case it receives the input and the full configuration,
+never the expected values, and returns the nDCG of each query it scores (and optionally the
+aggregate). It raises `Rejected` to refuse an input, as a conforming implementation must when
+the configuration makes the input an error (for instance ``ndcg.duplicates.error``).
+
+Two helpers turn a plain function into an adapter in a few lines:
+
+    from ndcgspec.harness.adapters.base import arrays_adapter
+    from sklearn.metrics import ndcg_score
+
+    adapter = arrays_adapter(
+        lambda y_true, y_score, k: ndcg_score([y_true], [y_score], k=k),
+        name="sklearn", version="1.5",
+        capabilities={"ideal": ["retrieved"], "ties": ["average"], "aggregate": ["run"]},
+    )
+
+`trec_adapter` does the same for functions of TREC-style dicts. Every adapter runs in a child
+process of the harness (``harness/running/host.py``); `load_adapter` finds it from
+``module:object``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from importlib import import_module
+from typing import Any
+
+import numpy as np
+
+from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
+from ndcgspec.harness.running.compare import FLOAT_WIDTHS
+from ndcgspec.reference import NdcgSpecError
+from ndcgspec.reference.aggregate import CHOICES as AGGREGATE_CHOICES
+from ndcgspec.reference.config import axes, choice_axes, choice_ids
+
+Row = tuple[str, str, str]
+PerQuery = Mapping[str, float | None]
+NumberFormat = tuple[int, int | None]
+"""The float width of an adapter's values and the decimals it rounds them to, if it does
+(``ndcg.comparison``)."""
+
+
+class Rejected(Exception):
+    """Raised by an adapter that refuses the input, with the reason as its message."""
+
+
+class AdapterError(NdcgSpecError):
+    """An adapter that cannot be loaded or that declares what the spec does not know."""
+
+
+@dataclass(frozen=True)
+class Values:
+    """An adapter's answer for one case: nDCG per scored query, and the aggregate if it
+    computes one (left out, the harness takes the mean the ``empty`` axis prescribes)."""
+
+    per_query: PerQuery
+    aggregate: float | None = None
+    has_aggregate: bool = False
+
+    @classmethod
+    def with_aggregate(cls, per_query: PerQuery, aggregate: float | None) -> Values:
+        """Per-query values and the adapter's own aggregate."""
+        return cls(per_query, aggregate, True)
+
+
+@dataclass(frozen=True)
+class CaseInput:
+    """A case's input as the protocol carries it: rows of exact decimal strings, run order kept."""
+
+    qrels: Sequence[Row]
+    run: Sequence[Row]
+
+    def labels(self) -> dict[str, dict[str, Decimal]]:
+        """``{qid: {docid: label}}`` in qrels order."""
+        out: dict[str, dict[str, Decimal]] = {}
+        for qid, docid, label in self.qrels:
+            out.setdefault(qid, {})[docid] = Decimal(label)
+        return out
+
+    def rankings(self) -> dict[str, list[tuple[str, Decimal]]]:
+        """``{qid: [(docid, score), ...]}`` in run order, duplicates kept."""
+        out: dict[str, list[tuple[str, Decimal]]] = {}
+        for qid, docid, score in self.run:
+            out.setdefault(qid, []).append((docid, Decimal(score)))
+        return out
+
+
+@dataclass
+class Adapter(ABC):
+    """An nDCG implementation as the harness sees it.
+
+    `capabilities` maps an axis id to the choice ids the adapter computes; an axis left out
+    supports only its spec default. `params` maps a parameter id to the values (exact decimal
+    strings, or "e" for the log base) it accepts; a parameter left out takes any value.
+    """
+
+    name: str
+    version: str
+    capabilities: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    params: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    float_width: int = 64
+    language: str = "python"
+    decimal_places: int | None = None
+
+    @abstractmethod
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values | PerQuery:
+        """nDCG of each scored query of `case_input` under the full configuration `config`."""
+
+    def describe(self) -> dict[str, Any]:
+        """The ``adapter`` object of the protocol's start reply."""
+        return {
+            "name": self.name,
+            "version": self.version,
+            "language": self.language,
+            "float_width": self.float_width,
+            **({} if self.decimal_places is None else {"decimal_places": self.decimal_places}),
+            "capabilities": {k: list(v) for k, v in self.capabilities.items()},
+            "params": {k: list(v) for k, v in self.params.items()},
+        }
+
+
+def declared_number_format(adapter: Mapping[str, Any]) -> NumberFormat:
+    """The number format a start reply's ``adapter`` object declares."""
+    return int(adapter["float_width"]), adapter.get("decimal_places")
+
+
+def declared_capabilities(adapter: Mapping[str, Any]) -> dict[str, set[str]]:
+    """Every choice axis mapped to the choices a start reply's ``adapter`` object claims,
+    checked against the spec: an unknown axis or choice is an AdapterError."""
+    claimed = adapter.get("capabilities") or {}
+    known = {a["id"] for a in choice_axes()}
+    for axis_id, choices in claimed.items():
+        if axis_id not in known:
+            raise AdapterError(
+                f"adapter declares unknown axis {axis_id!r}; valid: {', '.join(sorted(known))}"
+            )
+        unknown = [c for c in choices if c not in choice_ids(axis_id)]
+        if unknown:
+            raise AdapterError(
+                f"adapter declares unknown choice {unknown[0]!r} on axis {axis_id!r}; "
+                f"valid: {', '.join(choice_ids(axis_id))}"
+            )
+    if adapter.get("float_width") not in FLOAT_WIDTHS:
+        raise AdapterError(
+            f"adapter float_width must be 64 or 32, got {adapter.get('float_width')!r}"
+        )
+    declared_params = adapter.get("params") or {}
+    param_ids = {p["id"] for a in axes() for p in a.get("params", [])}
+    for name in declared_params:
+        if name not in param_ids:
+            raise AdapterError(
+                f"adapter declares unknown parameter {name!r}; "
+                f"valid: {', '.join(sorted(param_ids))}"
+            )
+    return {a["id"]: set(claimed.get(a["id"], [a["default"]])) for a in choice_axes()}
+
+
+def unsupported_reason(adapter: Mapping[str, Any], config: Mapping[str, Any]) -> str | None:
+    """Why the adapter cannot compute `config` (a full configuration object), or None."""
+    for axis_id, choices in declared_capabilities(adapter).items():
+        if config[axis_id] not in choices:
+            return f"{axis_id}={config[axis_id]} is not among the declared {sorted(choices)}"
+    for name, values in (adapter.get("params") or {}).items():
+        if name in config and str(config[name]) not in {str(v) for v in values}:
+            return f"{name}={config[name]} is not among the declared {list(values)}"
+    return None
+
+
+def _number(text: Decimal) -> float | int:
+    return int(text) if text == text.to_integral_value() else float(text)
+
+
+def scored_queries(case_input: CaseInput, config: Mapping[str, Any]) -> list[str]:
+    """The queries the ``aggregate`` axis scores, in qrels order (``ndcg.aggregate``)."""
+    qrels_queries = dict.fromkeys(q for q, _, _ in case_input.qrels)
+    run_queries = dict.fromkeys(q for q, _, _ in case_input.run)
+    return AGGREGATE_CHOICES[config["aggregate"]](qrels_queries, run_queries)
+
+
+@dataclass
+class _FunctionAdapter(Adapter):
+    function: Callable[..., Any] | None = None
+    shape: str = "trec"
+    rejects: tuple[type[BaseException], ...] = (ValueError,)
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values | PerQuery:
+        try:
+            if self.shape == "trec":
+                return self._trec(case_input, config)
+            return self._arrays(case_input, config)
+        except self.rejects as error:
+            raise Rejected(f"{type(error).__name__}: {error}") from None
+
+    def _trec(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
+        qrels = {
+            q: {d: _number(v) for d, v in docs.items()} for q, docs in case_input.labels().items()
+        }
+        run = {q: {d: float(s) for d, s in docs} for q, docs in case_input.rankings().items()}
+        return self.function(qrels, run, config["cutoff"])
+
+    def _arrays(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
+        labels, rankings = case_input.labels(), case_input.rankings()
+        out: dict[str, float | None] = {}
+        for qid in scored_queries(case_input, config):
+            ranking = rankings.get(qid, [])
+            judged = labels.get(qid, {})
+            y_true = np.array([float(judged.get(d, 0)) for d, _ in ranking], dtype=np.float64)
+            y_score = np.array([float(s) for _, s in ranking], dtype=np.float64)
+            out[qid] = self.function(y_true, y_score, config["cutoff"])
+        return out
+
+
+def _function_adapter(
+    function: Callable[..., Any],
+    shape: str,
+    *,
+    name: str,
+    version: str,
+    capabilities: Mapping[str, Sequence[str]] | None = None,
+    params: Mapping[str, Sequence[str]] | None = None,
+    float_width: int = 64,
+    rejects: Iterable[type[BaseException]] = (ValueError,),
+) -> Adapter:
+    return _FunctionAdapter(
+        name,
+        version,
+        dict(capabilities or {}),
+        dict(params or {}),
+        float_width,
+        function=function,
+        shape=shape,
+        rejects=tuple(rejects),
+    )
+
+
+def trec_adapter(
+    function: Callable[[dict, dict, int | None], PerQuery], **declared: Any
+) -> Adapter:
+    """An adapter of ``function(qrels, run, k) -> {qid: ndcg}``, with TREC-style dicts
+    ``qrels = {qid: {docid: label}}`` (int labels when integral) and
+    ``run = {qid: {docid: score}}``; k is None for the whole ranking. The function decides
+    which queries it scores.
+
+    `declared` gives ``name`` and ``version``, and optionally ``capabilities``, ``params``,
+    ``float_width`` (64) and ``rejects``: the exception types by which the function refuses
+    an input (ValueError)."""
+    return _function_adapter(function, "trec", **declared)
+
+
+def arrays_adapter(
+    function: Callable[[np.ndarray, np.ndarray, int | None], float | None], **declared: Any
+) -> Adapter:
+    """An adapter of ``function(y_true, y_score, k) -> ndcg`` called once per query with the
+    labels (0 for unjudged) and scores of the query's run rows in run order, as float64
+    arrays. A per-query function has no notion of which queries to score, so the adapter
+    calls it for the queries the ``aggregate`` axis scores; a query missing from the run
+    gets empty arrays. `declared` is as for `trec_adapter`."""
+    return _function_adapter(function, "arrays", **declared)
+
+
+BUILTIN_ADAPTERS: dict[str, str] = {
+    "reference": "ndcgspec.harness.adapters.reference:adapter",
+    **PEER_ADAPTERS,
+}
+
+
+def load_adapter(target: str) -> Adapter:
+    """The adapter named by a built-in name or ``module:object``, where the object is an
+    Adapter, an Adapter subclass, or a function taking no argument that returns one."""
+    target = BUILTIN_ADAPTERS.get(target, target)
+    module_name, _, attribute = target.partition(":")
+    if not module_name or not attribute:
+        builtins = ", ".join(BUILTIN_ADAPTERS)
+        raise AdapterError(
+            f"adapter {target!r}: expected a built-in name ({builtins}) or module:object"
+        )
+    try:
+        obj = getattr(import_module(module_name), attribute)
+    except ImportError as error:
+        raise AdapterError(f"adapter {target!r}: cannot import {module_name!r}: {error}") from None
+    except AttributeError:
+        raise AdapterError(
+            f"adapter {target!r}: module {module_name!r} has no {attribute!r}"
+        ) from None
+    if (inspect.isclass(obj) and issubclass(obj, Adapter)) or _is_factory(obj):
+        obj = obj()
+    if not isinstance(obj, Adapter):
+        raise AdapterError(
+            f"adapter {target!r} is a {type(obj).__name__}, not an Adapter; wrap a plain function "
+            "with ndcgspec.harness.adapters.base.trec_adapter or arrays_adapter"
+        )
+    return obj
+
+
+def _is_factory(obj: Any) -> bool:
+    if not inspect.isfunction(obj):
+        return False
+    parameters = inspect.signature(obj).parameters.values()
+    return all(
+        p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters
+    )

@@ -1,0 +1,47 @@
+"""ranx's ``evaluate`` with ``ndcg`` / ``ndcg_burges`` through ``Qrels`` and ``Run`` objects as a
+built-in adapter (``ndcgspec run ranx``); the gain axis picks the metric."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ndcgspec.harness.adapters.base import CaseInput
+from ndcgspec.harness.adapters.peers.common import (
+    DICT_INPUT,
+    PeerAdapter,
+    distribution_version,
+    require,
+    trec_dicts,
+)
+
+DISTRIBUTION = "ranx"
+METRICS = {"linear": "ndcg", "exponential": "ndcg_burges"}
+
+
+class RanxAdapter(PeerAdapter):
+    """``evaluate(Qrels(qrels), Run(run), metric, make_comparable=True)``."""
+
+    def __init__(self) -> None:
+        self.ranx = require("ranx", DISTRIBUTION)
+        super().__init__(
+            name="ranx",
+            version=distribution_version(DISTRIBUTION),
+            capabilities={"gain": list(METRICS), "ties": ["input"], "fractional": ["truncate"]},
+            library=DISTRIBUTION,
+            not_observable={"duplicates": DICT_INPUT},
+        )
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:
+        """nDCG of each qrels query; make_comparable gives missing queries an empty ranking."""
+        qrels, run = trec_dicts(case_input)
+        metric = METRICS[config["gain"]]
+        if config["cutoff"] is not None:
+            metric = f"{metric}@{config['cutoff']}"
+        qrels_object = self.ranx.Qrels(qrels)
+        run_object = self.ranx.Run(run)
+        self.ranx.evaluate(qrels_object, run_object, metric, make_comparable=True)
+        return {q: float(v) for q, v in run_object.scores[metric].items()}
+
+
+adapter = RanxAdapter

@@ -1,0 +1,81 @@
+"""trectools' ``TrecEval.get_ndcg`` as a built-in adapter (``ndcgspec run trectools``).
+
+The adapter writes the case's qrels and run as TREC files and reads them with ``TrecQrel`` and
+``TrecRun``, the library's documented way in; ``trec_eval=True`` is its linear gain and
+``False`` its exponential one, ``removeUnjudged`` drops unjudged documents, and a null cutoff
+is the method's default ``depth=1000``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ndcgspec.harness.adapters.base import CaseInput, Rejected, Values
+from ndcgspec.harness.adapters.peers.common import (
+    PeerAdapter,
+    distribution_version,
+    require,
+    undefined_as_none,
+)
+
+DISTRIBUTION = "trectools"
+DEFAULT_DEPTH = 1000
+
+
+def write_trec_files(case_input: CaseInput, folder: Path) -> tuple[Path, Path]:
+    """The qrels (``qid 0 docid label``) and run (``qid Q0 docid rank score tag``) files."""
+    qrels = folder / "qrels.txt"
+    run = folder / "run.txt"
+    qrels.write_text("".join(f"{q} 0 {d} {v}\n" for q, d, v in case_input.qrels), "utf-8")
+    ranks: dict[str, int] = {}
+    lines = []
+    for q, d, s in case_input.run:
+        ranks[q] = ranks.get(q, 0) + 1
+        lines.append(f"{q} Q0 {d} {ranks[q]} {s} ndcgspec\n")
+    run.write_text("".join(lines), "utf-8")
+    return qrels, run
+
+
+class TrectoolsAdapter(PeerAdapter):
+    """``TrecEval(TrecRun(run), TrecQrel(qrels)).get_ndcg(...)``."""
+
+    def __init__(self) -> None:
+        self.trectools = require("trectools", DISTRIBUTION)
+        super().__init__(
+            name="trectools",
+            version=distribution_version(DISTRIBUTION),
+            capabilities={
+                "gain": ["linear", "exponential"],
+                "unjudged": ["zero", "condense"],
+                "ties": ["docid-asc"],
+                "negative": ["unjudged"],
+                "aggregate": ["run"],
+            },
+            library=DISTRIBUTION,
+        )
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+        """Per-query nDCG (NaN is undefined) and the method's own mean."""
+        with tempfile.TemporaryDirectory(prefix="ndcgspec-trectools-") as folder:
+            qrels_path, run_path = write_trec_files(case_input, Path(folder))
+            try:
+                run = self.trectools.TrecRun(str(run_path))
+            except ValueError as error:
+                # TrecRun's format check refuses a document listed twice for a query.
+                raise Rejected(str(error)) from None
+            evaluation = self.trectools.TrecEval(run, self.trectools.TrecQrel(str(qrels_path)))
+            options = {
+                "depth": DEFAULT_DEPTH if config["cutoff"] is None else config["cutoff"],
+                "trec_eval": config["gain"] == "linear",
+                "removeUnjudged": config["unjudged"] == "condense",
+            }
+            table = evaluation.get_ndcg(per_query=True, **options)
+            mean = evaluation.get_ndcg(per_query=False, **options)
+        per_query = {str(q): undefined_as_none(v) for q, v in table.iloc[:, 0].items()}
+        return Values.with_aggregate(per_query, undefined_as_none(mean))
+
+
+adapter = TrectoolsAdapter

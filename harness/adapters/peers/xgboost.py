@@ -1,0 +1,85 @@
+"""XGBoost's ranking metrics ``ndcg``, ``ndcg@k`` and ``ndcg-`` evaluated on fixed scores, as a
+built-in adapter (``ndcgspec run xgboost``).
+
+No model is trained: the scores are the DMatrix's ``base_margin``, a Booster is made with zero
+boosting rounds and ``Booster.eval`` reports the metric on them. Groups are the retrieved
+documents of each query. A null cutoff asks for plain ``ndcg``; ``empty=zero`` asks for the
+``-`` variant; ``gain=linear`` sets ``ndcg_exp_gain=False``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ndcgspec.harness.adapters.base import CaseInput, Rejected, Values
+from ndcgspec.harness.adapters.peers.common import (
+    ArraysPeerAdapter,
+    QueryArrays,
+    distribution_version,
+    query_arrays,
+    require,
+)
+from ndcgspec.harness.adapters.peers.lightgbm import ltr_rows
+
+DISTRIBUTION = "xgboost"
+
+
+def metric_name(config: Mapping[str, Any]) -> str:
+    """``ndcg``, ``ndcg@k``, with a trailing ``-`` when an empty query scores 0."""
+    name = "ndcg" if config["cutoff"] is None else f"ndcg@{config['cutoff']}"
+    return name + ("-" if config["empty"] == "zero" else "")
+
+
+class XgboostAdapter(ArraysPeerAdapter):
+    """``xgboost.train(params, DMatrix(..., base_margin=scores), 0).eval(dmatrix)``."""
+
+    def __init__(self) -> None:
+        self.xgboost = require("xgboost", DISTRIBUTION)
+        super().__init__(
+            name="xgboost",
+            version=distribution_version(DISTRIBUTION),
+            capabilities={
+                "gain": ["exponential", "linear"],
+                "ideal": ["retrieved"],
+                "ties": ["input"],
+                "fractional": ["error"],
+                "negative": ["error"],
+                "empty": ["one", "zero"],
+                "aggregate": ["run"],
+            },
+            # A DMatrix stores labels and base margins as float32 (DMatrix.get_label() of 0.1
+            # reads back 0.10000000149011612).
+            float_width=32,
+            library=DISTRIBUTION,
+        )
+
+    def _ndcg(self, queries: Sequence[QueryArrays], config: Mapping[str, Any]) -> float:
+        labels, scores, groups = ltr_rows(queries)
+        matrix = self.xgboost.DMatrix(np.zeros((len(labels), 1)), label=labels, base_margin=scores)
+        matrix.set_group(groups)
+        metric = metric_name(config)
+        params = {
+            "objective": "rank:ndcg",
+            "eval_metric": metric,
+            "ndcg_exp_gain": config["gain"] == "exponential",
+        }
+        try:
+            booster = self.xgboost.train(params, matrix, num_boost_round=0)
+            report = booster.eval(matrix, name="case")
+        except self.xgboost.core.XGBoostError as error:
+            if "label must be" in str(error):
+                raise Rejected(str(error).splitlines()[0]) from None
+            raise
+        return float(report.rsplit(":", 1)[1])
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+        """Each query evaluated alone, then all queries together for XGBoost's own mean."""
+        queries = list(query_arrays(case_input, config, retrieved_only=True))
+        per_query = {q.qid: self._ndcg([q], config) for q in queries}
+        return Values.with_aggregate(per_query, self._ndcg(queries, config))
+
+
+adapter = XgboostAdapter

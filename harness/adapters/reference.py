@@ -1,0 +1,57 @@
+"""The exact reference as a built-in adapter (``ndcgspec run reference``).
+
+It computes every configuration of ``spec/ndcg.yaml`` with mpmath and rounds each result once
+to the nearest double, so it meets the comparison rule with room to spare on every case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ndcgspec.harness.adapters.base import Adapter, CaseInput, Rejected, Values
+from ndcgspec.harness.versions import harness_version
+from ndcgspec.reference import Config, Judgment, NdcgSpecError, evaluate, run_from_scores
+from ndcgspec.reference.config import choice_axes
+from ndcgspec.reference.decimals import parse_decimal
+
+
+def _qrels(case_input: CaseInput) -> dict[str, dict[str, Judgment]]:
+    qrels: dict[str, dict[str, Judgment]] = {}
+    for number, (qid, docid, label) in enumerate(case_input.qrels, start=1):
+        judged = qrels.setdefault(qid, {})
+        if docid in judged:
+            raise Rejected(f"qrels row {number}: document {docid!r} is judged twice for {qid!r}")
+        judged[docid] = Judgment(parse_decimal(label))
+    return qrels
+
+
+class ReferenceAdapter(Adapter):
+    """Every choice of every axis, computed by ``ndcgspec.reference``."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            name="ndcgspec-reference",
+            version=harness_version(),
+            capabilities={a["id"]: [c["id"] for c in a["choices"]] for a in choice_axes()},
+        )
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+        """nDCG per query and aggregate, from the exact reference rounded to doubles."""
+        try:
+            pairs: dict[str, list[tuple[str, str]]] = {}
+            for qid, docid, score in case_input.run:
+                pairs.setdefault(qid, []).append((docid, score))
+            evaluation = evaluate(
+                Config.from_mapping(config), _qrels(case_input), run_from_scores(pairs)
+            )
+        except NdcgSpecError as error:
+            raise Rejected(str(error)) from None
+        per_query = {
+            q: None if r.ndcg is None else float(r.ndcg) for q, r in evaluation.per_query.items()
+        }
+        aggregate = None if evaluation.aggregate is None else float(evaluation.aggregate)
+        return Values.with_aggregate(per_query, aggregate)
+
+
+adapter = ReferenceAdapter

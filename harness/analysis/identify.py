@@ -1,0 +1,565 @@
+"""The ``identify`` command: a black-box fingerprint of an nDCG implementation.
+
+For every axis of ``spec/ndcg.yaml`` it finds the golden inputs whose answers differ between
+the axis's choices while every other axis stays at the adapter's own choice, asks the adapter
+for them and reports the choice whose reference answers it meets on all of them, "none of the
+spec's choices" with the cases that disagree, or "not observable through this API". It then
+probes what lies outside the axes: a cutoff the implementation chooses itself when asked for
+the whole ranking, and scores too close for float32 that it ties. Finally it prints the
+canonical configuration and the closest preset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ndcgspec.harness.adapters.base import (
+    AdapterError,
+    NumberFormat,
+    declared_number_format,
+    load_adapter,
+)
+from ndcgspec.harness.analysis.probes import (
+    Answer,
+    ApiView,
+    ProbeInput,
+    ask,
+    beyond_view,
+    distinguishing,
+    expected_of,
+    meets,
+    outcome_key,
+    probe_inputs,
+    spread_ties,
+    with_choice,
+)
+from ndcgspec.harness.running.pool import PoolOptions, WorkerPool
+from ndcgspec.harness.running.worker import WorkerFailure, adapter_command
+from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.reference.config import choice_axes, choice_ids, presets
+
+EVIDENCE_SHOWN = 5
+NONE = "none of the spec's choices"
+# Whole-ranking probes tried against every cutoff up to this length, to find a chosen cutoff.
+CUTOFF_SEARCH_LENGTH = 200
+
+
+@dataclass
+class AxisFinding:
+    """What the adapter computes on one axis, with the case ids that show it."""
+
+    axis: str
+    asked: str
+    verdict: str
+    matched: list[str] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)
+    disagreeing: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    note: str = ""
+    closest: str = ""
+    unexplained: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding as JSON."""
+        return dict(self.__dict__)
+
+
+@dataclass
+class Identification:
+    """The whole fingerprint of one adapter."""
+
+    adapter: dict[str, Any]
+    findings: list[AxisFinding]
+    extras: list[AxisFinding]
+    configuration: Config
+    preset: str | None
+    preset_differences: dict[str, list[str]]
+
+    def to_json(self) -> dict[str, Any]:
+        """The fingerprint as JSON (``identify --format json``)."""
+        return {
+            "adapter": self.adapter,
+            "axes": [f.to_json() for f in self.findings],
+            "outside_the_axes": [f.to_json() for f in self.extras],
+            "configuration": self.configuration.canonical(),
+            "closest_preset": self.preset,
+            "preset_differences": self.preset_differences,
+        }
+
+
+def adapter_metadata(target: str | None, exec_line: str | None) -> dict[str, Any]:
+    """The adapter's start reply ``adapter`` object, plus what a built-in or Python adapter
+    declares its API cannot be shown (read in this process: declarations only)."""
+    pool = WorkerPool(adapter_command(target, exec_line), PoolOptions())
+    try:
+        described = dict(pool.open()["adapter"])
+    except WorkerFailure as failure:
+        raise AdapterError(f"the adapter did not start: {failure.summary()}") from None
+    finally:
+        pool.close()
+    view = ApiView.of(load_adapter(target)) if target and not exec_line else ApiView()
+    described["not_observable"] = dict(view.hidden)
+    described["sees_unretrieved_labels"] = view.unretrieved_labels
+    return described
+
+
+def own_configuration(adapter: Mapping[str, Any]) -> Config:
+    """The adapter's own configuration: the first declared choice of every axis (a peer lists
+    the library's default first), the spec's default where it declares nothing."""
+    declared = adapter.get("capabilities") or {}
+    return Config.from_mapping({a: c[0] for a, c in declared.items() if c})
+
+
+def _rejects_on(axis_id: str, probe: ProbeInput, candidates: Mapping[str, Config]) -> bool:
+    """Whether some candidate of the axis makes the reference reject the input because of
+    that axis itself (its ``error`` choice)."""
+    anchors = {expected_of(probe, c).get("error", {}).get("anchor") for c in candidates.values()}
+    return f"ndcg.{axis_id}.error" in anchors
+
+
+def _verdict(
+    axis_id: str,
+    asked_choice: str,
+    met_by: dict[str, list[str]],
+    errors: list[str],
+) -> AxisFinding:
+    """The finding from which candidate choices each discriminating probe's answer met.
+
+    A probe met by no candidate disagrees with every choice of the axis; it is listed, and
+    decides the verdict only when no probe is met by any candidate at all."""
+    if not met_by:
+        return AxisFinding(
+            axis_id, asked_choice, "not exercised by the golden inputs", errors=errors
+        )
+    explained = {case: met for case, met in met_by.items() if met}
+    unexplained = sorted(case for case, met in met_by.items() if not met)
+    if not explained:
+        return AxisFinding(
+            axis_id,
+            asked_choice,
+            NONE,
+            [],
+            [],
+            unexplained,
+            errors,
+            note=f"no choice meets any of the {len(unexplained)} probes that tell them apart",
+            unexplained=unexplained,
+        )
+    choices = [c for c in choice_ids(axis_id) if any(c in met for met in explained.values())]
+    winners = [c for c in choices if all(c in met for met in explained.values())]
+    note = (
+        f"{len(unexplained)} of {len(met_by)} probes meet no choice of this axis"
+        if unexplained
+        else ""
+    )
+    if winners:
+        return AxisFinding(
+            axis_id,
+            asked_choice,
+            " or ".join(winners),
+            winners,
+            sorted(explained),
+            unexplained,
+            errors,
+            note,
+            unexplained=unexplained,
+        )
+    support = {c: sorted(k for k, met in explained.items() if c in met) for c in choices}
+    mixed = "; ".join(f"{c} on {len(cases)}" for c, cases in support.items())
+    closest = max(choices, key=lambda c: len(support[c]))
+    return AxisFinding(
+        axis_id,
+        asked_choice,
+        NONE,
+        [],
+        support[closest],
+        sorted(k for k, met in explained.items() if closest not in met) + unexplained,
+        errors,
+        note=f"different probes meet different choices: {mixed} of {len(met_by)}",
+        closest=closest,
+        unexplained=unexplained,
+    )
+
+
+def identify_axis(
+    axis_id: str,
+    asked: Config,
+    reference: Config,
+    probes: Sequence[ProbeInput],
+    answers: Mapping[tuple[str, str], Answer],
+    numbers: NumberFormat,
+    trust_rejections: bool = True,
+) -> AxisFinding:
+    """The finding on one axis, from the adapter's answers asked under `asked` (cutoff aside),
+    against candidates that vary the axis on `reference` (the other axes as identified).
+
+    A rejection is evidence for the axis's ``error`` choice only when the adapter rejects no
+    input its own configuration accepts (`trust_rejections`), or when that choice is asked."""
+    met_by: dict[str, list[str]] = {}
+    errors: list[str] = []
+    for probe in probes:
+        sent = asked.replace(cutoff=probe.config.cutoff)
+        candidates = distinguishing(probe, reference.replace(cutoff=sent.cutoff), axis_id)
+        answer = answers.get((probe.case_id, sent.full()))
+        if candidates is None or answer is None:
+            continue
+        if answer.failed:
+            errors.append(f"{probe.case_id}: {answer.result['error']}")
+            continue
+        if "rejected" in answer.result and not (
+            _rejects_on(axis_id, probe, candidates)
+            and (trust_rejections or asked.choice(axis_id) == "error")
+        ):
+            # Refused for a reason this axis does not explain: no evidence about it.
+            continue
+        met_by[probe.case_id] = [
+            choice
+            for choice, config in candidates.items()
+            if meets(probe, config, answer, sent, *numbers)
+        ]
+    return _verdict(axis_id, asked.choice(axis_id), met_by, errors)
+
+
+def _outside_the_spec(findings: Sequence[AxisFinding], total: int) -> list[set[str]]:
+    """For each finding, the probes that a finding of another axis, one with a verdict,
+    cannot explain.
+
+    Such a probe shows a behaviour no single choice describes (a query judged empty by its
+    labels, say), so a choice it meets on another axis meets it by coincidence and is no
+    evidence there. They are set aside only while they are fewer than half of the probes:
+    more would mean the verdicts themselves are in doubt."""
+    outside = {case for f in findings if f.matched for case in f.unexplained}
+    if 2 * len(outside) >= total:
+        return [set() for _ in findings]
+    return [
+        {
+            case
+            for other in findings
+            if other.matched and other.axis != f.axis
+            for case in other.unexplained
+        }
+        for f in findings
+    ]
+
+
+def _note_set_aside(
+    findings: Sequence[AxisFinding], earlier: Sequence[AxisFinding], aside: Sequence[set[str]]
+) -> None:
+    """Say on each finding which probes `_outside_the_spec` set aside that bore on its axis."""
+    for finding, before, cases in zip(findings, earlier, aside, strict=True):
+        bore = sorted(cases & {*before.evidence, *before.disagreeing})
+        if bore:
+            said = f"set aside {len(bore)} probes that another axis cannot explain: {bore[0]}"
+            more = f" (+{len(bore) - 1})" if len(bore) > 1 else ""
+            finding.note = "; ".join(n for n in (finding.note, said + more) if n)
+
+
+def _depends_on(probe: ProbeInput, config: Config, axes: set[str]) -> bool:
+    return any(distinguishing(probe, config.replace(cutoff=probe.config.cutoff), a) for a in axes)
+
+
+def _local(axis_id: str, config: Config, probes: Sequence[ProbeInput]) -> bool:
+    """Whether fewer than half of the probes depend on the axis: only such an axis can be
+    set aside without setting aside the evidence about every other (the discount, on which
+    nearly every answer depends, never can)."""
+    return 2 * sum(_depends_on(p, config, {axis_id}) for p in probes) < len(probes)
+
+
+def _identified(own: Config, findings: Sequence[AxisFinding]) -> Config:
+    """The adapter's own configuration with each axis's identified (or closest) choice."""
+    chosen = {}
+    for finding in findings:
+        if finding.asked != own.choice(finding.axis):
+            continue
+        if len(finding.matched) == 1:
+            chosen[finding.axis] = finding.matched[0]
+        elif finding.closest:
+            chosen[finding.axis] = finding.closest
+    return own.replace(**chosen)
+
+
+def _questions(asked: Config, probes: Sequence[ProbeInput]) -> list[tuple[ProbeInput, Config]]:
+    return [(p, asked.replace(cutoff=p.config.cutoff)) for p in probes]
+
+
+def rejected_valid_inputs(
+    own: Config, probes: Sequence[ProbeInput], answers: Mapping[tuple[str, str], Answer]
+) -> AxisFinding | None:
+    """Inputs the adapter refuses although its own configuration scores them."""
+    refused = []
+    for probe in probes:
+        sent = own.replace(cutoff=probe.config.cutoff)
+        answer = answers.get((probe.case_id, sent.full()))
+        if answer and "rejected" in answer.result and "error" not in expected_of(probe, sent):
+            refused.append((probe.case_id, str(answer.result["rejected"])))
+    if not refused:
+        return None
+    reasons = sorted({why.splitlines()[0][:120] for _, why in refused})
+    return AxisFinding(
+        "rejections",
+        own.canonical(),
+        f"refuses {len(refused)} inputs its own configuration scores",
+        evidence=sorted(case for case, _ in refused),
+        note="reasons: " + " | ".join(reasons[:3]),
+    )
+
+
+def chosen_cutoff(
+    command: Sequence[str] | str,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    numbers: NumberFormat,
+) -> AxisFinding | None:
+    """A cutoff the implementation applies when asked for the whole ranking: whole-ranking
+    probes it misses, each met by the reference at some cutoff k instead."""
+    asked = identified.replace(cutoff=None)
+    whole = [p for p in probes if p.config.cutoff is None]
+    answers = ask(command, _questions(asked, whole))
+    found: dict[int, list[str]] = {}
+    missed = []
+    for probe in whole:
+        answer = answers[(probe.case_id, asked.full())]
+        scored = "per_query" in answer.result and "error" not in expected_of(probe, asked)
+        if not scored or meets(probe, asked, answer, asked, *numbers):
+            continue
+        missed.append(probe.case_id)
+        longest = max((sum(1 for r in probe.run if r[0] == q) for q, *_ in probe.run), default=0)
+        for k in range(1, min(longest, CUTOFF_SEARCH_LENGTH) + 1):
+            if meets(probe, asked.replace(cutoff=k), answer, asked, *numbers):
+                found.setdefault(k, []).append(probe.case_id)
+                break
+    if not missed:
+        return None
+    if len(found) == 1 and sum(map(len, found.values())) == len(missed):
+        k, cases = next(iter(found.items()))
+        return AxisFinding(
+            "cutoff",
+            "null",
+            f"@{k} (a cutoff the implementation chose)",
+            [str(k)],
+            sorted(cases),
+            note=f"asked for the whole ranking, it returns nDCG@{k} on every such probe it misses",
+        )
+    return AxisFinding(
+        "cutoff",
+        "null",
+        "misses whole-ranking probes that no single cutoff explains",
+        [],
+        [],
+        sorted(missed),
+        note=f"cutoffs that explain some: {sorted(found) or 'none'}",
+    )
+
+
+def score_resolution(
+    command: Sequence[str] | str,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    numbers: NumberFormat,
+) -> AxisFinding | None:
+    """Scores a relative 1e-9 apart: does the implementation rank them, or tie them again?"""
+    rule = identified.choice("ties")
+    if rule not in ("input", "docid-desc"):
+        return None
+    pairs = [(p, spread_ties(p, rule)) for p in probes if p.case_id.startswith("ties.")]
+    pairs = [(p, s) for p, s in pairs if s is not None]
+    asked = identified
+    answers = ask(command, [(s, asked.replace(cutoff=s.config.cutoff)) for _, s in pairs])
+    exact, collapsed = [], []
+    for original, spread in pairs:
+        sent = asked.replace(cutoff=spread.config.cutoff)
+        if outcome_key(original, sent) == outcome_key(spread, sent):
+            continue
+        answer = answers[(spread.case_id, sent.full())]
+        if meets(spread, sent, answer, sent, *numbers):
+            exact.append(spread.case_id)
+        elif meets(original, sent, answer, sent, *numbers):
+            collapsed.append(spread.case_id)
+    if not exact and not collapsed:
+        return None
+    verdict = "ties scores 1e-9 apart (float32 scores)" if collapsed else "ranks scores 1e-9 apart"
+    return AxisFinding(
+        "score resolution",
+        "exact decimals",
+        verdict,
+        evidence=collapsed or exact,
+        disagreeing=exact if collapsed else [],
+        note="probes: the ties cases with each tie group spread by a relative 1e-9, "
+        "against the adapter's own tie rule",
+    )
+
+
+def closest_preset(
+    configuration: Config, findings: Sequence[AxisFinding], observable: set[str]
+) -> tuple[str | None, dict[str, list[str]]]:
+    """The presets differing from the identified configuration on the fewest observable axes
+    (ids joined by ", " when several tie), and, per differing axis of the first, the preset's
+    choice and the cases that show the difference. An axis on which the implementation meets
+    no choice of the spec differs from every preset."""
+    evidence = {f.axis: f.disagreeing or f.evidence for f in findings}
+    unmatched = {f.axis for f in findings if f.verdict == NONE}
+    ranked: list[tuple[int, str, dict[str, list[str]]]] = []
+    for entry in presets():
+        theirs = Config.from_mapping(entry.get("config", {}))
+        differences = {
+            a["id"]: [
+                f"preset: {theirs.choice(a['id'])}",
+                *evidence.get(a["id"], [])[:EVIDENCE_SHOWN],
+            ]
+            for a in choice_axes()
+            if (a["id"] in observable and theirs.choice(a["id"]) != configuration.choice(a["id"]))
+            or a["id"] in unmatched
+        }
+        ranked.append((len(differences), entry["id"], differences))
+    fewest = min(count for count, _, _ in ranked)
+    best = [item for item in ranked if item[0] == fewest]
+    return ", ".join(name for _, name, _ in best), best[0][2]
+
+
+def identify(target: str | None, exec_line: str | None = None) -> Identification:
+    """Fingerprint the adapter named by `target` (or the protocol program `exec_line`)."""
+    adapter = adapter_metadata(target, exec_line)
+    command = adapter_command(target, exec_line)
+    numbers = declared_number_format(adapter)
+    hidden: Mapping[str, str] = adapter["not_observable"]
+    view = ApiView(hidden, adapter["sees_unretrieved_labels"])
+    own = own_configuration(adapter)
+    probes = [p for p, asked in _questions(own, probe_inputs()) if not beyond_view(p, asked, view)]
+    declared = adapter.get("capabilities") or {}
+    plans = [
+        (a["id"], own.replace(**{a["id"]: choice}))
+        for a in choice_axes()
+        if a["id"] not in hidden
+        for choice in declared.get(a["id"], [own.choice(a["id"])])
+        if with_choice(own, a["id"], choice, own) is not None
+    ]
+    questions = [q for _, asked in plans for q in _questions(asked, probes)]
+    answers = ask(command, questions)
+    refused = rejected_valid_inputs(own, probes, answers)
+    hidden_findings = [
+        AxisFinding(axis_id, own.choice(axis_id), "not observable through this API", note=reason)
+        for axis_id, reason in hidden.items()
+    ]
+    # Pass 1 takes the adapter's declared choices as the truth of the other axes; pass 2 takes
+    # what pass 1 found, and leaves out the probes that depend on an axis none of whose
+    # choices the adapter meets, since they cannot tell anything about the others. Pass 3, if
+    # needed, sets aside on each axis the probes another axis cannot explain.
+    findings: list[AxisFinding] = []
+    identified, confounders = own, set()
+    aside: list[set[str]] = [set() for _ in plans]
+    for step in range(3):
+        earlier = findings
+        findings = [
+            identify_axis(
+                a,
+                asked,
+                identified.replace(**{a: asked.choice(a)}),
+                [
+                    p
+                    for p in probes
+                    if p.case_id not in aside[i]
+                    and not _depends_on(p, identified, confounders - {a})
+                ],
+                answers,
+                numbers,
+                trust_rejections=refused is None,
+            )
+            for i, (a, asked) in enumerate(plans)
+        ]
+        identified = _identified(own, findings)
+        confounders = {
+            f.axis
+            for f in findings
+            if f.matched == [] and f.asked == own.choice(f.axis) and _local(f.axis, own, probes)
+        }
+        if step == 1:
+            aside = _outside_the_spec(findings, len(probes))
+            if not any(aside):
+                break
+    if any(aside):
+        _note_set_aside(findings, earlier, aside)
+    order = [a["id"] for a in choice_axes()]
+    findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
+    extras = [
+        found
+        for found in (
+            refused,
+            chosen_cutoff(
+                command,
+                identified,
+                [p for p in probes if not _depends_on(p, identified, confounders)],
+                numbers,
+            ),
+            score_resolution(command, identified, probes, numbers),
+        )
+        if found is not None
+    ]
+    observable = {f.axis for f in findings if f.asked == own.choice(f.axis) and f.matched}
+    own_findings = [f for f in findings if f.asked == own.choice(f.axis)]
+    preset, differences = closest_preset(identified, own_findings, observable)
+    return Identification(adapter, findings, extras, identified, preset, differences)
+
+
+def _first_ids(case_ids: Sequence[str]) -> str:
+    """The first case ids of a list, and how many more there are."""
+    more = len(case_ids) - EVIDENCE_SHOWN
+    return ", ".join(case_ids[:EVIDENCE_SHOWN]) + (f" (+{more})" if more > 0 else "")
+
+
+def render(result: Identification) -> str:
+    """The fingerprint as text for a terminal."""
+    a = result.adapter
+    lines = [f"{a['name']} {a['version']} (float{a['float_width']})", ""]
+    for finding in [*result.findings, *result.extras]:
+        asked = f" (asked {finding.asked})" if finding.asked and len(finding.asked) < 40 else ""
+        lines.append(f"{finding.axis}{asked}: {finding.verdict}")
+        for label, case_ids in (
+            ("shown by", finding.evidence),
+            ("disagreeing", finding.disagreeing),
+        ):
+            if case_ids:
+                lines.append(f"    {label}: {_first_ids(case_ids)}")
+        if finding.errors:
+            lines.append(f"    errors: {len(finding.errors)}, first: {finding.errors[0][:160]}")
+        if finding.note:
+            lines.append(f"    {finding.note}")
+    lines += ["", f"configuration: {result.configuration.canonical()}"]
+    if not result.preset_differences:
+        lines.append(f"closest preset: {result.preset} (matches on every observable axis)")
+    else:
+        lines.append(f"matches no preset; closest: {result.preset}, differing on:")
+        for axis_id, why in result.preset_differences.items():
+            lines.append(f"    {axis_id}: {'; '.join(why)}")
+    return "\n".join(lines) + "\n"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``identify`` subcommand."""
+    parser = subparsers.add_parser(
+        "identify",
+        help="fingerprint an nDCG implementation: which choice it makes on every axis",
+        description="Run probe cases derived from the golden cases and report, per axis, the "
+        "choice the implementation matches, with the case ids that show it.",
+    )
+    parser.add_argument(
+        "adapter", nargs="?", metavar="ADAPTER", help="built-in name or module:object"
+    )
+    parser.add_argument("--exec", dest="exec_line", metavar="COMMAND", help="a protocol adapter")
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Print the fingerprint."""
+    if bool(args.adapter) == bool(args.exec_line):
+        raise NdcgSpecError("name exactly one adapter: ADAPTER or --exec COMMAND")
+    result = identify(args.adapter, args.exec_line)
+    if args.format == "json":
+        print(json.dumps(result.to_json(), indent=2, sort_keys=False))
+    else:
+        print(render(result), end="")
+    return 0

@@ -1,0 +1,455 @@
+"""The ``matrix`` command: every installed built-in adapter, identified and checked, written
+as ``docs/conformance.md`` and a self-contained ``docs/conformance.html``.
+
+For each implementation it records the fingerprint of ``identify``, the presets naming it
+checked by running it (``harness/analysis/preset_check.py``), the sharp edges found (refused inputs,
+crashes, a cutoff it chose, float32 scores, axes matching no spec choice), the error of its
+values in ulps on generated probes, and whether it reproduces NIST's official DL19 numbers
+from the published real-data cases. Nothing in the output depends on the time or the
+machine's speed, so the same versions write the same markdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import html
+import platform
+import re
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ndcgspec.harness.adapters.base import (
+    AdapterError,
+    NumberFormat,
+    declared_number_format,
+    load_adapter,
+)
+from ndcgspec.harness.adapters.peers.common import distribution_version
+from ndcgspec.harness.adapters.registry import PEER_ADAPTERS, PRESET_ADAPTERS
+from ndcgspec.harness.analysis import figures
+from ndcgspec.harness.analysis.identify import Identification, identify
+from ndcgspec.harness.analysis.preset_check import PresetCheck, verify_preset
+from ndcgspec.harness.analysis.probes import ProbeInput, ask, expected_of, probe_inputs
+from ndcgspec.harness.running.compare import exact, ulp
+from ndcgspec.harness.running.outcome import judge, summed_terms
+from ndcgspec.harness.running.worker import adapter_command
+from ndcgspec.harness.suite.load import case_inputs, iter_cases
+from ndcgspec.harness.versions import versions
+from ndcgspec.reference import Config
+from ndcgspec.reference.config import choice_axes
+
+PUBLISHED_GROUP = "published/dl19-official"
+# Adapters that read TREC qrels and runs with document ids; the others see label arrays.
+TREC_READERS = (
+    "pytrec_eval",
+    "ir_measures",
+    "ir_measures-pytrec_eval",
+    "ir_measures-ranx",
+    "ir_measures-trectools",
+    "ir_measures-gdeval",
+    "ranx",
+    "trectools",
+)
+SHOWN = 4
+VERSIONED = (
+    "numpy",
+    "pytrec-eval-terrier",
+    "ir-measures",
+    "ranx",
+    "trectools",
+    "scikit-learn",
+    "torch",
+    "torchmetrics",
+    "lightgbm",
+    "xgboost",
+    "catboost",
+    "pandas",
+    "numba",
+    "matplotlib",
+)
+
+
+@dataclass
+class Implementation:
+    """Everything the matrix says about one built-in adapter."""
+
+    name: str
+    identification: Identification
+    presets: list[PresetCheck] = field(default_factory=list)
+    ulps: list[float] = field(default_factory=list)
+    published: dict[str, str] = field(default_factory=dict)
+
+
+def installed_adapters(names: Sequence[str] | None = None) -> tuple[list[str], dict[str, str]]:
+    """The built-in peer adapters that load, and why each of the others does not."""
+    ready, missing = [], {}
+    for name in names or sorted(PEER_ADAPTERS):
+        try:
+            load_adapter(name)
+            ready.append(name)
+        except AdapterError as error:
+            missing[name] = str(error)
+    return ready, missing
+
+
+def ulp_errors(
+    name: str, configuration: Config, width: int, probes: Sequence[ProbeInput]
+) -> list[float]:
+    """The error in ulps of every per-query value the adapter returns on the generated probes
+    under its identified configuration, where its answer meets the reference's."""
+    generated = [p for p in probes if p.case_id.startswith("generated.")]
+    questions = [(p, configuration.replace(cutoff=p.config.cutoff)) for p in generated]
+    answers = ask(adapter_command(name, None), questions)
+    errors = []
+    for probe, asked in questions:
+        answer = answers[(probe.case_id, asked.full())].result
+        expected = expected_of(probe, asked)
+        if "per_query" not in answer or "per_query" not in expected:
+            continue
+        for qid, entry in expected["per_query"].items():
+            value = answer["per_query"].get(qid)
+            if entry["ndcg"] is None or not isinstance(value, float):
+                continue
+            want = exact(entry["ndcg"])
+            gap = abs(exact(value) - want) / ulp(want if want else Fraction(1), width)
+            if gap < 2**20:
+                errors.append(float(gap))
+    return sorted(errors)
+
+
+def published_results(name: str, configuration: Config, numbers: NumberFormat) -> dict[str, str]:
+    """Per DL19 official case: "yes" when the adapter, asked for its own configuration at the
+    case's cutoff, meets NIST's number to its printed precision; else what it returned."""
+    cases = [c for c in iter_cases() if c.group == PUBLISHED_GROUP]
+    if not cases or cases[0].unavailable:
+        return {}
+    probes, questions = [], []
+    for loaded in cases:
+        qrels, run = case_inputs(loaded.case)
+        probe = ProbeInput(
+            loaded.case["id"],
+            tuple((q, d, str(j.label)) for q, docs in qrels.items() for d, j in docs.items()),
+            tuple((q, p.docid, str(p.score)) for q, ps in run.items() for p in ps),
+            Config.from_mapping(loaded.case["config"]),
+        )
+        probes.append((loaded, probe))
+        questions.append((probe, configuration.replace(cutoff=probe.config.cutoff)))
+    answers = ask(adapter_command(name, None), questions)
+    found = {}
+    for (loaded, probe), (_, asked) in zip(probes, questions, strict=True):
+        answer = answers[(probe.case_id, asked.full())].result
+        case = {**loaded.case, "config": asked.to_mapping()}
+        terms = summed_terms(probe.qrels, probe.run, case["config"])
+        verdict = judge(case, answer, terms, *numbers)
+        if verdict.outcome == "pass":
+            found[probe.case_id] = "yes"
+        else:
+            got = answer.get("aggregate", answer.get("rejected", answer.get("error")))
+            found[probe.case_id] = f"no ({_short(got)})"
+    return found
+
+
+def without_temporary_paths(text: str) -> str:
+    """An error message with the names of temporary files (which change on every run) gone."""
+    return re.sub(re.escape(tempfile.gettempdir()) + r"/[\w.-]+", "<temporary file>", text)
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    if value is None:
+        return "no aggregate"
+    return without_temporary_paths(str(value).splitlines()[0][:60])
+
+
+def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
+    """Identify one adapter, check the presets naming it, measure its errors and, for a TREC
+    reader, its DL19 numbers."""
+    result = identify(name)
+    numbers = declared_number_format(result.adapter)
+    item = Implementation(name, result)
+    for preset_id, library in sorted(PRESET_ADAPTERS.items()):
+        if library == name:
+            item.presets.append(verify_preset(preset_id, name, probes))
+    item.ulps = ulp_errors(name, result.configuration, numbers[0], probes)
+    if name in TREC_READERS:
+        item.published = published_results(name, result.configuration, numbers)
+    return item
+
+
+def build(
+    names: Sequence[str] | None = None, jobs: int = 2
+) -> tuple[list[Implementation], dict[str, str]]:
+    """Identify and check every installed built-in adapter (or the named ones), `jobs`
+    adapters at a time; the results are in name order whatever finishes first."""
+    ready, missing = installed_adapters(names)
+    probes = probe_inputs()
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        found = list(pool.map(examine, ready, [probes] * len(ready)))
+    return found, missing
+
+
+def _cell(item: Implementation, axis_id: str) -> str:
+    findings = [f for f in item.identification.findings if f.axis == axis_id]
+    own = item.identification.configuration.choice(axis_id)
+    if not findings:
+        return own
+    parts = []
+    for finding in findings:
+        if finding.verdict == "not observable through this API":
+            return "n/o"
+        text = finding.verdict.replace("none of the spec's choices", "none").replace(
+            "not exercised by the golden inputs", "–"
+        )
+        if finding.closest:
+            text += f" (≈{finding.closest})"
+        parts.append(text if len(findings) == 1 else f"{finding.asked}→{text}")
+    return "; ".join(parts)
+
+
+def _ids(cases: Sequence[str]) -> str:
+    shown = ", ".join(f"`{c}`" for c in cases[:SHOWN])
+    return shown + (f" (+{len(cases) - SHOWN})" if len(cases) > SHOWN else "")
+
+
+def sharp_edges(item: Implementation) -> list[str]:
+    """Plain statements of what the implementation does outside (or against) the spec."""
+    edges = []
+    result = item.identification
+    for finding in result.extras:
+        if finding.verdict == "ranks scores 1e-9 apart":
+            continue
+        cases = finding.evidence or finding.disagreeing
+        edges.append(f"{finding.axis}: {finding.verdict}; {finding.note}; cases {_ids(cases)}")
+    for finding in result.findings:
+        if finding.verdict.startswith("none"):
+            edges.append(
+                f"{finding.axis} (asked {finding.asked}): none of the spec's choices; "
+                f"{finding.note}; disagreeing {_ids(finding.disagreeing)}"
+            )
+        elif finding.disagreeing:
+            edges.append(
+                f"{finding.axis} (asked {finding.asked}): {finding.verdict}, but {finding.note}: "
+                f"{_ids(finding.disagreeing)}"
+            )
+        crashes = sorted({without_temporary_paths(e.split(": ", 1)[1]) for e in finding.errors})
+        if crashes:
+            cases = [e.split(": ", 1)[0] for e in finding.errors]
+            said = "; ".join(c[:80] for c in crashes[:2])
+            edges.append(f"{finding.axis}: errors ({said}) on {_ids(cases)}")
+    for check in item.presets:
+        for declared in check.declared:
+            behaviour = declared.behaviour.rstrip(".")
+            edges.append(
+                f"preset {check.preset} declares that it {declared.outcome}: {behaviour}; "
+                f"cases {_ids(declared.cases)}"
+            )
+    if item.ulps:
+        worst = max(item.ulps)
+        edges.append(
+            f"float{result.adapter['float_width']} values: median error "
+            f"{item.ulps[len(item.ulps) // 2]:.3g} ulps, worst {worst:.3g} ulps "
+            f"over {len(item.ulps)} per-query values"
+        )
+    return list(dict.fromkeys(edges))
+
+
+def markdown(items: Sequence[Implementation], missing: dict[str, str]) -> str:
+    """``docs/conformance.md``."""
+    lines = [
+        "# Conformance matrix of nDCG implementations",
+        "",
+        "Generated by `ndcgspec matrix`; do not edit. Each implementation is run through its "
+        "built-in adapter in a child process. Choices are found by `ndcgspec identify` from "
+        "probes derived from the golden cases; `n/o` is not observable through the API, "
+        "`none` matches no choice of the spec (≈ the closest), `a→b` means asked for a, "
+        "computes b, and `–` means no probe could be answered (see the errors below).",
+        "",
+        "## Versions",
+        "",
+        "| component | version |",
+        "|---|---|",
+    ]
+    lines += [f"| {k} | {v} |" for k, v in versions().items()]
+    lines.append(f"| python | {platform.python_version()} |")
+    lines += [f"| {d} | {distribution_version(d)} |" for d in VERSIONED]
+    lines += ["", "## Identified choices", ""]
+    axis_ids = [entry["id"] for entry in choice_axes()]
+    lines.append("| implementation | " + " | ".join(axis_ids) + " |")
+    lines.append("|---" * (len(axis_ids) + 1) + "|")
+    for item in items:
+        lines.append(f"| {item.name} | " + " | ".join(_cell(item, a) for a in axis_ids) + " |")
+    lines += [
+        "",
+        "## Configurations and closest presets",
+        "",
+        "| implementation | version | float | configuration | closest preset |",
+        "|---|---|---|---|---|",
+    ]
+    for item in items:
+        result = item.identification
+        differing = ", ".join(result.preset_differences)
+        observed = any(f.matched or f.closest for f in result.findings)
+        if not observed:
+            verdict = "– (no axis observed)"
+        elif differing:
+            verdict = f"none (closest {result.preset}: differs on {differing})"
+        else:
+            verdict = result.preset or "–"
+        lines.append(
+            f"| {item.name} | {result.adapter['version']} | {result.adapter['float_width']} | "
+            f"`{result.configuration.canonical()}` | {verdict} |"
+        )
+    lines += [
+        "",
+        "## Presets verified by running the library",
+        "",
+        "| preset | library | pass | declared departures | fail | error | stale departures "
+        "| first disagreeing cases |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for item in items:
+        for check in item.presets:
+            first = _ids([c for c, _ in [*check.failed, *check.errors, *check.stale]])
+            lines.append(
+                f"| {check.preset} | {item.name} | {len(check.passed)} | {len(check.departed)} | "
+                f"{len(check.failed)} | {len(check.errors)} | {len(check.stale)} | {first} |"
+            )
+    lines += ["", "## Sharp edges", ""]
+    for item in items:
+        edges = sharp_edges(item)
+        lines.append(f"### {item.name}")
+        lines.append("")
+        lines += [f"- {e}" for e in edges] or ["- none found"]
+        lines.append("")
+    lines += ["## NIST's official DL19 values (published real-data cases)", ""]
+    readers = [i for i in items if i.published]
+    if readers:
+        case_ids = sorted({c for i in readers for c in i.published})
+        lines.append("| case | " + " | ".join(i.name for i in readers) + " |")
+        lines.append("|---" * (len(readers) + 1) + "|")
+        for case_id in case_ids:
+            lines.append(
+                f"| `{case_id}` | "
+                + " | ".join(i.published.get(case_id, "") for i in readers)
+                + " |"
+            )
+        lines.append("")
+        for item in readers:
+            hits = sum(v == "yes" for v in item.published.values())
+            lines.append(f"- {item.name}: reproduces {hits} of {len(item.published)}")
+    else:
+        lines.append("The shared data root is absent; no published case ran.")
+    lines += ["", "## Not installed", ""]
+    lines += [f"- {n}: {why}" for n, why in sorted(missing.items())] or ["- none"]
+    return "\n".join(lines) + "\n"
+
+
+def html_page(markdown_text: str, items: Sequence[Implementation]) -> str:
+    """The self-contained HTML page: the markdown's tables and the figures as base64 PNG."""
+    charts = [
+        ("Discount weight by rank", figures.discount_weights()),
+        ("nDCG@k by k of the worked example", figures.worked_example_by_cutoff()),
+        (
+            "Error in ulps per implementation",
+            figures.ulp_errors({i.name: i.ulps for i in items}),
+        ),
+    ]
+    body = [_markdown_to_html(markdown_text)]
+    body.append("<h2>Figures</h2>")
+    for title, png in charts:
+        data = base64.b64encode(png).decode("ascii")
+        caption = html.escape(title)
+        body.append(
+            f'<figure><img alt="{caption}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{caption}</figcaption></figure>"
+        )
+    style = (
+        "body{font-family:system-ui,sans-serif;margin:1em;color:#222}"
+        "table{border-collapse:collapse;margin:1em 0;font-size:12px;display:block;overflow-x:auto}"
+        "td,th{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}"
+        "th{background:#f0f0f0}code{font-size:12px;background:#f6f6f6}"
+        "figure{margin:1.5em 0}img{max-width:100%;border:1px solid #ddd}"
+        "li{margin:.2em 0;font-size:14px}"
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>nDCG conformance matrix</title><style>{style}</style></head><body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
+
+
+def _inline(text: str) -> str:
+    parts = text.split("`")
+    return "".join(
+        f"<code>{html.escape(p)}</code>" if i % 2 else html.escape(p) for i, p in enumerate(parts)
+    )
+
+
+def _markdown_to_html(text: str) -> str:
+    """The small markdown subset `markdown` writes: headings, tables, lists, paragraphs."""
+    out: list[str] = []
+    rows: list[list[str]] = []
+    items: list[str] = []
+
+    def flush() -> None:
+        if rows:
+            head, *rest = rows
+            out.append("<table><tr>" + "".join(f"<th>{_inline(c)}</th>" for c in head) + "</tr>")
+            out.extend(
+                "<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in rest
+            )
+            out.append("</table>")
+            rows.clear()
+        if items:
+            out.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in items) + "</ul>")
+            items.clear()
+
+    for line in text.splitlines():
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if not all(set(c) <= {"-"} for c in cells):
+                rows.append(cells)
+            continue
+        if line.startswith("- "):
+            items.append(line[2:])
+            continue
+        flush()
+        if line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            out.append(f"<h{level}>{_inline(line[level:].strip())}</h{level}>")
+        elif line.strip():
+            out.append(f"<p>{_inline(line)}</p>")
+    flush()
+    return "\n".join(out)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``matrix`` subcommand."""
+    parser = subparsers.add_parser(
+        "matrix",
+        help="identify every installed built-in adapter and write the conformance matrix",
+        description="Write docs/conformance.md and docs/conformance.html.",
+    )
+    parser.add_argument("--out", type=Path, default=Path("docs"), help="output folder (docs)")
+    parser.add_argument("adapters", nargs="*", metavar="ADAPTER", help="only these built-ins")
+    parser.add_argument("-j", "--jobs", type=int, default=2, help="adapters examined at once")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Build the matrix and write both files."""
+    items, missing = build(args.adapters or None, args.jobs)
+    text = markdown(items, missing)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "conformance.md").write_text(text, encoding="utf-8")
+    (args.out / "conformance.html").write_text(html_page(text, items), encoding="utf-8")
+    print(f"wrote {args.out / 'conformance.md'} and {args.out / 'conformance.html'}")
+    return 0

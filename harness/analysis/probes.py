@@ -1,0 +1,254 @@
+"""Probe cases derived from the golden cases, and how an adapter's answers to them compare.
+
+A probe takes a golden case's input (and its cutoff and parameters) and a configuration the
+adapter is asked to compute; the reference then says what every candidate configuration
+returns on that input. Which candidates the adapter's answer meets, under the comparison rule
+of ``ndcg.comparison``, is the evidence ``identify`` and the preset verification rest on.
+Adapters run in child processes (``harness/running/pool.py``), so a crash answers as an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import cache
+from typing import Any
+
+from ndcgspec.harness.running.outcome import judge, summed_terms
+from ndcgspec.harness.running.pool import Job, PoolOptions, WorkerPool
+from ndcgspec.harness.suite.expect import outcome
+from ndcgspec.harness.suite.load import LoadedCase, inline_inputs, iter_cases
+from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.reference.config import axis as spec_axis
+from ndcgspec.reference.config import choice_ids
+from ndcgspec.reference.decimals import canonical_decimal
+
+Rows = tuple[tuple[str, str, str], ...]
+
+# The first cases of each file: hand files are shorter than this; the long generated and
+# enumerated files repeat the same kinds of input, and the reference's time grows with them.
+PROBES_PER_FILE = 8
+BATCH = 16
+# Relative gap of the score-resolution probes: distinct in float64, equal in float32.
+RESOLUTION_GAP = Decimal("1e-9")
+
+
+@dataclass(frozen=True)
+class ProbeInput:
+    """A golden case's input and configuration, the material probes are made of."""
+
+    case_id: str
+    qrels: Rows
+    run: Rows
+    config: Config
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An adapter's reply for one (input, asked configuration): the protocol result object."""
+
+    result: Mapping[str, Any]
+
+    @property
+    def failed(self) -> bool:
+        """Whether the adapter raised or its process failed (not a deliberate rejection)."""
+        return "error" in self.result
+
+
+def probe_inputs(per_file: int = PROBES_PER_FILE) -> list[ProbeInput]:
+    """The inline golden inputs: the first `per_file` cases of every case file, in suite
+    order."""
+    taken: dict[str, int] = {}
+    found: list[ProbeInput] = []
+    for loaded in iter_cases():
+        if "input" not in loaded.case or taken.get(loaded.group, 0) >= per_file:
+            continue
+        taken[loaded.group] = taken.get(loaded.group, 0) + 1
+        found.append(as_probe_input(loaded))
+    return found
+
+
+def as_probe_input(loaded: LoadedCase) -> ProbeInput:
+    """The probe material of one inline case."""
+    case = loaded.case
+    return ProbeInput(
+        case["id"],
+        tuple(tuple(r) for r in case["input"]["qrels"]),
+        tuple(tuple(r) for r in case["input"]["run"]),
+        Config.from_mapping(case["config"]),
+    )
+
+
+def with_choice(asked: Config, axis_id: str, choice: str, source: Config) -> Config | None:
+    """`asked` with `axis_id` set to `choice`. A parameter the spec requires (a gain map) is
+    taken from the golden case's `source` configuration, the others keep their defaults so
+    that every candidate differs from `asked` on the axis alone; None when the source does
+    not give a required parameter."""
+    values: dict[str, Any] = {axis_id: choice}
+    entry = next(c for c in spec_axis(axis_id)["choices"] if c["id"] == choice)
+    required = {p["id"] for p in spec_axis(axis_id).get("params", []) if p.get("required")}
+    for name in required.intersection(entry.get("params", [])):
+        if source.choice(axis_id) == choice:
+            values[name] = source.to_mapping()[name]
+    try:
+        return asked.replace(**values)
+    except NdcgSpecError:
+        return None
+
+
+@cache
+def _outcome(probe: ProbeInput, config: Config) -> tuple[str, Any]:
+    qrels, run = inline_inputs({"qrels": probe.qrels, "run": probe.run})
+    found = outcome(config, qrels, run)
+    # A canonical text makes outcomes comparable and hashable.
+    return repr(sorted(found.items())), found
+
+
+def expected_of(probe: ProbeInput, config: Config) -> dict[str, Any]:
+    """What the reference answers for the probe's input under `config`."""
+    return _outcome(probe, config)[1]
+
+
+def outcome_key(probe: ProbeInput, config: Config) -> str:
+    """A text equal for two configurations exactly when they answer the same on the input."""
+    return _outcome(probe, config)[0]
+
+
+def meets(
+    probe: ProbeInput,
+    config: Config,
+    answer: Answer,
+    asked: Config,
+    width: int,
+    places: int | None = None,
+) -> bool | None:
+    """Whether the answer meets the reference's answer under `config`, for an adapter of float
+    width `width` that rounds to `places` decimals if it says so; None when the adapter
+    failed (error or crash), which is evidence of nothing but the failure."""
+    if answer.failed:
+        return None
+    case = {"config": asked.to_mapping(), "expected": expected_of(probe, config), "origin": "hand"}
+    rows = {"qrels": probe.qrels, "run": probe.run}
+    terms = summed_terms(rows["qrels"], rows["run"], asked.to_mapping())
+    return judge(case, answer.result, terms, width, places).outcome == "pass"
+
+
+def distinguishing(probe: ProbeInput, asked: Config, axis_id: str) -> dict[str, Config] | None:
+    """The candidate configurations of an axis on one probe, or None when the reference
+    answers the same for every candidate (the input tells nothing about the axis)."""
+    candidates = {}
+    for choice in choice_ids(axis_id):
+        config = with_choice(asked, axis_id, choice, probe.config)
+        if config is not None:
+            candidates[choice] = config
+    keys = {outcome_key(probe, c) for c in candidates.values()}
+    return candidates if len(keys) > 1 else None
+
+
+@dataclass(frozen=True)
+class ApiView:
+    """What an implementation's API lets a caller show it, as its adapter declares: the axes it
+    cannot be asked about (`hidden`: axis id → reason) and whether it is given the labels of
+    judged documents a query's run does not retrieve (`unretrieved_labels`)."""
+
+    hidden: Mapping[str, str] = field(default_factory=dict)
+    unretrieved_labels: bool = True
+
+    @classmethod
+    def of(cls, adapter: object) -> ApiView:
+        """The view a loaded adapter declares (``not_observable`` and
+        ``sees_unretrieved_labels`` of a built-in peer); one that declares nothing sees all."""
+        return cls(
+            dict(getattr(adapter, "not_observable", {})),
+            bool(getattr(adapter, "sees_unretrieved_labels", True)),
+        )
+
+
+def without_unretrieved_labels(probe: ProbeInput) -> ProbeInput:
+    """The probe without the qrels rows of documents its queries' runs do not retrieve: the
+    input as an API that is given only the retrieved rows sees it."""
+    retrieved = {(qid, docid) for qid, docid, _ in probe.run}
+    kept = tuple(row for row in probe.qrels if (row[0], row[1]) in retrieved)
+    return ProbeInput(f"{probe.case_id}~retrieved", kept, probe.run, probe.config)
+
+
+def compared_answer(probe: ProbeInput, config: Config) -> Any:
+    """What an adapter's answer is compared with: the rejection, or each query's nDCG and
+    the mean (not the DCG and IDCG the reference also gives)."""
+    found = expected_of(probe, config)
+    if "error" in found:
+        return found["error"]
+    return {q: v["ndcg"] for q, v in found["per_query"].items()}, found["aggregate"]
+
+
+def beyond_view(probe: ProbeInput, config: Config, view: ApiView) -> bool:
+    """Whether the reference's answer to the probe under `config` depends on what the API
+    cannot be shown: an axis it cannot be asked about (which would confound what the probe
+    shows about the others), or labels of unretrieved documents it is never given."""
+    if any(distinguishing(probe, config, a) for a in view.hidden):
+        return True
+    return not view.unretrieved_labels and compared_answer(probe, config) != compared_answer(
+        without_unretrieved_labels(probe), config
+    )
+
+
+def ask(
+    command: Sequence[str] | str,
+    questions: Iterable[tuple[ProbeInput, Config]],
+    options: PoolOptions | None = None,
+) -> dict[tuple[str, str], Answer]:
+    """The adapter's answer to each (input, asked configuration), keyed by (case id, full
+    configuration string); each distinct question is sent once."""
+    payloads: dict[tuple[str, str], dict[str, Any]] = {}
+    for probe, asked in questions:
+        key = (probe.case_id, asked.full())
+        if key not in payloads:
+            payloads[key] = {
+                "id": f"{len(payloads)}",
+                "measure": asked.canonical(),
+                "config": asked.to_mapping(),
+                "input": {
+                    "qrels": [list(r) for r in probe.qrels],
+                    "run": [list(r) for r in probe.run],
+                },
+            }
+    by_id = {p["id"]: key for key, p in payloads.items()}
+    answers: dict[tuple[str, str], Answer] = {}
+    jobs = [Job(p["id"], lambda p=p: p) for p in payloads.values()]
+    pool = WorkerPool(command, options or PoolOptions(jobs=2, timeout=120.0))
+    try:
+        pool.open()
+        pool.run(
+            [jobs[i : i + BATCH] for i in range(0, len(jobs), BATCH)],
+            lambda case_id, result: answers.__setitem__(by_id[case_id], Answer(dict(result))),
+        )
+    finally:
+        pool.close()
+    return answers
+
+
+def spread_ties(probe: ProbeInput, order: str) -> ProbeInput | None:
+    """The probe with every tie group's scores made distinct by a relative gap of
+    `RESOLUTION_GAP`, so that exact ranking puts the group in the reverse of the tie `order`
+    ("input" or "docid-desc"); None when the input has no tie group of non-zero scores.
+
+    A float64 implementation ranks the new input exactly; one that stores scores in float32
+    sees the old ties again and orders them by its tie rule, the opposite way."""
+    groups: dict[tuple[str, Decimal], list[int]] = {}
+    for index, (qid, _, score) in enumerate(probe.run):
+        if Decimal(score) != 0:
+            groups.setdefault((qid, Decimal(score)), []).append(index)
+    tied = {key: rows for key, rows in groups.items() if len(rows) > 1}
+    if not tied:
+        return None
+    run = [list(r) for r in probe.run]
+    for (_, score), rows in tied.items():
+        if order == "docid-desc":
+            rows = sorted(rows, key=lambda i: probe.run[i][1].encode("utf-8"), reverse=True)
+        # The document the tie rule ranks first gets the lowest score, and so on up.
+        for step, index in enumerate(rows):
+            run[index][2] = canonical_decimal(score + score.copy_abs() * RESOLUTION_GAP * step)
+    return ProbeInput(
+        f"{probe.case_id}~spread", probe.qrels, tuple(tuple(r) for r in run), probe.config
+    )

@@ -1,0 +1,181 @@
+"""A pool of adapter processes: batches go to N workers; a failed worker is replaced.
+
+When a process fails on a batch of several cases, each case of the batch is retried alone on
+a fresh process, so the failure lands only on the cases that cause it, and the run goes on.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ndcgspec.harness.running.worker import Worker, WorkerFailure
+
+
+@dataclass(frozen=True)
+class Job:
+    """One case to send: `build` returns its stripped case object, or None to drop it."""
+
+    key: str
+    build: Callable[[], dict[str, Any] | None]
+
+
+Deliver = Callable[[str, Mapping[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class PoolOptions:
+    """How the adapter processes are run."""
+
+    jobs: int = 1
+    timeout: float = 60.0
+    start_timeout: float = 60.0
+    max_output_bytes: int = 16 * 2**20
+    validate: bool = False
+
+
+def failure_answer(failure: WorkerFailure) -> dict[str, Any]:
+    """The answer recorded for a case whose process failed."""
+    return {"error": str(failure), "detail": failure.detail, "process_failed": True}
+
+
+class WorkerPool:
+    """Adapter processes running one command; `open` first, then `run`, then `close`."""
+
+    def __init__(self, command: Sequence[str] | str, options: PoolOptions) -> None:
+        self.command = command
+        self.options = options
+        self._spare: list[Worker] = []
+        self._live: set[Worker] = set()
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def _spawn(self) -> Worker:
+        worker = Worker(
+            self.command,
+            max_output_bytes=self.options.max_output_bytes,
+            validate=self.options.validate,
+        )
+        with self._lock:
+            if not self._closed:
+                self._live.add(worker)
+                return worker
+        worker.kill()
+        raise WorkerFailure("the run was stopped")
+
+    def _retire(self, worker: Worker, graceful: bool) -> None:
+        with self._lock:
+            self._live.discard(worker)
+        if graceful:
+            worker.stop()
+        else:
+            worker.kill()
+
+    def open(self) -> dict[str, Any]:
+        """Start the first process; its start reply (WorkerFailure if it does not start)."""
+        worker = self._spawn()
+        try:
+            reply = worker.start(self.options.start_timeout)
+        except WorkerFailure:
+            self._retire(worker, graceful=False)
+            raise
+        self._spare.append(worker)
+        return reply
+
+    def _started(self) -> Worker:
+        with self._lock:
+            if self._spare:
+                return self._spare.pop()
+        worker = self._spawn()
+        try:
+            worker.start(self.options.start_timeout)
+        except WorkerFailure:
+            self._retire(worker, graceful=False)
+            raise
+        return worker
+
+    def _send(self, worker: Worker | None, jobs: Sequence[Job], deliver: Deliver) -> Worker | None:
+        """Send one batch; the worker to go on with (None when it had to be killed)."""
+        payloads = {}
+        for job in jobs:
+            payload = job.build()
+            if payload is not None:
+                payloads[job.key] = payload
+        if not payloads:
+            return worker
+        try:
+            worker = worker or self._started()
+            results = worker.run(list(payloads.values()), self.options.timeout * len(payloads))
+        except WorkerFailure as failure:
+            if worker is not None:
+                self._retire(worker, graceful=False)
+            if len(payloads) == 1:
+                deliver(next(iter(payloads)), failure_answer(failure))
+                return None
+            retry = None
+            for key, payload in payloads.items():
+                retry = self._send(retry, [Job(key, lambda p=payload: p)], deliver)
+            if retry is not None:
+                self._retire(retry, graceful=True)
+            return None
+        by_id = {r.get("id"): r for r in results}
+        for key in payloads:
+            answer = by_id.get(key) or {"error": "the adapter's reply has no result for this case"}
+            deliver(key, answer)
+        return worker
+
+    def _drive(
+        self, batches: queue.Queue[Sequence[Job]], deliver: Deliver, problems: list[BaseException]
+    ) -> None:
+        worker: Worker | None = None
+        try:
+            while not problems:
+                try:
+                    batch = batches.get_nowait()
+                except queue.Empty:
+                    return
+                worker = self._send(worker, batch, deliver)
+        except BaseException as problem:
+            # Re-raised by `run` in the calling thread, which reports it as one line.
+            problems.append(problem)
+        finally:
+            if worker is not None:
+                self._retire(worker, graceful=True)
+
+    def run(self, batches: Sequence[Sequence[Job]], deliver: Deliver) -> None:
+        """Send every batch, `jobs` processes at a time; `deliver(key, answer)` is called once
+        per case as its answer arrives, from the pool's threads but never concurrently."""
+        pending: queue.Queue[Sequence[Job]] = queue.Queue()
+        for batch in batches:
+            pending.put(batch)
+        lock = threading.Lock()
+
+        def serialised(key: str, answer: Mapping[str, Any]) -> None:
+            with lock:
+                if not self._closed:
+                    deliver(key, answer)
+
+        problems: list[BaseException] = []
+        threads = [
+            threading.Thread(target=self._drive, args=(pending, serialised, problems), daemon=True)
+            for _ in range(max(1, min(self.options.jobs, len(batches))))
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            while thread.is_alive():
+                thread.join(0.2)
+        if problems:
+            raise problems[0]
+
+    def close(self) -> None:
+        """Stop every process still running (spare ones and, after an interrupt, busy ones)."""
+        with self._lock:
+            self._closed = True
+            workers = list(self._live)
+        for worker in workers:
+            self._retire(worker, graceful=worker in self._spare)
+        self._spare.clear()

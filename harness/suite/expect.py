@@ -1,0 +1,38 @@
+"""What the reference answers for a case: its values, the error it raises, or, for a
+deliberately open axis, every answer the open choices allow (``ndcg.precision``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ndcgspec.harness.suite.anchors import choice_anchor
+from ndcgspec.reference import Config, NdcgSpecError, evaluate
+from ndcgspec.reference.inputs import Qrels, Run
+
+# Every input error of the reference names the choice that rejected the input, as "(axis=error)".
+_REJECTING_CHOICE = re.compile(r"\((?P<axis>[a-z]+)=error\)")
+
+
+def outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
+    """The expected object of a case: ``{"per_query", "aggregate"}`` or ``{"error": {anchor}}``."""
+    try:
+        result = evaluate(config, qrels, run).to_json()
+    except NdcgSpecError as error:
+        match = _REJECTING_CHOICE.search(str(error))
+        if match is None:
+            raise
+        return {"error": {"anchor": choice_anchor(match["axis"], "error")}}
+    return {"per_query": result["per_query"], "aggregate": result["aggregate"]}
+
+
+def open_outcomes(
+    config: Config, axis_id: str, choices: list[str], qrels: Qrels, run: Run
+) -> list[dict[str, Any]]:
+    """The distinct outcomes over the allowed choices of an open axis, in the order given."""
+    found: list[dict[str, Any]] = []
+    for choice in choices:
+        result = outcome(config.replace(**{axis_id: choice}), qrels, run)
+        if result not in found:
+            found.append(result)
+    return found

@@ -1,0 +1,196 @@
+"""Deliberately wrong adapters, to show that the harness reports each fault as it should.
+
+In-process fakes are ``fakes:<name>`` (the tests folder is on PYTHONPATH). Most are the
+reference with one convention swapped for a common mistake; the faulty ones behave like the
+reference except on a case whose run is empty, where they crash, hang or raise. Protocol
+fakes, which break the protocol itself on such a case, run as ``python -m fakes <name>``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from ndcgspec.harness.adapters.base import CaseInput, PerQuery, Rejected, Values, scored_queries
+from ndcgspec.harness.adapters.reference import ReferenceAdapter
+from ndcgspec.harness.running.host import answer, protocol_streams
+from ndcgspec.harness.running.protocol import decode, encode
+
+Config = dict[str, Any]
+
+
+class _Mutated(ReferenceAdapter):
+    """The reference, computing a changed configuration."""
+
+    def __init__(self, name: str, change: Callable[[Config], Config]) -> None:
+        super().__init__()
+        self.name = name
+        self._change = change
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+        return super().compute(case_input, self._change(dict(config)))
+
+
+def _linear_for_exponential(config: Config) -> Config:
+    if config["gain"] == "exponential":
+        config["gain"] = "linear"
+    return config
+
+
+def _discount_one_rank_late(config: Config) -> Config:
+    if config["discount"] == "log":
+        config["log_offset"] = str(Decimal(config["log_offset"]) + 1)
+    return config
+
+
+def _ties_reversed(config: Config) -> Config:
+    config["ties"] = {"docid-desc": "docid-asc", "docid-asc": "docid-desc"}.get(
+        config["ties"], config["ties"]
+    )
+    return config
+
+
+def _ideal_from_retrieved(config: Config) -> Config:
+    config["ideal"] = "retrieved"
+    return config
+
+
+linear_gain = _Mutated("fake-linear-gain", _linear_for_exponential)
+discount_off_by_one = _Mutated("fake-discount-off-by-one", _discount_one_rank_late)
+ties_reversed = _Mutated("fake-ties-reversed", _ties_reversed)
+ideal_retrieved = _Mutated("fake-ideal-retrieved", _ideal_from_retrieved)
+
+
+class _AlwaysZero(ReferenceAdapter):
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
+        return dict.fromkeys(scored_queries(case_input, config), 0.0)
+
+
+always_zero = _AlwaysZero()
+always_zero.name = "fake-always-zero"
+
+
+class _Float32(ReferenceAdapter):
+    """Standard nDCG (the spec's defaults, linear or exponential gain) in float32."""
+
+    def __init__(self, declared_width: int) -> None:
+        super().__init__()
+        self.name = "fake-float32"
+        self.float_width = declared_width
+        self.capabilities = {"gain": ["linear", "exponential"]}
+        self.params = {"log_base": ["2"], "log_offset": ["1"]}
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
+        labels, rankings = case_input.labels(), case_input.rankings()
+        out = {}
+        for qid in scored_queries(case_input, config):
+            ranking = rankings.get(qid, [])
+            if len({d for d, _ in ranking}) < len(ranking):
+                raise Rejected(f"duplicate document in the run of {qid}")
+            by_id = sorted(ranking, key=lambda p: p[0].encode(), reverse=True)
+            ordered = sorted(by_id, key=lambda p: p[1], reverse=True)
+            judged = labels.get(qid, {})
+            dcg = self._dcg([self._gain(judged.get(d, Decimal(0)), config) for d, _ in ordered])
+            ideal = sorted((self._gain(v, config) for v in judged.values()), reverse=True)
+            idcg = self._dcg([g for g in ideal if g > 0])
+            out[qid] = float(dcg / idcg) if idcg > 0 else 0.0
+        return out
+
+    @staticmethod
+    def _gain(label: Decimal, config: Mapping[str, Any]) -> np.float32:
+        value = np.float32(float(max(label, Decimal(0))))
+        return np.float32(2) ** value - np.float32(1) if config["gain"] == "exponential" else value
+
+    @staticmethod
+    def _dcg(gains: list[np.float32]) -> np.float32:
+        total = np.float32(0)
+        for index, gain in enumerate(gains):
+            total = np.float32(total + gain / np.log2(np.float32(index + 2)))
+        return total
+
+
+float32_as32 = _Float32(32)
+float32_as64 = _Float32(64)
+
+
+def _empty_run(case_input: CaseInput) -> bool:
+    return not case_input.run
+
+
+class _Faulty(ReferenceAdapter):
+    """The reference, except that `fault` happens on a case whose run is empty."""
+
+    def __init__(self, name: str, fault: Callable[[], None]) -> None:
+        super().__init__()
+        self.name = name
+        self._fault = fault
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+        if _empty_run(case_input):
+            self._fault()
+        return super().compute(case_input, config)
+
+
+def _loop_forever() -> None:
+    while True:
+        pass
+
+
+def _raise() -> None:
+    raise RuntimeError("fake failure on an empty run")
+
+
+segfault = _Faulty("fake-segfault", lambda: os.kill(os.getpid(), signal.SIGSEGV))
+abort = _Faulty("fake-abort", os.abort)
+infinite_loop = _Faulty("fake-infinite-loop", _loop_forever)
+raises = _Faulty("fake-raises", _raise)
+
+HUGE_BYTES = 100 * 2**20
+
+
+def _malformed(reply: dict[str, Any]) -> bytes:
+    return b'{"seq": ' + str(reply["seq"]).encode() + b', "results": [\n'
+
+
+def _wrong_seq(reply: dict[str, Any]) -> bytes:
+    return encode({**reply, "seq": reply["seq"] + 1})
+
+
+def _huge(reply: dict[str, Any]) -> bytes:
+    return b'{"padding": "' + b"x" * HUGE_BYTES + b'"}\n'
+
+
+PROTOCOL_FAKES: dict[str, Callable[[dict[str, Any]], bytes]] = {
+    "malformed_json": _malformed,
+    "wrong_seq": _wrong_seq,
+    "huge_output": _huge,
+}
+
+
+def serve_broken(name: str) -> int:
+    """Serve the reference, breaking the protocol as `name` says on a batch holding a case
+    whose run is empty."""
+    source, sink = protocol_streams()
+    adapter = ReferenceAdapter()
+    adapter.name = f"fake-{name}"
+    for line in source:
+        message = decode(line)
+        reply = answer(adapter, message)
+        if reply is None:
+            return 0
+        broken = message.get("cmd") == "run" and any(
+            not c["input"]["run"] for c in message["cases"]
+        )
+        sink.write(PROTOCOL_FAKES[name](reply) if broken else encode(reply))
+        sink.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve_broken(sys.argv[1]))
