@@ -25,7 +25,7 @@ from ndcgspec.harness.running.command import execute
 from ndcgspec.harness.running.host import values_message
 from ndcgspec.harness.running.outcome import judge, summed_terms
 from ndcgspec.harness.running.pool import PoolOptions
-from ndcgspec.harness.running.runner import case_rows, load_cases
+from ndcgspec.harness.running.runner import case_rows, fixed_cases, load_cases
 from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.harness.suite.load import LoadedCase, data_root
 
@@ -71,7 +71,7 @@ def through_protocol(cases: list[LoadedCase], jobs: int) -> tuple[float, float, 
     """Wall and CPU seconds and outcomes of ``ndcgspec run reference -j jobs``."""
     start, cpu = time.perf_counter(), cpu_seconds()
     report = execute(
-        cases,
+        fixed_cases(cases),
         adapter_command("reference", None),
         PoolOptions(jobs=jobs),
         report_path=None,

@@ -75,6 +75,11 @@ class _AlwaysZero(ReferenceAdapter):
 always_zero = _AlwaysZero()
 always_zero.name = "fake-always-zero"
 
+# A correct implementation of one convention only: exponential gain, every other axis default.
+exponential_only = ReferenceAdapter()
+exponential_only.name = "fake-exponential-only"
+exponential_only.capabilities = {"gain": ["exponential"]}
+
 
 class _Float32(ReferenceAdapter):
     """Standard nDCG (the spec's defaults, linear or exponential gain) in float32."""

@@ -14,6 +14,7 @@ from ndcgspec.harness.adapters.base import (
     arrays_adapter,
     load_adapter,
     trec_adapter,
+    unsupported_reason,
 )
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
 from ndcgspec.reference import Config
@@ -22,7 +23,8 @@ INPUT = CaseInput(
     qrels=[("q1", "a", "2"), ("q1", "b", "0.5"), ("q2", "a", "1")],
     run=[("q1", "b", "0.9"), ("q1", "c", "0.8"), ("q1", "a", "0.7")],
 )
-CONFIG = {"aggregate": "qrels", "cutoff": 2}
+# Adapters receive the full configuration object, as the protocol carries it.
+CONFIG = Config.from_mapping({"aggregate": "qrels", "cutoff": 2}).to_mapping()
 
 
 def test_arrays_adapter_passes_run_order_labels_and_scores() -> None:
@@ -54,6 +56,42 @@ def test_trec_adapter_passes_dicts_with_integral_labels_as_int() -> None:
     assert isinstance(qrels["q1"]["a"], int)
     assert run == {"q1": {"b": 0.9, "c": 0.8, "a": 0.7}} and k == 2
     assert adapter.describe()["capabilities"] == {"gain": ["linear"]}
+
+
+REPEATED = CaseInput(
+    qrels=[("q1", "a", "1")],
+    run=[("q1", "a", "0.2"), ("q1", "b", "0.5"), ("q1", "a", "0.9")],
+)
+
+
+def test_trec_adapter_applies_the_duplicates_choice_a_dict_cannot_carry() -> None:
+    seen = []
+
+    def my_ndcg(qrels: dict, run: dict, k: int | None) -> dict:
+        seen.append(run)
+        return {"q1": 1.0}
+
+    adapter = trec_adapter(
+        my_ndcg, name="m", version="1", capabilities={"duplicates": ["error", "first"]}
+    )
+    with pytest.raises(Rejected, match="duplicate document 'a'"):
+        adapter.compute(REPEATED, CONFIG)
+    assert seen == []
+    adapter.compute(REPEATED, {**CONFIG, "duplicates": "first"})
+    # ndcg.duplicates.first keeps a's higher score, 0.9, at the place of the row that holds it:
+    # after b, where a dict built from every row would put a first.
+    assert seen == [{"q1": {"b": 0.5, "a": 0.9}}]
+    assert list(seen[0]["q1"]) == ["b", "a"]
+
+
+def test_an_undeclared_parameter_supports_only_its_spec_default() -> None:
+    declared = {"float_width": 64, "capabilities": {"discount": ["log"]}}
+    full = Config.from_mapping({"discount": "log"}).to_mapping()
+    assert unsupported_reason(declared, full) is None
+    assert "log_offset=2" in unsupported_reason(declared, {**full, "log_offset": "2"})
+    assert "log_base=e" in unsupported_reason(declared, {**full, "log_base": "e"})
+    anything = {**declared, "params": {"log_offset": "any"}}
+    assert unsupported_reason(anything, {**full, "log_offset": "2"}) is None
 
 
 def test_a_value_error_is_a_rejection() -> None:

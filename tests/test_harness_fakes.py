@@ -27,7 +27,7 @@ import pytest
 
 from ndcgspec.harness.running.command import execute
 from ndcgspec.harness.running.pool import PoolOptions
-from ndcgspec.harness.running.runner import load_cases
+from ndcgspec.harness.running.runner import fixed_cases, load_cases
 from ndcgspec.harness.running.worker import adapter_command
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -39,7 +39,7 @@ FAKES = "fakes"
 def outcomes(target: str | None = None, exec_line: str | None = None, **options: float) -> dict:
     """{case id: (outcome, message)} of one run against the fixture suite."""
     report = execute(
-        load_cases(root=SUITE, data=DATA),
+        fixed_cases(load_cases(root=SUITE, data=DATA)),
         adapter_command(target, exec_line),
         PoolOptions(**options),
         report_path=None,

@@ -26,7 +26,7 @@ from ndcgspec.harness.running.protocol import (
     start_message,
     stop_message,
 )
-from ndcgspec.harness.running.runner import HarnessError, load_cases
+from ndcgspec.harness.running.runner import HarnessError, fixed_cases, load_cases
 from ndcgspec.harness.running.worker import adapter_command, example_program
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -122,7 +122,7 @@ BAD_START = (
 
 def _run(command: list[str] | str, validate: bool = False) -> dict:
     report = execute(
-        load_cases(root=SUITE, data=DATA),
+        fixed_cases(load_cases(root=SUITE, data=DATA)),
         command,
         PoolOptions(validate=validate, jobs=2),
         report_path=None,

@@ -1,13 +1,16 @@
 """The pytest plugin, run for real in a separate project that wraps its own nDCG function.
 
 The wrapped function (below) is a plausible library nDCG: it scores the queries of the run, reads
-labels with int() and takes the run as a dict. Against the fixtures, under the spec defaults it
-claims, that must fail exactly three cases:
+labels with int() and takes the run as a dict. It declares nothing, so its native configuration
+is the spec default: the 11 stored default cases of the fixtures, and the inputs of the 6 other
+stored cases under the default (computed). That must fail exactly three cases:
 - fx/empty-run: q1 has no run rows, so the function returns no value for it (aggregate=qrels
   scores it);
-- fx/duplicates-error: a dict cannot see the repeated document, so nothing is rejected;
+- the input of fx/aggregate-run under the default: q2 is judged but not retrieved, and
+  aggregate=qrels scores it, for the same reason;
 - fx/many-fractional: int() truncates grades such as 2.7 (fractional=keep keeps them).
-Every other case within its declaration passes, and pub/absent is skipped.
+fx/duplicates-error passes: the trec_adapter helper applies duplicates=error to the rows before
+it builds the run dict. Every other case passes, and pub/absent is skipped.
 """
 
 from __future__ import annotations
@@ -63,11 +66,11 @@ def test_plugin_turns_supported_cases_into_items(tmp_path: Path) -> None:
     )
     out = done.stdout
     assert done.returncode == 1, out + done.stderr
-    assert "3 failed, 7 passed, 1 skipped" in out
-    for case_id in ("fx/empty-run", "fx/duplicates-error", "fx/many-fractional"):
-        assert f"FAILED ndcgspec::{case_id} " in out
+    assert "3 failed, 13 passed, 1 skipped" in out
+    for case_id in ("fx/empty-run", "fx/aggregate-run@", "fx/many-fractional"):
+        assert f"FAILED ndcgspec::{case_id}" in out
     assert "q1: expected 0  actual null  (query missing from the result)" in out
-    assert "the input must be rejected (ndcg.duplicates.error)" in out
+    assert "q2: expected 0  actual null  (query missing from the result)" in out
     assert "config: gain=linear, discount=log" in out
     assert "reference trace:" in out and "rank  docid  label  gain  discount" in out
     assert "SKIPPED" in out and "absent" in out

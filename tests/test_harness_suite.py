@@ -8,7 +8,7 @@ import pytest
 
 from ndcgspec.harness.running.command import execute
 from ndcgspec.harness.running.pool import PoolOptions
-from ndcgspec.harness.running.runner import load_cases
+from ndcgspec.harness.running.runner import fixed_cases, load_cases
 from ndcgspec.harness.running.worker import adapter_command
 
 
@@ -17,7 +17,7 @@ def test_reference_adapter_passes_the_whole_suite() -> None:
     if not cases:
         pytest.skip("the golden suite has no case files yet")
     report = execute(
-        cases,
+        fixed_cases(cases),
         adapter_command("reference", None),
         PoolOptions(jobs=2),
         report_path=None,

@@ -37,13 +37,17 @@ import numpy as np
 
 from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
 from ndcgspec.harness.running.compare import FLOAT_WIDTHS
-from ndcgspec.reference import NdcgSpecError
+from ndcgspec.reference import InputError, NdcgSpecError, Posting
 from ndcgspec.reference.aggregate import CHOICES as AGGREGATE_CHOICES
 from ndcgspec.reference.config import axes, choice_axes, choice_ids
+from ndcgspec.reference.decimals import canonical_decimal, parse_decimal
+from ndcgspec.reference.duplicates import CHOICES as DUPLICATES
 
 Row = tuple[str, str, str]
 PerQuery = Mapping[str, float | None]
 NumberFormat = tuple[int, int | None]
+ANY_VALUE = "any"
+"""Declared for a parameter instead of a list of values: the adapter computes every value."""
 """The float width of an adapter's values and the decimals it rounds them to, if it does
 (``ndcg.comparison``)."""
 
@@ -97,15 +101,16 @@ class CaseInput:
 class Adapter(ABC):
     """An nDCG implementation as the harness sees it.
 
-    `capabilities` maps an axis id to the choice ids the adapter computes; an axis left out
-    supports only its spec default. `params` maps a parameter id to the values (exact decimal
-    strings, or "e" for the log base) it accepts; a parameter left out takes any value.
+    `capabilities` maps an axis id to the choice ids the adapter computes, its native choice
+    first; an axis left out supports only its spec default. `params` maps a parameter id to the
+    values (exact decimal strings, or "e" for the log base) it accepts, or to `ANY_VALUE`; a
+    parameter left out supports only its spec default.
     """
 
     name: str
     version: str
     capabilities: Mapping[str, Sequence[str]] = field(default_factory=dict)
-    params: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    params: Mapping[str, Sequence[str] | str] = field(default_factory=dict)
     float_width: int = 64
     language: str = "python"
     decimal_places: int | None = None
@@ -123,7 +128,7 @@ class Adapter(ABC):
             "float_width": self.float_width,
             **({} if self.decimal_places is None else {"decimal_places": self.decimal_places}),
             "capabilities": {k: list(v) for k, v in self.capabilities.items()},
-            "params": {k: list(v) for k, v in self.params.items()},
+            "params": {k: v if v == ANY_VALUE else list(v) for k, v in self.params.items()},
         }
 
 
@@ -164,13 +169,27 @@ def declared_capabilities(adapter: Mapping[str, Any]) -> dict[str, set[str]]:
 
 
 def unsupported_reason(adapter: Mapping[str, Any], config: Mapping[str, Any]) -> str | None:
-    """Why the adapter cannot compute `config` (a full configuration object), or None."""
+    """Why the adapter cannot compute `config` (a full configuration object), or None. A
+    parameter the adapter does not declare supports only its spec default; one without a
+    default (a required table) any value its declared choice takes."""
     for axis_id, choices in declared_capabilities(adapter).items():
         if config[axis_id] not in choices:
             return f"{axis_id}={config[axis_id]} is not among the declared {sorted(choices)}"
-    for name, values in (adapter.get("params") or {}).items():
-        if name in config and str(config[name]) not in {str(v) for v in values}:
-            return f"{name}={config[name]} is not among the declared {list(values)}"
+    declared = adapter.get("params") or {}
+    for param in (p for a in axes() for p in a.get("params", [])):
+        name = param["id"]
+        if name not in config:
+            continue
+        if declared.get(name) == ANY_VALUE:
+            continue
+        if name in declared:
+            accepted = [str(v) for v in declared[name]]
+        elif "default" in param:
+            accepted = [canonical_decimal(parse_decimal(param["default"]))]
+        else:
+            continue
+        if str(config[name]) not in accepted:
+            return f"{name}={config[name]} is not among the declared {accepted}"
     return None
 
 
@@ -183,6 +202,21 @@ def scored_queries(case_input: CaseInput, config: Mapping[str, Any]) -> list[str
     qrels_queries = dict.fromkeys(q for q, _, _ in case_input.qrels)
     run_queries = dict.fromkeys(q for q, _, _ in case_input.run)
     return AGGREGATE_CHOICES[config["aggregate"]](qrels_queries, run_queries)
+
+
+def _run_dict(case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, dict[str, float]]:
+    """``{qid: {docid: score}}`` of the run rows after the configuration's duplicates choice
+    (``ndcg.duplicates``): a dict cannot hold a repeated document, so the rows pass through
+    that axis here, and one the choice rejects is a rejected input."""
+    run: dict[str, dict[str, float]] = {}
+    for qid, ranking in case_input.rankings().items():
+        postings = [Posting(docid, score) for docid, score in ranking]
+        try:
+            kept = DUPLICATES[config["duplicates"]](postings, qid)
+        except InputError as error:
+            raise Rejected(str(error)) from None
+        run[qid] = {p.docid: float(p.score) for p in kept}
+    return run
 
 
 @dataclass
@@ -203,8 +237,7 @@ class _FunctionAdapter(Adapter):
         qrels = {
             q: {d: _number(v) for d, v in docs.items()} for q, docs in case_input.labels().items()
         }
-        run = {q: {d: float(s) for d, s in docs} for q, docs in case_input.rankings().items()}
-        return self.function(qrels, run, config["cutoff"])
+        return self.function(qrels, _run_dict(case_input, config), config["cutoff"])
 
     def _arrays(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
         labels, rankings = case_input.labels(), case_input.rankings()
@@ -247,7 +280,9 @@ def trec_adapter(
     """An adapter of ``function(qrels, run, k) -> {qid: ndcg}``, with TREC-style dicts
     ``qrels = {qid: {docid: label}}`` (int labels when integral) and
     ``run = {qid: {docid: score}}``; k is None for the whole ranking. The function decides
-    which queries it scores.
+    which queries it scores. A dict holds each document once, so the helper applies the
+    configuration's duplicates choice to the run rows first (``ndcg.duplicates``: under the
+    default ``error`` it rejects a repeated document on the function's behalf).
 
     `declared` gives ``name`` and ``version``, and optionally ``capabilities``, ``params``,
     ``float_width`` (64) and ``rejects``: the exception types by which the function refuses

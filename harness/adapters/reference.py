@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ndcgspec.harness.adapters.base import Adapter, CaseInput, Rejected, Values
+from ndcgspec.harness.adapters.base import ANY_VALUE, Adapter, CaseInput, Rejected, Values
 from ndcgspec.harness.versions import harness_version
 from ndcgspec.reference import Config, Judgment, NdcgSpecError, evaluate, run_from_scores
 from ndcgspec.reference.config import choice_axes
@@ -33,7 +33,12 @@ class ReferenceAdapter(Adapter):
         super().__init__(
             name="ndcgspec-reference",
             version=harness_version(),
-            capabilities={a["id"]: [c["id"] for c in a["choices"]] for a in choice_axes()},
+            # The spec's default first: the reference's native configuration is the default one.
+            capabilities={
+                a["id"]: sorted((c["id"] for c in a["choices"]), key=lambda c: c != a["default"])
+                for a in choice_axes()
+            },
+            params={p["id"]: ANY_VALUE for a in choice_axes() for p in a.get("params", [])},
         )
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:

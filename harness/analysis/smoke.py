@@ -1,8 +1,8 @@
 """The ``smoke`` command: a handful of trivial cases, to tell a broken adapter from a
 non-conforming library.
 
-Every case uses the configuration the adapter declares first: on each axis the spec's default
-when declared, else its first declared choice. A perfect ranking scores 1 and an empty run 0
+Every case uses the adapter's native configuration, the choice it declares first on each axis
+(``harness/running/plan.py``). A perfect ranking scores 1 and an empty run 0
 (or what the declared ``empty`` and ``aggregate`` choices make of it), whatever the conventions;
 an adapter that misses these is wired wrongly, not merely unconventional.
 """
@@ -10,11 +10,9 @@ an adapter that misses these is wired wrongly, not merely unconventional.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.harness.adapters.base import declared_capabilities
 from ndcgspec.harness.running.command import (
     add_adapter_arguments,
     command_of,
@@ -22,12 +20,12 @@ from ndcgspec.harness.running.command import (
     pool_options,
     show_progress,
 )
-from ndcgspec.harness.running.runner import HarnessError
+from ndcgspec.harness.running.plan import native_config
+from ndcgspec.harness.running.runner import HarnessError, fixed_cases
 from ndcgspec.harness.running.worker import Worker, WorkerFailure
 from ndcgspec.harness.suite.case import cite, computed_case
 from ndcgspec.harness.suite.load import LoadedCase
 from ndcgspec.reference import Config, NdcgSpecError
-from ndcgspec.reference.config import choice_axes
 
 Rows = list[list[str]]
 
@@ -63,18 +61,6 @@ TRIVIAL_INPUTS: list[tuple[str, str, Rows, Rows]] = [
         [["q1", "d1", "1"], ["q2", "d1", "2"], ["q2", "d2", "1"]],
     ),
 ]
-
-
-def preferred_config(adapter: Mapping[str, Any]) -> Config:
-    """The configuration the adapter declares first on every axis."""
-    declared = declared_capabilities(adapter)
-    values = {}
-    for axis in choice_axes():
-        claimed = (adapter.get("capabilities") or {}).get(axis["id"], [axis["default"]])
-        values[axis["id"]] = (
-            axis["default"] if axis["default"] in declared[axis["id"]] else claimed[0]
-        )
-    return Config.from_mapping(values)
 
 
 def smoke_cases(config: Config) -> list[LoadedCase]:
@@ -124,11 +110,11 @@ def handle(args: argparse.Namespace) -> int:
     options = pool_options(args)
     adapter = adapter_metadata(command, options.start_timeout)
     try:
-        config = preferred_config(adapter)
+        config = native_config(adapter)
     except NdcgSpecError as error:
         raise HarnessError(f"broken adapter: {error}") from None
     report = execute(
-        smoke_cases(config),
+        fixed_cases(smoke_cases(config)),
         command,
         options,
         report_path=None,

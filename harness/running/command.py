@@ -19,10 +19,11 @@ from typing import Any
 
 from ndcgspec.harness.adapters.base import BUILTIN_ADAPTERS
 from ndcgspec.harness.running.compare import error_constant
+from ndcgspec.harness.running.plan import Selection
 from ndcgspec.harness.running.pool import PoolOptions
-from ndcgspec.harness.running.render import render_text
-from ndcgspec.harness.running.report import REPORT_FORMAT, Report, ReportWriter, failed, tally
-from ndcgspec.harness.running.runner import HarnessError, load_cases, run_cases, select_cases
+from ndcgspec.harness.running.render import exit_status, render_text
+from ndcgspec.harness.running.report import REPORT_FORMAT, Report, ReportWriter, tally
+from ndcgspec.harness.running.runner import HarnessError, Plan, load_cases, run_cases
 from ndcgspec.harness.running.worker import BUILTIN_PROGRAMS, adapter_command
 from ndcgspec.harness.suite.load import LoadedCase
 from ndcgspec.harness.versions import versions
@@ -128,7 +129,7 @@ def suite_version(cases: Sequence[LoadedCase]) -> str | None:
 
 
 def execute(
-    cases: Sequence[LoadedCase],
+    plan: Plan,
     command: list[str] | str,
     options: PoolOptions,
     *,
@@ -137,24 +138,26 @@ def execute(
     progress: bool,
     data: Path | None = None,
 ) -> Report:
-    """Run the cases, writing the report as results arrive; the report as it ends."""
+    """Run the cases `plan` makes for the adapter, writing the report as results arrive; the
+    report as it ends."""
     started = time.monotonic()
     header: dict[str, Any] = {
         "type": "header",
         "report_format": REPORT_FORMAT,
         **versions(),
-        "suite_version": suite_version(cases),
         "comparison": {"c": error_constant()},
         "command": command if isinstance(command, str) else " ".join(command),
         "selection": selection,
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     writer: ReportWriter | None = None
-    bar = Progress(len(cases), progress)
+    bar = Progress(0, False)
 
-    def start(adapter: dict[str, Any]) -> None:
-        nonlocal writer
+    def start(adapter: dict[str, Any], cases: Sequence[LoadedCase]) -> None:
+        nonlocal writer, bar
         header["adapter"] = adapter
+        header["suite_version"] = suite_version(cases)
+        bar = Progress(len(cases), progress)
         if report_path:
             writer = ReportWriter(report_path)
             writer.write(header)
@@ -165,7 +168,7 @@ def execute(
         bar.advance()
 
     try:
-        ordered = run_cases(cases, command, options, record, start, data)
+        ordered = run_cases(plan, command, options, record, start, data)
         footer = {
             "type": "footer",
             **tally(ordered).to_json(),
@@ -202,12 +205,12 @@ def handle(args: argparse.Namespace) -> int:
     stop_on_sigterm()
     command = command_of(args)
     options = pool_options(args)
-    cases = select_cases(load_cases(args.cases, args.suite, args.data), args.preset, args.measure)
-    if not cases:
-        raise NdcgSpecError("no case matches the selection")
+    chosen = Selection(load_cases(args.cases, args.suite, args.data), args.preset, args.measure)
+    if not chosen.stored:
+        raise NdcgSpecError("no case file matches the selection")
     selection = {"preset": args.preset, "measures": args.measure, "cases": args.cases}
     report = execute(
-        cases,
+        chosen.cases_for,
         command,
         options,
         report_path=args.report,
@@ -216,4 +219,4 @@ def handle(args: argparse.Namespace) -> int:
         data=args.data,
     )
     print(render_text(report), end="")
-    return 1 if failed(tally(report.results)) else 0
+    return exit_status(report)

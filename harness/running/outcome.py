@@ -144,7 +144,10 @@ def judge(
 
 def _summary(mismatches: Sequence[Mismatch], alternatives: int) -> str:
     first = mismatches[0]
-    text = first.note or f"{first.what}: expected {first.expected}, got {first.actual!r}"
+    if first.note is None:
+        text = f"{first.what}: expected {first.expected}, got {first.actual!r}"
+    else:
+        text = first.note if first.what == "result" else f"{first.what}: {first.note}"
     more = f" (and {len(mismatches) - 1} more)" if len(mismatches) > 1 else ""
     among = f" against the closest of {alternatives} allowed answers" if alternatives > 1 else ""
     return text + more + among

@@ -2,8 +2,11 @@
 
     pytest --ndcgspec-adapter=mypkg.ndcg_adapter:adapter --ndcgspec-preset trec_eval
 
-Items are named by case id. The adapter runs in child processes as with ``ndcgspec run``; the
-cases are all sent on the first item and each item then reports its own outcome. A failure
+Items are named by case id: every case the adapter is judged on (``harness/running/plan.py``:
+the bundled inputs under its native configuration, or under ``--ndcgspec-preset`` and
+``--ndcgspec-measure``, and the stored cases it declares it supports). The adapter runs in
+child processes as with ``ndcgspec run``; the cases are all sent on the first item and each
+item then reports its own outcome. A failure
 shows the configuration, the input in brief, expected against actual values, and the
 reference's per-rank trace of each query that misses.
 """
@@ -20,8 +23,10 @@ import pytest
 from ndcgspec.harness.adapters.base import unsupported_reason
 from ndcgspec.harness.analysis.smoke import adapter_metadata
 from ndcgspec.harness.running.command import execute
+from ndcgspec.harness.running.plan import Selection
 from ndcgspec.harness.running.pool import PoolOptions
-from ndcgspec.harness.running.runner import load_cases, select_cases
+from ndcgspec.harness.running.report import nothing_ran, tally
+from ndcgspec.harness.running.runner import fixed_cases, load_cases
 from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.harness.suite.load import LoadedCase, case_inputs, data_root
 from ndcgspec.reference import Config, NdcgSpecError, evaluate
@@ -110,7 +115,7 @@ def _answers(session: pytest.Session) -> dict[str, dict[str, Any]]:
     if _ANSWERS not in config.stash:
         cases = [item.loaded for item in session.items if isinstance(item, CaseItem)]
         report = execute(
-            cases,
+            fixed_cases(cases),
             _command(config),
             _options(config),
             report_path=None,
@@ -125,11 +130,12 @@ def _answers(session: pytest.Session) -> dict[str, dict[str, Any]]:
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    """Append an item for every selected case the adapter declares it supports."""
+    """Append an item for every case the adapter is judged on (``harness/running/plan.py``)
+    that it declares it supports; a usage error when there is none."""
     if not _enabled(config):
         return
     try:
-        cases = select_cases(
+        selection = Selection(
             load_cases(
                 config.getoption("ndcgspec_cases"),
                 config.getoption("ndcgspec_suite"),
@@ -141,12 +147,28 @@ def pytest_collection_modifyitems(
         adapter = adapter_metadata(
             _command(config), max(config.getoption("ndcgspec_timeout"), 60.0)
         )
+        cases = selection.cases_for(adapter)
     except NdcgSpecError as error:
         raise pytest.UsageError(f"ndcgspec: {error}") from None
+    supported = [c for c in cases if unsupported_reason(adapter, c.case["config"]) is None]
+    if not supported:
+        raise pytest.UsageError(
+            f"ndcgspec: no case ran: the adapter supports none of the {len(cases)} selected"
+        )
     suite = ConformanceSuite.from_parent(session, name="ndcgspec", nodeid="ndcgspec")
-    for loaded in cases:
-        if unsupported_reason(adapter, loaded.case["config"]) is None:
-            items.append(CaseItem.from_parent(suite, name=loaded.case["id"], loaded=loaded))
+    items += [CaseItem.from_parent(suite, name=c.case["id"], loaded=c) for c in supported]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail a session whose conformance cases all skipped: a check that checked nothing has
+    failed."""
+    answers = session.config.stash.get(_ANSWERS, None)
+    why = None if answers is None else nothing_ran(tally(answers.values()))
+    if why and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"ndcgspec: {why}", red=True)
 
 
 def _brief(rows: list[list[str]]) -> str:

@@ -10,13 +10,21 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
 from ndcgspec.harness.running.outcome import OUTCOMES
-from ndcgspec.harness.running.report import Report, Tally, failed, read_report, tally
+from ndcgspec.harness.running.report import (
+    Report,
+    Tally,
+    failed,
+    nothing_ran,
+    read_report,
+    tally,
+)
 
 MAX_LISTED = 50
 
@@ -31,7 +39,11 @@ def _headline(tallied: Tally) -> str:
     counts = ", ".join(f"{tallied.counts[o]} {o}" for o in OUTCOMES)
     if tallied.percent is None:
         return f"{counts}; no supported case ran"
-    return f"{counts}; {tallied.percent:.2f}% of {tallied.run} supported cases pass"
+    sources = ", ".join(f"{n} {source}" for source, n in sorted(tallied.sources.items()))
+    return (
+        f"{counts}; {tallied.percent:.2f}% of {tallied.run} supported cases pass"
+        f" (expected values: {sources})"
+    )
 
 
 def axis_rows(tallied: Tally) -> list[list[str]]:
@@ -169,9 +181,9 @@ def render_junit(report: Report) -> str:
 
 
 def badge_color(percent: float | None) -> str:
-    """brightgreen at 100 %, yellow from 90 %, red below; lightgrey when nothing ran."""
+    """brightgreen at 100 %, yellow from 90 %, red below, and red when nothing ran."""
     if percent is None:
-        return "lightgrey"
+        return "red"
     return "brightgreen" if percent == 100 else "yellow" if percent >= 90 else "red"
 
 
@@ -179,7 +191,7 @@ def render_badge(report: Report) -> str:
     """shields.io endpoint JSON: schemaVersion, label, message, color."""
     tallied = tally(report.results)
     message = (
-        "no cases"
+        "no case ran"
         if tallied.percent is None
         else f"{tallied.percent:.1f}% ({tallied.counts['pass']}/{tallied.run})"
     )
@@ -216,12 +228,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=handle)
 
 
+def exit_status(report: Report) -> int:
+    """1 when the report records a fail or an error, or judged no case (said on stderr in one
+    line); else 0."""
+    tallied = tally(report.results)
+    why = nothing_ran(tallied)
+    if why:
+        print(f"ndcgspec: {why}", file=sys.stderr)
+        return 1
+    return 1 if failed(tallied) else 0
+
+
 def handle(args: argparse.Namespace) -> int:
-    """Render the report; exit status 1 when it records a fail or an error."""
+    """Render the report; exit status 1 when it records a fail or an error, or no case ran."""
     report = read_report(args.report)
     text = RENDERERS[args.format](report)
     if args.output:
         args.output.write_text(text, encoding="utf-8")
     else:
         print(text, end="")
-    return 1 if failed(tally(report.results)) else 0
+    return exit_status(report)

@@ -22,6 +22,8 @@ from ndcgspec.reference import InputError
 from ndcgspec.reference.config import choice_axes
 
 REPORT_FORMAT = 1
+RAN = ("pass", "fail", "error")
+"""The outcomes the adapter decided: the cases that ran."""
 PARTIAL_SUFFIX = ".partial"
 
 
@@ -112,11 +114,14 @@ class Tally:
 
     counts: Counter[str] = field(default_factory=Counter)
     by_choice: dict[tuple[str, str], Counter[str]] = field(default_factory=dict)
+    sources: Counter[str] = field(default_factory=Counter)
+    """The cases that ran, by where their expected values came from: stored in the suite or
+    computed by the reference at run time."""
 
     @property
     def run(self) -> int:
         """Cases whose outcome was decided by the adapter: pass, fail or error."""
-        return self.counts["pass"] + self.counts["fail"] + self.counts["error"]
+        return sum(self.counts[o] for o in RAN)
 
     @property
     def percent(self) -> float | None:
@@ -127,6 +132,7 @@ class Tally:
         """The counts and percentage as the footer records them."""
         return {
             "counts": {o: self.counts[o] for o in OUTCOMES},
+            "expected_sources": dict(sorted(self.sources.items())),
             "conformance_percent": None if self.percent is None else round(self.percent, 2),
         }
 
@@ -137,6 +143,8 @@ def tally(results: Iterable[Mapping[str, Any]]) -> Tally:
     axis_ids = [a["id"] for a in choice_axes()]
     for result in results:
         out.counts[result["outcome"]] += 1
+        if result["outcome"] in RAN:
+            out.sources[result.get("expected_source", "stored")] += 1
         config = result.get("config") or {}
         for axis_id in [*axis_ids, "cutoff"]:
             if axis_id in config:
@@ -149,3 +157,14 @@ def tally(results: Iterable[Mapping[str, Any]]) -> Tally:
 def failed(tallied: Tally) -> bool:
     """Whether any case failed or errored: the run's exit status is then non-zero."""
     return bool(tallied.counts["fail"] or tallied.counts["error"])
+
+
+def nothing_ran(tallied: Tally) -> str | None:
+    """Why no case was judged, or None when some were: a check that checked nothing has
+    failed, so the exit status is then non-zero too."""
+    if tallied.run:
+        return None
+    return (
+        f"no case ran ({tallied.counts['unsupported']} unsupported, "
+        f"{tallied.counts['skip']} skipped): nothing was checked"
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,14 +22,21 @@ from ndcgspec.harness.adapters.base import (
     unsupported_reason,
 )
 from ndcgspec.harness.running.outcome import Verdict, judge, summed_terms
+from ndcgspec.harness.running.plan import STORED, ExpectedCache
 from ndcgspec.harness.running.pool import Job, PoolOptions, WorkerPool
 from ndcgspec.harness.running.worker import WorkerFailure
 from ndcgspec.harness.suite.load import LoadedCase, case_inputs, data_root, iter_cases
-from ndcgspec.reference import Config, NdcgSpecError, parse_measure
-from ndcgspec.reference.config import preset
+from ndcgspec.reference import ConfigError, NdcgSpecError
 
 MAX_BATCH = 16
 OnResult = Callable[[dict[str, Any]], None]
+Plan = Callable[[Mapping[str, Any]], Sequence[LoadedCase]]
+"""The cases to run, made from the adapter object of the start reply."""
+
+
+def fixed_cases(cases: Sequence[LoadedCase]) -> Plan:
+    """The plan that runs exactly `cases`, whatever the adapter declares."""
+    return lambda adapter: cases
 
 
 class HarnessError(NdcgSpecError):
@@ -45,29 +52,6 @@ def load_cases(
         return list(iter_cases(glob, root, data))
     except (ValueError, OSError) as error:
         raise HarnessError(f"cannot read the cases: {str(error).splitlines()[0]}") from None
-
-
-def _without_cutoff(config: Config) -> Config:
-    return config.replace(cutoff=None)
-
-
-def select_cases(
-    cases: Iterable[LoadedCase], presets: Sequence[str] = (), measures: Sequence[str] = ()
-) -> list[LoadedCase]:
-    """The cases whose configuration equals a preset's (at any cutoff) or a measure's
-    (cutoff included); every case when neither is given."""
-    wanted_presets = {
-        _without_cutoff(Config.from_mapping(preset(p).get("config", {}))) for p in presets
-    }
-    wanted_measures = {parse_measure(m) for m in measures}
-    if not wanted_presets and not wanted_measures:
-        return list(cases)
-    chosen = []
-    for loaded in cases:
-        config = Config.from_mapping(loaded.case["config"])
-        if config in wanted_measures or _without_cutoff(config) in wanted_presets:
-            chosen.append(loaded)
-    return chosen
 
 
 def case_rows(loaded: LoadedCase, data: Path) -> dict[str, list[list[str]]]:
@@ -99,6 +83,7 @@ def result_record(
         "group": loaded.group,
         "measure": case["measure"],
         "config": case["config"],
+        "expected_source": case.get("expected_source", STORED),
         "outcome": verdict.outcome,
     }
     if verdict.message:
@@ -128,15 +113,16 @@ def _batches(jobs: list[tuple[LoadedCase, Job]], workers: int) -> list[list[Job]
 
 
 def run_cases(
-    cases: Sequence[LoadedCase],
+    plan: Plan,
     command: Sequence[str] | str,
     options: PoolOptions,
     on_result: OnResult,
-    on_start: Callable[[dict[str, Any]], None] | None = None,
+    on_start: Callable[[dict[str, Any], Sequence[LoadedCase]], None] | None = None,
     data: Path | None = None,
 ) -> list[dict[str, Any]]:
-    """Run `cases` against the adapter `command`; every result record goes to `on_result`
-    as it completes, and the records are returned in case order."""
+    """Run the cases `plan` makes of the adapter's start reply against the adapter `command`;
+    every result record goes to `on_result` as it completes, and the records are returned in
+    case order."""
     data = data or data_root()
     pool = WorkerPool(command, options)
     try:
@@ -147,10 +133,11 @@ def run_cases(
         adapter = reply["adapter"]
         try:
             declared_capabilities(adapter)
-        except AdapterError as error:
+            cases = plan(adapter)
+        except (AdapterError, ConfigError) as error:
             raise HarnessError(str(error)) from None
         if on_start:
-            on_start(adapter)
+            on_start(adapter, cases)
         return _dispatch(cases, pool, adapter, options, on_result, data)
     finally:
         pool.close()
@@ -174,6 +161,7 @@ def _dispatch(
             on_result(record)
 
     pending: dict[str, _Pending] = {}
+    expected = ExpectedCache()
     jobs: list[tuple[LoadedCase, Job]] = []
     for loaded in cases:
         why = unsupported_reason(adapter, loaded.case["config"])
@@ -182,7 +170,8 @@ def _dispatch(
         elif loaded.unavailable:
             emit(loaded, Verdict("skip"), loaded.unavailable)
         else:
-            jobs.append((loaded, Job(loaded.case["id"], _builder(loaded, data, pending, emit))))
+            builder = _builder(loaded, data, pending, emit, expected)
+            jobs.append((loaded, Job(loaded.case["id"], builder)))
 
     numbers = declared_number_format(adapter)
 
@@ -199,9 +188,11 @@ def _builder(
     data: Path,
     pending: dict[str, _Pending],
     emit: Callable[..., None],
+    expected: ExpectedCache,
 ) -> Callable[[], dict[str, Any] | None]:
     def build() -> dict[str, Any] | None:
         try:
+            expected.fill(loaded, data)
             rows = case_rows(loaded, data)
         except NdcgSpecError as error:
             emit(loaded, Verdict("skip"), f"input unreadable: {error}")

@@ -4,8 +4,11 @@ deliberately open axis, every answer the open choices allow (``ndcg.precision``)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from ndcgspec.engine.scoring import score_files
 from ndcgspec.harness.suite.anchors import choice_anchor
 from ndcgspec.reference import Config, NdcgSpecError, evaluate
 from ndcgspec.reference.inputs import Qrels, Run
@@ -16,8 +19,17 @@ _REJECTING_CHOICE = re.compile(r"\((?P<axis>[a-z]+)=error\)")
 
 def outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
     """The expected object of a case: ``{"per_query", "aggregate"}`` or ``{"error": {anchor}}``."""
+    return _expected(lambda: evaluate(config, qrels, run).to_json())
+
+
+def file_outcome(config: Config, qrels_path: Path, run_path: Path) -> dict[str, Any]:
+    """`outcome` of TREC files, scored by the fast engine (the reference's digits)."""
+    return _expected(lambda: score_files([config], qrels_path, run_path)[0])
+
+
+def _expected(result_json: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     try:
-        result = evaluate(config, qrels, run).to_json()
+        result = result_json()
     except NdcgSpecError as error:
         match = _REJECTING_CHOICE.search(str(error))
         if match is None:

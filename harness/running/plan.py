@@ -1,0 +1,203 @@
+"""Which cases an adapter is judged on: the selection rule of the protocol's start reply
+(``spec/schema/protocol/start-reply.json``, ``capabilities``) and of the README.
+
+A stored case welds one input to one configuration, and a library computes one convention, so
+stored cases alone would judge almost nothing. Every bundled input (hand, documents, generated,
+and published where its data is present) is therefore also a case under each *target*
+configuration:
+
+- with neither ``--preset`` nor ``-m``: the adapter's native configuration, the choice it
+  declares first on each axis and the value it declares first for each parameter of those
+  choices (the spec's default where it declares none);
+- ``--preset P``: the preset's configuration; ``-m MEASURE``: the measure's.
+
+The input keeps its own cutoff unless the target states one: a measure's ``@k`` applies to
+every input, and a preset's own cutoff (the one its tool applies unasked) to the inputs that have
+none. An input whose configured case is already stored is judged on the stored case; the others
+get their expected values from the exact reference at run time, cached by (input, fingerprint)
+and marked ``"expected_source": "computed"`` in the report. Results keep the group of the case
+the input was written for, so a failure still points at one axis. The stored cases whose
+configuration the adapter declares (those of the preset or measure, when one is given) are judged
+too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from ndcgspec.harness.adapters.base import ANY_VALUE, declared_capabilities
+from ndcgspec.harness.suite.expect import file_outcome, outcome
+from ndcgspec.harness.suite.load import LoadedCase, case_inputs, checked_file
+from ndcgspec.reference import Config, parse_measure
+from ndcgspec.reference.config import choice_axes, preset
+
+STORED = "stored"
+COMPUTED = "computed"
+
+
+def native_config(adapter: Mapping[str, Any]) -> Config:
+    """The configuration an adapter declares first: on each axis its first declared choice,
+    for each parameter of those choices its first declared value (``spec`` defaults for what
+    it leaves out). A ConfigError when that is no configuration of the spec."""
+    declared_capabilities(adapter)
+    claimed = adapter.get("capabilities") or {}
+    values: dict[str, Any] = {
+        axis["id"]: (claimed.get(axis["id"]) or [axis["default"]])[0] for axis in choice_axes()
+    }
+    chosen = Config.from_mapping(values)
+    for name, accepted in (adapter.get("params") or {}).items():
+        if accepted and accepted != ANY_VALUE and name in chosen.to_mapping():
+            values[name] = accepted[0]
+    return Config.from_mapping(values)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A configuration every input is judged under, and how it sets the cutoff."""
+
+    config: Config
+    every_input: bool
+    """The target's cutoff replaces every input's (a measure's @k); otherwise it applies only
+    to inputs without one (a preset's own cutoff)."""
+
+    def for_input(self, cutoff: int | None) -> Config:
+        """The configuration one input is judged under."""
+        if self.every_input or (cutoff is None and self.config.cutoff is not None):
+            return self.config
+        return self.config.replace(cutoff=cutoff)
+
+
+def preset_target(name: str) -> Target:
+    """The target of ``--preset NAME``."""
+    return Target(Config.from_mapping(preset(name).get("config", {})), every_input=False)
+
+
+def measure_target(text: str) -> Target:
+    """The target of ``-m MEASURE``: its cutoff, when it states one, applies to every input."""
+    config = parse_measure(text)
+    return Target(config, every_input=config.cutoff is not None)
+
+
+def input_digest(case: Mapping[str, Any]) -> str:
+    """A key of a case's input: its inline rows or its published files' checksums."""
+    source = case.get("input") or case["input_files"]
+    return hashlib.sha256(json.dumps(source, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The stored cases (already filtered by file) and the presets and measures asked for."""
+
+    stored: Sequence[LoadedCase]
+    presets: Sequence[str] = ()
+    measures: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        # Unknown presets and malformed measures fail before any adapter starts.
+        self.explicit_targets()
+
+    def explicit_targets(self) -> list[Target]:
+        """The targets named by ``--preset`` and ``-m``."""
+        return [preset_target(p) for p in self.presets] + [measure_target(m) for m in self.measures]
+
+    def targets(self, adapter: Mapping[str, Any]) -> list[Target]:
+        """The targets for this adapter: those asked for, else its native configuration."""
+        return self.explicit_targets() or [Target(native_config(adapter), every_input=False)]
+
+    def chosen_stored(self) -> list[LoadedCase]:
+        """The stored cases of the presets (at any cutoff) and measures, or all of them."""
+        presets = {preset_target(p).config.replace(cutoff=None) for p in self.presets}
+        measures = {parse_measure(m) for m in self.measures}
+        if not presets and not measures:
+            return list(self.stored)
+        return [
+            loaded
+            for loaded in self.stored
+            if (config := Config.from_mapping(loaded.case["config"])) in measures
+            or config.replace(cutoff=None) in presets
+        ]
+
+    def cases_for(self, adapter: Mapping[str, Any]) -> list[LoadedCase]:
+        """Every case the adapter is judged on: the chosen stored cases, then each input under
+        each target that no stored case already covers."""
+        chosen = self.chosen_stored()
+        covered = {(input_digest(c.case), _fingerprint(c.case)) for c in chosen}
+        computed: list[LoadedCase] = []
+        for target in self.targets(adapter):
+            for loaded in _distinct_inputs(self.stored):
+                if loaded.unavailable:
+                    continue
+                config = target.for_input(loaded.case["config"]["cutoff"])
+                key = (input_digest(loaded.case), config.fingerprint())
+                if key not in covered:
+                    covered.add(key)
+                    computed.append(computed_case(loaded, config))
+        return chosen + computed
+
+
+def _fingerprint(case: Mapping[str, Any]) -> str:
+    return Config.from_mapping(case["config"]).fingerprint()
+
+
+def _distinct_inputs(cases: Iterable[LoadedCase]) -> list[LoadedCase]:
+    """The first case of each distinct (input, cutoff), in suite order."""
+    seen: dict[tuple[str, Any], LoadedCase] = {}
+    for loaded in cases:
+        seen.setdefault((input_digest(loaded.case), loaded.case["config"]["cutoff"]), loaded)
+    return list(seen.values())
+
+
+def computed_case(loaded: LoadedCase, config: Config) -> LoadedCase:
+    """The input of `loaded` under `config`, its expected values left for `expected_values`.
+    The id is the input's case id and the configuration's fingerprint."""
+    source = loaded.case
+    case: dict[str, Any] = {
+        "id": f"{source['id']}@{config.fingerprint()}",
+        "description": source["description"],
+        "measure": config.canonical(),
+        "config": config.to_mapping(),
+        "spec": source["spec"],
+        "sources": source["sources"],
+        "origin": source["origin"],
+        "expected_source": COMPUTED,
+        "input_of": source["id"],
+    }
+    for key in ("input", "input_files"):
+        if key in source:
+            case[key] = source[key]
+    return replace(loaded, case=case)
+
+
+class ExpectedCache:
+    """Expected values computed by the exact reference, by (input, fingerprint)."""
+
+    def __init__(self) -> None:
+        self._values: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def fill(self, loaded: LoadedCase, data: Path) -> None:
+        """Give a computed case its expected values (a stored case has them already)."""
+        case = loaded.case
+        if case.get("expected_source") != COMPUTED or "expected" in case:
+            return
+        config = Config.from_mapping(case["config"])
+        key = (input_digest(case), config.fingerprint())
+        if key not in self._values:
+            self._values[key] = _reference_outcome(case, config, data)
+        case["expected"] = self._values[key]
+
+
+def _reference_outcome(case: Mapping[str, Any], config: Config, data: Path) -> dict[str, Any]:
+    files = case.get("input_files")
+    if files and files["run"].get("extra_fields") != "ignored":
+        # Whole data files go through the fast engine, which equals the reference digit for
+        # digit and reads them without the reference's per-row objects.
+        return file_outcome(
+            config, checked_file(files["qrels"], data), checked_file(files["run"], data)
+        )
+    qrels, run = case_inputs(dict(case), data)
+    return outcome(config, qrels, run)
