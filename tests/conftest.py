@@ -4,6 +4,7 @@ from the spec's own axes, choice ids and parameter bounds (never restated here).
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
@@ -17,6 +18,10 @@ from ndcgspec.spec import load_spec
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
 TESTS_DIR = Path(__file__).resolve().parent
+
+# Expected values computed during the tests are cached for the session alone, never read from a
+# user's cache (``harness/running/plan.py``).
+os.environ["NDCGSPEC_CACHE_DIR"] = tempfile.mkdtemp(prefix="ndcgspec-cache-")
 
 # The deliberately wrong adapters of `fakes` are test code, not product: adapters run in child
 # processes, which find them through PYTHONPATH.

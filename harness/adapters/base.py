@@ -206,16 +206,20 @@ def scored_queries(case_input: CaseInput, config: Mapping[str, Any]) -> list[str
 
 def _run_dict(case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, dict[str, float]]:
     """``{qid: {docid: score}}`` of the run rows after the configuration's duplicates choice
-    (``ndcg.duplicates``): a dict cannot hold a repeated document, so the rows pass through
-    that axis here, and one the choice rejects is a rejected input."""
+    (``ndcg.duplicates``): a dict cannot hold a repeated document, so the rows of every scored
+    query pass through that axis here, and one the choice rejects is a rejected input. A query
+    that is not scored keeps the first row of each document."""
+    scored = set(scored_queries(case_input, config))
     run: dict[str, dict[str, float]] = {}
     for qid, ranking in case_input.rankings().items():
         postings = [Posting(docid, score) for docid, score in ranking]
         try:
-            kept = DUPLICATES[config["duplicates"]](postings, qid)
+            kept = DUPLICATES[config["duplicates"]](postings, qid) if qid in scored else postings
         except InputError as error:
             raise Rejected(str(error)) from None
-        run[qid] = {p.docid: float(p.score) for p in kept}
+        run[qid] = {}
+        for posting in kept:
+            run[qid].setdefault(posting.docid, float(posting.score))
     return run
 
 

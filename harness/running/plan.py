@@ -14,19 +14,23 @@ configuration:
 The input keeps its own cutoff unless the target states one: a measure's ``@k`` applies to
 every input, and a preset's own cutoff (the one its tool applies unasked) to the inputs that have
 none. An input whose configured case is already stored is judged on the stored case; the others
-get their expected values from the exact reference at run time, cached by (input, fingerprint)
-and marked ``"expected_source": "computed"`` in the report. Results keep the group of the case
-the input was written for, so a failure still points at one axis. The stored cases whose
-configuration the adapter declares (those of the preset or measure, when one is given) are judged
-too.
+get their expected values from the exact reference at run time, cached by input, fingerprint
+and a digest of the definition (`ExpectedCache`), and marked ``"expected_source": "computed"``
+in the report. Results keep the group of the case the input was written for, so a failure still
+points at one axis. The stored cases whose configuration the adapter declares (those of the
+preset or measure, when one is given) are judged too.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -126,22 +130,32 @@ class Selection:
         """Every case the adapter is judged on: the chosen stored cases, then each input under
         each target that no stored case already covers."""
         chosen = self.chosen_stored()
-        covered = {(input_digest(c.case), _fingerprint(c.case)) for c in chosen}
+        covered = {(input_digest(c.case), _fingerprint(c.case["config"])) for c in chosen}
         computed: list[LoadedCase] = []
         for target in self.targets(adapter):
+            under: dict[int | None, _Configured] = {}
             for loaded in _distinct_inputs(self.stored):
                 if loaded.unavailable:
                     continue
-                config = target.for_input(loaded.case["config"]["cutoff"])
-                key = (input_digest(loaded.case), config.fingerprint())
+                cutoff = loaded.case["config"]["cutoff"]
+                if cutoff not in under:
+                    under[cutoff] = _Configured(target.for_input(cutoff))
+                configured = under[cutoff]
+                key = (input_digest(loaded.case), configured.fingerprint)
                 if key not in covered:
                     covered.add(key)
-                    computed.append(computed_case(loaded, config))
+                    computed.append(configured.case_of(loaded))
         return chosen + computed
 
 
-def _fingerprint(case: Mapping[str, Any]) -> str:
-    return Config.from_mapping(case["config"]).fingerprint()
+def _fingerprint(config: Mapping[str, Any]) -> str:
+    return _fingerprint_of(json.dumps(config, sort_keys=True))
+
+
+@cache
+def _fingerprint_of(config_json: str) -> str:
+    # Stored cases share a few hundred configurations among thousands of cases.
+    return Config.from_mapping(json.loads(config_json)).fingerprint()
 
 
 def _distinct_inputs(cases: Iterable[LoadedCase]) -> list[LoadedCase]:
@@ -152,52 +166,135 @@ def _distinct_inputs(cases: Iterable[LoadedCase]) -> list[LoadedCase]:
     return list(seen.values())
 
 
-def computed_case(loaded: LoadedCase, config: Config) -> LoadedCase:
-    """The input of `loaded` under `config`, its expected values left for `expected_values`.
-    The id is the input's case id and the configuration's fingerprint."""
-    source = loaded.case
-    case: dict[str, Any] = {
-        "id": f"{source['id']}@{config.fingerprint()}",
-        "description": source["description"],
-        "measure": config.canonical(),
-        "config": config.to_mapping(),
-        "spec": source["spec"],
-        "sources": source["sources"],
-        "origin": source["origin"],
-        "expected_source": COMPUTED,
-        "input_of": source["id"],
-    }
-    for key in ("input", "input_files"):
-        if key in source:
-            case[key] = source[key]
-    return replace(loaded, case=case)
+class _Configured:
+    """One configuration's texts, computed once for every input judged under it."""
+
+    def __init__(self, config: Config) -> None:
+        self.fingerprint = config.fingerprint()
+        self.measure = config.canonical()
+        self.mapping = config.to_mapping()
+
+    def case_of(self, loaded: LoadedCase) -> LoadedCase:
+        """The input of `loaded` under this configuration, its expected values left for
+        `ExpectedCache.fill`; its id is the input's case id and the fingerprint."""
+        source = loaded.case
+        case: dict[str, Any] = {
+            "id": f"{source['id']}@{self.fingerprint}",
+            "description": source["description"],
+            "measure": self.measure,
+            "config": self.mapping,
+            "spec": source["spec"],
+            "sources": source["sources"],
+            "origin": source["origin"],
+            "expected_source": COMPUTED,
+            "input_of": source["id"],
+        }
+        for key in ("input", "input_files"):
+            if key in source:
+                case[key] = source[key]
+        return replace(loaded, case=case)
+
+
+CACHE_ENV = "NDCGSPEC_CACHE_DIR"
+"""Where computed expected values are kept between runs (``~/.cache/ndcgspec`` when unset,
+nowhere when set to the empty string)."""
+
+
+def cache_root() -> Path | None:
+    """The folder of the expected-value cache, or None when caching is off."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured is not None:
+        return Path(configured) if configured else None
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "ndcgspec"
+
+
+@cache
+def definition_digest() -> str:
+    """A digest of every file that decides an expected value: the spec, the reference and the
+    engine. A cached value is keyed by it, so a changed definition is never read from an old
+    cache."""
+    digest = hashlib.sha256()
+    for package in ("ndcgspec.spec", "ndcgspec.reference", "ndcgspec.engine"):
+        root = Path(str(files(package)))
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".yaml", ".json"):
+                digest.update(f"{package}/{path.relative_to(root).as_posix()}\0".encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 class ExpectedCache:
-    """Expected values computed by the exact reference, by (input, fingerprint)."""
+    """Expected values computed by the exact reference, by (input, fingerprint): in memory
+    for the run, and in one JSON-lines file per fingerprint below `root` for later runs."""
 
-    def __init__(self) -> None:
-        self._values: dict[tuple[str, str], dict[str, Any]] = {}
+    def __init__(self, root: Path | None = None) -> None:
+        self._folder = None if root is None else root / "expected" / definition_digest()
+        self._values: dict[str, dict[str, dict[str, Any]]] = {}
+        self._lock = threading.Lock()
 
     def fill(self, loaded: LoadedCase, data: Path) -> None:
         """Give a computed case its expected values (a stored case has them already)."""
         case = loaded.case
         if case.get("expected_source") != COMPUTED or "expected" in case:
             return
-        config = Config.from_mapping(case["config"])
-        key = (input_digest(case), config.fingerprint())
-        if key not in self._values:
-            self._values[key] = _reference_outcome(case, config, data)
-        case["expected"] = self._values[key]
+        fingerprint, key = _fingerprint(case["config"]), input_digest(case)
+        with self._lock:
+            known = self._known(fingerprint).get(key)
+        if known is None:
+            known = _reference_outcome(case, Config.from_mapping(case["config"]), data)
+            with self._lock:
+                self._keep(fingerprint, key, known)
+        case["expected"] = known
+
+    def _file(self, fingerprint: str) -> Path | None:
+        return None if self._folder is None else self._folder / f"{fingerprint}.jsonl"
+
+    def _known(self, fingerprint: str) -> dict[str, dict[str, Any]]:
+        if fingerprint not in self._values:
+            self._values[fingerprint] = _read_cache(self._file(fingerprint))
+        return self._values[fingerprint]
+
+    def _keep(self, fingerprint: str, key: str, expected: dict[str, Any]) -> None:
+        self._values[fingerprint][key] = expected
+        path = self._file(fingerprint)
+        if path is None:
+            return
+        line = json.dumps({"input": key, "expected": expected}) + "\n"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # One append of one line: runs that share the cache never interleave a line.
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            try:
+                os.write(descriptor, line.encode("utf-8"))
+            finally:
+                os.close(descriptor)
+        except OSError:
+            # A cache that cannot be written costs time, never a result.
+            return
+
+
+def _read_cache(path: Path | None) -> dict[str, dict[str, Any]]:
+    """The cached values of one fingerprint; a line cut short by a killed run is passed over."""
+    found: dict[str, dict[str, Any]] = {}
+    if path is None or not path.is_file():
+        return found
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            entry = json.loads(line)
+            found[entry["input"]] = entry["expected"]
+        except (ValueError, KeyError, TypeError):
+            continue
+    return found
 
 
 def _reference_outcome(case: Mapping[str, Any], config: Config, data: Path) -> dict[str, Any]:
-    files = case.get("input_files")
-    if files and files["run"].get("extra_fields") != "ignored":
+    data_files = case.get("input_files")
+    if data_files and data_files["run"].get("extra_fields") != "ignored":
         # Whole data files go through the fast engine, which equals the reference digit for
         # digit and reads them without the reference's per-row objects.
         return file_outcome(
-            config, checked_file(files["qrels"], data), checked_file(files["run"], data)
+            config, checked_file(data_files["qrels"], data), checked_file(data_files["run"], data)
         )
     qrels, run = case_inputs(dict(case), data)
     return outcome(config, qrels, run)

@@ -22,7 +22,7 @@ from ndcgspec.harness.adapters.base import (
     unsupported_reason,
 )
 from ndcgspec.harness.running.outcome import Verdict, judge, summed_terms
-from ndcgspec.harness.running.plan import STORED, ExpectedCache
+from ndcgspec.harness.running.plan import STORED, ExpectedCache, cache_root
 from ndcgspec.harness.running.pool import Job, PoolOptions, WorkerPool
 from ndcgspec.harness.running.worker import WorkerFailure
 from ndcgspec.harness.suite.load import LoadedCase, case_inputs, data_root, iter_cases
@@ -161,7 +161,7 @@ def _dispatch(
             on_result(record)
 
     pending: dict[str, _Pending] = {}
-    expected = ExpectedCache()
+    expected = ExpectedCache(cache_root())
     jobs: list[tuple[LoadedCase, Job]] = []
     for loaded in cases:
         why = unsupported_reason(adapter, loaded.case["config"])
