@@ -1,4 +1,5 @@
-"""The exact reference, as the built-in adapter, passes every case of the golden suite."""
+"""The exact reference, as the built-in adapter, passes every case of the golden suite but the
+preset files."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ from ndcgspec.harness.running.worker import adapter_command
 
 
 def test_reference_adapter_passes_the_whole_suite() -> None:
-    cases = load_cases()
+    # The preset files are the same inputs again under other configurations, written by the
+    # same reference; regenerating them byte for byte proves their values
+    # (tests/test_cases_suite.py), so the adapter run leaves them out.
+    cases = [c for c in load_cases() if not c.group.startswith("presets/")]
     if not cases:
         pytest.skip("the golden suite has no case files yet")
     report = execute(

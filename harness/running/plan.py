@@ -29,7 +29,7 @@ import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, cached_property
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -114,16 +114,32 @@ class Selection:
         return self.explicit_targets() or [Target(native_config(adapter), every_input=False)]
 
     def chosen_stored(self) -> list[LoadedCase]:
-        """The stored cases of the presets (at any cutoff) and measures, or all of them."""
-        presets = {preset_target(p).config.replace(cutoff=None) for p in self.presets}
-        measures = {parse_measure(m) for m in self.measures}
-        if not presets and not measures:
-            return list(self.stored)
+        """The stored cases a target asked for would judge (its configuration at the case's
+        cutoff, by `Target.for_input`), or all of them when none is asked for."""
+        wanted = self.explicit_targets()
+        at_cutoff: dict[int | None, set[str]] = {}
+        chosen = []
+        for loaded in self.stored:
+            cutoff = loaded.case["config"]["cutoff"]
+            if cutoff not in at_cutoff:
+                at_cutoff[cutoff] = {t.for_input(cutoff).fingerprint() for t in wanted}
+            if not wanted or _fingerprint(loaded.case["config"]) in at_cutoff[cutoff]:
+                chosen.append(loaded)
+        # A case that judges another case's input reports in that case's group: the axis the
+        # input was written for.
+        groups = {c.case["id"]: c.group for c in self.stored}
         return [
-            loaded
-            for loaded in self.stored
-            if (config := Config.from_mapping(loaded.case["config"])) in measures
-            or config.replace(cutoff=None) in presets
+            replace(loaded, group=groups[source])
+            if (source := loaded.case.get("input_of")) in groups
+            else loaded
+            for loaded in chosen
+        ]
+
+    @cached_property
+    def _inputs(self) -> list[tuple[LoadedCase, str]]:
+        """Each distinct input that can run, with its digest (`_distinct_inputs`)."""
+        return [
+            (c, input_digest(c.case)) for c in _distinct_inputs(self.stored) if not c.unavailable
         ]
 
     def cases_for(self, adapter: Mapping[str, Any]) -> list[LoadedCase]:
@@ -134,16 +150,13 @@ class Selection:
         computed: list[LoadedCase] = []
         for target in self.targets(adapter):
             under: dict[int | None, _Configured] = {}
-            for loaded in _distinct_inputs(self.stored):
-                if loaded.unavailable:
-                    continue
+            for loaded, digest in self._inputs:
                 cutoff = loaded.case["config"]["cutoff"]
                 if cutoff not in under:
                     under[cutoff] = _Configured(target.for_input(cutoff))
                 configured = under[cutoff]
-                key = (input_digest(loaded.case), configured.fingerprint)
-                if key not in covered:
-                    covered.add(key)
+                if (digest, configured.fingerprint) not in covered:
+                    covered.add((digest, configured.fingerprint))
                     computed.append(configured.case_of(loaded))
         return chosen + computed
 
@@ -159,10 +172,14 @@ def _fingerprint_of(config_json: str) -> str:
 
 
 def _distinct_inputs(cases: Iterable[LoadedCase]) -> list[LoadedCase]:
-    """The first case of each distinct (input, cutoff), in suite order."""
+    """The first case of each distinct (input, cutoff), in suite order, leaving out the cases
+    that judge another case's input (``input_of``): the input's own case says which axis it
+    was written for."""
     seen: dict[tuple[str, Any], LoadedCase] = {}
     for loaded in cases:
-        seen.setdefault((input_digest(loaded.case), loaded.case["config"]["cutoff"]), loaded)
+        if "input_of" not in loaded.case:
+            key = (input_digest(loaded.case), loaded.case["config"]["cutoff"])
+            seen.setdefault(key, loaded)
     return list(seen.values())
 
 

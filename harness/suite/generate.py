@@ -1,10 +1,12 @@
 """``ndcgspec cases generate``: write every hand-specified, documented, generated and published
-case file, byte for byte the same on every run (fixed layout, no timestamps, fixed order)."""
+case file, then the preset files built from them, byte for byte the same on every run (fixed
+layout, no timestamps, fixed order)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,9 @@ from ndcgspec.harness.suite import documents, generated
 from ndcgspec.harness.suite.canonical_json import dumps
 from ndcgspec.harness.suite.hand import hand_files
 from ndcgspec.harness.suite.load import cases_root, data_root
+from ndcgspec.harness.suite.presets import preset_file, preset_inputs
 from ndcgspec.harness.suite.published import published_files
+from ndcgspec.reference.config import presets
 
 Task = tuple[str, Any]
 
@@ -57,13 +61,14 @@ def generate(out: Path | None = None, data: Path | None = None, jobs: int = 2) -
     out = out or cases_root()
     data = data or data_root()
     work = tasks(data, published_available(data))
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(run_task, work))
-    else:
-        results = [run_task(t) for t in work]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        mapped = pool.map if jobs > 1 else map
+        contents = [c for files in mapped(run_task, work) for c in files]
+        # The preset files judge the inputs of the files above under every preset.
+        inputs = preset_inputs(c for c in contents if c["origin"] != "published")
+        contents += list(mapped(partial(preset_file, inputs=inputs), presets()))
     written = []
-    for content in (c for files in results for c in files):
+    for content in contents:
         path = out / f"{content['group']}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(dumps(content).encode("utf-8"))
