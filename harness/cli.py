@@ -12,6 +12,7 @@ from ndcgspec.reference.errors import NdcgSpecError
 
 COMMAND_MODULES: list[str] = [
     "score",
+    "trec_eval",
     "explain",
     "suite.command",
     "running.command",
