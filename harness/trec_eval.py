@@ -243,7 +243,9 @@ def trec_eval_lines(
         for qid in queries:
             postings = first_documents(as_double(run.get(qid, ())), options.max_per_topic)
             configs = {m.name: measure_config(m, base) for m in ndcg_measures}
-            results = {c: evaluate_query(qid, qrels[qid], postings, c) for c in configs.values()}
+            results = {
+                c: evaluate_query(qid, qrels[qid], postings, c) for c in set(configs.values())
+            }
             per_query[qid] = [
                 pair
                 for m in ndcg_measures
