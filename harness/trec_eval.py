@@ -16,7 +16,11 @@ order before anything else (form_res_rels.c). What trec_eval leaves undefined is
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -41,6 +45,7 @@ LINE = "{name:<22}\t{qid}\t{value}"
 RUN_TAG_FIELD = 5
 #: What C's printf writes for the NaN that 0.0 / 0 gives on x86-64 (m_Rndcg.c).
 C_NAN = "-nan"
+STDIN_NAME = "<stdin>"
 
 
 @dataclass(frozen=True)
@@ -118,14 +123,33 @@ def options_from_args(args: argparse.Namespace) -> Options:
 
 
 def run_trec_eval(args: argparse.Namespace) -> int:
-    """Read, compute every line, then print; exit status 0."""
+    """Read, compute every line, then print; exit status 0. A run given as '-' is read from
+    stdin, as trec_eval reads it."""
     options = options_from_args(args)
     qrels = read_qrels(args.qrels)
-    run = read_run(args.run, extra_fields=True)
-    lines = trec_eval_lines(options, qrels, run, run_tag(args.run))
+    with run_file(args.run) as path:
+        try:
+            run = read_run(path, extra_fields=True)
+            runid = run_tag(path) if any(m.name == "runid" for m in options.measures) else ""
+        except InputError as error:
+            raise InputError(str(error).replace(str(path), STDIN_NAME)) from None
+    lines = trec_eval_lines(options, qrels, run, runid)
     if lines:
         print("\n".join(lines))
     return 0
+
+
+@contextmanager
+def run_file(name: str) -> Iterator[str]:
+    """The run's path; for '-', stdin copied once to a temporary file, which the runid's
+    second pass over the run needs."""
+    if name != "-":
+        yield name
+        return
+    with tempfile.NamedTemporaryFile(prefix="ndcgspec-run-") as copy:
+        shutil.copyfileobj(sys.stdin.buffer, copy)
+        copy.flush()
+        yield copy.name
 
 
 def run_tag(path: str) -> str:

@@ -190,3 +190,44 @@ def test_refusals_are_one_line(
     assert out == ""
     assert message in err
     assert err.count("\n") == 1
+
+
+SMALL_CASES = {
+    # -l0 makes a query judged only 0 have relevant documents but no positive gain: trec_eval's
+    # Rndcg divides 0 by 0 there and prints -nan, also in the mean.
+    "nan": ("q1 0 a 0\nq1 0 b 0\nq2 0 c 1\n", "q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\nq2 Q0 c 1 1 r\n"),
+    # Tied scores (1 and 1.0 are the same double), an unjudged and a negatively judged document.
+    "ties": (
+        "q1 0 a 0\nq1 0 b -1\nq2 0 c 2\nq2 0 d 1\n",
+        "q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\nq2 Q0 c 1 1 r\nq2 Q0 x 1 1 r\nq2 Q0 d 1 1.0 s\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SMALL_CASES))
+@pytest.mark.parametrize("flags", [["-q", "-l0"], ["-q", "-J"], ["-q", "-c", "-M2"]])
+def test_small_edge_cases(
+    trec_eval: Path,
+    tmp_path: Path,
+    case: str,
+    flags: list[str],
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(SMALL_CASES[case][0])
+    run.write_text(SMALL_CASES[case][1])
+    assert_identical(trec_eval, [*flags, *EVERY_MEASURE, *INFO, str(qrels), str(run)], capsysbinary)
+
+
+def test_the_run_can_come_from_stdin(trec_eval: Path, suite: Path) -> None:
+    args = ["-q", "-m", "runid", "-m", "ndcg_cut.10", str(suite / "qrels.test")]
+    run = (suite / "results.test").read_bytes()
+    expected = subprocess.run(
+        [str(trec_eval), *args, "-"], input=run, capture_output=True, check=False, timeout=300
+    )
+    got = subprocess.run(
+        [sys.executable, "-m", "ndcgspec.harness.cli", "trec_eval", *args, "-"],
+        input=run, capture_output=True, check=False, timeout=300,
+    )  # fmt: skip
+    assert got.returncode == 0, got.stderr.decode()
+    assert got.stdout == expected.stdout

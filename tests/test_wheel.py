@@ -16,7 +16,16 @@ from conftest import REPO_ROOT
 BUILD_WHEEL = (
     "import sys; from setuptools import build_meta; print(build_meta.build_wheel(sys.argv[1]))"
 )
-SOURCE_ITEMS = ["pyproject.toml", "README.md", "api", "spec", "cases", "reference", "engine", "harness"]
+SOURCE_ITEMS = [
+    "pyproject.toml",
+    "README.md",
+    "api",
+    "spec",
+    "cases",
+    "reference",
+    "engine",
+    "harness",
+]
 
 
 def can_build_wheels(setuptools_version: str) -> bool:
