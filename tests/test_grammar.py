@@ -67,4 +67,3 @@ def test_ir_measures_examples_agree_with_ir_measures(example: dict[str, Any]) ->
         assert abs(Fraction(theirs) - expected) <= Fraction(1, 200000)
     else:
         assert abs(Fraction(theirs) - expected) <= float_tolerance(expected, terms, 64)
-
