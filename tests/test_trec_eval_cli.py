@@ -69,9 +69,14 @@ def suite() -> Path:
     return folder
 
 
-FLAGS = [list(itertools.chain(*c)) for c in itertools.product(
-    [[], ["-q"]], [[], ["-c"]], [[], ["-J"]], [[], ["-M100"]], [[], ["-l2"]], [[], ["-n"]]
+# Every combination of the flags that change values, each with -q (per-query and summary
+# lines); then the flags that change only what is printed, with every value-changing flag on.
+COMPUTING = [list(itertools.chain(*c)) for c in itertools.product(
+    [[], ["-c"]], [[], ["-J"]], [[], ["-M100"]], [[], ["-l2"]]
 )]  # fmt: skip
+FLAGS = [["-q", *flags] for flags in COMPUTING] + [
+    [*printing, "-c", "-J", "-M100", "-l2"] for printing in ([], ["-n"], ["-q", "-n"])
+]
 
 
 @pytest.mark.parametrize("flags", FLAGS, ids=lambda f: " ".join(f) or "none")
@@ -231,3 +236,16 @@ def test_the_run_can_come_from_stdin(trec_eval: Path, suite: Path) -> None:
     )  # fmt: skip
     assert got.returncode == 0, got.stderr.decode()
     assert got.stdout == expected.stdout
+
+
+def test_a_query_judged_only_below_zero_is_refused_where_trec_eval_crashes(
+    trec_eval: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "qrels").write_text("a 0 x 1\nb 0 y -2\n")
+    (tmp_path / "run").write_text("a Q0 x 1 1 r\nb Q0 y 1 1 r\n")
+    args = ["-q", *EVERY_MEASURE, str(tmp_path / "qrels"), str(tmp_path / "run")]
+    assert binary_output(trec_eval, args).returncode != 0
+    assert main(["trec_eval", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "query 'b' has only negative labels" in err
