@@ -22,6 +22,9 @@ from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.reference.inputs import Judgment, Posting, qrels_from_labels, run_from_scores
 from ndcgspec.reference.trec_io import read_qrels, read_run
 
+#: A TREC file path, ``{qid: {docid: value}}``, or a pandas DataFrame of ir_measures' columns.
+Source = str | os.PathLike[str] | Mapping[str, Mapping[str, Any]] | Any
+
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
 
@@ -77,7 +80,7 @@ def _from_frame(frame: Any, columns: tuple[str, str, str]) -> list[tuple[str, st
     return [(str(q), str(d), v) for q, d, v in frame[list(columns)].itertuples(index=False)]
 
 
-def _qrels(source: Any) -> Mapping[str, Mapping[str, Judgment]]:
+def _qrels(source: Source) -> Mapping[str, Mapping[str, Judgment]]:
     if isinstance(source, (str, os.PathLike)):
         return read_qrels(source)
     if hasattr(source, "itertuples"):
@@ -94,7 +97,7 @@ def _qrels(source: Any) -> Mapping[str, Mapping[str, Judgment]]:
     )
 
 
-def _run(source: Any) -> Mapping[str, list[Posting]]:
+def _run(source: Source) -> Mapping[str, list[Posting]]:
     if isinstance(source, (str, os.PathLike)):
         return read_run(source)
     if hasattr(source, "itertuples"):
@@ -107,7 +110,7 @@ def _run(source: Any) -> Mapping[str, list[Posting]]:
     )
 
 
-def score(qrels: Any, run: Any, measures: str | Iterable[str] = "nDCG") -> dict[str, Result]:
+def score(qrels: Source, run: Source, measures: str | Iterable[str] = "nDCG") -> dict[str, Result]:
     """Score `run` against `qrels` under each measure; the results keyed by the measure as
     written. Bad input or an unknown measure raises ScoreError (file, line, anchor)."""
     wanted = [measures] if isinstance(measures, str) else list(measures)

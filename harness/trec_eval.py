@@ -11,6 +11,10 @@ What trec_eval does outside the spec is reproduced on the input, with its source
 read with atof, i.e. rounded to the nearest double, so scores equal as doubles tie
 (get_trec_results.c); -M keeps the first N documents of each query in trec_eval's ranking
 order before anything else (form_res_rels.c). What trec_eval leaves undefined is refused.
+
+One difference remains possible by construction: trec_eval rounds its double, ndcgspec the
+exact value, so the two can print different 4th decimals when the value lies within a few
+units of 1e-16 of a rounding boundary (xx.xxxx5); none of the test data comes that close.
 """
 
 from __future__ import annotations
