@@ -12,6 +12,7 @@ from ndcgspec.reference.errors import NdcgSpecError
 
 COMMAND_MODULES: list[str] = [
     "score",
+    "trec_eval",
     "explain",
     "suite.command",
     "running.command",
@@ -22,12 +23,28 @@ COMMAND_MODULES: list[str] = [
 ]
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the versions are read only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)  # type: ignore[arg-type]
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from ndcgspec.harness.versions import version_line
+
+        print(version_line())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand of `COMMAND_MODULES` registered."""
     from importlib import import_module
 
     parser = argparse.ArgumentParser(
         prog="ndcgspec", description="nDCG specification, exact reference and conformance suite"
+    )
+    parser.add_argument(
+        "--version", action=VersionAction, help="print the package and spec versions and exit"
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:

@@ -201,9 +201,11 @@ def traced_query(config: Config, qid: str, qrels_path: str, run_path: str) -> Qu
     return result.per_query[qid]
 
 
-def explanation(config: Config, trace: QueryResult | None) -> list[str]:
-    """Every line `explain` prints."""
+def explanation(config: Config, trace: QueryResult | None, written: str | None = None) -> list[str]:
+    """Every line `explain` prints; `written`, the measure as given, heads them when it is not
+    the canonical form."""
     lines = [
+        *([f"written      {written}"] if written and written != config.canonical() else []),
         f"measure      {config.canonical()}",
         f"full form    {config.full()}",
         f"fingerprint  {config.fingerprint()}",
@@ -230,5 +232,5 @@ def run_explain(args: argparse.Namespace) -> int:
     if any(given) and not all(given):
         raise NdcgSpecError("a trace needs all of --query, --qrels and --run")
     trace = traced_query(config, args.query, args.qrels, args.run) if all(given) else None
-    print("\n".join(explanation(config, trace)))
+    print("\n".join(explanation(config, trace, args.measure)))
     return 0

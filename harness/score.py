@@ -2,11 +2,13 @@
 
 Output formats (``--format``):
 
-- ``text``: trec_eval-like lines ``<measure>\\t<qid or all>\\t<value>``, the measure in its
-  canonical form, the value a decimal string of the spec's output digits (``ndcg.precision``)
-  or ``undefined``; ``-q`` adds a line per query before the ``all`` line.
+- ``text``: trec_eval-like lines ``<measure>\\t<qid or all>\\t<value>``, the measure as the
+  user wrote it, the value a decimal string of the spec's output digits (``ndcg.precision``),
+  or of ``--digits N`` decimal places, or ``undefined``; ``-q`` adds a line per query before
+  the ``all`` line.
 - ``json``: one JSON result object per measure, one per line (JSON Lines), each with the keys
-  ``measure``, ``fingerprint``, ``spec_version``, ``aggregate`` and ``per_query``
+  ``measure`` (canonical), ``written`` (as given), ``fingerprint``, ``spec_version``,
+  ``aggregate`` and ``per_query``
   (``{qid: {"ndcg", "dcg", "idcg"}}``); numbers are decimal strings or null. ``per_query`` is
   always present: it is part of the contract, so ``-q`` changes nothing in this format.
 
@@ -19,11 +21,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
 from ndcgspec.engine.scoring import score_files
+from ndcgspec.harness.score_notes import missing_note, missing_queries, query_probes, rounded
 from ndcgspec.reference import Config, ConfigError, parse_measure
 from ndcgspec.reference.config_file import load_config_file
 
@@ -57,7 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--measure",
         dest="configs",
         action="append",
-        type=lambda text: partial(config_from_measure, text),
+        type=lambda text: (text, partial(config_from_measure, text)),
         metavar="MEASURE",
         help="a measure string or preset name, optionally with @k, e.g. 'nDCG@10', "
         "'trec_eval@10'; repeatable",
@@ -66,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--config",
         dest="configs",
         action="append",
-        type=lambda path: partial(load_config_file, path),
+        type=lambda path: (None, partial(load_config_file, path)),
         metavar="FILE",
         help="a YAML or JSON file holding one configuration object; repeatable",
     )
@@ -74,16 +78,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "-q", "--per-query", action="store_true", help="text format: add a line per query"
     )
+    parser.add_argument(
+        "--digits",
+        type=int,
+        choices=range(41),
+        metavar="N",
+        help="text format: round values to N decimal places (JSON keeps every digit)",
+    )
     parser.set_defaults(handler=run_score)
 
 
-def text_lines(results: Sequence[dict[str, Any]], per_query: bool) -> list[str]:
-    """The text format: per measure, the per-query lines (with `per_query`) then ``all``."""
+def text_lines(
+    results: Sequence[dict[str, Any]], per_query: bool, digits: int | None = None
+) -> list[str]:
+    """The text format: per measure, as written, the per-query lines (with `per_query`) then
+    ``all``; with `digits`, values rounded to that many decimal places."""
     lines = []
     for result in results:
         rows = [(q, r["ndcg"]) for q, r in result["per_query"].items()] if per_query else []
         rows.append(("all", result["aggregate"]))
-        lines += [f"{result['measure']}\t{q}\t{UNDEFINED if v is None else v}" for q, v in rows]
+        name = result.get("written") or result["measure"]
+        lines += [f"{name}\t{q}\t{rounded(v, digits) or UNDEFINED}" for q, v in rows]
     return lines
 
 
@@ -93,9 +108,19 @@ def json_lines(results: Sequence[dict[str, Any]]) -> list[str]:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    """Score, then print; exit status 0."""
-    makers: list[Callable[[], Config]] = args.configs or [Config.default]
-    results = score_files([make() for make in makers], args.qrels, args.run)
-    lines = json_lines(results) if args.format == "json" else text_lines(results, args.per_query)
+    """Score, then print; a note on stderr when qrels queries are missing from the run;
+    exit status 0."""
+    makers: list[tuple[str | None, Callable[[], Config]]] = args.configs or [(None, Config.default)]
+    configs = [make() for _, make in makers]
+    *results, every, both = score_files([*configs, *query_probes()], args.qrels, args.run)
+    for (written, _), result in zip(makers, results, strict=True):
+        result["written"] = written or result["measure"]
+    missing = missing_queries([every, both])
+    if missing:
+        print(missing_note(missing, len(every["per_query"])), file=sys.stderr)
+    if args.format == "json":
+        lines = json_lines(results)
+    else:
+        lines = text_lines(results, args.per_query, args.digits)
     print("\n".join(lines))
     return 0

@@ -22,6 +22,12 @@ def spec_version() -> str:
     return str(load_spec()["spec_version"])
 
 
+def version_line() -> str:
+    """What ``ndcgspec --version`` prints: the software's version and the spec's, which are
+    different things (a spec version names what is computed, ``ndcg.definition.versions``)."""
+    return f"ndcgspec {harness_version()} (spec {spec_version()})"
+
+
 def versions() -> dict[str, str | int]:
     """Harness, spec and protocol versions, as a report header lists them."""
     return {

@@ -389,7 +389,13 @@ class _Parser:
 
 
 def parse_measure(text: str) -> Config:
-    """Parse a measure string: canonical, full, or a preset name with overrides and ``@k``."""
+    """Parse a measure string: canonical, full, or a preset name with overrides and ``@k``;
+    or a trec_eval or ir_measures name (``ndcgspec.reference.dialects``)."""
+    from ndcgspec.reference.dialects import dialect_config
+
+    translated = dialect_config(text)
+    if translated is not None:
+        return translated
     head, values = _Parser(text).measure()
     try:
         if head.lower() == MEASURE_NAME.lower():

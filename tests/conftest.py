@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 from ndcgspec.spec import load_spec
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+# The shared folder sits next to the checkout; NDCGSPEC_SHARED names it elsewhere (a worktree).
+SHARED = Path(os.environ.get("NDCGSPEC_SHARED") or REPO_ROOT.parent / "shared")
+SHARED_DATA = SHARED / "data"
 TESTS_DIR = Path(__file__).resolve().parent
 
 # Expected values computed during the tests are cached for the session alone, never read from a

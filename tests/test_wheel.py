@@ -16,7 +16,16 @@ from conftest import REPO_ROOT
 BUILD_WHEEL = (
     "import sys; from setuptools import build_meta; print(build_meta.build_wheel(sys.argv[1]))"
 )
-SOURCE_ITEMS = ["pyproject.toml", "README.md", "spec", "cases", "reference", "engine", "harness"]
+SOURCE_ITEMS = [
+    "pyproject.toml",
+    "README.md",
+    "api",
+    "spec",
+    "cases",
+    "reference",
+    "engine",
+    "harness",
+]
 
 
 def can_build_wheels(setuptools_version: str) -> bool:
@@ -87,3 +96,8 @@ def test_wheel_ships_the_reference_and_the_harness(wheel_names: set[str]) -> Non
     for folder in ("suite", "running", "adapters", "adapters/peers", "analysis"):
         assert f"ndcgspec/harness/{folder}/__init__.py" in wheel_names
     assert "ndcgspec/harness/adapters/ndcg_adapter.mjs" in wheel_names
+
+
+def test_wheel_ships_the_python_api_as_the_ndcgspec_package(wheel_names: set[str]) -> None:
+    assert "ndcgspec/__init__.py" in wheel_names
+    assert "ndcgspec/evaluation.py" in wheel_names

@@ -1,0 +1,47 @@
+"""What ``ndcgspec score`` says beside the numbers: the queries of the qrels missing from the
+run (the trec_eval ``-c`` question, ``ndcg.aggregate``), and values rounded for reading.
+
+Whether a qrels query is missing from the run decides, under ``ndcg.aggregate.qrels``, a 0 that
+enters the mean and, under ``ndcg.aggregate.run``, a query left out: the same run scores
+differently, so it is said on stderr, never silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Any
+
+from ndcgspec.reference.config import Config
+
+
+def query_probes() -> list[Config]:
+    """Two configurations whose results list the qrels queries and the queries in both files
+    (``ndcg.aggregate.qrels`` / ``ndcg.aggregate.run``); duplicates=first so that they refuse
+    nothing the measures asked for would accept."""
+    every = Config.default().replace(duplicates="first")
+    return [every, every.replace(aggregate="run")]
+
+
+def missing_queries(probe_results: Sequence[dict[str, Any]]) -> list[str]:
+    """The qrels queries absent from the run, in qrels order, from `query_probes`' results."""
+    in_qrels, in_both = (list(r["per_query"]) for r in probe_results)
+    present = set(in_both)
+    return [q for q in in_qrels if q not in present]
+
+
+def missing_note(missing: Sequence[str], qrels_queries: int) -> str:
+    """One line naming the missing queries and what each aggregate choice does with them."""
+    shown = ", ".join(repr(q) for q in missing[:5]) + (", ..." if len(missing) > 5 else "")
+    return (
+        f"ndcgspec: note: {len(missing)} of {qrels_queries} qrels queries are not in the run "
+        f"({shown}): aggregate=qrels scores them 0 in the mean (trec_eval -c, ir_measures), "
+        "aggregate=run leaves them out (trec_eval without -c, pytrec_eval)"
+    )
+
+
+def rounded(value: str | None, digits: int | None) -> str | None:
+    """A decimal string rounded half to even to `digits` decimal places (None keeps all)."""
+    if value is None or digits is None:
+        return value
+    return format(Decimal(value).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_EVEN), "f")

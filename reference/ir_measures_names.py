@@ -1,0 +1,113 @@
+"""ir_measures' nDCG strings (``nDCG@10``, ``nDCG(dcg='exp-log2')@10``,
+``nDCG(gains={0:0,1:1,2:3})``, ``nDCG(judged_only=True)@5``) as configurations of the spec.
+
+The syntax is read as ir_measures reads it (``ir_measures.util.parse_measure``): a Python
+expression, ``Name``, ``Name(key=literal, ...)`` and ``... @ literal``. The configuration is
+what ir_measures' default pipeline computes: the preset ``ir_measures`` (pytrec_eval, every
+qrels query averaged), with ``judged_only=True`` as trec_eval's -J (the axes on which
+``trec_eval_judged_only`` differs from ``trec_eval``), ``gains`` as the ``map`` gain
+(``gains.get(label, label)``) and ``dcg='exp-log2'``, which pytrec_eval does not serve, as
+the exponential gain gdeval.pl computes, which serves it only with a cutoff.
+"""
+
+from __future__ import annotations
+
+import ast
+from decimal import Decimal
+from typing import Any
+
+from ndcgspec.reference.config import Config, preset
+from ndcgspec.reference.errors import ConfigError
+
+NAMES = ("nDCG", "NDCG")
+#: ir_measures' nDCG parameters (ir_measures/measures/ndcg.py SUPPORTED_PARAMS).
+KEYS = ("cutoff", "dcg", "gains", "judged_only")
+DCG_CHOICES = ("log2", "exp-log2")
+
+
+def _fail(text: str, problem: str) -> ConfigError:
+    return ConfigError(f"ir_measures measure {text!r}: {problem}")
+
+
+def parse_ir_measures(text: str) -> tuple[str, dict[str, Any]]:
+    """(measure name, parameters) of an ir_measures string, parsed as ir_measures does."""
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError as error:
+        raise _fail(text, f"not a measure expression ({error.msg})") from None
+    params: dict[str, Any] = {}
+    try:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            params["cutoff"] = ast.literal_eval(node.right)
+            node = node.left
+        if isinstance(node, ast.Call):
+            if node.args:
+                raise _fail(text, "arguments must be named")
+            for keyword in node.keywords:
+                params[keyword.arg or ""] = ast.literal_eval(keyword.value)
+            node = node.func
+    except ValueError:
+        raise _fail(text, "parameter values must be literals") from None
+    if not isinstance(node, ast.Name):
+        raise _fail(text, "expected a measure name")
+    return node.id, params
+
+
+def _gain_map(text: str, gains: Any) -> tuple[tuple[Decimal, Decimal], ...]:
+    if not isinstance(gains, dict) or not all(
+        type(k) is int and type(v) is int and k >= 0 and v >= 0 for k, v in gains.items()
+    ):
+        # pytrec_eval takes integer labels only, and a negative one as unjudged after mapping,
+        # where the spec reads negative labels before the gain: refuse those rather than differ.
+        raise _fail(text, "gains must map non-negative integer labels to non-negative integers")
+    return tuple(sorted((Decimal(k), Decimal(v)) for k, v in gains.items()))
+
+
+def _judged_only_changes() -> dict[str, Any]:
+    base = Config.from_mapping(preset("trec_eval").get("config", {})).to_mapping()
+    flag = Config.from_mapping(preset("trec_eval_judged_only").get("config", {})).to_mapping()
+    return {k: v for k, v in flag.items() if base.get(k) != v}
+
+
+def ir_measures_config(text: str) -> Config:
+    """The configuration ir_measures' default pipeline computes for an nDCG string."""
+    name, params = parse_ir_measures(text)
+    if name not in NAMES:
+        raise _fail(text, f"not an nDCG measure; ndcgspec computes {' or '.join(NAMES)}")
+    unknown = sorted(set(params) - set(KEYS))
+    if unknown:
+        raise _fail(text, f"unknown parameter {unknown[0]!r}; valid: {', '.join(KEYS)}")
+    cutoff = params.get("cutoff")
+    if cutoff is not None and (type(cutoff) is not int or cutoff < 1):
+        raise _fail(text, "the cutoff must be a positive integer")
+    dcg = params.get("dcg", "log2")
+    if dcg not in DCG_CHOICES:
+        raise _fail(text, f"dcg must be one of {', '.join(DCG_CHOICES)}")
+    judged_only = params.get("judged_only", False)
+    if not isinstance(judged_only, bool):
+        raise _fail(text, "judged_only must be True or False")
+    changes: dict[str, Any] = {"cutoff": cutoff}
+    if dcg == "exp-log2":
+        if cutoff is None or "gains" in params or judged_only:
+            raise _fail(
+                text,
+                "ir_measures serves dcg='exp-log2' with gdeval.pl, only with a cutoff and "
+                "without gains or judged_only (without a cutoff it falls to ranx, whose ties "
+                "follow an unstable sort)",
+            )
+        changes["gain"] = "exponential"
+    if "gains" in params:
+        changes.update(gain="map", gain_map=_gain_map(text, params["gains"]))
+    if judged_only:
+        changes.update(_judged_only_changes())
+    return Config.from_mapping(preset("ir_measures").get("config", {})).replace(**changes)
+
+
+def is_ir_measures_string(text: str) -> bool:
+    """Whether `text` uses what only ir_measures' syntax has: quotes, Python literals, or one
+    of its parameters the canonical grammar lacks (``dcg``, ``gains``, ``judged_only``)."""
+    try:
+        name, params = parse_ir_measures(text)
+    except ConfigError:
+        return False
+    return name in NAMES and bool(set(params) & {"dcg", "gains", "judged_only"})

@@ -1,0 +1,193 @@
+"""trec_eval's nDCG measure names (``-m ndcg``, ``ndcg_cut.5,10``, ``ndcg.1=3,2=9``,
+``ndcg_rel``, ``Rndcg``) and its -c and -J flags, as configurations of the spec.
+
+trec_eval's convention is the preset ``trec_eval`` of ``spec/presets.yaml``; -c and -J change
+exactly the axes on which the presets ``trec_eval_complete`` and ``trec_eval_judged_only``
+differ from it, so the evidence for every axis stays with the presets. What no single
+configuration expresses (``ndcg_rel`` and ``Rndcg`` average nDCG at several cutoffs) is
+composed in ``ndcgspec.harness.trec_eval`` from nDCG@k of these configurations.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ndcgspec.reference.config import Config, preset
+from ndcgspec.reference.decimals import parse_decimal
+from ndcgspec.reference.errors import ConfigError, NdcgSpecError
+
+#: trec_eval 10.0's nDCG measures in the order it prints them (measures.c te_trec_measures).
+NDCG_MEASURES = ("ndcg", "ndcg_rel", "Rndcg", "ndcg_cut")
+#: Measures that print facts of the input, accepted beside the nDCG family.
+INFO_MEASURES = ("runid", "num_q")
+#: The measures taking 'rel_level=gain' parameters (te_init_meas_s_double_p_pair).
+GAIN_MEASURES = ("ndcg", "ndcg_rel", "Rndcg")
+#: ndcg_cut's cutoffs when none are given (m_ndcg_cut.c long_cutoff_array).
+DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+#: trec_eval's nicknames for sets of measures (measures.c), most of them outside the family.
+NICKNAMES = ("official", "all_trec", "set", "prefs", "all_prefs", "qrels_jg")
+
+_NAME = re.compile(r"(?P<name>[^.]*)(?:\.(?P<params>.*))?", re.DOTALL)
+_ATOL = re.compile(r"\s*[+-]?[0-9]*")
+
+
+@dataclass(frozen=True)
+class TrecMeasure:
+    """One ``-m`` argument: a measure name and its parameter text, as trec_eval splits them
+    at the first '.' (trec_eval.c mark_measure)."""
+
+    name: str
+    params: str | None = None
+
+    @property
+    def cutoffs(self) -> tuple[int, ...]:
+        """ndcg_cut's cutoffs: each read with atol, sorted, positive and distinct
+        (meas_init.c get_long_cutoffs)."""
+        if self.params is None:
+            return DEFAULT_CUTOFFS
+        values = sorted(_atol(part) for part in self.params.split(","))
+        if values[0] <= 0:
+            raise ConfigError(f"trec_eval measure {self.text!r}: cutoffs must be positive")
+        if len(set(values)) != len(values):
+            raise ConfigError(f"trec_eval measure {self.text!r}: duplicate cutoffs")
+        return tuple(values)
+
+    @property
+    def gains(self) -> tuple[tuple[Decimal, Decimal], ...]:
+        """The 'rel_level=gain' pairs, levels non-negative integers (gain_init.c setup_gains)."""
+        if self.params is None:
+            return ()
+        pairs: dict[Decimal, Decimal] = {}
+        for part in self.params.split(","):
+            level, sep, value = part.partition("=")
+            if not sep or not re.fullmatch(r"\+?[0-9]+", level):
+                # trec_eval skips such a pair silently, or (negative levels) gives its gain to
+                # its internal codes for unjudged documents: refuse rather than guess.
+                raise ConfigError(
+                    f"trec_eval measure {self.text!r}: {part!r} is not 'level=gain' with a "
+                    "non-negative integer level"
+                )
+            try:
+                pairs[Decimal(int(level))] = parse_decimal(value)
+            except NdcgSpecError:
+                raise ConfigError(
+                    f"trec_eval measure {self.text!r}: gain {value!r} is not a decimal number"
+                ) from None
+        return tuple(sorted(pairs.items()))
+
+    @property
+    def text(self) -> str:
+        """The argument as written."""
+        return self.name if self.params is None else f"{self.name}.{self.params}"
+
+    def labels(self) -> list[str]:
+        """The names trec_eval prints: ``ndcg_cut_10`` per cutoff, ``ndcg_1=3,2=9`` with gains
+        (meas_init.c append_long / append_string)."""
+        if self.name == "ndcg_cut":
+            return [f"ndcg_cut_{k}" for k in self.cutoffs]
+        return [self.name if self.params is None else f"{self.name}_{self.params}"]
+
+
+def _atol(text: str) -> int:
+    """C's atol: the leading optional sign and digits, 0 when there are none."""
+    digits = _ATOL.match(text).group().strip()
+    return int(digits) if digits.lstrip("+-") else 0
+
+
+def check_gain_order(measure: TrecMeasure, top_level: int) -> None:
+    """trec_eval sorts its gain table (the given gains, and gain = level for every other level
+    from 0 to the query's highest) with a comparator that truncates the difference of two
+    gains to an int (gain_init.c comp_rel_gain): gains differing by less than 1 then have no
+    defined order in its ideal list, so such a table is refused."""
+    table = {Decimal(level): Decimal(level) for level in range(top_level + 1)}
+    table.update(measure.gains)
+    for low, high in itertools.pairwise(sorted(set(table.values()))):
+        if high - low < 1:
+            raise ConfigError(
+                f"trec_eval measure {measure.text!r}: gains {low} and {high} differ by less "
+                "than 1, which trec_eval's gain sort (comp_rel_gain) leaves unordered"
+            )
+
+
+def parse_trec_measure(text: str) -> TrecMeasure:
+    """A ``-m`` argument of the nDCG family (or runid, num_q); anything else a ConfigError
+    saying what ndcgspec computes."""
+    match = _NAME.fullmatch(text)
+    name, params = match.group("name"), match.group("params")
+    if name in NICKNAMES:
+        raise ConfigError(
+            f"trec_eval measure set {name!r} is not computed here: ndcgspec computes only "
+            f"the nDCG family ({', '.join(NDCG_MEASURES)}) and {', '.join(INFO_MEASURES)}; "
+            "name them with -m"
+        )
+    if name not in NDCG_MEASURES + INFO_MEASURES:
+        raise ConfigError(
+            f"trec_eval measure {name!r} is not an nDCG measure; ndcgspec computes "
+            f"{', '.join(NDCG_MEASURES + INFO_MEASURES)}"
+        )
+    if params is not None and (params == "" or name in INFO_MEASURES):
+        raise ConfigError(f"trec_eval measure {text!r}: improper parameters")
+    measure = TrecMeasure(name, params)
+    # Validate the parameters now, so that a bad one fails before any file is read.
+    _ = measure.cutoffs if name == "ndcg_cut" else measure.gains
+    return measure
+
+
+def _preset_config(preset_id: str) -> Config:
+    return Config.from_mapping(preset(preset_id).get("config", {}))
+
+
+def trec_eval_config(complete: bool = False, judged_only: bool = False) -> Config:
+    """trec_eval's configuration of nDCG without a cutoff, with -c (`complete`) and -J
+    (`judged_only`): preset ``trec_eval`` changed where ``trec_eval_complete`` and
+    ``trec_eval_judged_only`` differ from it."""
+    base = _preset_config("trec_eval")
+    config = base
+    flags = ((complete, "trec_eval_complete"), (judged_only, "trec_eval_judged_only"))
+    for wanted, preset_id in flags:
+        if wanted:
+            flag = _preset_config(preset_id).to_mapping()
+            changes = {k: v for k, v in flag.items() if base.to_mapping().get(k) != v}
+            config = config.replace(**changes)
+    return config
+
+
+def measure_config(measure: TrecMeasure, base: Config) -> Config:
+    """The configuration of `measure`'s nDCG without a cutoff: `base` with the measure's
+    gains as the ``map`` gain (``ndcg.gain.map``: levels not listed keep gain = level);
+    ndcg_cut takes no gains (m_ndcg_cut.c: 'Gain values are the relevance values')."""
+    if measure.name in GAIN_MEASURES and measure.gains:
+        return base.replace(gain="map", gain_map=measure.gains)
+    return base
+
+
+def single_config(text: str) -> Config:
+    """The one configuration a trec_eval name stands for in a measure string
+    (``ndcg_cut.10`` is trec_eval@10); names that stand for several values or for an average
+    of nDCG at several cutoffs are a ConfigError pointing to ``ndcgspec trec_eval``."""
+    measure = parse_trec_measure(text)
+    if measure.name not in ("ndcg", "ndcg_cut"):
+        raise ConfigError(
+            f"measure {text!r}: trec_eval's {measure.name} is not the nDCG of one "
+            "configuration; compute it with 'ndcgspec trec_eval -m " + text + "'"
+        )
+    config = measure_config(measure, trec_eval_config())
+    if measure.name == "ndcg":
+        return config
+    if measure.params is None or len(measure.cutoffs) != 1:
+        raise ConfigError(
+            f"measure {text!r} names {len(measure.cutoffs)} measures; give one cutoff per "
+            "measure (ndcg_cut.10), or use 'ndcgspec trec_eval'"
+        )
+    return config.replace(cutoff=measure.cutoffs[0])
+
+
+def is_trec_eval_name(text: str) -> bool:
+    """Whether `text` is written as a trec_eval nDCG name (``ndcg_cut.10``, ``ndcg.1=3``,
+    ``Rndcg``); a bare ``ndcg`` is the canonical nDCG, so it is not."""
+    match = _NAME.fullmatch(text.strip())
+    name, params = match.group("name"), match.group("params")
+    return name in NDCG_MEASURES and not (name == "ndcg" and params is None)

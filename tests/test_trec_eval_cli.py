@@ -1,0 +1,251 @@
+"""``ndcgspec trec_eval`` prints, byte for byte, what the trec_eval 10.0 binary prints for its
+nDCG measures, on trec_eval's own test files and on the TREC 2019 DL passage runs. The binary
+is built here from the shared source tarball; the test skips when the tarball, a C compiler or
+the data are absent."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+from conftest import SHARED, SHARED_DATA
+
+from ndcgspec.harness.cli import main
+
+TARBALL = SHARED / "tools" / "trec_eval-src.tar.gz"
+EVERY_MEASURE = ["-m", "ndcg", "-m", "ndcg_cut", "-m", "ndcg_rel", "-m", "Rndcg"]
+INFO = ["-m", "runid", "-m", "num_q"]
+
+
+@pytest.fixture(scope="session")
+def trec_eval(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The trec_eval binary built from the shared source (make, a C compiler only)."""
+    if not TARBALL.is_file():
+        pytest.skip(f"trec_eval source {TARBALL} is absent")
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None or shutil.which("make") is None:
+        pytest.skip("no C compiler or make on PATH: trec_eval cannot be built")
+    folder = tmp_path_factory.mktemp("trec_eval")
+    with tarfile.open(TARBALL) as archive:
+        archive.extractall(folder, filter="data")
+    (source,) = [p for p in folder.iterdir() if (p / "Makefile").is_file()]
+    built = subprocess.run(
+        ["make", f"CC={compiler}"], cwd=source, capture_output=True, text=True, check=False
+    )
+    assert built.returncode == 0, built.stderr[-2000:]
+    return source / "trec_eval"
+
+
+def binary_output(binary: Path, args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([str(binary), *args], capture_output=True, check=False, timeout=300)
+
+
+def ours(args: list[str], capsysbinary: pytest.CaptureFixture[bytes]) -> tuple[int, bytes]:
+    status = main(["trec_eval", *args])
+    return status, capsysbinary.readouterr().out
+
+
+def assert_identical(
+    binary: Path, args: list[str], capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    expected = binary_output(binary, args)
+    assert expected.returncode == 0, expected.stderr.decode()
+    status, out = ours(args, capsysbinary)
+    assert status == 0
+    assert out == expected.stdout, " ".join(args)
+
+
+@pytest.fixture(scope="module")
+def suite() -> Path:
+    folder = SHARED_DATA / "trec_eval-test"
+    if not folder.is_dir():
+        pytest.skip(f"trec_eval's test files {folder} are absent")
+    return folder
+
+
+# Every combination of the flags that change values, each with -q (per-query and summary
+# lines); then the flags that change only what is printed, with every value-changing flag on.
+COMPUTING = [list(itertools.chain(*c)) for c in itertools.product(
+    [[], ["-c"]], [[], ["-J"]], [[], ["-M100"]], [[], ["-l2"]]
+)]  # fmt: skip
+FLAGS = [["-q", *flags] for flags in COMPUTING] + [
+    [*printing, "-c", "-J", "-M100", "-l2"] for printing in ([], ["-n"], ["-q", "-n"])
+]
+
+
+@pytest.mark.parametrize("flags", FLAGS, ids=lambda f: " ".join(f) or "none")
+@pytest.mark.parametrize(
+    "files", [("qrels.test", "results.trunc"), ("qrels.rel_level", "results.test")]
+)
+def test_trec_eval_suite_every_measure_and_flag(
+    trec_eval: Path,
+    suite: Path,
+    files: tuple[str, str],
+    flags: list[str],
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    qrels, run = (str(suite / name) for name in files)
+    if "-c" not in flags and files[1] == "results.trunc":
+        # trec_eval 10.0 stops (exit 4) on a qrels query missing from the run without -c.
+        expected = binary_output(trec_eval, [*flags, *EVERY_MEASURE, qrels, run])
+        assert expected.returncode == 4
+        assert main(["trec_eval", *flags, *EVERY_MEASURE, qrels, run]) == 2
+        assert capsysbinary.readouterr().out == b""
+        return
+    assert_identical(trec_eval, [*flags, *EVERY_MEASURE, *INFO, qrels, run], capsysbinary)
+
+
+@pytest.mark.parametrize(
+    "measures",
+    [
+        ["-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4"],
+        ["-m", "ndcg_rel.0=1,1=2,2=3", "-m", "Rndcg.1=3,2=9,4=4.5"],
+        ["-m", "ndcg_cut.5", "-m", "ndcg_cut.10", "-m", "ndcg.3=0"],
+        ["--measure=ndcg_cut.1000,1", "--measure", "Rndcg.2=-3"],
+    ],
+)
+def test_gain_parameters_and_cutoffs(
+    trec_eval: Path, suite: Path, measures: list[str], capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    args = ["-q", *measures, str(suite / "qrels.rel_level"), str(suite / "results.test")]
+    assert_identical(trec_eval, args, capsysbinary)
+
+
+@pytest.fixture(scope="module")
+def dl19(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
+    """DL19 qrels and every run there, gunzipped (trec_eval reads no gzip)."""
+    folder = SHARED_DATA / "dl19-passage"
+    if not folder.is_dir():
+        pytest.skip(f"DL19 passage data {folder} is absent")
+    out = tmp_path_factory.mktemp("dl19")
+    runs = []
+    for path in sorted(folder.glob("official-runs/*.gz")) + sorted(folder.glob("run.*.gz")):
+        target = out / path.name.removesuffix(".gz")
+        target.write_bytes(gzip.decompress(path.read_bytes()))
+        runs.append(target)
+    return folder / "qrels.dl19-passage.txt", runs
+
+
+def test_dl19_runs_every_measure(
+    trec_eval: Path, dl19: tuple[Path, list[Path]], capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    qrels, runs = dl19
+    assert len(runs) == 8
+    for run in runs:
+        assert_identical(
+            trec_eval, ["-q", *EVERY_MEASURE, *INFO, str(qrels), str(run)], capsysbinary
+        )
+
+
+@pytest.mark.parametrize(
+    "flags", [["-c", "-J"], ["-M", "100", "-l", "2"], ["-J", "-M10", "-n", "-q"]]
+)
+def test_dl19_flags(
+    trec_eval: Path,
+    dl19: tuple[Path, list[Path]],
+    flags: list[str],
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    qrels, runs = dl19
+    # TUA1-1 holds many tied scores, which trec_eval orders by docno descending.
+    run = next(r for r in runs if "TUA1-1" in r.name)
+    assert_identical(trec_eval, [*flags, *EVERY_MEASURE, *INFO, str(qrels), str(run)], capsysbinary)
+
+
+def test_the_command_line_reads_gzip_and_matches_through_a_process(
+    trec_eval: Path, suite: Path, tmp_path: Path
+) -> None:
+    run = tmp_path / "results.test.gz"
+    run.write_bytes(gzip.compress((suite / "results.test").read_bytes()))
+    qrels = str(suite / "qrels.test")
+    expected = binary_output(
+        trec_eval, ["-q", "-m", "ndcg_cut.10", qrels, str(suite / "results.test")]
+    )
+    command = [sys.executable, "-m", "ndcgspec.harness.cli", "trec_eval", "-q", "-m", "ndcg_cut.10"]
+    got = subprocess.run([*command, qrels, str(run)], capture_output=True, check=False, timeout=300)
+    assert got.returncode == 0, got.stderr.decode()
+    assert got.stdout == expected.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "'official'"),
+        (["-m", "all_trec"], "nDCG family"),
+        (["-m", "map"], "not an nDCG measure"),
+        (["-m", "ndcg_cut.5,5"], "duplicate cutoffs"),
+        (["-m", "ndcg_cut.0"], "positive"),
+        (["-m", "ndcg.x=3"], "level=gain"),
+        (["-m", "ndcg.1=0.5"], "differ by less than 1"),
+        (["-m", "ndcg", "-M", "-1"], "-M"),
+    ],
+)
+def test_refusals_are_one_line(
+    suite: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(["trec_eval", *args, str(suite / "qrels.test"), str(suite / "results.test")])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert out == ""
+    assert message in err
+    assert err.count("\n") == 1
+
+
+SMALL_CASES = {
+    # -l0 makes a query judged only 0 have relevant documents but no positive gain: trec_eval's
+    # Rndcg divides 0 by 0 there and prints -nan, also in the mean.
+    "nan": ("q1 0 a 0\nq1 0 b 0\nq2 0 c 1\n", "q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\nq2 Q0 c 1 1 r\n"),
+    # Tied scores (1 and 1.0 are the same double), an unjudged and a negatively judged document.
+    "ties": (
+        "q1 0 a 0\nq1 0 b -1\nq2 0 c 2\nq2 0 d 1\n",
+        "q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\nq2 Q0 c 1 1 r\nq2 Q0 x 1 1 r\nq2 Q0 d 1 1.0 s\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SMALL_CASES))
+@pytest.mark.parametrize("flags", [["-q", "-l0"], ["-q", "-J"], ["-q", "-c", "-M2"]])
+def test_small_edge_cases(
+    trec_eval: Path,
+    tmp_path: Path,
+    case: str,
+    flags: list[str],
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(SMALL_CASES[case][0])
+    run.write_text(SMALL_CASES[case][1])
+    assert_identical(trec_eval, [*flags, *EVERY_MEASURE, *INFO, str(qrels), str(run)], capsysbinary)
+
+
+def test_the_run_can_come_from_stdin(trec_eval: Path, suite: Path) -> None:
+    args = ["-q", "-m", "runid", "-m", "ndcg_cut.10", str(suite / "qrels.test")]
+    run = (suite / "results.test").read_bytes()
+    expected = subprocess.run(
+        [str(trec_eval), *args, "-"], input=run, capture_output=True, check=False, timeout=300
+    )
+    got = subprocess.run(
+        [sys.executable, "-m", "ndcgspec.harness.cli", "trec_eval", *args, "-"],
+        input=run, capture_output=True, check=False, timeout=300,
+    )  # fmt: skip
+    assert got.returncode == 0, got.stderr.decode()
+    assert got.stdout == expected.stdout
+
+
+def test_a_query_judged_only_below_zero_is_refused_where_trec_eval_crashes(
+    trec_eval: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "qrels").write_text("a 0 x 1\nb 0 y -2\n")
+    (tmp_path / "run").write_text("a Q0 x 1 1 r\nb Q0 y 1 1 r\n")
+    args = ["-q", *EVERY_MEASURE, str(tmp_path / "qrels"), str(tmp_path / "run")]
+    assert binary_output(trec_eval, args).returncode != 0
+    assert main(["trec_eval", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "query 'b' has only negative labels" in err
