@@ -18,10 +18,13 @@ MAY_IMPORT: dict[str, set[str]] = {
     "reference": {"spec", "reference"},
     "engine": {"spec", "reference", "engine"},
     "harness": {"spec", "reference", "engine", "harness", "cases"},
+    "api": {"spec", "reference", "engine", "harness", "api"},
 }
 """Each installed package of ndcgspec and the packages of ndcgspec it may import."""
 
 PEER_FOLDER = REPO_ROOT / "harness" / "adapters" / "peers"
+API_MODULES = {p.stem for p in (REPO_ROOT / "api").glob("*.py")} - {"__init__"}
+"""The modules of the top-level package ``ndcgspec`` itself (the folder ``api/``)."""
 
 
 def modules_of(folder: str) -> Iterator[Path]:
@@ -54,7 +57,11 @@ def top_level(name: str) -> str:
 def ndcgspec_package(name: str) -> str | None:
     """The package of ndcgspec that a dotted name lies in, or None outside ndcgspec."""
     parts = name.split(".")
-    return parts[1] if parts[0] == "ndcgspec" and len(parts) > 1 else None
+    if parts[0] != "ndcgspec":
+        return None
+    if len(parts) == 1 or parts[1] in API_MODULES:
+        return "api"
+    return parts[1]
 
 
 def test_no_module_uses_a_relative_import_across_packages() -> None:
