@@ -58,11 +58,13 @@ class Answer:
 
 def probe_inputs(per_file: int = PROBES_PER_FILE) -> list[ProbeInput]:
     """The inline golden inputs: the first `per_file` cases of every case file, in suite
-    order."""
+    order. A case that judges another case's input (``input_of``, the preset files) brings no
+    input of its own."""
     taken: dict[str, int] = {}
     found: list[ProbeInput] = []
     for loaded in iter_cases():
-        if "input" not in loaded.case or taken.get(loaded.group, 0) >= per_file:
+        own_input = "input" in loaded.case and "input_of" not in loaded.case
+        if not own_input or taken.get(loaded.group, 0) >= per_file:
             continue
         taken[loaded.group] = taken.get(loaded.group, 0) + 1
         found.append(as_probe_input(loaded))
