@@ -41,7 +41,13 @@ DOCIDS = [
     "abcdefghi",
     "\u00e9",
     "e\u0301",
+    # Non-ASCII spaces are not separators (``ndcg.input``): they belong to the id.
+    "a\u2003b",
+    "a\u00a0b",
     "z" * 20,
+    # 33 bytes and more: five 64-bit words.
+    "http://example.org/collection/doc/000001",
+    "http://example.org/collection/doc/000002",
 ]
 LABELS = ["0", "1", "2", "3", "1.0", "0.00", "-1", "-0.5", "1.5", "2.7", "10"]
 # Decimals that one double cannot tell apart, and equal decimals written differently.
@@ -168,8 +174,12 @@ def test_fast_engine_agrees_with_the_reference(
         ("q1 0 a 1\n", "q1 Q0 a 1 1\n"),
         ("q1 0 a x\n", "q1 Q0 a 1 1 t\n"),
         ("q1 0 a 1\n", "q1 Q0 a 1 nan t\n"),
-        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 \u00e9\u2003b 1 1 t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 \u00e9\u0085b 1 1 t\n"),
         ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 b\x01 1 1 t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 b\x1f 1 1 t\n"),
+        ("q1 0 a\x7f 1\n", "q1 Q0 a 1 1 t\n"),
+        ("q1 0 a 1_0\n", "q1 Q0 a 1 1 t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 \uff12 t\n"),
         ("\n\n", "q1 Q0 a 1 1 t\n"),
     ],
 )
