@@ -54,7 +54,7 @@ from ndcgspec.reference.discount import discount
 from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import Evaluation
 from ndcgspec.reference.ideal import every_gain_enters
-from ndcgspec.reference.inputs import Judgment, Posting
+from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
 from ndcgspec.reference.query import QueryResult, evaluate_query, judged_gain
 from ndcgspec.reference.trec_io import Source, opened
 
@@ -147,16 +147,31 @@ class IdealSums:
         return total
 
 
+def _judgment(qrels: QrelsColumns, row: int) -> Judgment:
+    label = parse_decimal(qrels.label_texts[qrels.label_id[row]])
+    return Judgment(label, f"{qrels.path}:{qrels.lines[row]}")
+
+
+def _reject_judged_twice(qrels: QrelsColumns, table: KeyTable) -> None:
+    """Raise the reference's error (``ndcg.input.duplicate-judgment``) when a document is
+    judged twice: the rows of the queries concerned go, in file order, through the
+    reference's `add_judgment`, which raises at the first repeated line."""
+    copies = np.flatnonzero(table.first != np.arange(len(qrels.qidx)))
+    if copies.size == 0:
+        return
+    rows = np.flatnonzero(np.isin(qrels.qidx, qrels.qidx[copies]))
+    judged: dict[str, dict[str, Judgment]] = {}
+    for docid, row in zip(token_texts(qrels.words[rows]), rows.tolist(), strict=True):
+        add_judgment(judged, qrels.qids[qrels.qidx[row]], docid, _judgment(qrels, row))
+
+
 def reference_inputs(
     qrels: QrelsColumns, run: RunColumns, q: int
 ) -> tuple[dict[str, Judgment], list[Posting]]:
     """One query's judgments and postings as the plain readers build them."""
     judged = np.flatnonzero(qrels.qidx == q)
     judgments = {
-        docid: Judgment(
-            parse_decimal(qrels.label_texts[qrels.label_id[row]]),
-            f"{qrels.path}:{qrels.lines[row]}",
-        )
+        docid: _judgment(qrels, row)
         for docid, row in zip(token_texts(qrels.words[judged]), judged.tolist(), strict=True)
     }
     inexact = dict(zip(run.inexact_rows.tolist(), run.inexact_texts, strict=True))
@@ -188,8 +203,7 @@ def prepare(qrels: QrelsColumns, run: RunColumns) -> Prepared:
     width = max(qrels.words.shape[1], run.words.shape[1])
     qrels.words, run.words = widen(qrels.words, width), widen(run.words, width)
     table = KeyTable(qrels.qidx, qrels.words, load=4)
-    if np.any(table.first != np.arange(len(qrels.qidx))):
-        raise Unsupported(f"{qrels.path}: a document is judged twice")
+    _reject_judged_twice(qrels, table)
     return Prepared(qrels, run, rank_rows(run, table.find(run.qidx, run.words, qrels.label_id)))
 
 

@@ -170,7 +170,6 @@ def test_fast_engine_agrees_with_the_reference(
 @pytest.mark.parametrize(
     ("qrels", "run"),
     [
-        ("q1 0 a 1\nq1 0 a 2\n", "q1 Q0 a 1 1 t\n"),
         ("q1 0 a 1\n", "q1 Q0 a 1 1\n"),
         ("q1 0 a x\n", "q1 Q0 a 1 1 t\n"),
         ("q1 0 a 1\n", "q1 Q0 a 1 nan t\n"),

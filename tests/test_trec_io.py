@@ -1,14 +1,21 @@
-"""The TREC readers: exact decimals, gzip, and a one-line InputError naming file and line."""
+"""The TREC readers (``ndcg.input``): exact decimals, gzip, a byte-order mark, the number
+grammar, control characters, duplicate judgments, and a one-line InputError naming file and
+line, the same from the plain readers and the fast engine."""
 
 from __future__ import annotations
 
 import gzip
+import math
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
-from ndcgspec.reference import InputError
+from ndcgspec.engine.evaluate import score_files_fast
+from ndcgspec.engine.scoring import score_files, score_files_plain
+from ndcgspec.harness.suite.load import inline_inputs
+from ndcgspec.reference import Config, InputError, NdcgSpecError
+from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.trec_io import read_qrels, read_run
 
 QRELS = "q1 0 a 2.50\n\nq1 0 b 0\nq2 0 c 1\n"
@@ -147,3 +154,131 @@ def test_damaged_gzip_is_a_one_line_error_with_a_line(tmp_path: Path, kind: str)
     line = message.removeprefix(f"{path}:").split(":", 1)[0]
     assert line.isdigit()
     assert "cannot read gzip data" in message
+
+
+# ``ndcg.input``: the grammar every reader shares.
+
+BOM = b"\xef\xbb\xbf"
+BOM_QRELS = b"q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\n"
+BOM_RUN = b"q1 Q0 d1 1 3 t\nq1 Q0 d2 2 2 t\nq1 Q0 d3 3 1 t\n"
+
+
+def _labels(qrels: dict) -> dict:
+    return {q: {d: j.label for d, j in docs.items()} for q, docs in qrels.items()}
+
+
+@pytest.mark.parametrize("pack", [bytes, gzip.compress], ids=["plain", "gzip"])
+def test_a_byte_order_mark_is_not_part_of_the_first_query_id(tmp_path: Path, pack) -> None:
+    (tmp_path / "qrels").write_bytes(pack(BOM + BOM_QRELS))
+    (tmp_path / "run").write_bytes(pack(BOM + BOM_RUN))
+    assert _labels(read_qrels(tmp_path / "qrels")) == {
+        "q1": {"d1": Decimal(2), "d2": Decimal(0), "d3": Decimal(1)}
+    }
+    assert [p.docid for p in read_run(tmp_path / "run")["q1"]] == ["d1", "d2", "d3"]
+
+
+@pytest.mark.parametrize("pack", [bytes, gzip.compress], ids=["plain", "gzip"])
+@pytest.mark.parametrize("where", ["qrels", "run"])
+def test_a_byte_order_mark_changes_no_score(tmp_path: Path, pack, where: str) -> None:
+    """The issue's example: d1 (2), d2 (0), d3 (1) ranked in that order; by hand
+    DCG = 2 + 1/log2(4) = 2.5 and IDCG = 2 + 1/log2(3). Both the fast engine and the plain
+    reference, with the mark on either file, give the value of the files without it."""
+    (tmp_path / "qrels").write_bytes(pack((BOM if where == "qrels" else b"") + BOM_QRELS))
+    (tmp_path / "run").write_bytes(pack((BOM if where == "run" else b"") + BOM_RUN))
+    (tmp_path / "qrels0").write_bytes(BOM_QRELS)
+    (tmp_path / "run0").write_bytes(BOM_RUN)
+    configs = [Config.default()]
+    without = score_files_plain(configs, tmp_path / "qrels0", tmp_path / "run0")
+    fast = score_files_fast(configs, tmp_path / "qrels", tmp_path / "run")
+    assert fast == without == score_files_plain(configs, tmp_path / "qrels", tmp_path / "run")
+    # Each log2 and division in binary floating point is within an ulp: 16 ulp bound the sum.
+    hand = 2.5 / (2 + 1 / math.log2(3))
+    assert math.isclose(float(fast[0]["aggregate"]), hand, rel_tol=16 * 2.0**-52)
+
+
+# Python's Decimal and float accept these; ndcg.input.number does not.
+NOT_NUMBERS = ["1_0", "\u0662", "\uff12", "\U0001d7d0", "0x10", "1e", ".", "+-1", "Infinity"]
+
+
+@pytest.mark.parametrize("text", NOT_NUMBERS)
+def test_only_ascii_decimal_syntax_is_a_number(text: str) -> None:
+    with pytest.raises(NdcgSpecError):
+        parse_decimal(text)
+
+
+@pytest.mark.parametrize("text", NOT_NUMBERS)
+@pytest.mark.parametrize("field", ["label", "score"])
+def test_a_label_or_score_outside_the_number_grammar_names_its_line(
+    tmp_path: Path, text: str, field: str
+) -> None:
+    label, score = (text, "1") if field == "label" else ("1", text)
+    qrels = write(tmp_path, "qrels", f"q1 0 a 1\nq1 0 b {label}\n")
+    run = write(tmp_path, "run", f"q1 Q0 a 1 1 t\nq1 Q0 b 2 {score} t\n")
+    with pytest.raises(InputError) as caught:
+        score_files([Config.default()], qrels, run)
+    assert str(caught.value).startswith(f"{qrels if field == 'label' else run}:2: {field} ")
+
+
+@pytest.mark.parametrize(
+    ("char", "code"),
+    [
+        ("\x00", "U+0000"),
+        ("\x01", "U+0001"),
+        ("\x1c", "U+001C"),
+        ("\x7f", "U+007F"),
+        ("\x85", "U+0085"),
+    ],
+)
+def test_a_control_character_is_an_error_naming_its_line(
+    tmp_path: Path, char: str, code: str
+) -> None:
+    qrels = write(tmp_path, "qrels", "q1 0 a 1\n")
+    run = write(tmp_path, "run", f"q1 Q0 a 1 1 t\nq1 Q0 b{char}c 2 1 t\n")
+    with pytest.raises(InputError) as caught:
+        score_files([Config.default()], qrels, run)
+    assert str(caught.value) == f"{run}:2: line holds the control character {code}"
+
+
+def test_separators_are_ascii_white_space_only(tmp_path: Path) -> None:
+    """Tab, vertical tab, form feed and CR separate fields (C's isspace, as trec_eval); a
+    no-break or em space belongs to the document id."""
+    run = read_run(write(tmp_path, "run", "q1\tQ0\x0ba\u00a0b\x0c1 1 t\r\nq1 Q0 a\u2003b 2 1 t\n"))
+    assert [p.docid for p in run["q1"]] == ["a\u00a0b", "a\u2003b"]
+
+
+DUPLICATE_JUDGMENTS = {
+    "different labels": "q1 0 d1 2\nq1 0 d2 0\nq1 0 d1 0\n",
+    "same label": "q1 0 d1 1\nq1 0 d2 0\nq1 0 d1 1\n",
+}
+
+
+@pytest.mark.parametrize("qrels", DUPLICATE_JUDGMENTS.values(), ids=DUPLICATE_JUDGMENTS.keys())
+def test_a_document_judged_twice_is_the_same_error_on_every_path(
+    tmp_path: Path, qrels: str
+) -> None:
+    """``ndcg.input.duplicate-judgment``: trec_eval 10.0 stops with 'duplicate docs' (status 4)
+    whatever the labels; the plain reader, the fast engine, and the golden suite's inline
+    rows all reject it, naming the second line and the first."""
+    path = write(tmp_path, "qrels", qrels)
+    run = write(tmp_path, "run", "q1 Q0 d1 1 1 t\n")
+    expected = f"{path}:3: document 'd1' is judged twice for query 'q1' (first at {path}:1)"
+    assert _error_of(read_qrels, path) == expected
+    for score in (score_files, score_files_plain, score_files_fast):
+        with pytest.raises(InputError) as caught:
+            score([Config.default()], path, run)
+        assert str(caught.value) == expected, score
+    rows = [line.split()[::2] + line.split()[3:] for line in qrels.splitlines()]
+    with pytest.raises(InputError, match=r"^qrels row 3: document 'd1' is judged twice"):
+        inline_inputs({"qrels": [[q, d, label] for q, d, label in rows], "run": []})
+
+
+def test_document_ids_of_33_bytes_and_more(tmp_path: Path) -> None:
+    """The issue's crash: a 33-byte id before a short one. By hand: d1 (2) at rank 1 alone,
+    the 33-byte id (1) unretrieved: nDCG = 2 / (2 + 1/log2(3))."""
+    long_id = "d" * 33
+    qrels = write(tmp_path, "qrels", f"q1 0 {long_id} 1\nq1 0 d1 2\n")
+    run = write(tmp_path, "run", "q1 Q0 d1 1 1 t\n")
+    [fast] = score_files_fast([Config.default()], qrels, run)
+    assert [fast] == score_files_plain([Config.default()], qrels, run)
+    hand = 2 / (2 + 1 / math.log2(3))
+    assert math.isclose(float(fast["aggregate"]), hand, rel_tol=16 * 2.0**-52)
