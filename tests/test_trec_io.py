@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import gzip
 import math
+import os
+import subprocess
+import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -282,3 +285,74 @@ def test_document_ids_of_33_bytes_and_more(tmp_path: Path) -> None:
     assert [fast] == score_files_plain([Config.default()], qrels, run)
     hand = 2 / (2 + 1 / math.log2(3))
     assert math.isclose(float(fast["aggregate"]), hand, rel_tol=16 * 2.0**-52)
+
+
+# Reading once: pipes, FIFOs, standard input. The run is far longer than a pipe's buffer, with
+# the judged queries at its two ends: q1 relevant at rank 3 (DCG 1/log2(4) = 1/2) in the first
+# lines, q2 relevant at rank 7 (1/log2(8) = 1/3) in the last; IDCG is 1, so the mean is 5/12.
+SCRIPT = Path(sys.executable).parent / "ndcgspec"
+LONG_QRELS = "q1 0 a 1\nq2 0 x 1\n"
+LONG_RUN = (
+    "q1 Q0 b 1 0.9 t\nq1 Q0 c 2 0.8 t\nq1 Q0 a 3 0.7 t\n"
+    + "".join(f"filler{i} Q0 doc{i} 1 1 t\n" for i in range(20_000))
+    + "".join(f"q2 Q0 u{i} {i} {10 - i} t\n" for i in range(1, 7))
+    + "q2 Q0 x 7 1 t\n"
+)
+LONG_EXPECTED = (
+    f"nDCG\tq1\t0.5{'0' * 39}\nnDCG\tq2\t0.3333333333333333333333333333333333333333\n"
+    + ("nDCG\tall\t0.4166666666666666666666666666666666666667\n")
+)
+
+
+def _shell(command: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    """`command` under bash in `folder`, with $NDCGSPEC the console script; a reader that
+    waits for ever fails the test by its timeout."""
+    if not SCRIPT.exists():
+        pytest.skip(f"the ndcgspec console script is not installed next to {sys.executable}")
+    return subprocess.run(
+        ["bash", "-c", command],
+        cwd=folder,
+        env={**os.environ, "NDCGSPEC": str(SCRIPT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+READ_ONCE = {
+    "run on stdin as -": 'cat run | "$NDCGSPEC" score qrels - -q',
+    "run on /dev/stdin": 'cat run | "$NDCGSPEC" score qrels /dev/stdin -q',
+    "gzip run on stdin": 'gzip -c run | "$NDCGSPEC" score qrels - -q',
+    "run by process substitution": '"$NDCGSPEC" score qrels <(cat run.gz | gzip -dc) -q',
+    "qrels on stdin as -": '"$NDCGSPEC" score - run -q < qrels',
+    "both through FIFOs": (
+        'mkfifo qf rf; cat qrels > qf & cat run > rf & "$NDCGSPEC" score qf rf -q'
+    ),
+}
+
+
+@pytest.mark.parametrize("command", READ_ONCE.values(), ids=READ_ONCE.keys())
+def test_pipes_fifos_and_stdin_are_read_once_and_whole(tmp_path: Path, command: str) -> None:
+    (tmp_path / "qrels").write_text(LONG_QRELS, encoding="utf-8")
+    (tmp_path / "run").write_text(LONG_RUN, encoding="utf-8")
+    (tmp_path / "run.gz").write_bytes(gzip.compress(LONG_RUN.encode()))
+    done = _shell(command, tmp_path)
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", LONG_EXPECTED)
+
+
+def test_stdin_for_both_inputs_is_an_error(tmp_path: Path) -> None:
+    done = _shell('"$NDCGSPEC" score - - < /dev/null', tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "ndcgspec: error: standard input ('-') can be only one of qrels and run\n"
+
+
+def test_an_error_on_stdin_names_it_and_the_line(tmp_path: Path) -> None:
+    (tmp_path / "qrels").write_text(LONG_QRELS, encoding="utf-8")
+    done = _shell(
+        'printf "q1 Q0 a 1 1 t\\nq1 Q0 b 2 1_0 t\\n" | "$NDCGSPEC" score qrels -', tmp_path
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        "ndcgspec: error: <stdin>:2: score '1_0' is not a finite decimal number\n"
+    )
