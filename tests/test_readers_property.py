@@ -25,10 +25,10 @@ DOCIDS = ["d1", "d2", "d3", "D1", "a\u00a0b", "\u00e9", "x" * 40, "http://e.org/
 NUMBERS = ["0", "1", "2", "-1", "0.5", ".5", "1.", "+3", "1e1", "2E-1", "0.10", "007"]
 NOT_NUMBERS = ["1_0", "\u0662", "\uff12", "\U0001d7d0", "nan", "-inf", "1e", "0x1", "--1"]
 SEPARATORS = [" ", "\t", "  ", "\x0b", "\x0c", " \r"]
-# Bytes that break a line: control characters (C0, DEL, C1), a BOM inside the text (a field
-# character there), invalid UTF-8.
 # Hypothesis draws the first value of a list most often.
 RARELY = st.sampled_from([False] * 9 + [True])
+# Bytes dropped anywhere: control characters (C0, DEL, C1), a BOM inside the text (a field
+# character there), invalid UTF-8.
 INTRUDERS = [b"\x00", b"\x01", b"\x1c", b"\x7f", "\u0085".encode(), b"\xef\xbb\xbf", b"\xff"]
 
 
