@@ -14,8 +14,7 @@ from decimal import Decimal
 
 import numpy as np
 
-from ndcgspec.engine.read import RunColumns, token_texts
-from ndcgspec.reference.ties import docid_key
+from ndcgspec.engine.read import RunColumns
 
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_2 = np.uint64(0x94D049BB133111EB)
@@ -268,13 +267,18 @@ def _duplicates(qidx: np.ndarray, words: np.ndarray) -> np.ndarray:
     return np.array(later, np.int64)
 
 
-def _docid_rank(words: np.ndarray) -> np.ndarray:
-    """Each row's place in the order of `docid_key` (``ndcg.ties.docid-asc``)."""
-    keys = [docid_key(text) for text in token_texts(words)]
-    order = sorted(range(len(keys)), key=keys.__getitem__)
-    place = np.empty(len(keys), np.int64)
-    place[order] = np.arange(len(keys))
-    return place
+def docid_rank(words: np.ndarray) -> np.ndarray:
+    """Each row's rank in the order of the reference's `ties.docid_key`, the UTF-8 bytes of
+    the id (``ndcg.ties.docid-asc``); equal ids, equal ranks. The words hold exactly those
+    bytes, big-endian and zero-padded, and no id holds a NUL (``ndcg.input``), so ordering
+    rows by their words as unsigned integers is ordering them by `docid_key`."""
+    order = np.lexsort(words.T[::-1])
+    in_order = words[order]
+    new_id = np.ones(len(words), bool)
+    new_id[1:] = np.any(in_order[1:] != in_order[:-1], axis=1)
+    rank = np.empty(len(words), np.int64)
+    rank[order] = np.cumsum(new_id) - 1
+    return rank
 
 
 # The sort key of each row of a tie group whose gains differ, by ``ndcg.ties`` choice; None
@@ -283,8 +287,8 @@ def _docid_rank(words: np.ndarray) -> np.ndarray:
 TIE_KEYS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray] | None] = {
     "input": None,
     "average": None,
-    "docid-desc": lambda words, gains: -_docid_rank(words),
-    "docid-asc": lambda words, gains: _docid_rank(words),
+    "docid-desc": lambda words, gains: -docid_rank(words),
+    "docid-asc": lambda words, gains: docid_rank(words),
     "pessimistic": lambda words, gains: gains,
     "optimistic": lambda words, gains: -gains,
 }

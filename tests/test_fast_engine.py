@@ -31,6 +31,7 @@ from ndcgspec.harness.suite import load as suite_load
 from ndcgspec.harness.suite.check import within
 from ndcgspec.reference import Config, NdcgSpecError, ties
 from ndcgspec.reference import config as config_module
+from ndcgspec.reference.trec_io import opened
 from ndcgspec.spec import load_spec
 
 # Every digit the spec writes: ``ndcg.precision`` has output_digits 40.
@@ -409,3 +410,24 @@ def test_long_ids_with_a_shared_prefix_spread_over_the_hash_slots(docid: str) ->
     used = np.unique(rank.key_hashes(np.zeros(len(ids), np.int32), words) % np.uint64(slots))
     expected = slots * (1 - (1 - 1 / slots) ** len(ids))
     assert len(used) >= 0.97 * expected
+
+
+# Document ids as users write them: no separator, no forbidden character (``ndcg.input``).
+_ID_CHARACTERS = st.characters(
+    blacklist_categories=["Cs", "Cc", "Zs", "Zl", "Zp"], blacklist_characters="\x85"
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(ids=st.lists(st.text(_ID_CHARACTERS, min_size=1, max_size=30), min_size=1, max_size=40))
+def test_the_engine_orders_document_ids_by_the_reference_docid_key(ids: list[str]) -> None:
+    """``ndcg.ties.docid-asc``: the engine's rank of each id read from a file sorts the ids as
+    the reference's `ties.docid_key` does, equal ids ranking equal."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "qrels"
+        path.write_text("".join(f"q{i} 0 {d} 1\n" for i, d in enumerate(ids)), encoding="utf-8")
+        with opened(path) as source:
+            words = fast_read.read_qrels_columns(source).words
+    place = rank.docid_rank(words)
+    keys = sorted({ties.docid_key(d) for d in ids})
+    assert place.tolist() == [keys.index(ties.docid_key(d)) for d in ids]
