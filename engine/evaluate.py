@@ -1,6 +1,6 @@
 """The fast engine: the reference's numbers for large TREC files (spec anchor ``ndcg``).
 
-The files are read once into columns (`fast_read`) and ranked once (`fast_rank`); each
+The files are read once into columns (`read`) and ranked once (`rank`); each
 configuration then touches mpmath only where a non-zero gain meets a discount. The gain of each
 distinct label, the discount of each rank and the error a query raises all come from the plain
 reference's own functions, so the definitions live in one place:
@@ -44,7 +44,9 @@ from ndcgspec.engine.read import (
     Unsupported,
     read_qrels_columns,
     read_run_columns,
+    token_texts,
 )
+from ndcgspec.engine.support import not_computed
 from ndcgspec.reference import aggregate, empty
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import parse_decimal, working_precision
@@ -52,8 +54,9 @@ from ndcgspec.reference.discount import discount
 from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import Evaluation
 from ndcgspec.reference.ideal import every_gain_enters
-from ndcgspec.reference.inputs import Judgment, Posting
+from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
 from ndcgspec.reference.query import QueryResult, evaluate_query, judged_gain
+from ndcgspec.reference.trec_io import Source, opened
 
 LOG = logging.getLogger("ndcgspec.fast")
 LOG_ENV = "NDCGSPEC_LOG"
@@ -144,29 +147,44 @@ class IdealSums:
         return total
 
 
-def _docid(words: np.ndarray) -> str:
-    return words.astype(">u8").tobytes().rstrip(b"\0").decode("utf-8")
+def _judgment(qrels: QrelsColumns, row: int) -> Judgment:
+    label = parse_decimal(qrels.label_texts[qrels.label_id[row]])
+    return Judgment(label, f"{qrels.path}:{qrels.lines[row]}")
+
+
+def _reject_judged_twice(qrels: QrelsColumns, table: KeyTable) -> None:
+    """Raise the reference's error (``ndcg.input.duplicate-judgment``) when a document is
+    judged twice: the rows of the queries concerned go, in file order, through the
+    reference's `add_judgment`, which raises at the first repeated line."""
+    copies = np.flatnonzero(table.first != np.arange(len(qrels.qidx)))
+    if copies.size == 0:
+        return
+    rows = np.flatnonzero(np.isin(qrels.qidx, qrels.qidx[copies]))
+    judged: dict[str, dict[str, Judgment]] = {}
+    for docid, row in zip(token_texts(qrels.words[rows]), rows.tolist(), strict=True):
+        add_judgment(judged, qrels.qids[qrels.qidx[row]], docid, _judgment(qrels, row))
 
 
 def reference_inputs(
     qrels: QrelsColumns, run: RunColumns, q: int
 ) -> tuple[dict[str, Judgment], list[Posting]]:
     """One query's judgments and postings as the plain readers build them."""
-    judgments = {}
-    for row in np.flatnonzero(qrels.qidx == q).tolist():
-        label = parse_decimal(qrels.label_texts[qrels.label_id[row]])
-        judgments[_docid(qrels.words[row])] = Judgment(label, f"{qrels.path}:{qrels.lines[row]}")
+    judged = np.flatnonzero(qrels.qidx == q)
+    judgments = {
+        docid: _judgment(qrels, row)
+        for docid, row in zip(token_texts(qrels.words[judged]), judged.tolist(), strict=True)
+    }
     inexact = dict(zip(run.inexact_rows.tolist(), run.inexact_texts, strict=True))
     rows = np.flatnonzero(run.qidx == q)
     if run.file_row is not None:
         rows = rows[np.argsort(run.file_row[rows])]
     postings = [
         Posting(
-            _docid(run.words[row]),
+            docid,
             exact_score(run, row, inexact),
             f"{run.path}:{run.lines[run.file_index(row)]}",
         )
-        for row in rows.tolist()
+        for docid, row in zip(token_texts(run.words[rows]), rows.tolist(), strict=True)
     ]
     return judgments, postings
 
@@ -185,8 +203,7 @@ def prepare(qrels: QrelsColumns, run: RunColumns) -> Prepared:
     width = max(qrels.words.shape[1], run.words.shape[1])
     qrels.words, run.words = widen(qrels.words, width), widen(run.words, width)
     table = KeyTable(qrels.qidx, qrels.words, load=4)
-    if np.any(table.first != np.arange(len(qrels.qidx))):
-        raise Unsupported(f"{qrels.path}: a document is judged twice")
+    _reject_judged_twice(qrels, table)
     return Prepared(qrels, run, rank_rows(run, table.find(run.qidx, run.words, qrels.label_id)))
 
 
@@ -202,20 +219,31 @@ def _counts(qidx: np.ndarray, classes: np.ndarray, kept: np.ndarray, width: int)
     return out
 
 
-def _ideal_counts(prep: Prepared, classes: GainClasses, ranking: ConfigRanking, config: Config):
-    # Classes are ascending gains, so the positive ones lie above the zero class; under
-    # ndcg.negative.keep-in-ideal every class counts, and only the sentinels stay out.
-    every_gain = every_gain_enters(config)
-    width = len(classes.gains)
-    if config.choice("ideal") == "judged":
-        row_class = classes.of_label[prep.qrels.label_id]
-        kept = row_class >= 0 if every_gain else row_class > classes.zero
-        return _counts(prep.qrels.qidx, row_class, kept, width)
-    row_class = ranking.gain_class
+# Classes are ascending gains, so the positive ones lie above the zero class; under
+# ndcg.negative.keep-in-ideal every class counts, and only the sentinels stay out.
+
+
+def _judged_ideal(
+    prep: Prepared, classes: GainClasses, ranking: ConfigRanking, every_gain: bool
+) -> dict[int, list[tuple[int, int]]]:
+    """``ndcg.ideal.judged``: the gain counts of every judged document."""
+    row_class = classes.of_label[prep.qrels.label_id]
+    kept = row_class >= 0 if every_gain else row_class > classes.zero
+    return _counts(prep.qrels.qidx, row_class, kept, len(classes.gains))
+
+
+def _retrieved_ideal(
+    prep: Prepared, classes: GainClasses, ranking: ConfigRanking, every_gain: bool
+) -> dict[int, list[tuple[int, int]]]:
+    """``ndcg.ideal.retrieved``: the gain counts of the ranked documents."""
+    row_class, width = ranking.gain_class, len(classes.gains)
     if not every_gain:
         return _counts(ranking.qidx, row_class, row_class > classes.zero, width)
     counts = _counts(ranking.qidx, row_class, row_class != classes.zero, width)
     return _with_retrieved_zeros(counts, ranking, classes.zero)
+
+
+IDEAL_COUNTS = {"judged": _judged_ideal, "retrieved": _retrieved_ideal}
 
 
 def _with_retrieved_zeros(
@@ -273,7 +301,9 @@ def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
     with working_precision():
         classes = gain_classes(qrels.label_texts, config)
         ranking = rank_config(prep.ranked, classes.of_label, classes.zero, choices)
-        ideal = _ideal_counts(prep, classes, ranking, config)
+        ideal = IDEAL_COUNTS[config.choice("ideal")](
+            prep, classes, ranking, every_gain_enters(config)
+        )
         queries = aggregate.CHOICES[config.choice("aggregate")](
             range(len(qrels.qids)), np.flatnonzero(run.present).tolist()
         )
@@ -358,12 +388,17 @@ def _raise_first_error(
 
 
 def score_files_fast(
-    configs: Sequence[Config], qrels_path: str | Path, run_path: str | Path
+    configs: Sequence[Config], qrels: str | Path | Source, run: str | Path | Source
 ) -> list[dict[str, Any]]:
-    """The JSON result object of each configuration, as `scoring.score_files` defines them,
-    the files read once; raises Unsupported for input the columnar reader declines (among
-    them every input error, which the plain readers then report)."""
+    """The JSON result object of each configuration, as `scoring.score_files` defines them;
+    raises Unsupported for a configuration the engine does not declare (`support`) and for
+    input the columnar reader declines (among them every input error, which the plain
+    readers then report)."""
     _log_if_asked()
-    qrels = read_qrels_columns(qrels_path)
-    prep = prepare(qrels, read_run_columns(run_path, qrels.qids))
+    for config in configs:
+        if missing := not_computed(config):
+            raise Unsupported(f"{config.canonical()} uses {', '.join(missing)}")
+    with opened(qrels) as qrels_source, opened(run) as run_source:
+        qrels_columns = read_qrels_columns(qrels_source)
+        prep = prepare(qrels_columns, read_run_columns(run_source, qrels_columns.qids))
     return [evaluate_prepared(prep, config) for config in configs]

@@ -8,12 +8,13 @@ probes compare every word of the key, so a hash collision costs a probe, never a
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
 import numpy as np
 
-from ndcgspec.engine.read import QrelsColumns, RunColumns
+from ndcgspec.engine.read import RunColumns
 
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_2 = np.uint64(0x94D049BB133111EB)
@@ -24,13 +25,16 @@ BLOCK_ROWS = 1 << 18
 
 
 def key_hashes(groups: np.ndarray, words: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of each (group, document id) key."""
+    """A 64-bit hash of each (group, document id) key. The final shift carries the high bits
+    into the low ones that pick a slot: multiplication moves bits only upwards, and the first
+    bytes of a word are its high bits."""
     h = groups.astype(np.uint64) * _GROUP_SEED
     for j in range(words.shape[1]):
         h ^= words[:, j]
         h *= _MIX_1
         h ^= h >> np.uint64(29)
         h *= _MIX_2
+    h ^= h >> np.uint64(32)
     return h
 
 
@@ -96,12 +100,6 @@ def widen(words: np.ndarray, width: int) -> np.ndarray:
     out = np.zeros((len(words), width), np.uint64)
     out[:, : words.shape[1]] = words
     return out
-
-
-def judged_twice(qrels: QrelsColumns) -> bool:
-    """Whether some document is judged twice for one query (a qrels input error)."""
-    table = KeyTable(qrels.qidx, qrels.words)
-    return bool(np.any(table.first != np.arange(len(qrels.qidx))))
 
 
 def exact_score(run: RunColumns, row: int, inexact: dict[int, str]) -> Decimal:
@@ -269,6 +267,33 @@ def _duplicates(qidx: np.ndarray, words: np.ndarray) -> np.ndarray:
     return np.array(later, np.int64)
 
 
+def docid_rank(words: np.ndarray) -> np.ndarray:
+    """Each row's rank in the order of the reference's `ties.docid_key`, the UTF-8 bytes of
+    the id (``ndcg.ties.docid-asc``); equal ids, equal ranks. The words hold exactly those
+    bytes, big-endian and zero-padded, and no id holds a NUL (``ndcg.input``), so ordering
+    rows by their words as unsigned integers is ordering them by `docid_key`."""
+    order = np.lexsort(words.T[::-1])
+    in_order = words[order]
+    new_id = np.ones(len(words), bool)
+    new_id[1:] = np.any(in_order[1:] != in_order[:-1], axis=1)
+    rank = np.empty(len(words), np.int64)
+    rank[order] = np.cumsum(new_id) - 1
+    return rank
+
+
+# The sort key of each row of a tie group whose gains differ, by ``ndcg.ties`` choice; None
+# where the order within a group changes nothing computed here (``input`` keeps run order,
+# ``average`` credits every member with the group's mean gain).
+TIE_KEYS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray] | None] = {
+    "input": None,
+    "average": None,
+    "docid-desc": lambda words, gains: -docid_rank(words),
+    "docid-asc": lambda words, gains: docid_rank(words),
+    "pessimistic": lambda words, gains: gains,
+    "optimistic": lambda words, gains: -gains,
+}
+
+
 @dataclass
 class ConfigRanking:
     """The credited rows of one configuration's ranking (duplicates and unjudged axes
@@ -290,6 +315,14 @@ def _starts(values: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.r_[True, values[1:] != values[:-1]]) if len(values) else values
 
 
+# By ``ndcg.duplicates`` choice: whether only the first copy of a document stays ranked.
+# Under ``error`` every copy stays; the query is an error, which the reference raises.
+KEEPS_FIRST_COPY = {"error": False, "first": True}
+# By ``ndcg.unjudged`` choice: (whether unjudged documents leave the ranking, whether their
+# queries are errors); under ``zero`` they stay with gain 0.
+UNJUDGED_RULES = {"zero": (False, False), "condense": (True, False), "error": (False, True)}
+
+
 def rank_config(
     ranked: Ranked, label_class: np.ndarray, zero_class: int, choices: dict[str, str]
 ) -> ConfigRanking:
@@ -300,13 +333,13 @@ def rank_config(
     differ are reordered: in the others every order gives the same gains at the same ranks.
     """
     label = ranked.label
-    keep = ranked.first_copy if choices["duplicates"] == "first" else None
-    condense = choices["unjudged"] == "condense"
+    keep = ranked.first_copy if KEEPS_FIRST_COPY[choices["duplicates"]] else None
+    condense, flag = UNJUDGED_RULES[choices["unjudged"]]
     judged_all = None
-    if condense or choices["unjudged"] == "error":
+    if condense or flag:
         judged_all = (label >= 0) & (label_class[np.maximum(label, 0)] >= 0)
     unjudged_queries = np.zeros(0, np.int64)
-    if choices["unjudged"] == "error":
+    if flag:
         loose = ~judged_all if keep is None else keep & ~judged_all
         flags = np.zeros(len(ranked.has_duplicates), bool)
         flags[ranked.qidx[loose]] = True
@@ -329,20 +362,14 @@ def rank_config(
     group_starts = _starts(group)
     sizes = np.diff(group_starts, append=count)
     tie_size = np.repeat(sizes, sizes)
-    ties = choices["ties"]
-    if count and ties not in ("input", "average"):
+    tie_key = TIE_KEYS[choices["ties"]]
+    if count and tie_key is not None:
         lowest = np.minimum.reduceat(gain_class, group_starts)
         highest = np.maximum.reduceat(gain_class, group_starts)
         reorder = np.flatnonzero(np.repeat(lowest != highest, sizes))
-        within = group[reorder]
-        if ties in ("docid-asc", "docid-desc"):
-            words = ranked.words[rows[reorder]]
-            words = ~words if ties == "docid-desc" else words
-            keys = [words[:, j] for j in reversed(range(words.shape[1]))]
-        else:
-            sign = 1 if ties == "pessimistic" else -1
-            keys = [reorder, sign * gain_class[reorder]]
-        gain_class[reorder] = gain_class[reorder][np.lexsort((*keys, within))]
+        keys = tie_key(ranked.words[rows[reorder]], gain_class[reorder])
+        # lexsort is stable: equal keys keep run order, as the reference's sorted().
+        gain_class[reorder] = gain_class[reorder][np.lexsort((keys, group[reorder]))]
     starts = ranked.query_starts
     if keep is None:
         lengths = np.diff(np.r_[starts, len(label)]).astype(np.int64)

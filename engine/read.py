@@ -14,18 +14,15 @@ Whatever this reader does not handle raises `Unsupported`; the caller then reads
 from __future__ import annotations
 
 import bisect
-import gzip
-import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import NdcgSpecError
-from ndcgspec.reference.trec_io import GZIP_MAGIC
+from ndcgspec.reference.trec_io import FORBIDDEN, SEPARATORS, Source
 
 # Pieces of 1 MiB: the temporaries of tokenising one piece stay a few MiB.
 CHUNK_BYTES = 1 << 20
@@ -38,9 +35,7 @@ _FALLBACK_ROWS = 1 << 20
 # A double holds every decimal of at most this many significant digits injectively
 # (DBL_DIG), so equal doubles then mean equal decimals.
 EXACT_DIGITS = 15
-# Byte values `str.split` treats as whitespace below 0x80 are 9–13 and 28–32; the other
-# control bytes below 33 would be read as whitespace by the vectorised test `byte <= 32`.
-_NON_ASCII_SPACE = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_ALLOWED_CONTROLS = np.frombuffer(SEPARATORS + b"\n", np.uint8)
 _WORD_MASKS = np.array([0] + [((1 << (8 * r)) - 1) << (8 * (8 - r)) for r in range(1, 9)], ">u8")
 _POWERS_OF_TEN = 10.0 ** np.arange(EXACT_DIGITS + 1)
 
@@ -106,15 +101,9 @@ class _Column:
         return self.data[: self.size]
 
 
-def _capacity(path: Path, fields: int) -> int:
-    """The most rows the file can hold (a guess for gzip files)."""
-    try:
-        size = path.stat().st_size
-        with path.open("rb") as probe:
-            compressed = probe.read(2) == GZIP_MAGIC
-    except OSError as error:
-        raise Unsupported(f"{path}: unreadable: {error}") from None
-    return (_GZIP_GUESS if compressed else 1) * size // _SHORTEST_LINE[fields] + 1
+def _capacity(source: Source, fields: int) -> int:
+    """The most rows the input can hold (a guess for gzip files)."""
+    return (_GZIP_GUESS if source.compressed else 1) * source.size // _SHORTEST_LINE[fields] + 1
 
 
 @dataclass
@@ -163,60 +152,59 @@ class _Chunk:
     lines: np.ndarray
 
 
-def _chunks(path: Path) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
-    """Pieces of the file that end at a line end (in a buffer with slack after them, so
+def _chunks(source: Source) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
+    """Pieces of the text that end at a line end (in a buffer with slack after them, so
     that eight bytes can be read at any token start), with the offsets of their line ends
     and the number of lines before them. The buffer is reused: use a piece before the next."""
     try:
-        with path.open("rb") as probe:
-            compressed = probe.read(2) == GZIP_MAGIC
-        opener = gzip.open if compressed else open
-        with opener(path, "rb") as stream:
-            buffer = np.zeros(2 * CHUNK_BYTES + _SLACK, np.uint8)
-            held, before = 0, 0
-            while True:
-                if held + CHUNK_BYTES + _SLACK > len(buffer):
-                    buffer = np.concatenate([buffer, np.zeros(len(buffer), np.uint8)])
-                got = stream.readinto(memoryview(buffer)[held : held + CHUNK_BYTES])
-                if not got:
-                    break
-                end = held + got
-                line_ends = np.flatnonzero(buffer[held:end] == 10) + held
-                if not line_ends.size:
-                    held = end
-                    continue
-                cut = int(line_ends[-1]) + 1
-                yield buffer[: cut + _SLACK], line_ends, before
-                before += len(line_ends)
-                buffer[: end - cut] = buffer[cut:end].copy()
-                held = end - cut
-            if held:
-                buffer[held] = 10
-                yield buffer[: held + 1 + _SLACK], np.array([held]), before
+        stream = source.text()
+        buffer = np.zeros(2 * CHUNK_BYTES + _SLACK, np.uint8)
+        held, before = 0, 0
+        while True:
+            if held + CHUNK_BYTES + _SLACK > len(buffer):
+                buffer = np.concatenate([buffer, np.zeros(len(buffer), np.uint8)])
+            got = stream.readinto(memoryview(buffer)[held : held + CHUNK_BYTES])
+            if not got:
+                break
+            end = held + got
+            line_ends = np.flatnonzero(buffer[held:end] == 10) + held
+            if not line_ends.size:
+                held = end
+                continue
+            cut = int(line_ends[-1]) + 1
+            yield buffer[: cut + _SLACK], line_ends, before
+            before += len(line_ends)
+            buffer[: end - cut] = buffer[cut:end].copy()
+            held = end - cut
+        if held:
+            buffer[held] = 10
+            yield buffer[: held + 1 + _SLACK], np.array([held]), before
     except OSError as error:
-        raise Unsupported(f"{path}: unreadable: {error}") from None
+        raise Unsupported(f"{source.name}: unreadable: {error}") from None
     except (EOFError, zlib.error) as error:
-        raise Unsupported(f"{path}: damaged gzip data: {error}") from None
+        raise Unsupported(f"{source.name}: damaged gzip data: {error}") from None
 
 
 def _tokenise(
-    data: np.ndarray, line_ends: np.ndarray, before: int, fields: int, path: Path
+    data: np.ndarray, line_ends: np.ndarray, before: int, fields: int, name: str
 ) -> _Chunk:
     """Field boundaries of every non-blank line of a piece from `_chunks`."""
     view = data[: len(data) - _SLACK]
-    if view.max() >= 0x80:
+    if view.max() >= 0x7F:
         try:
             decoded = view.tobytes().decode("utf-8")
         except UnicodeDecodeError:
-            raise Unsupported(f"{path}: a line is not valid UTF-8") from None
-        if _NON_ASCII_SPACE.search(decoded):
-            raise Unsupported(f"{path}: non-ASCII whitespace")
+            raise Unsupported(f"{name}: a line is not valid UTF-8") from None
+        if FORBIDDEN.search(decoded):
+            raise Unsupported(f"{name}: control characters")
+    # Below 33 only the separators, "\n" and space may appear (``ndcg.input``); then every
+    # byte up to 32 separates fields. Most files hold only "\n": look closer otherwise.
+    low = view < 32
+    if np.count_nonzero(low) != len(line_ends) and np.any(
+        np.isin(view[low], _ALLOWED_CONTROLS, invert=True)
+    ):
+        raise Unsupported(f"{name}: control characters")
     space = view <= 32
-    # Below 28 only "\n" is common; look closer only when something else is there.
-    if np.count_nonzero(view < 28) != len(line_ends):
-        low = view[view < 28]
-        if low.min() < 9 or np.count_nonzero(low > 13):
-            raise Unsupported(f"{path}: control bytes")
     start_mask = np.empty(len(view), bool)
     start_mask[0] = not space[0]
     np.greater(space[:-1], space[1:], out=start_mask[1:])
@@ -229,7 +217,7 @@ def _tokenise(
     else:
         per_line = np.diff(np.searchsorted(starts, line_ends), prepend=0)
         if np.any((per_line != fields) & (per_line != 0)):
-            raise Unsupported(f"{path}: a line does not have {fields} fields")
+            raise Unsupported(f"{name}: a line does not have {fields} fields")
         lines = before + 1 + np.flatnonzero(per_line)
     return _Chunk(data, starts.reshape(-1, fields), ends.reshape(-1, fields), lines)
 
@@ -251,7 +239,8 @@ def _words(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, count: int
     out = np.empty((len(starts), count), np.uint64)
     for j in range(count):
         kept = np.clip(lengths - 8 * j, 0, 8)
-        out[:, j] = unaligned[starts + 8 * j] & _WORD_MASKS[kept]
+        # A word past a token's end is masked to zero: read it anywhere within the data.
+        out[:, j] = unaligned[np.where(kept > 0, starts + 8 * j, 0)] & _WORD_MASKS[kept]
     return out
 
 
@@ -275,15 +264,15 @@ def _segments(chunk: _Chunk, field: int) -> tuple[np.ndarray, list[str]]:
     return first, _texts(chunk, field, first)
 
 
-def read_qrels_columns(path: str | Path) -> QrelsColumns:
+def read_qrels_columns(source: Source) -> QrelsColumns:
     """A qrels file as columns; qids in order of first appearance, as `trec_io.read_qrels`."""
     qids: dict[str, int] = {}
     labels: dict[str, int] = {}
-    capacity = _capacity(Path(path), 4)
+    capacity = _capacity(source, 4)
     qidx, label_id = _Column(np.int32, capacity), _Column(np.int32, capacity)
     words, lines = _Column(np.uint64, capacity, 1), LineNumbers()
-    for data, line_ends, before in _chunks(Path(path)):
-        chunk = _tokenise(data, line_ends, before, 4, Path(path))
+    for data, line_ends, before in _chunks(source):
+        chunk = _tokenise(data, line_ends, before, 4, source.name)
         first, names = _segments(chunk, 0)
         segment_qidx = np.array([qids.setdefault(n, len(qids)) for n in names], np.int32)
         qidx.extend(np.repeat(segment_qidx, np.diff(first, append=len(chunk.lines))))
@@ -292,25 +281,27 @@ def read_qrels_columns(path: str | Path) -> QrelsColumns:
         # Tokens hold no zero byte, so the zero-padded words identify the text.
         keys = label_words.view(np.dtype((np.void, 8 * label_words.shape[1]))).ravel()
         firsts, inverse = np.unique(keys, return_index=True, return_inverse=True)[1:]
-        local = [labels.setdefault(_words_text(label_words[i]), len(labels)) for i in firsts]
+        local = [labels.setdefault(text, len(labels)) for text in token_texts(label_words[firsts])]
         label_id.extend(np.array(local, np.int32)[inverse.ravel()])
         lines.extend(chunk.lines)
     if lines.rows == 0:
-        raise Unsupported(f"{path}: empty")
+        raise Unsupported(f"{source.name}: empty")
     texts = list(labels)
     for text in texts:
         try:
             parse_decimal(text)
         except NdcgSpecError:
-            raise Unsupported(f"{path}: label {text!r} is not a decimal") from None
+            raise Unsupported(f"{source.name}: label {text!r} is not a decimal") from None
     return QrelsColumns(
-        str(path), list(qids), qidx.array(), words.array(), label_id.array(), texts, lines
+        source.name, list(qids), qidx.array(), words.array(), label_id.array(), texts, lines
     )
 
 
-def _words_text(words: np.ndarray) -> str:
-    """The text of a token from its zero-padded big-endian words."""
-    return words.astype(">u8").tobytes().rstrip(b"\0").decode("utf-8")
+def token_texts(words: np.ndarray) -> list[str]:
+    """The text of each token from its row of zero-padded big-endian words (tokens hold no
+    NUL byte, so the padding is all that a bytes view strips)."""
+    raw = np.ascontiguousarray(words.astype(">u8")).view(f"S{8 * words.shape[1]}")
+    return [token.decode("utf-8") for token in raw.ravel().tolist()]
 
 
 @dataclass
@@ -320,7 +311,7 @@ class _Scores:
     texts: list[str]
 
 
-def _scores(chunk: _Chunk, field: int, rows: np.ndarray, path: Path) -> _Scores:
+def _scores(chunk: _Chunk, field: int, rows: np.ndarray, name: str) -> _Scores:
     """Doubles of the score tokens of `rows`; exact (Clinger's fast path: an integer below
     2^53 divided by an exact power of ten) for plain decimals of at most 15 digits."""
     starts, ends = chunk.starts[rows, field], chunk.ends[rows, field]
@@ -357,31 +348,31 @@ def _scores(chunk: _Chunk, field: int, rows: np.ndarray, path: Path) -> _Scores:
         try:
             values[at] = float(parse_decimal(text))
         except NdcgSpecError:
-            raise Unsupported(f"{path}: score {text!r} is not a finite decimal") from None
+            raise Unsupported(f"{name}: score {text!r} is not a finite decimal") from None
     return _Scores(values + 0.0, inexact, texts)
 
 
-def read_run_columns(path: str | Path, qrels_qids: list[str]) -> RunColumns:
+def read_run_columns(source: Source, qrels_qids: list[str]) -> RunColumns:
     """A run as columns, keeping only the rows of queries in the qrels (the others never
     count, ``ndcg.definition.inputs``); `present` marks the qrels queries the run lists."""
     index = {q: i for i, q in enumerate(qrels_qids)}
     present = np.zeros(len(qrels_qids), bool)
-    capacity = _capacity(Path(path), 6)
+    capacity = _capacity(source, 6)
     qidx, score = _Column(np.int32, capacity), _Column(np.float64, capacity)
     words, lines = _Column(np.uint64, capacity, 1), LineNumbers()
     inexact_rows: list[np.ndarray] = []
     inexact_texts: list[str] = []
     kept_so_far = 0
     seen = False
-    for data, line_ends, before in _chunks(Path(path)):
-        chunk = _tokenise(data, line_ends, before, 6, Path(path))
+    for data, line_ends, before in _chunks(source):
+        chunk = _tokenise(data, line_ends, before, 6, source.name)
         seen |= len(chunk.lines) > 0
         first, names = _segments(chunk, 0)
         segment_qidx = np.array([index.get(n, -1) for n in names], np.int32)
         row_qidx = np.repeat(segment_qidx, np.diff(first, append=len(chunk.lines)))
         rows = np.flatnonzero(row_qidx >= 0)
         present[segment_qidx[segment_qidx >= 0]] = True
-        scores = _scores(chunk, 4, np.arange(len(chunk.lines)), Path(path))
+        scores = _scores(chunk, 4, np.arange(len(chunk.lines)), source.name)
         qidx.extend(row_qidx[rows])
         words.extend(_token_words(chunk, 2)[0][rows])
         score.extend(scores.values[rows])
@@ -392,9 +383,9 @@ def read_run_columns(path: str | Path, qrels_qids: list[str]) -> RunColumns:
         inexact_texts += [t for t, k in zip(scores.texts, kept.tolist(), strict=True) if k]
         kept_so_far += len(rows)
     if not seen:
-        raise Unsupported(f"{path}: empty")
+        raise Unsupported(f"{source.name}: empty")
     return RunColumns(
-        str(path),
+        source.name,
         present,
         qidx.array(),
         words.array(),

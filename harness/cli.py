@@ -10,17 +10,18 @@ from collections.abc import Sequence
 
 from ndcgspec.reference.errors import NdcgSpecError
 
-COMMAND_MODULES: list[str] = [
-    "score",
-    "trec_eval",
-    "explain",
-    "suite.command",
-    "running.command",
-    "running.render",
-    "analysis.smoke",
-    "analysis.identify",
-    "analysis.matrix",
-]
+# Each subcommand and the module under ndcgspec.harness whose ``register`` adds it.
+COMMAND_MODULES: dict[str, str] = {
+    "score": "score",
+    "trec_eval": "trec_eval",
+    "explain": "explain",
+    "cases": "suite.command",
+    "run": "running.command",
+    "report": "running.render",
+    "smoke": "analysis.smoke",
+    "identify": "analysis.identify",
+    "matrix": "analysis.matrix",
+}
 
 
 class VersionAction(argparse.Action):
@@ -36,8 +37,10 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand of `COMMAND_MODULES` registered."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser for `argv`: when it names a subcommand only that one's module is
+    imported (``score`` needs no harness machinery), otherwise every subcommand of
+    `COMMAND_MODULES` is registered, for the help and the list of valid commands."""
     from importlib import import_module
 
     parser = argparse.ArgumentParser(
@@ -47,14 +50,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--version", action=VersionAction, help="print the package and spec versions and exit"
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        import_module(f"ndcgspec.harness.{name}").register(subparsers)
+    words = sys.argv[1:] if argv is None else argv
+    named = words[0] if words and words[0] in COMMAND_MODULES else None
+    for command, module in COMMAND_MODULES.items():
+        if named in (None, command):
+            import_module(f"ndcgspec.harness.{module}").register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; exit status 0 on success, 1 on a failed check, 2 on an error."""
-    args = build_parser().parse_args(argv)
+    args = build_parser(argv).parse_args(argv)
     try:
         return int(args.handler(args) or 0)
     except NdcgSpecError as error:

@@ -51,11 +51,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "score",
         help="score a TREC run against TREC qrels",
-        description="nDCG of a TREC run against TREC qrels (gzip accepted), per measure. "
+        description="nDCG of a TREC run against TREC qrels (gzip, pipes and FIFOs accepted), "
+        "per measure. "
         "Without -m or --config the measure is nDCG with every axis at the spec's default.",
     )
-    parser.add_argument("qrels", metavar="QRELS", help="qrels file: qid iter docid label")
-    parser.add_argument("run", metavar="RUN", help="run file: qid Q0 docid rank score tag")
+    parser.add_argument(
+        "qrels", metavar="QRELS", help="qrels file: qid iter docid label; '-' is standard input"
+    )
+    parser.add_argument(
+        "run", metavar="RUN", help="run file: qid Q0 docid rank score tag; '-' is standard input"
+    )
     parser.add_argument(
         "-m",
         "--measure",

@@ -8,14 +8,15 @@ the nearest binary float. A file ending in ``.json`` is read as JSON, any other 
 from __future__ import annotations
 
 import json
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.errors import ConfigError
+from ndcgspec.reference.decimals import parse_decimal
+from ndcgspec.reference.errors import ConfigError, NdcgSpecError
 
 
 class _Problem(ConfigError):
@@ -31,15 +32,12 @@ class _ExactLoader(yaml.SafeLoader):
     key given twice (plain YAML keeps the last one silently)."""
 
     def construct_exact_float(self, node: yaml.ScalarNode) -> Decimal:
-        # YAML allows "_" as a digit separator in numbers; a decimal does not.
-        text = str(self.construct_scalar(node)).replace("_", "")
+        # YAML allows "_" as a digit separator in numbers; ndcg.input.number does not.
+        text = str(self.construct_scalar(node))
         try:
-            value = Decimal(text)
-        except InvalidOperation:
-            value = Decimal("NaN")
-        if not value.is_finite():
-            raise _Problem(f"{text!r} is not a finite decimal", node.start_mark.line + 1)
-        return value
+            return parse_decimal(text)
+        except NdcgSpecError:
+            raise _Problem(f"{text!r} is not a finite decimal", node.start_mark.line + 1) from None
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()

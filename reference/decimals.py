@@ -1,10 +1,12 @@
-"""Exact decimal input, and mpmath arithmetic at the spec's precision (``ndcg.precision``)."""
+"""Exact decimal input (``ndcg.input.number``), and mpmath arithmetic at the spec's precision
+(``ndcg.precision``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 import mpmath
 
@@ -13,6 +15,7 @@ from ndcgspec.spec import load_spec
 
 DPS: int = load_spec()["precision"]["dps"]
 OUTPUT_DIGITS: int = load_spec()["precision"]["output_digits"]
+NUMBER: re.Pattern[str] = re.compile(load_spec()["input"]["number"]["pattern"], re.ASCII)
 
 
 @contextmanager
@@ -23,14 +26,12 @@ def working_precision(dps: int = DPS) -> Iterator[None]:
 
 
 def parse_decimal(text: str) -> Decimal:
-    """The exact finite decimal written in `text`; anything else raises NdcgSpecError."""
-    try:
-        value = Decimal(text.strip())
-    except (InvalidOperation, AttributeError):
-        raise NdcgSpecError(f"not a decimal number: {text!r}") from None
-    if not value.is_finite():
-        raise NdcgSpecError(f"not a finite number: {text!r}")
-    return value
+    """The exact decimal written in `text` in the number grammar of ``ndcg.input.number``
+    (ASCII decimal syntax, nothing around it); anything else raises NdcgSpecError. Every
+    reader of labels and scores and every number of a configuration goes through here."""
+    if not isinstance(text, str) or NUMBER.fullmatch(text) is None:
+        raise NdcgSpecError(f"not a decimal number: {text!r}")
+    return Decimal(text)
 
 
 def canonical_decimal(value: Decimal) -> str:

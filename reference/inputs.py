@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ndcgspec.reference.decimals import parse_decimal
+from ndcgspec.reference.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,21 @@ class Posting:
 
 Qrels = Mapping[str, Mapping[str, Judgment]]
 Run = Mapping[str, Sequence[Posting]]
+
+
+def add_judgment(
+    qrels: dict[str, dict[str, Judgment]], qid: str, docid: str, judgment: Judgment
+) -> None:
+    """Record one judgment; a document judged twice for one query is an InputError at the
+    second, whether or not the labels agree (``ndcg.input.duplicate-judgment``)."""
+    judged = qrels.setdefault(qid, {})
+    first = judged.get(docid)
+    if first is not None:
+        raise InputError(
+            f"document {docid!r} is judged twice for query {qid!r} (first at {first.where})",
+            judgment.where,
+        )
+    judged[docid] = judgment
 
 
 def _exact(value: str | int | Decimal) -> Decimal:

@@ -26,14 +26,20 @@ def input_order(group: Sequence[ScoredDocument]) -> Credited:
     return _own_gains(group)
 
 
+def docid_key(docid: str) -> bytes:
+    """What ``ndcg.ties.docid-desc`` and ``ndcg.ties.docid-asc`` sort tied documents on: the
+    UTF-8 bytes of the id, compared as unsigned bytes (C's strcmp, as trec_eval)."""
+    return docid.encode("utf-8")
+
+
 def docid_desc(group: Sequence[ScoredDocument]) -> Credited:
-    """``ndcg.ties.docid-desc``: document id descending by UTF-8 bytes, as trec_eval."""
-    return _own_gains(sorted(group, key=lambda d: d.docid.encode("utf-8"), reverse=True))
+    """``ndcg.ties.docid-desc``: document id descending by `docid_key`, as trec_eval."""
+    return _own_gains(sorted(group, key=lambda d: docid_key(d.docid), reverse=True))
 
 
 def docid_asc(group: Sequence[ScoredDocument]) -> Credited:
-    """``ndcg.ties.docid-asc``: document id ascending by UTF-8 bytes."""
-    return _own_gains(sorted(group, key=lambda d: d.docid.encode("utf-8")))
+    """``ndcg.ties.docid-asc``: document id ascending by `docid_key`."""
+    return _own_gains(sorted(group, key=lambda d: docid_key(d.docid)))
 
 
 def average(group: Sequence[ScoredDocument]) -> Credited:

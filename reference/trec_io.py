@@ -1,51 +1,126 @@
-"""Reading TREC qrels (``qid iter docid label``) and runs (``qid Q0 docid rank score tag``).
+"""Reading TREC qrels (``qid iter docid label``) and runs (``qid Q0 docid rank score tag``) as
+``ndcg.input`` defines them.
 
-gzip is recognised by its magic bytes. Labels and scores are read as exact decimals
-(``ndcg.precision``). Every problem is an InputError naming the file and line.
+Each input is opened once (`opened`): "-" is standard input, and a pipe or FIFO is copied once
+to a temporary file, so that the fast engine and these readers can both read what it held.
+gzip is recognised by its magic bytes; a leading UTF-8 byte-order mark is not part of the
+text. Labels and scores are exact decimals in the number grammar of ``ndcg.input.number``.
+Every problem is an InputError naming the file and line.
 """
 
 from __future__ import annotations
 
+import codecs
 import gzip
+import os
+import re
+import shutil
+import stat
+import tempfile
 import zlib
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
+from typing import BinaryIO
 
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import InputError, NdcgSpecError
-from ndcgspec.reference.inputs import Judgment, Posting
+from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
+from ndcgspec.spec import load_spec
 
 GZIP_MAGIC = b"\x1f\x8b"
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+SEPARATORS: bytes = load_spec()["input"]["field_separators"].encode("ascii")
+FORBIDDEN: re.Pattern[str] = re.compile(load_spec()["input"]["forbidden_characters"])
+_FIELD = re.compile(f"[^{re.escape(SEPARATORS.decode('ascii'))}\n]+")
+_COPY_BYTES = 1 << 20
 
 
-def read_lines(path: str | Path) -> Iterator[tuple[int, list[str]]]:
-    """(line number, whitespace-separated fields) of every non-blank line of a text file,
-    gunzipped when it starts with the gzip magic; an empty file is an error."""
-    path = Path(path)
-    compressed, number = False, 0
+@dataclass(frozen=True)
+class Source:
+    """One input, opened once: `name` is what messages call it, `file` its bytes as stored
+    (seekable), `size` their count."""
+
+    name: str
+    file: BinaryIO
+    compressed: bool
+    size: int
+
+    def text(self) -> BinaryIO:
+        """The text from its start, gunzipped, after the byte-order mark if there is one.
+        The stream is the source's: read it, do not close it."""
+        self.file.seek(0)
+        stream = gzip.GzipFile(fileobj=self.file, mode="rb") if self.compressed else self.file
+        if stream.read(len(codecs.BOM_UTF8)) != codecs.BOM_UTF8:
+            stream.seek(0)
+        return stream
+
+
+def _cannot_read(error: BaseException, where: str, what: str = "cannot read") -> InputError:
+    return InputError(f"{what}: {getattr(error, 'strerror', None) or error}", where)
+
+
+@contextmanager
+def opened(path: str | Path | Source) -> Iterator[Source]:
+    """`path` opened once for every reader ("-": standard input); anything but a regular file
+    (a pipe, a FIFO, a terminal, process substitution) is copied once to a temporary file,
+    since it can be read only once. A Source is handed back as it is."""
+    if isinstance(path, Source):
+        yield path
+        return
+    name = STDIN_NAME if str(path) == STDIN else str(path)
+    with ExitStack() as stack:
+        try:
+            raw = os.fdopen(os.dup(0), "rb") if str(path) == STDIN else open(path, "rb")  # noqa: SIM115
+            file = stack.enter_context(raw)
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                file = stack.enter_context(tempfile.TemporaryFile())
+                shutil.copyfileobj(raw, file, _COPY_BYTES)
+            size = file.seek(0, os.SEEK_END)
+            file.seek(0)
+            compressed = file.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+        except OSError as error:
+            raise _cannot_read(error, name) from None
+        yield Source(name, file, compressed, size)
+
+
+def fields_of(line: bytes, where: str) -> list[str]:
+    """The fields of one line of text (``ndcg.input``): UTF-8 without forbidden characters,
+    split at runs of the field separators."""
     try:
-        with path.open("rb") as probe:
-            compressed = probe.read(2) == GZIP_MAGIC
-        opener = gzip.open if compressed else open
-        with opener(path, "rb") as stream:
-            seen = False
-            for number, raw in enumerate(stream, start=1):
-                try:
-                    text = raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    raise InputError("line is not valid UTF-8", f"{path}:{number}") from None
-                fields = text.split()
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("line is not valid UTF-8", where) from None
+    forbidden = FORBIDDEN.search(text)
+    if forbidden:
+        raise InputError(f"line holds the control character U+{ord(forbidden[0]):04X}", where)
+    return _FIELD.findall(text)
+
+
+def read_lines(path: str | Path | Source) -> Iterator[tuple[str, list[str]]]:
+    """(``file:line``, fields) of every non-blank line of a text file, gunzipped when it
+    starts with the gzip magic; an empty file is an error."""
+    with opened(path) as source:
+        number, seen = 0, False
+        try:
+            for number, line in enumerate(source.text(), start=1):
+                where = f"{source.name}:{number}"
+                fields = fields_of(line, where)
                 if fields:
                     seen = True
-                    yield number, fields
-    except (OSError, EOFError, zlib.error) as error:
-        # A damaged gzip stream fails part-way: name the line being read when it failed.
-        where = f"{path}:{number + 1}" if compressed else str(path)
-        what = "cannot read gzip data" if compressed else "cannot read"
-        raise InputError(f"{what}: {getattr(error, 'strerror', None) or error}", where) from None
-    if not seen:
-        raise InputError("file is empty", str(path))
+                    yield where, fields
+        except (OSError, EOFError, zlib.error) as error:
+            # A damaged gzip stream fails part-way: name the line being read when it failed.
+            if not source.compressed:
+                raise _cannot_read(error, source.name) from None
+            raise _cannot_read(
+                error, f"{source.name}:{number + 1}", "cannot read gzip data"
+            ) from None
+        if not seen:
+            raise InputError("file is empty", source.name)
 
 
 QRELS_LAYOUT = "qid iter docid label"
@@ -65,37 +140,30 @@ def _fields(
     return fields[:count]
 
 
-def _number(text: str, what: str, where: str) -> Decimal:
+def field_decimal(text: str, what: str, where: str) -> Decimal:
+    """A label or score field as an exact decimal (``ndcg.input.number``)."""
     try:
         return parse_decimal(text)
     except NdcgSpecError:
         raise InputError(f"{what} {text!r} is not a finite decimal number", where) from None
 
 
-def read_qrels(path: str | Path) -> dict[str, dict[str, Judgment]]:
-    """TREC qrels: four fields a line; a document judged twice for a query is an error."""
+def read_qrels(path: str | Path | Source) -> dict[str, dict[str, Judgment]]:
+    """TREC qrels: four fields a line; a document judged twice for a query is an error
+    (``ndcg.input.duplicate-judgment``)."""
     qrels: dict[str, dict[str, Judgment]] = {}
-    for number, fields in read_lines(path):
-        where = f"{path}:{number}"
+    for where, fields in read_lines(path):
         qid, _, docid, label = _fields(fields, QRELS_LAYOUT, "qrels", where)
-        judged = qrels.setdefault(qid, {})
-        if docid in judged:
-            raise InputError(
-                f"document {docid!r} is judged twice for query {qid!r} "
-                f"(first at line {judged[docid].where.rsplit(':', 1)[1]})",
-                where,
-            )
-        judged[docid] = Judgment(_number(label, "label", where), where)
+        add_judgment(qrels, qid, docid, Judgment(field_decimal(label, "label", where), where))
     return qrels
 
 
-def read_run(path: str | Path, extra_fields: bool = False) -> dict[str, list[Posting]]:
+def read_run(path: str | Path | Source, extra_fields: bool = False) -> dict[str, list[Posting]]:
     """A TREC run: six fields a line; the rank field is ignored, ranking is by score.
     Duplicates are kept: the ``duplicates`` axis decides what they mean. With `extra_fields`,
     text after the sixth field is not read, as trec_eval reads its own test runs."""
     run: dict[str, list[Posting]] = {}
-    for number, fields in read_lines(path):
-        where = f"{path}:{number}"
+    for where, fields in read_lines(path):
         qid, _, docid, _, score, _ = _fields(fields, RUN_LAYOUT, "run", where, extra_fields)
-        run.setdefault(qid, []).append(Posting(docid, _number(score, "score", where), where))
+        run.setdefault(qid, []).append(Posting(docid, field_decimal(score, "score", where), where))
     return run

@@ -20,16 +20,20 @@ def spec_file(name: str) -> Traversable:
     return files(__name__).joinpath(name)
 
 
+# libyaml's safe loader when PyYAML was built with it: the same data, parsed in C.
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 @cache
 def load_spec() -> dict[str, Any]:
     """The parsed ``ndcg.yaml``: axes, choices, parameters, defaults and anchors."""
-    return yaml.safe_load(spec_file("ndcg.yaml").read_text(encoding="utf-8"))
+    return yaml.load(spec_file("ndcg.yaml").read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
 
 
 @cache
 def load_presets() -> dict[str, Any]:
     """The parsed ``presets.yaml``: named configurations with their evidence."""
-    return yaml.safe_load(spec_file("presets.yaml").read_text(encoding="utf-8"))
+    return yaml.load(spec_file("presets.yaml").read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
 
 
 @cache

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ndcgspec.harness.cli import main
+from ndcgspec.harness.cli import COMMAND_MODULES, main
 from ndcgspec.reference import config as config_module
 
 REPO = Path(__file__).resolve().parent.parent
@@ -325,3 +325,32 @@ def test_script_errors_without_traceback(args: list[str]) -> None:
     assert done.stdout == ""
     assert done.stderr.startswith("ndcgspec: error: ")
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_score_imports_only_what_scoring_needs(files) -> None:
+    """``score`` registers only itself: no other subcommand's module, nor the schema validator
+    and process pools they bring, is imported before it reads a byte (issue 14's fast start)."""
+    probe = (
+        "import sys\n"
+        "from ndcgspec.harness.cli import main\n"
+        f"main(['score', {files[0]!r}, {files[1]!r}])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('ndcgspec.harness')"
+        " or m in ('jsonschema', 'multiprocessing')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    loaded = done.stdout.splitlines()[-1]
+    assert loaded == "['ndcgspec.harness', 'ndcgspec.harness.cli', 'ndcgspec.harness.score']"
+
+
+def test_help_lists_every_subcommand(capsys) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    listed = capsys.readouterr().out
+    assert all(command in listed for command in COMMAND_MODULES)
+    with pytest.raises(SystemExit) as exited:
+        main(["no-such-command"])
+    assert exited.value.code == 2
+    assert "'score'" in capsys.readouterr().err

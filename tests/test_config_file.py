@@ -54,12 +54,19 @@ def test_numbers_stay_the_decimals_written(tmp_path: Path, name: str, text: str)
 
 
 def test_yaml_gain_map_with_integer_and_decimal_labels(tmp_path: Path) -> None:
-    path = write(tmp_path, "map.yaml", "gain: map\ngain_map: {1: 3, 2.0: 9.5, 3: 1_000.25}\n")
+    path = write(tmp_path, "map.yaml", "gain: map\ngain_map: {1: 3, 2.0: 9.5, 3: 1000.25}\n")
     assert load_config_file(path).param("gain_map") == (
         (Decimal(1), Decimal(3)),
         (Decimal(2), Decimal("9.5")),
         (Decimal(3), Decimal("1000.25")),
     )
+
+
+def test_yaml_decimal_with_a_digit_separator_is_not_a_number(tmp_path: Path) -> None:
+    # YAML reads 1_000.25 as 1000.25; the number grammar of ndcg.input.number has no "_".
+    path = write(tmp_path, "map.yaml", "gain: map\ngain_map:\n  3: 1_000.25\n")
+    with pytest.raises(ConfigError, match=r"map\.yaml:3: .*'1_000\.25' is not a finite decimal"):
+        load_config_file(path)
 
 
 def test_empty_object_is_the_default_configuration(tmp_path: Path) -> None:

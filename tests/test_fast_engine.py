@@ -5,25 +5,34 @@ golden suite, all digits."""
 
 from __future__ import annotations
 
+import copy
 import gzip
+import logging
+import math
 import tempfile
 from collections import defaultdict
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from conftest import config_mappings
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from ndcgspec.engine import evaluate as engine_evaluate
+from ndcgspec.engine import rank, support
 from ndcgspec.engine import read as fast_read
-from ndcgspec.engine.evaluate import score_files_fast
+from ndcgspec.engine.evaluate import LOG, score_files_fast
 from ndcgspec.engine.read import Unsupported
 from ndcgspec.engine.scoring import score_files, score_files_plain
 from ndcgspec.harness.suite import load as suite_load
 from ndcgspec.harness.suite.check import within
-from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.reference import Config, NdcgSpecError, ties
+from ndcgspec.reference import config as config_module
+from ndcgspec.reference.trec_io import opened
+from ndcgspec.spec import load_spec
 
 # Every digit the spec writes: ``ndcg.precision`` has output_digits 40.
 DIGITS = 40
@@ -41,7 +50,13 @@ DOCIDS = [
     "abcdefghi",
     "\u00e9",
     "e\u0301",
+    # Non-ASCII spaces are not separators (``ndcg.input``): they belong to the id.
+    "a\u2003b",
+    "a\u00a0b",
     "z" * 20,
+    # 33 bytes and more: five 64-bit words.
+    "http://example.org/collection/doc/000001",
+    "http://example.org/collection/doc/000002",
 ]
 LABELS = ["0", "1", "2", "3", "1.0", "0.00", "-1", "-0.5", "1.5", "2.7", "10"]
 # Decimals that one double cannot tell apart, and equal decimals written differently.
@@ -164,12 +179,15 @@ def test_fast_engine_agrees_with_the_reference(
 @pytest.mark.parametrize(
     ("qrels", "run"),
     [
-        ("q1 0 a 1\nq1 0 a 2\n", "q1 Q0 a 1 1 t\n"),
         ("q1 0 a 1\n", "q1 Q0 a 1 1\n"),
         ("q1 0 a x\n", "q1 Q0 a 1 1 t\n"),
         ("q1 0 a 1\n", "q1 Q0 a 1 nan t\n"),
-        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 \u00e9\u2003b 1 1 t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 \u00e9\u0085b 1 1 t\n"),
         ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 b\x01 1 1 t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 b\x1f 1 1 t\n"),
+        ("q1 0 a\x7f 1\n", "q1 Q0 a 1 1 t\n"),
+        ("q1 0 a 1_0\n", "q1 Q0 a 1 1 t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 \uff12 t\n"),
         ("\n\n", "q1 Q0 a 1 1 t\n"),
     ],
 )
@@ -316,3 +334,100 @@ def test_golden_suite_through_the_fast_engine(tmp_path: Path) -> None:
             assert _published_agree(case, got), (case["id"], got)
             checked += 1
     assert checked > 0, dict(skipped)
+
+
+def _spec_anchors(node: Any) -> set[str]:
+    """Every anchor written anywhere in the spec."""
+    if isinstance(node, dict):
+        found = {node["anchor"]} if isinstance(node.get("anchor"), str) else set()
+        return found.union(*(_spec_anchors(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_spec_anchors(v) for v in node))
+    return set()
+
+
+def test_every_declared_anchor_is_in_the_spec() -> None:
+    assert support.COMPUTED - _spec_anchors(load_spec()) == set()
+    assert support.not_computed(Config.default()) == []
+
+
+@pytest.mark.parametrize(
+    ("axis", "table"),
+    [
+        ("ties", rank.TIE_KEYS),
+        ("duplicates", rank.KEEPS_FIRST_COPY),
+        ("unjudged", rank.UNJUDGED_RULES),
+        ("ideal", engine_evaluate.IDEAL_COUNTS),
+    ],
+)
+def test_the_engine_dispatches_on_exactly_the_declared_choices(axis: str, table: dict) -> None:
+    spec_axis = next(a for a in load_spec()["axes"] if a["id"] == axis)
+    declared = {c["id"] for c in spec_axis["choices"] if c["anchor"] in support.COMPUTED}
+    assert set(table) == declared
+
+
+def test_a_choice_the_engine_does_not_declare_goes_to_the_plain_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A ties choice added to the spec (and to the reference) but not to the engine: the engine
+    declines it, and the value is the reference's. The tie group r (1), s (0) in reversed run
+    order ranks s first: nDCG = 1/log2(3) by hand, where the old silent fallback to
+    ``optimistic`` gave 1."""
+    spec = copy.deepcopy(load_spec())
+    ties_axis = next(a for a in spec["axes"] if a["id"] == "ties")
+    ties_axis["choices"].append(
+        {"id": "reversed", "anchor": "ndcg.ties.reversed", "definition": "run order reversed"}
+    )
+    monkeypatch.setattr(config_module, "load_spec", lambda: spec)
+    monkeypatch.setitem(ties.CHOICES, "reversed", lambda group: ties.input_order(group[::-1]))
+    config = Config.from_mapping({"ties": "reversed"})
+    assert support.not_computed(config) == ["ndcg.ties.reversed"]
+    qrels_path, run_path = write(tmp_path, "q 0 r 1\nq 0 s 0\n", "q Q0 r 1 1 t\nq Q0 s 2 1 t\n")
+    with pytest.raises(Unsupported, match=r"ndcg\.ties\.reversed"):
+        score_files_fast([config], qrels_path, run_path)
+    with caplog.at_level(logging.INFO, logger=LOG.name):
+        [result] = score_files([config], qrels_path, run_path)
+    assert [r.levelno for r in caplog.records] == [logging.INFO]
+    assert "plain reference used" in caplog.text and "ndcg.ties.reversed" in caplog.text
+    assert result == score_files_plain([config], qrels_path, run_path)[0]
+    # One log2 and one division in binary floating point: within 2 ulp.
+    assert math.isclose(float(result["aggregate"]), 1 / math.log2(3), rel_tol=4 * 2.0**-52)
+
+
+@pytest.mark.parametrize(
+    "docid", ["msmarco_passage_00_{:08d}", "http://example.org/collection/docs/{:08d}"]
+)
+def test_long_ids_with_a_shared_prefix_spread_over_the_hash_slots(docid: str) -> None:
+    """Keys hashed into m slots as by a random function fill m(1 − (1 − 1/m)^n) of them on
+    average (balls into bins). Without a final mix the bytes of an id's last word that lie in
+    its high bits never reach the slot bits: these ids, differing in their last digits, then
+    share a few hundred slots."""
+    ids = [docid.format(i).encode() for i in range(1 << 16)]
+    width = -(-max(map(len, ids)) // 8)
+    padded = b"".join(i.ljust(8 * width, b"\0") for i in ids)
+    words = np.frombuffer(padded, ">u8").reshape(len(ids), width).astype(np.uint64)
+    slots = 1 << 17
+    used = np.unique(rank.key_hashes(np.zeros(len(ids), np.int32), words) % np.uint64(slots))
+    expected = slots * (1 - (1 - 1 / slots) ** len(ids))
+    assert len(used) >= 0.97 * expected
+
+
+# Document ids as users write them: no separator, no forbidden character (``ndcg.input``).
+_ID_CHARACTERS = st.characters(
+    blacklist_categories=["Cs", "Cc", "Zs", "Zl", "Zp"], blacklist_characters="\x85"
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(ids=st.lists(st.text(_ID_CHARACTERS, min_size=1, max_size=30), min_size=1, max_size=40))
+def test_the_engine_orders_document_ids_by_the_reference_docid_key(ids: list[str]) -> None:
+    """``ndcg.ties.docid-asc``: the engine's rank of each id read from a file sorts the ids as
+    the reference's `ties.docid_key` does, equal ids ranking equal."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "qrels"
+        path.write_text("".join(f"q{i} 0 {d} 1\n" for i, d in enumerate(ids)), encoding="utf-8")
+        with opened(path) as source:
+            words = fast_read.read_qrels_columns(source).words
+    place = rank.docid_rank(words)
+    keys = sorted({ties.docid_key(d) for d in ids})
+    assert place.tolist() == [keys.index(ties.docid_key(d)) for d in ids]

@@ -23,6 +23,7 @@ from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import axis as spec_axis
 from ndcgspec.reference.config import choice_ids
 from ndcgspec.reference.decimals import canonical_decimal
+from ndcgspec.reference.ties import docid_key
 
 Rows = tuple[tuple[str, str, str], ...]
 
@@ -247,7 +248,7 @@ def spread_ties(probe: ProbeInput, order: str) -> ProbeInput | None:
     run = [list(r) for r in probe.run]
     for (_, score), rows in tied.items():
         if order == "docid-desc":
-            rows = sorted(rows, key=lambda i: probe.run[i][1].encode("utf-8"), reverse=True)
+            rows = sorted(rows, key=lambda i: docid_key(probe.run[i][1]), reverse=True)
         # The document the tie rule ranks first gets the lowest score, and so on up.
         for step, index in enumerate(rows):
             run[index][2] = canonical_decimal(score + score.copy_abs() * RESOLUTION_GAP * step)

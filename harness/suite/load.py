@@ -16,7 +16,7 @@ from typing import Any
 from ndcgspec.reference import Judgment, Posting
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import InputError
-from ndcgspec.reference.inputs import Qrels, Run
+from ndcgspec.reference.inputs import Qrels, Run, add_judgment
 from ndcgspec.reference.trec_io import read_qrels, read_run
 
 CASE_GLOB = "**/*.json"
@@ -86,10 +86,11 @@ def sha256_of(path: Path) -> str:
 
 def inline_inputs(input_: dict[str, Any]) -> tuple[Qrels, Run]:
     """Qrels and run of an inline input: ``[qid, docid, label]`` and ``[qid, docid, score]``
-    rows, the run in run order."""
+    rows, the run in run order; the qrels rows obey the rules of the TREC qrels reader
+    (``ndcg.input.duplicate-judgment``)."""
     qrels: dict[str, dict[str, Judgment]] = {}
-    for qid, docid, label in input_["qrels"]:
-        qrels.setdefault(qid, {})[docid] = Judgment(parse_decimal(label), f"qrels {qid} {docid}")
+    for row, (qid, docid, label) in enumerate(input_["qrels"], start=1):
+        add_judgment(qrels, qid, docid, Judgment(parse_decimal(label), f"qrels row {row}"))
     run: dict[str, list[Posting]] = {}
     for qid, docid, score in input_["run"]:
         run.setdefault(qid, []).append(Posting(docid, parse_decimal(score), f"run {qid} {docid}"))

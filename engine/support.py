@@ -1,0 +1,82 @@
+"""What the fast engine computes, by spec anchor (``ndcg``): it fails closed.
+
+A configuration is scored by the engine only when the anchor of every choice it makes, of
+every parameter of those choices, and of the cutoff is declared here; any other configuration
+(a choice added to the spec later, say) goes to the plain reference, which defines them all.
+"""
+
+from __future__ import annotations
+
+from ndcgspec.reference.config import Config, axes
+
+COMPUTED: frozenset[str] = frozenset(
+    {
+        # Gains and discounts come from the reference's own functions, per distinct label
+        # and per rank.
+        "ndcg.gain.linear",
+        "ndcg.gain.exponential",
+        "ndcg.gain.map",
+        "ndcg.gain.map.gain_map",
+        "ndcg.discount.log",
+        "ndcg.discount.jarvelin2002",
+        "ndcg.discount.reciprocal",
+        "ndcg.discount.geometric",
+        "ndcg.discount.none",
+        "ndcg.discount.log_base",
+        "ndcg.discount.log_offset",
+        "ndcg.discount.persistence",
+        "ndcg.cutoff",
+        # rank.KEEPS_FIRST_COPY, rank.UNJUDGED_RULES, rank.TIE_KEYS, evaluate.IDEAL_COUNTS.
+        "ndcg.ideal.judged",
+        "ndcg.ideal.retrieved",
+        "ndcg.unjudged.zero",
+        "ndcg.unjudged.condense",
+        "ndcg.unjudged.error",
+        # Labels resolve through the reference's `judged_gain`; the ideal list takes zero and
+        # negative gains as `reference.ideal.every_gain_enters` says.
+        "ndcg.negative.zero",
+        "ndcg.negative.unjudged",
+        "ndcg.negative.keep",
+        "ndcg.negative.keep-in-ideal",
+        "ndcg.negative.error",
+        "ndcg.fractional.keep",
+        "ndcg.fractional.truncate",
+        "ndcg.fractional.error",
+        "ndcg.ties.input",
+        "ndcg.ties.docid-desc",
+        "ndcg.ties.docid-asc",
+        "ndcg.ties.average",
+        "ndcg.ties.pessimistic",
+        "ndcg.ties.optimistic",
+        "ndcg.duplicates.error",
+        "ndcg.duplicates.first",
+        # The reference's `empty.CHOICES` and `aggregate.CHOICES`, per query and per run.
+        "ndcg.empty.zero",
+        "ndcg.empty.one",
+        "ndcg.empty.nan",
+        "ndcg.empty.skip",
+        "ndcg.empty.error",
+        "ndcg.aggregate.qrels",
+        "ndcg.aggregate.run",
+    }
+)
+
+
+def anchors_of(config: Config) -> list[str]:
+    """The spec anchors `config` uses: each chosen choice, its parameters, the cutoff axis."""
+    used = []
+    for entry in axes():
+        if "choices" not in entry:
+            used.append(entry["anchor"])
+            continue
+        chosen = next(c for c in entry["choices"] if c["id"] == config.choice(entry["id"]))
+        used.append(chosen["anchor"])
+        params = {p["id"]: p["anchor"] for p in entry.get("params", [])}
+        used += [params[name] for name in chosen.get("params", [])]
+    return used
+
+
+def not_computed(config: Config) -> list[str]:
+    """The anchors `config` uses that the engine does not declare (empty: the engine scores
+    it)."""
+    return [anchor for anchor in anchors_of(config) if anchor not in COMPUTED]
