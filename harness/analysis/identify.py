@@ -343,7 +343,7 @@ def _outside_the_spec(findings: Sequence[AxisFinding], total: int) -> list[set[s
     ]
 
 
-def _note_set_aside(
+def _record_set_aside(
     findings: Sequence[AxisFinding], earlier: Sequence[AxisFinding], aside: Sequence[set[str]]
 ) -> None:
     """Record on each finding the probes `_outside_the_spec` set aside that bore on its axis."""
@@ -565,7 +565,7 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
             if not any(aside):
                 break
     if any(aside):
-        _note_set_aside(findings, earlier, aside)
+        _record_set_aside(findings, earlier, aside)
     order = [a["id"] for a in choice_axes()]
     findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
     extras = [
