@@ -5,10 +5,11 @@ The preset's cases are the probe inputs (the first cases of every golden file, s
 at the probe's own cutoff (no cutoff asks for the library's default) and must meet the reference
 under the preset's configuration at that cutoff, or at the preset's cutoff (the one the library
 applies when none is asked) when the probe has none. Inputs whose answer depends on what the
-adapter's API cannot be shown are left out. A preset may declare departures: probe cases on
-which the library refuses, crashes on or differs from valid input in a way no choice of the spec
-describes. Every other case must pass, and every declared case must still depart exactly as
-declared: a listing the library no longer bears out is stale.
+adapter's API cannot be shown, as its start reply declares (``observability``), are left out.
+A preset may declare departures: probe cases on which the library refuses, crashes on or
+differs from valid input in a way no choice of the spec describes. Every other case must pass,
+and every declared case must still depart exactly as declared: a listing the library no longer
+bears out is stale.
 """
 
 from __future__ import annotations
