@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.inputs import Posting
+from ndcgspec.reference.rejection import rejection
 
 
 def error(postings: Sequence[Posting], qid: str) -> list[Posting]:
@@ -13,8 +13,9 @@ def error(postings: Sequence[Posting], qid: str) -> list[Posting]:
     seen: set[str] = set()
     for posting in postings:
         if posting.docid in seen:
-            raise InputError(
-                f"duplicate document {posting.docid!r} for query {qid!r} (duplicates=error)",
+            raise rejection(
+                "duplicates",
+                f"duplicate document {posting.docid!r} for query {qid!r}",
                 posting.where,
             )
         seen.add(posting.docid)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import mpmath
 
-from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.rejection import rejection
 
 Outcome = tuple[mpmath.mpf | None, bool]
 
@@ -36,7 +36,7 @@ def skip(qid: str) -> Outcome:
 
 def error(qid: str) -> Outcome:
     """``ndcg.empty.error``: an empty query is rejected."""
-    raise InputError(f"query {qid!r} has nothing relevant to find: IDCG is 0 (empty=error)")
+    raise rejection("empty", f"query {qid!r} has nothing relevant to find: IDCG is 0")
 
 
 CHOICES: dict[str, Callable[[str], Outcome]] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import ROUND_DOWN, Decimal
 
-from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.rejection import rejection
 
 
 def keep(label: Decimal, where: str | None) -> Decimal:
@@ -21,7 +21,7 @@ def truncate(label: Decimal, where: str | None) -> Decimal:
 def error(label: Decimal, where: str | None) -> Decimal:
     """``ndcg.fractional.error``: a fractional label is rejected."""
     if label != label.to_integral_value():
-        raise InputError(f"fractional label {label} is not allowed (fractional=error)", where)
+        raise rejection("fractional", f"fractional label {label} is not allowed", where)
     return label
 
 

@@ -12,8 +12,8 @@ from decimal import Decimal
 import mpmath
 
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.gain import gain
+from ndcgspec.reference.rejection import rejection
 
 
 def zero(label: Decimal, config: Config, where: str | None) -> mpmath.mpf | None:
@@ -39,7 +39,7 @@ def keep_in_ideal(label: Decimal, config: Config, where: str | None) -> mpmath.m
 
 def error(label: Decimal, config: Config, where: str | None) -> mpmath.mpf | None:
     """``ndcg.negative.error``: a negative label is rejected."""
-    raise InputError(f"negative label {label} is not allowed (negative=error)", where)
+    raise rejection("negative", f"negative label {label} is not allowed", where)
 
 
 CHOICES: dict[str, Callable[[Decimal, Config, str | None], mpmath.mpf | None]] = {

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 import mpmath
 
 from ndcgspec.reference.document import ScoredDocument
-from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.rejection import rejection
 
 
 def zero(documents: Sequence[ScoredDocument], qid: str) -> list[ScoredDocument]:
@@ -29,8 +29,8 @@ def error(documents: Sequence[ScoredDocument], qid: str) -> list[ScoredDocument]
     """``ndcg.unjudged.error``: an unjudged retrieved document is rejected."""
     for d in documents:
         if d.gain is None:
-            raise InputError(
-                f"document {d.docid!r} of query {qid!r} is not judged (unjudged=error)", d.where
+            raise rejection(
+                "unjudged", f"document {d.docid!r} of query {qid!r} is not judged", d.where
             )
     return list(documents)
 

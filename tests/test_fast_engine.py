@@ -29,7 +29,7 @@ from ndcgspec.engine.read import Unsupported
 from ndcgspec.engine.scoring import score_files, score_files_plain
 from ndcgspec.harness.suite import load as suite_load
 from ndcgspec.harness.suite.check import within
-from ndcgspec.reference import Config, NdcgSpecError, ties
+from ndcgspec.reference import Config, InputError, NdcgSpecError, ties
 from ndcgspec.reference import config as config_module
 from ndcgspec.reference.trec_io import opened
 from ndcgspec.spec import load_spec
@@ -257,18 +257,18 @@ def _trec_text(rows: list[list[str]], middle: str) -> str | None:
 
 def _fast_outcomes(configs: list[Config], qrels_path: Path, run_path: Path) -> list[dict[str, Any]]:
     """Each configuration's outcome from the fast engine, shaped as a case's expected object;
-    an error is kept as its message, which names the choice that rejected the input."""
+    an error is kept as the error itself, which carries the anchor of the rejecting choice."""
     try:
         results = score_files_fast(configs, qrels_path, run_path)
     except NdcgSpecError as error:
-        return [{"error": str(error)}] * len(configs)
+        return [{"error": error}] * len(configs)
     return [{"per_query": r["per_query"], "aggregate": r["aggregate"]} for r in results]
 
 
 def _rejected_by(expected: dict[str, Any], got: dict[str, Any]) -> bool:
-    """Whether `got` is the error of the choice the expected anchor names, "(axis=error)"."""
-    axis = expected["error"]["anchor"].split(".")[1]
-    return "error" in got and f"({axis}=error)" in got["error"]
+    """Whether `got` is the error of the choice the expected anchor names."""
+    error = got.get("error")
+    return isinstance(error, InputError) and error.anchor == expected["error"]["anchor"]
 
 
 def _published_agree(case: dict[str, Any], got: dict[str, Any]) -> bool:

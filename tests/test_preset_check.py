@@ -20,6 +20,7 @@ from __future__ import annotations
 import inspect
 from importlib import import_module
 
+from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.adapters.peers.common import ArraysPeerAdapter, PeerAdapter
 from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
 from ndcgspec.harness.analysis.preset_check import (
@@ -34,7 +35,6 @@ from ndcgspec.harness.analysis.preset_check import (
 )
 from ndcgspec.harness.analysis.probes import (
     Answer,
-    ApiView,
     ProbeInput,
     beyond_view,
     compared_answer,

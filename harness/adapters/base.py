@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from importlib import import_module
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
 from typing import Any
 
 import numpy as np
@@ -50,6 +52,21 @@ ANY_VALUE = "any"
 """Declared for a parameter instead of a list of values: the adapter computes every value."""
 """The float width of an adapter's values and the decimals it rounds them to, if it does
 (``ndcg.comparison``)."""
+
+NO_DOCUMENT_IDS = "the API takes label and score arrays, without document ids"
+CALLER_PICKS_QUERIES = (
+    "the API scores the groups of rows it is given; which queries they are is the caller's choice"
+)
+DICT_INPUT = "the API takes a {docid: score} mapping, so a repeated document keeps its last score"
+ARRAYS_NOT_OBSERVABLE = {
+    "duplicates": NO_DOCUMENT_IDS,
+    "unjudged": NO_DOCUMENT_IDS,
+    "aggregate": CALLER_PICKS_QUERIES,
+}
+"""What an API taking per-query label and score arrays cannot show; such an API is never
+given the label of a judged document the run does not retrieve either."""
+DICT_NOT_OBSERVABLE = {"duplicates": DICT_INPUT}
+"""What an API taking ``{qid: {docid: score}}`` mappings cannot show."""
 
 
 class Rejected(Exception):
@@ -105,6 +122,12 @@ class Adapter(ABC):
     first; an axis left out supports only its spec default. `params` maps a parameter id to the
     values (exact decimal strings, or "e" for the log base) it accepts, or to `ANY_VALUE`; a
     parameter left out supports only its spec default.
+
+    What the implementation's API cannot be shown, the start reply's ``observability``:
+    `not_observable` maps an axis id to the reason the API cannot be asked about that axis (an
+    API without document ids cannot be asked about duplicates, however the rows are prepared);
+    `sees_unretrieved_labels` says whether the API is given the labels of judged documents a
+    query's run does not retrieve.
     """
 
     name: str
@@ -114,6 +137,8 @@ class Adapter(ABC):
     float_width: int = 64
     language: str = "python"
     decimal_places: int | None = None
+    not_observable: Mapping[str, str] = field(default_factory=dict)
+    sees_unretrieved_labels: bool = True
 
     @abstractmethod
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values | PerQuery:
@@ -129,7 +154,27 @@ class Adapter(ABC):
             **({} if self.decimal_places is None else {"decimal_places": self.decimal_places}),
             "capabilities": {k: list(v) for k, v in self.capabilities.items()},
             "params": {k: v if v == ANY_VALUE else list(v) for k, v in self.params.items()},
+            **self._observability(),
         }
+
+    def _observability(self) -> dict[str, Any]:
+        """The start reply's ``observability``, left out when the API shows everything."""
+        if not self.not_observable and self.sees_unretrieved_labels:
+            return {}
+        return {
+            "observability": {
+                "not_observable": dict(self.not_observable),
+                "sees_unretrieved_labels": self.sees_unretrieved_labels,
+            }
+        }
+
+
+def distribution_version(distribution: str) -> str:
+    """The installed version of a pip distribution, or "unknown"."""
+    try:
+        return package_version(distribution)
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def declared_number_format(adapter: Mapping[str, Any]) -> NumberFormat:
@@ -137,16 +182,57 @@ def declared_number_format(adapter: Mapping[str, Any]) -> NumberFormat:
     return int(adapter["float_width"]), adapter.get("decimal_places")
 
 
+@dataclass(frozen=True)
+class ApiView:
+    """What an implementation's API lets a caller show it, as its adapter declares in the start
+    reply's ``observability``: the axes it cannot be asked about (`hidden`: axis id → reason)
+    and whether it is given the labels of judged documents a query's run does not retrieve
+    (`unretrieved_labels`)."""
+
+    hidden: Mapping[str, str] = field(default_factory=dict)
+    unretrieved_labels: bool = True
+
+
+def _check_axis(axis_id: object, context: str = "") -> None:
+    known = {a["id"] for a in choice_axes()}
+    if axis_id not in known:
+        raise AdapterError(
+            f"adapter declares unknown axis {axis_id!r}{context}; valid: {', '.join(sorted(known))}"
+        )
+
+
+OBSERVABILITY_SHAPE = (
+    "adapter observability must be an object with an object not_observable "
+    "(axis id → reason) and a boolean sees_unretrieved_labels"
+)
+
+
+def declared_view(adapter: Mapping[str, Any]) -> ApiView:
+    """The view a start reply's ``adapter`` object declares in ``observability``; an adapter
+    that declares nothing shows everything. An axis the spec does not know, or a value of the
+    wrong type, is an AdapterError."""
+    declared = adapter.get("observability", {})
+    if not isinstance(declared, Mapping):
+        raise AdapterError(OBSERVABILITY_SHAPE)
+    hidden = declared.get("not_observable", {})
+    labels = declared.get("sees_unretrieved_labels", True)
+    if not isinstance(hidden, Mapping) or not isinstance(labels, bool):
+        raise AdapterError(OBSERVABILITY_SHAPE)
+    for axis_id, reason in hidden.items():
+        _check_axis(axis_id, " in observability")
+        if not isinstance(reason, str) or not reason:
+            raise AdapterError(f"adapter gives no reason why {axis_id!r} is not observable")
+    return ApiView(dict(hidden), labels)
+
+
 def declared_capabilities(adapter: Mapping[str, Any]) -> dict[str, set[str]]:
     """Every choice axis mapped to the choices a start reply's ``adapter`` object claims,
-    checked against the spec: an unknown axis or choice is an AdapterError."""
+    checked against the spec, as is its ``observability``: an unknown axis or choice is an
+    AdapterError."""
     claimed = adapter.get("capabilities") or {}
-    known = {a["id"] for a in choice_axes()}
+    declared_view(adapter)
     for axis_id, choices in claimed.items():
-        if axis_id not in known:
-            raise AdapterError(
-                f"adapter declares unknown axis {axis_id!r}; valid: {', '.join(sorted(known))}"
-            )
+        _check_axis(axis_id)
         unknown = [c for c in choices if c not in choice_ids(axis_id)]
         if unknown:
             raise AdapterError(
@@ -266,12 +352,15 @@ def _function_adapter(
     float_width: int = 64,
     rejects: Iterable[type[BaseException]] = (ValueError,),
 ) -> Adapter:
+    arrays = shape == "arrays"
     return _FunctionAdapter(
         name,
         version,
         dict(capabilities or {}),
         dict(params or {}),
         float_width,
+        not_observable=dict(ARRAYS_NOT_OBSERVABLE if arrays else DICT_NOT_OBSERVABLE),
+        sees_unretrieved_labels=not arrays,
         function=function,
         shape=shape,
         rejects=tuple(rejects),
@@ -286,7 +375,9 @@ def trec_adapter(
     ``run = {qid: {docid: score}}``; k is None for the whole ranking. The function decides
     which queries it scores. A dict holds each document once, so the helper applies the
     configuration's duplicates choice to the run rows first (``ndcg.duplicates``: under the
-    default ``error`` it rejects a repeated document on the function's behalf).
+    default ``error`` it rejects a repeated document on the function's behalf); what the
+    function itself would make of a repeated document cannot be shown, so the adapter declares
+    the duplicates axis not observable (`DICT_NOT_OBSERVABLE`).
 
     `declared` gives ``name`` and ``version``, and optionally ``capabilities``, ``params``,
     ``float_width`` (64) and ``rejects``: the exception types by which the function refuses
@@ -301,7 +392,9 @@ def arrays_adapter(
     labels (0 for unjudged) and scores of the query's run rows in run order, as float64
     arrays. A per-query function has no notion of which queries to score, so the adapter
     calls it for the queries the ``aggregate`` axis scores; a query missing from the run
-    gets empty arrays. `declared` is as for `trec_adapter`."""
+    gets empty arrays. The adapter declares what such arrays cannot show
+    (`ARRAYS_NOT_OBSERVABLE`, and no unretrieved labels). `declared` is as for
+    `trec_adapter`."""
     return _function_adapter(function, "arrays", **declared)
 
 

@@ -26,6 +26,8 @@ const ADAPTER = {
     aggregate: ["qrels", "run"],
   },
   params: {},
+  // Given document ids and every qrels row, it can be asked about every axis.
+  observability: { not_observable: {}, sees_unretrieved_labels: true },
 };
 
 class Rejected extends Error {}

@@ -5,8 +5,13 @@ the axis's choices while every other axis stays at the adapter's own choice, ask
 for them and reports the choice whose reference answers it meets on all of them, "none of the
 spec's choices" with the cases that disagree, or "not observable through this API". It then
 probes what lies outside the axes: a cutoff the implementation chooses itself when asked for
-the whole ranking, and scores too close for float32 that it ties. Finally it prints the
+the whole ranking, and scores too close for float32 that it ties. Finally it gives the
 canonical configuration and the closest preset.
+
+The findings are data (`AxisFinding`, `Observation`), which the text output, ``--format json``
+and the conformance matrix render. All the harness knows of the adapter beyond its answers is
+its start reply, what it cannot be shown included (``observability``): the adapter runs in
+worker processes only.
 """
 
 from __future__ import annotations
@@ -14,21 +19,21 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ndcgspec.harness.adapters.base import (
-    AdapterError,
     NumberFormat,
     declared_number_format,
-    load_adapter,
+    declared_view,
 )
 from ndcgspec.harness.analysis.probes import (
+    RESOLUTION_GAP,
     Answer,
-    ApiView,
     ProbeInput,
     ask,
     beyond_view,
+    declared_adapter,
     distinguishing,
     expected_of,
     meets,
@@ -37,44 +42,169 @@ from ndcgspec.harness.analysis.probes import (
     spread_ties,
     with_choice,
 )
-from ndcgspec.harness.running.pool import PoolOptions, WorkerPool
-from ndcgspec.harness.running.worker import WorkerFailure, adapter_command
+from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.reference import Config, NdcgSpecError
-from ndcgspec.reference.config import choice_axes, choice_ids, presets
+from ndcgspec.reference.config import axis, choice_axes, choice_ids, presets
+from ndcgspec.reference.rejection import REJECTING_CHOICE, choice_anchor
+from ndcgspec.spec import load_spec
 
 EVIDENCE_SHOWN = 5
-NONE = "none of the spec's choices"
 # Whole-ranking probes tried against every cutoff up to this length, to find a chosen cutoff.
 CUTOFF_SEARCH_LENGTH = 200
+
+MET, NONE, NOT_OBSERVABLE, NOT_EXERCISED = "met", "none", "not observable", "not exercised"
+"""The status of an axis finding: the adapter meets the finding's choices, meets none of the
+spec's choices, cannot be asked about the axis through its API, or answered no probe of it."""
+STATUS_TEXT = {
+    NONE: "none of the spec's choices",
+    NOT_OBSERVABLE: "not observable through this API",
+    NOT_EXERCISED: "not exercised by the golden inputs",
+}
+
+
+@dataclass(frozen=True)
+class CaseError:
+    """A probe on which the adapter raised or its process failed, and the error's text."""
+
+    case: str
+    error: str
 
 
 @dataclass
 class AxisFinding:
-    """What the adapter computes on one axis, with the case ids that show it."""
+    """What the adapter computes on one axis when asked for its choice `asked`.
+
+    `status` is MET, with the `choices` met on every probe that tells the axis's choices apart
+    and that some choice meets (several when those probes cannot tell them apart); NONE, with
+    the `closest` choice when different probes meet different choices; NOT_OBSERVABLE, with the
+    adapter's `reason`; or NOT_EXERCISED. `probes` counts the probes that tell the choices apart,
+    `support` maps each choice to those it meets, `evidence` are the probes that show the
+    verdict (or the closest choice), `disagreeing` those against it, `unexplained` those no
+    choice meets, `set_aside` those left out as no evidence on this axis (another axis cannot
+    explain them) and `errors` the probes the adapter failed on."""
 
     axis: str
     asked: str
-    verdict: str
-    matched: list[str] = field(default_factory=list)
+    status: str
+    choices: list[str] = field(default_factory=list)
+    closest: str | None = None
+    probes: int = 0
+    support: dict[str, list[str]] = field(default_factory=dict)
     evidence: list[str] = field(default_factory=list)
     disagreeing: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    note: str = ""
-    closest: str = ""
     unexplained: list[str] = field(default_factory=list)
+    set_aside: list[str] = field(default_factory=list)
+    errors: list[CaseError] = field(default_factory=list)
+    reason: str = ""
+
+    def verdict(self) -> str:
+        """The verdict in words: the choices met, or what the status says."""
+        return " or ".join(self.choices) if self.status == MET else STATUS_TEXT[self.status]
+
+    def note(self) -> str:
+        """What qualifies the verdict, in words."""
+        if self.status == NOT_OBSERVABLE:
+            return self.reason
+        said = []
+        if self.status == NONE and self.closest:
+            mixed = "; ".join(f"{c} on {len(cases)}" for c, cases in self.support.items())
+            said.append(f"different probes meet different choices: {mixed} of {self.probes}")
+        elif self.status == NONE:
+            said.append(f"no choice meets any of the {self.probes} probes that tell them apart")
+        elif self.unexplained:
+            said.append(
+                f"{len(self.unexplained)} of {self.probes} probes meet no choice of this axis"
+            )
+        if self.set_aside:
+            more = f" (+{len(self.set_aside) - 1})" if len(self.set_aside) > 1 else ""
+            said.append(
+                f"set aside {len(self.set_aside)} probes that another axis cannot explain: "
+                f"{self.set_aside[0]}{more}"
+            )
+        return "; ".join(said)
 
     def to_json(self) -> dict[str, Any]:
-        """The finding as JSON."""
-        return dict(self.__dict__)
+        """The finding as JSON, with the spec anchors of its axis and of the choices named."""
+        named = [*self.choices, *([self.closest] if self.closest else [])]
+        return {
+            **asdict(self),
+            "anchor": axis(self.axis)["anchor"],
+            "choice_anchors": {c: choice_anchor(self.axis, c) for c in named},
+        }
+
+
+REJECTIONS, CUTOFF, SCORE_RESOLUTION = "rejections", "cutoff", "score resolution"
+"""The topics of the probes beyond the axes."""
+REFUSES_VALID_INPUTS = "refuses valid inputs"
+CHOSEN_CUTOFF = "chosen cutoff"
+NO_SINGLE_CUTOFF = "no single cutoff"
+TIES_CLOSE_SCORES = "ties close scores"
+RANKS_CLOSE_SCORES = "ranks close scores"
+"""The outcomes of those probes; every one but RANKS_CLOSE_SCORES departs from exact nDCG."""
+
+
+@dataclass
+class Observation:
+    """What the probes of one `topic` beyond the axes show (its `outcome`): refusing valid
+    inputs (with the first line of each distinct reason, `reasons`), applying a cutoff of its
+    own when asked for the whole ranking (the cutoff in `cutoffs`), or not (the cutoffs that
+    explain some of the probes missed), tying or ranking scores a relative `RESOLUTION_GAP`
+    apart. `evidence` are the probes that show it, `disagreeing` those against it."""
+
+    topic: str
+    outcome: str
+    asked: str
+    evidence: list[str] = field(default_factory=list)
+    disagreeing: list[str] = field(default_factory=list)
+    cutoffs: list[int] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    anchor: str | None = None
+
+    @property
+    def departs(self) -> bool:
+        """Whether the implementation departs from exact nDCG here (a sharp edge)."""
+        return self.outcome != RANKS_CLOSE_SCORES
+
+    def verdict(self) -> str:
+        """The outcome in words."""
+        if self.outcome == REFUSES_VALID_INPUTS:
+            return f"refuses {len(self.evidence)} inputs its own configuration scores"
+        if self.outcome == CHOSEN_CUTOFF:
+            return f"@{self.cutoffs[0]} (a cutoff the implementation chose)"
+        if self.outcome == NO_SINGLE_CUTOFF:
+            return "misses whole-ranking probes that no single cutoff explains"
+        if self.outcome == TIES_CLOSE_SCORES:
+            return f"ties scores {RESOLUTION_GAP:e} apart (float32 scores)"
+        return f"ranks scores {RESOLUTION_GAP:e} apart"
+
+    def note(self) -> str:
+        """How the probes show it, in words."""
+        if self.outcome == REFUSES_VALID_INPUTS:
+            return "reasons: " + " | ".join(self.reasons[:3])
+        if self.outcome == CHOSEN_CUTOFF:
+            k = self.cutoffs[0]
+            return f"asked for the whole ranking, it returns nDCG@{k} on every such probe it misses"
+        if self.outcome == NO_SINGLE_CUTOFF:
+            return f"cutoffs that explain some: {self.cutoffs or 'none'}"
+        return (
+            f"probes: the ties cases with each tie group spread by a relative "
+            f"{RESOLUTION_GAP:e}, against the adapter's own tie rule"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The observation as JSON."""
+        return {**asdict(self), "departs": self.departs}
 
 
 @dataclass
 class Identification:
-    """The whole fingerprint of one adapter."""
+    """The whole fingerprint of one adapter: its start reply's ``adapter`` object, a finding
+    per axis and asked choice, the observations beyond the axes, the configuration identified
+    and the closest preset."""
 
     adapter: dict[str, Any]
     findings: list[AxisFinding]
-    extras: list[AxisFinding]
+    extras: list[Observation]
     configuration: Config
     preset: str | None
     preset_differences: dict[str, list[str]]
@@ -91,22 +221,6 @@ class Identification:
         }
 
 
-def adapter_metadata(target: str | None, exec_line: str | None) -> dict[str, Any]:
-    """The adapter's start reply ``adapter`` object, plus what a built-in or Python adapter
-    declares its API cannot be shown (read in this process: declarations only)."""
-    pool = WorkerPool(adapter_command(target, exec_line), PoolOptions())
-    try:
-        described = dict(pool.open()["adapter"])
-    except WorkerFailure as failure:
-        raise AdapterError(f"the adapter did not start: {failure.summary()}") from None
-    finally:
-        pool.close()
-    view = ApiView.of(load_adapter(target)) if target and not exec_line else ApiView()
-    described["not_observable"] = dict(view.hidden)
-    described["sees_unretrieved_labels"] = view.unretrieved_labels
-    return described
-
-
 def own_configuration(adapter: Mapping[str, Any]) -> Config:
     """The adapter's own configuration: the first declared choice of every axis (a peer lists
     the library's default first), the spec's default where it declares nothing."""
@@ -118,70 +232,53 @@ def _rejects_on(axis_id: str, probe: ProbeInput, candidates: Mapping[str, Config
     """Whether some candidate of the axis makes the reference reject the input because of
     that axis itself (its ``error`` choice)."""
     anchors = {expected_of(probe, c).get("error", {}).get("anchor") for c in candidates.values()}
-    return f"ndcg.{axis_id}.error" in anchors
+    return choice_anchor(axis_id, REJECTING_CHOICE) in anchors
 
 
 def _verdict(
     axis_id: str,
     asked_choice: str,
     met_by: dict[str, list[str]],
-    errors: list[str],
+    errors: list[CaseError],
 ) -> AxisFinding:
     """The finding from which candidate choices each discriminating probe's answer met.
 
     A probe met by no candidate disagrees with every choice of the axis; it is listed, and
     decides the verdict only when no probe is met by any candidate at all."""
     if not met_by:
-        return AxisFinding(
-            axis_id, asked_choice, "not exercised by the golden inputs", errors=errors
-        )
+        return AxisFinding(axis_id, asked_choice, NOT_EXERCISED, errors=errors)
     explained = {case: met for case, met in met_by.items() if met}
     unexplained = sorted(case for case, met in met_by.items() if not met)
-    if not explained:
-        return AxisFinding(
-            axis_id,
-            asked_choice,
-            NONE,
-            [],
-            [],
-            unexplained,
-            errors,
-            note=f"no choice meets any of the {len(unexplained)} probes that tell them apart",
-            unexplained=unexplained,
-        )
     choices = [c for c in choice_ids(axis_id) if any(c in met for met in explained.values())]
+    support = {c: sorted(k for k, met in explained.items() if c in met) for c in choices}
+    shown = {
+        "probes": len(met_by),
+        "support": support,
+        "unexplained": unexplained,
+        "errors": errors,
+    }
+    if not explained:
+        return AxisFinding(axis_id, asked_choice, NONE, disagreeing=unexplained, **shown)
     winners = [c for c in choices if all(c in met for met in explained.values())]
-    note = (
-        f"{len(unexplained)} of {len(met_by)} probes meet no choice of this axis"
-        if unexplained
-        else ""
-    )
     if winners:
         return AxisFinding(
             axis_id,
             asked_choice,
-            " or ".join(winners),
+            MET,
             winners,
-            sorted(explained),
-            unexplained,
-            errors,
-            note,
-            unexplained=unexplained,
+            evidence=sorted(explained),
+            disagreeing=unexplained,
+            **shown,
         )
-    support = {c: sorted(k for k, met in explained.items() if c in met) for c in choices}
-    mixed = "; ".join(f"{c} on {len(cases)}" for c, cases in support.items())
     closest = max(choices, key=lambda c: len(support[c]))
     return AxisFinding(
         axis_id,
         asked_choice,
         NONE,
-        [],
-        support[closest],
-        sorted(k for k, met in explained.items() if closest not in met) + unexplained,
-        errors,
-        note=f"different probes meet different choices: {mixed} of {len(met_by)}",
         closest=closest,
-        unexplained=unexplained,
+        evidence=support[closest],
+        disagreeing=sorted(k for k, met in explained.items() if closest not in met) + unexplained,
+        **shown,
     )
 
 
@@ -200,7 +297,7 @@ def identify_axis(
     A rejection is evidence for the axis's ``error`` choice only when the adapter rejects no
     input its own configuration accepts (`trust_rejections`), or when that choice is asked."""
     met_by: dict[str, list[str]] = {}
-    errors: list[str] = []
+    errors: list[CaseError] = []
     for probe in probes:
         sent = asked.replace(cutoff=probe.config.cutoff)
         candidates = distinguishing(probe, reference.replace(cutoff=sent.cutoff), axis_id)
@@ -208,7 +305,7 @@ def identify_axis(
         if candidates is None or answer is None:
             continue
         if answer.failed:
-            errors.append(f"{probe.case_id}: {answer.result['error']}")
+            errors.append(CaseError(probe.case_id, str(answer.result["error"])))
             continue
         if "rejected" in answer.result and not (
             _rejects_on(axis_id, probe, candidates)
@@ -232,30 +329,26 @@ def _outside_the_spec(findings: Sequence[AxisFinding], total: int) -> list[set[s
     labels, say), so a choice it meets on another axis meets it by coincidence and is no
     evidence there. They are set aside only while they are fewer than half of the probes:
     more would mean the verdicts themselves are in doubt."""
-    outside = {case for f in findings if f.matched for case in f.unexplained}
+    outside = {case for f in findings if f.choices for case in f.unexplained}
     if 2 * len(outside) >= total:
         return [set() for _ in findings]
     return [
         {
             case
             for other in findings
-            if other.matched and other.axis != f.axis
+            if other.choices and other.axis != f.axis
             for case in other.unexplained
         }
         for f in findings
     ]
 
 
-def _note_set_aside(
+def _record_set_aside(
     findings: Sequence[AxisFinding], earlier: Sequence[AxisFinding], aside: Sequence[set[str]]
 ) -> None:
-    """Say on each finding which probes `_outside_the_spec` set aside that bore on its axis."""
+    """Record on each finding the probes `_outside_the_spec` set aside that bore on its axis."""
     for finding, before, cases in zip(findings, earlier, aside, strict=True):
-        bore = sorted(cases & {*before.evidence, *before.disagreeing})
-        if bore:
-            said = f"set aside {len(bore)} probes that another axis cannot explain: {bore[0]}"
-            more = f" (+{len(bore) - 1})" if len(bore) > 1 else ""
-            finding.note = "; ".join(n for n in (finding.note, said + more) if n)
+        finding.set_aside = sorted(cases & {*before.evidence, *before.disagreeing})
 
 
 def _depends_on(probe: ProbeInput, config: Config, axes: set[str]) -> bool:
@@ -275,8 +368,8 @@ def _identified(own: Config, findings: Sequence[AxisFinding]) -> Config:
     for finding in findings:
         if finding.asked != own.choice(finding.axis):
             continue
-        if len(finding.matched) == 1:
-            chosen[finding.axis] = finding.matched[0]
+        if len(finding.choices) == 1:
+            chosen[finding.axis] = finding.choices[0]
         elif finding.closest:
             chosen[finding.axis] = finding.closest
     return own.replace(**chosen)
@@ -288,7 +381,7 @@ def _questions(asked: Config, probes: Sequence[ProbeInput]) -> list[tuple[ProbeI
 
 def rejected_valid_inputs(
     own: Config, probes: Sequence[ProbeInput], answers: Mapping[tuple[str, str], Answer]
-) -> AxisFinding | None:
+) -> Observation | None:
     """Inputs the adapter refuses although its own configuration scores them."""
     refused = []
     for probe in probes:
@@ -298,13 +391,12 @@ def rejected_valid_inputs(
             refused.append((probe.case_id, str(answer.result["rejected"])))
     if not refused:
         return None
-    reasons = sorted({why.splitlines()[0][:120] for _, why in refused})
-    return AxisFinding(
-        "rejections",
+    return Observation(
+        REJECTIONS,
+        REFUSES_VALID_INPUTS,
         own.canonical(),
-        f"refuses {len(refused)} inputs its own configuration scores",
         evidence=sorted(case for case, _ in refused),
-        note="reasons: " + " | ".join(reasons[:3]),
+        reasons=sorted({why.splitlines()[0][:120] for _, why in refused}),
     )
 
 
@@ -313,7 +405,7 @@ def chosen_cutoff(
     identified: Config,
     probes: Sequence[ProbeInput],
     numbers: NumberFormat,
-) -> AxisFinding | None:
+) -> Observation | None:
     """A cutoff the implementation applies when asked for the whole ranking: whole-ranking
     probes it misses, each met by the reference at some cutoff k instead."""
     asked = identified.replace(cutoff=None)
@@ -334,24 +426,17 @@ def chosen_cutoff(
                 break
     if not missed:
         return None
+    anchor = axis(CUTOFF)["anchor"]
     if len(found) == 1 and sum(map(len, found.values())) == len(missed):
         k, cases = next(iter(found.items()))
-        return AxisFinding(
-            "cutoff",
-            "null",
-            f"@{k} (a cutoff the implementation chose)",
-            [str(k)],
-            sorted(cases),
-            note=f"asked for the whole ranking, it returns nDCG@{k} on every such probe it misses",
-        )
-    return AxisFinding(
-        "cutoff",
+        return Observation(CUTOFF, CHOSEN_CUTOFF, "null", sorted(cases), cutoffs=[k], anchor=anchor)
+    return Observation(
+        CUTOFF,
+        NO_SINGLE_CUTOFF,
         "null",
-        "misses whole-ranking probes that no single cutoff explains",
-        [],
-        [],
-        sorted(missed),
-        note=f"cutoffs that explain some: {sorted(found) or 'none'}",
+        disagreeing=sorted(missed),
+        cutoffs=sorted(found),
+        anchor=anchor,
     )
 
 
@@ -360,8 +445,9 @@ def score_resolution(
     identified: Config,
     probes: Sequence[ProbeInput],
     numbers: NumberFormat,
-) -> AxisFinding | None:
-    """Scores a relative 1e-9 apart: does the implementation rank them, or tie them again?"""
+) -> Observation | None:
+    """Scores a relative `RESOLUTION_GAP` apart: does the implementation rank them, or tie
+    them again?"""
     rule = identified.choice("ties")
     if rule not in ("input", "docid-desc"):
         return None
@@ -381,15 +467,13 @@ def score_resolution(
             collapsed.append(spread.case_id)
     if not exact and not collapsed:
         return None
-    verdict = "ties scores 1e-9 apart (float32 scores)" if collapsed else "ranks scores 1e-9 apart"
-    return AxisFinding(
-        "score resolution",
+    return Observation(
+        SCORE_RESOLUTION,
+        TIES_CLOSE_SCORES if collapsed else RANKS_CLOSE_SCORES,
         "exact decimals",
-        verdict,
         evidence=collapsed or exact,
         disagreeing=exact if collapsed else [],
-        note="probes: the ties cases with each tie group spread by a relative 1e-9, "
-        "against the adapter's own tie rule",
+        anchor=load_spec()["precision"]["anchor"],
     )
 
 
@@ -401,7 +485,7 @@ def closest_preset(
     choice and the cases that show the difference. An axis on which the implementation meets
     no choice of the spec differs from every preset."""
     evidence = {f.axis: f.disagreeing or f.evidence for f in findings}
-    unmatched = {f.axis for f in findings if f.verdict == NONE}
+    unmatched = {f.axis for f in findings if f.status == NONE}
     ranked: list[tuple[int, str, dict[str, list[str]]]] = []
     for entry in presets():
         theirs = Config.from_mapping(entry.get("config", {}))
@@ -422,11 +506,11 @@ def closest_preset(
 
 def identify(target: str | None, exec_line: str | None = None) -> Identification:
     """Fingerprint the adapter named by `target` (or the protocol program `exec_line`)."""
-    adapter = adapter_metadata(target, exec_line)
     command = adapter_command(target, exec_line)
+    adapter = declared_adapter(command)
     numbers = declared_number_format(adapter)
-    hidden: Mapping[str, str] = adapter["not_observable"]
-    view = ApiView(hidden, adapter["sees_unretrieved_labels"])
+    view = declared_view(adapter)
+    hidden = view.hidden
     own = own_configuration(adapter)
     probes = [p for p, asked in _questions(own, probe_inputs()) if not beyond_view(p, asked, view)]
     declared = adapter.get("capabilities") or {}
@@ -441,7 +525,7 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
     answers = ask(command, questions)
     refused = rejected_valid_inputs(own, probes, answers)
     hidden_findings = [
-        AxisFinding(axis_id, own.choice(axis_id), "not observable through this API", note=reason)
+        AxisFinding(axis_id, own.choice(axis_id), NOT_OBSERVABLE, reason=reason)
         for axis_id, reason in hidden.items()
     ]
     # Pass 1 takes the adapter's declared choices as the truth of the other axes; pass 2 takes
@@ -474,14 +558,14 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
         confounders = {
             f.axis
             for f in findings
-            if f.matched == [] and f.asked == own.choice(f.axis) and _local(f.axis, own, probes)
+            if not f.choices and f.asked == own.choice(f.axis) and _local(f.axis, own, probes)
         }
         if step == 1:
             aside = _outside_the_spec(findings, len(probes))
             if not any(aside):
                 break
     if any(aside):
-        _note_set_aside(findings, earlier, aside)
+        _record_set_aside(findings, earlier, aside)
     order = [a["id"] for a in choice_axes()]
     findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
     extras = [
@@ -498,7 +582,7 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
         )
         if found is not None
     ]
-    observable = {f.axis for f in findings if f.asked == own.choice(f.axis) and f.matched}
+    observable = {f.axis for f in findings if f.asked == own.choice(f.axis) and f.choices}
     own_findings = [f for f in findings if f.asked == own.choice(f.axis)]
     preset, differences = closest_preset(identified, own_findings, observable)
     return Identification(adapter, findings, extras, identified, preset, differences)
@@ -510,23 +594,37 @@ def _first_ids(case_ids: Sequence[str]) -> str:
     return ", ".join(case_ids[:EVIDENCE_SHOWN]) + (f" (+{more})" if more > 0 else "")
 
 
+def _entry(
+    name: str,
+    asked: str,
+    verdict: str,
+    evidence: Sequence[str],
+    disagreeing: Sequence[str],
+    errors: Sequence[CaseError],
+    note: str,
+) -> list[str]:
+    """The lines of one finding or observation."""
+    shown = f" (asked {asked})" if asked and len(asked) < 40 else ""
+    lines = [f"{name}{shown}: {verdict}"]
+    for label, case_ids in (("shown by", evidence), ("disagreeing", disagreeing)):
+        if case_ids:
+            lines.append(f"    {label}: {_first_ids(case_ids)}")
+    if errors:
+        first = f"{errors[0].case}: {errors[0].error}"
+        lines.append(f"    errors: {len(errors)}, first: {first[:160]}")
+    if note:
+        lines.append(f"    {note}")
+    return lines
+
+
 def render(result: Identification) -> str:
-    """The fingerprint as text for a terminal."""
+    """The fingerprint as text for a terminal, from the same data as ``--format json``."""
     a = result.adapter
     lines = [f"{a['name']} {a['version']} (float{a['float_width']})", ""]
-    for finding in [*result.findings, *result.extras]:
-        asked = f" (asked {finding.asked})" if finding.asked and len(finding.asked) < 40 else ""
-        lines.append(f"{finding.axis}{asked}: {finding.verdict}")
-        for label, case_ids in (
-            ("shown by", finding.evidence),
-            ("disagreeing", finding.disagreeing),
-        ):
-            if case_ids:
-                lines.append(f"    {label}: {_first_ids(case_ids)}")
-        if finding.errors:
-            lines.append(f"    errors: {len(finding.errors)}, first: {finding.errors[0][:160]}")
-        if finding.note:
-            lines.append(f"    {finding.note}")
+    for f in result.findings:
+        lines += _entry(f.axis, f.asked, f.verdict(), f.evidence, f.disagreeing, f.errors, f.note())
+    for o in result.extras:
+        lines += _entry(o.topic, o.asked, o.verdict(), o.evidence, o.disagreeing, [], o.note())
     lines += ["", f"configuration: {result.configuration.canonical()}"]
     if not result.preset_differences:
         lines.append(f"closest preset: {result.preset} (matches on every observable axis)")

@@ -28,12 +28,18 @@ from ndcgspec.harness.adapters.base import (
     AdapterError,
     NumberFormat,
     declared_number_format,
-    load_adapter,
+    distribution_version,
 )
-from ndcgspec.harness.adapters.peers.common import distribution_version
 from ndcgspec.harness.adapters.registry import PEER_ADAPTERS, PRESET_ADAPTERS
 from ndcgspec.harness.analysis import figures
-from ndcgspec.harness.analysis.identify import Identification, identify
+from ndcgspec.harness.analysis.identify import (
+    MET,
+    NONE,
+    NOT_EXERCISED,
+    NOT_OBSERVABLE,
+    Identification,
+    identify,
+)
 from ndcgspec.harness.analysis.preset_check import PresetCheck, verify_preset
 from ndcgspec.harness.analysis.probes import ProbeInput, ask, expected_of, probe_inputs
 from ndcgspec.harness.running.compare import exact, ulp
@@ -84,18 +90,6 @@ class Implementation:
     presets: list[PresetCheck] = field(default_factory=list)
     ulps: list[float] = field(default_factory=list)
     published: dict[str, str] = field(default_factory=dict)
-
-
-def installed_adapters(names: Sequence[str] | None = None) -> tuple[list[str], dict[str, str]]:
-    """The built-in peer adapters that load, and why each of the others does not."""
-    ready, missing = [], {}
-    for name in names or sorted(PEER_ADAPTERS):
-        try:
-            load_adapter(name)
-            ready.append(name)
-        except AdapterError as error:
-            missing[name] = str(error)
-    return ready, missing
 
 
 def ulp_errors(
@@ -186,13 +180,24 @@ def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
 def build(
     names: Sequence[str] | None = None, jobs: int = 2
 ) -> tuple[list[Implementation], dict[str, str]]:
-    """Identify and check every installed built-in adapter (or the named ones), `jobs`
-    adapters at a time; the results are in name order whatever finishes first."""
-    ready, missing = installed_adapters(names)
+    """Identify and check every built-in adapter (or the named ones), `jobs` adapters at a
+    time, and say why each adapter that does not start (its library is not installed) does
+    not; the results are in name order whatever finishes first. Adapters load only in their
+    worker processes."""
     probes = probe_inputs()
+    found, missing = [], {}
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        found = list(pool.map(examine, ready, [probes] * len(ready)))
+        futures = {n: pool.submit(examine, n, probes) for n in names or sorted(PEER_ADAPTERS)}
+        for name, future in futures.items():
+            try:
+                found.append(future.result())
+            except AdapterError as error:
+                missing[name] = str(error)
     return found, missing
+
+
+CELL_TEXT = {NONE: "none", NOT_EXERCISED: "–"}
+"""How a cell of the choices table shows a finding that meets no choice."""
 
 
 def _cell(item: Implementation, axis_id: str) -> str:
@@ -202,11 +207,9 @@ def _cell(item: Implementation, axis_id: str) -> str:
         return own
     parts = []
     for finding in findings:
-        if finding.verdict == "not observable through this API":
+        if finding.status == NOT_OBSERVABLE:
             return "n/o"
-        text = finding.verdict.replace("none of the spec's choices", "none").replace(
-            "not exercised by the golden inputs", "–"
-        )
+        text = " or ".join(finding.choices) if finding.status == MET else CELL_TEXT[finding.status]
         if finding.closest:
             text += f" (≈{finding.closest})"
         parts.append(text if len(findings) == 1 else f"{finding.asked}→{text}")
@@ -222,25 +225,28 @@ def sharp_edges(item: Implementation) -> list[str]:
     """Plain statements of what the implementation does outside (or against) the spec."""
     edges = []
     result = item.identification
-    for finding in result.extras:
-        if finding.verdict == "ranks scores 1e-9 apart":
+    for observation in result.extras:
+        if not observation.departs:
             continue
-        cases = finding.evidence or finding.disagreeing
-        edges.append(f"{finding.axis}: {finding.verdict}; {finding.note}; cases {_ids(cases)}")
+        cases = observation.evidence or observation.disagreeing
+        edges.append(
+            f"{observation.topic}: {observation.verdict()}; {observation.note()}; "
+            f"cases {_ids(cases)}"
+        )
     for finding in result.findings:
-        if finding.verdict.startswith("none"):
+        if finding.status == NONE:
             edges.append(
-                f"{finding.axis} (asked {finding.asked}): none of the spec's choices; "
-                f"{finding.note}; disagreeing {_ids(finding.disagreeing)}"
+                f"{finding.axis} (asked {finding.asked}): {finding.verdict()}; "
+                f"{finding.note()}; disagreeing {_ids(finding.disagreeing)}"
             )
         elif finding.disagreeing:
             edges.append(
-                f"{finding.axis} (asked {finding.asked}): {finding.verdict}, but {finding.note}: "
-                f"{_ids(finding.disagreeing)}"
+                f"{finding.axis} (asked {finding.asked}): {finding.verdict()}, but "
+                f"{finding.note()}: {_ids(finding.disagreeing)}"
             )
-        crashes = sorted({without_temporary_paths(e.split(": ", 1)[1]) for e in finding.errors})
+        crashes = sorted({without_temporary_paths(e.error) for e in finding.errors})
         if crashes:
-            cases = [e.split(": ", 1)[0] for e in finding.errors]
+            cases = [e.case for e in finding.errors]
             said = "; ".join(c[:80] for c in crashes[:2])
             edges.append(f"{finding.axis}: errors ({said}) on {_ids(cases)}")
     for check in item.presets:
@@ -295,7 +301,7 @@ def markdown(items: Sequence[Implementation], missing: dict[str, str]) -> str:
     for item in items:
         result = item.identification
         differing = ", ".join(result.preset_differences)
-        observed = any(f.matched or f.closest for f in result.findings)
+        observed = any(f.choices or f.closest for f in result.findings)
         if not observed:
             verdict = "– (no axis observed)"
         elif differing:

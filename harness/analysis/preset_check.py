@@ -5,10 +5,11 @@ The preset's cases are the probe inputs (the first cases of every golden file, s
 at the probe's own cutoff (no cutoff asks for the library's default) and must meet the reference
 under the preset's configuration at that cutoff, or at the preset's cutoff (the one the library
 applies when none is asked) when the probe has none. Inputs whose answer depends on what the
-adapter's API cannot be shown are left out. A preset may declare departures: probe cases on
-which the library refuses, crashes on or differs from valid input in a way no choice of the spec
-describes. Every other case must pass, and every declared case must still depart exactly as
-declared: a listing the library no longer bears out is stale.
+adapter's API cannot be shown, as its start reply declares (``observability``), are left out.
+A preset may declare departures: probe cases on which the library refuses, crashes on or
+differs from valid input in a way no choice of the spec describes. Every other case must pass,
+and every declared case must still depart exactly as declared: a listing the library no longer
+bears out is stale.
 """
 
 from __future__ import annotations
@@ -16,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ndcgspec.harness.adapters.base import declared_number_format, load_adapter
+from ndcgspec.harness.adapters.base import declared_number_format, declared_view
 from ndcgspec.harness.analysis.probes import (
     Answer,
-    ApiView,
     ProbeInput,
     ask,
     beyond_view,
+    declared_adapter,
     expected_of,
     meets,
     probe_inputs,
@@ -138,21 +139,22 @@ def check_preset(
 ) -> PresetCheck:
     """The outcome of `probes` on the built-in or ``module:object`` `adapter`, for a preset
     `name` of configuration `config` that declares `departures`."""
-    loaded = load_adapter(adapter)
-    view = ApiView.of(loaded)
+    command = adapter_command(adapter, None)
+    described = declared_adapter(command)
+    view = declared_view(described)
+    numbers = declared_number_format(described)
     check = PresetCheck(name, adapter, list(departures))
-    declared = {case: d for d in departures for case in d.cases}
+    listed_cases = {case: d for d in departures for case in d.cases}
     plans = [(p, *asked_and_expected(config, p)) for p in probes]
     chosen = [
         (p, asked, expected) for p, asked, expected in plans if not beyond_view(p, expected, view)
     ]
-    answers = ask(adapter_command(adapter, None), [(p, asked) for p, asked, _ in chosen])
-    numbers = declared_number_format(loaded.describe())
+    answers = ask(command, [(p, asked) for p, asked, _ in chosen])
     for probe, asked, expected in chosen:
         answer = answers[(probe.case_id, asked.full())]
         found = departure(probe, expected, answer, asked, *numbers)
         said = _what_happened(probe, expected, answer, found)
-        listed = declared.pop(probe.case_id, None)
+        listed = listed_cases.pop(probe.case_id, None)
         if listed is not None and listed.outcome == found:
             check.departed.append(probe.case_id)
         elif listed is not None:
@@ -166,7 +168,7 @@ def check_preset(
         else:
             check.failed.append((probe.case_id, said))
     given = {p.case_id for p in probes}
-    for case, listed in declared.items():
+    for case, listed in listed_cases.items():
         why = (
             "left out: its answer depends on what the API cannot be shown"
             if case in given

@@ -4,19 +4,22 @@ A probe takes a golden case's input (and its cutoff and parameters) and a config
 adapter is asked to compute; the reference then says what every candidate configuration
 returns on that input. Which candidates the adapter's answer meets, under the comparison rule
 of ``ndcg.comparison``, is the evidence ``identify`` and the preset verification rest on.
-Adapters run in child processes (``harness/running/pool.py``), so a crash answers as an error.
+Adapters run in child processes (``harness/running/pool.py``), so a crash answers as an error,
+and what an adapter declares about itself is read from its start reply (`declared_adapter`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
 from typing import Any
 
+from ndcgspec.harness.adapters.base import AdapterError, ApiView
 from ndcgspec.harness.running.outcome import judge, summed_terms
 from ndcgspec.harness.running.pool import Job, PoolOptions, WorkerPool
+from ndcgspec.harness.running.worker import WorkerFailure
 from ndcgspec.harness.suite.expect import outcome
 from ndcgspec.harness.suite.load import LoadedCase, inline_inputs, iter_cases
 from ndcgspec.reference import Config, NdcgSpecError
@@ -149,25 +152,6 @@ def distinguishing(probe: ProbeInput, asked: Config, axis_id: str) -> dict[str, 
     return candidates if len(keys) > 1 else None
 
 
-@dataclass(frozen=True)
-class ApiView:
-    """What an implementation's API lets a caller show it, as its adapter declares: the axes it
-    cannot be asked about (`hidden`: axis id → reason) and whether it is given the labels of
-    judged documents a query's run does not retrieve (`unretrieved_labels`)."""
-
-    hidden: Mapping[str, str] = field(default_factory=dict)
-    unretrieved_labels: bool = True
-
-    @classmethod
-    def of(cls, adapter: object) -> ApiView:
-        """The view a loaded adapter declares (``not_observable`` and
-        ``sees_unretrieved_labels`` of a built-in peer); one that declares nothing sees all."""
-        return cls(
-            dict(getattr(adapter, "not_observable", {})),
-            bool(getattr(adapter, "sees_unretrieved_labels", True)),
-        )
-
-
 def without_unretrieved_labels(probe: ProbeInput) -> ProbeInput:
     """The probe without the qrels rows of documents its queries' runs do not retrieve: the
     input as an API that is given only the retrieved rows sees it."""
@@ -194,6 +178,19 @@ def beyond_view(probe: ProbeInput, config: Config, view: ApiView) -> bool:
     return not view.unretrieved_labels and compared_answer(probe, config) != compared_answer(
         without_unretrieved_labels(probe), config
     )
+
+
+def declared_adapter(command: Sequence[str] | str) -> dict[str, Any]:
+    """The ``adapter`` object of the adapter's start reply: all the harness learns about an
+    adapter it does not run (name, version, capabilities, number format, observability), from
+    a worker process, so that no adapter module or library is imported by the harness."""
+    pool = WorkerPool(command, PoolOptions())
+    try:
+        return dict(pool.open()["adapter"])
+    except WorkerFailure as failure:
+        raise AdapterError(f"the adapter did not start: {failure.summary()}") from None
+    finally:
+        pool.close()
 
 
 def ask(

@@ -34,14 +34,3 @@ def first_sentence(anchor: str) -> str:
     text = anchor_texts()[anchor]
     head, separator, _ = text.partition(". ")
     return head + "." if separator else text
-
-
-def choice_anchor(axis_id: str, choice_id: str) -> str:
-    """The anchor of one choice of one axis, as the spec names it."""
-    for axis in load_spec()["axes"]:
-        if axis["id"] == axis_id:
-            for choice in axis.get("choices", []):
-                if choice["id"] == choice_id:
-                    return choice["anchor"]
-            return axis["anchor"]
-    raise KeyError(f"no axis {axis_id!r} in the spec")

@@ -3,18 +3,13 @@ deliberately open axis, every answer the open choices allow (``ndcg.precision``)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ndcgspec.engine.scoring import score_files
-from ndcgspec.harness.suite.anchors import choice_anchor
-from ndcgspec.reference import Config, NdcgSpecError, evaluate
+from ndcgspec.reference import Config, InputError, evaluate
 from ndcgspec.reference.inputs import Qrels, Run
-
-# Every input error of the reference names the choice that rejected the input, as "(axis=error)".
-_REJECTING_CHOICE = re.compile(r"\((?P<axis>[a-z]+)=error\)")
 
 
 def outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
@@ -30,11 +25,11 @@ def file_outcome(config: Config, qrels_path: Path, run_path: Path) -> dict[str, 
 def _expected(result_json: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     try:
         result = result_json()
-    except NdcgSpecError as error:
-        match = _REJECTING_CHOICE.search(str(error))
-        if match is None:
+    except InputError as error:
+        # Only a choice that rejects the input is an outcome; anything else is a broken case.
+        if error.anchor is None:
             raise
-        return {"error": {"anchor": choice_anchor(match["axis"], "error")}}
+        return {"error": {"anchor": error.anchor}}
     return {"per_query": result["per_query"], "aggregate": result["aggregate"]}
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ndcgspec.harness.suite.anchors import choice_anchor
 from ndcgspec.harness.suite.case import Row, case_file, cite, computed_case
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes, choice_ids
+from ndcgspec.reference.rejection import choice_anchor
 
 ORIGIN = "generated"
 SOURCE = "ndcgspec.harness.suite.generated"

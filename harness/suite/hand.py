@@ -14,10 +14,10 @@ from typing import Any
 
 import yaml
 
-from ndcgspec.harness.suite.anchors import choice_anchor
 from ndcgspec.harness.suite.case import Row, case_file, cite, computed_case, decimal_text
 from ndcgspec.reference import Config, parse_measure
 from ndcgspec.reference.config import axis, choice_ids
+from ndcgspec.reference.rejection import choice_anchor
 
 ORIGIN = "hand"
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ndcgspec.harness.adapters.base import CaseInput, Values
+from ndcgspec.harness.adapters.base import CaseInput, Values, distribution_version
 from ndcgspec.harness.adapters.peers.common import (
     ArraysPeerAdapter,
     QueryArrays,
-    distribution_version,
     query_arrays,
     require,
 )

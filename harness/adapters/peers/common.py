@@ -1,12 +1,13 @@
-"""What the built-in adapters of other nDCG implementations (``harness/peer_*.py``) share.
+"""What the built-in adapters of other nDCG implementations (``harness/adapters/peers/``)
+share.
 
-Each peer imports its library only when the adapter is built, so ndcgspec installs without
-any of them; a missing library is one line naming the extra that installs it. A peer passes
-the case's input to the library's public API the way a user of that library would, and says
-which axes its API cannot express (`not_observable`): an API without document ids cannot be
-asked about duplicates or unjudged documents, however the rows are prepared. An API of
-per-query arrays is also never given the label of a judged document the run does not retrieve
-(`ArraysPeerAdapter`).
+Each peer imports its library only when the adapter is built, in the worker process that
+serves it, so ndcgspec installs without any of them; a missing library is one line naming the
+extra that installs it. A peer passes the case's input to the library's public API the way a
+user of that library would, and declares in its start reply which axes that API cannot express
+(`Adapter.not_observable`): an API without document ids cannot be asked about duplicates or
+unjudged documents, however the rows are prepared. An API of per-query arrays is also never
+given the label of a judged document the run does not retrieve (`ArraysPeerAdapter`).
 """
 
 from __future__ import annotations
@@ -15,28 +16,20 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as package_version
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from ndcgspec.harness.adapters.base import Adapter, AdapterError, CaseInput, scored_queries
+from ndcgspec.harness.adapters.base import (
+    ARRAYS_NOT_OBSERVABLE,
+    Adapter,
+    AdapterError,
+    CaseInput,
+    scored_queries,
+)
 
 PEERS_EXTRA = "peers"
-
-NO_DOCUMENT_IDS = "the API takes label and score arrays, without document ids"
-CALLER_PICKS_QUERIES = (
-    "the API scores the groups of rows it is given; which queries they are is the caller's choice"
-)
-DICT_INPUT = "the API takes a {docid: score} mapping, so a repeated document keeps its last score"
-ARRAYS_NOT_OBSERVABLE = {
-    "duplicates": NO_DOCUMENT_IDS,
-    "unjudged": NO_DOCUMENT_IDS,
-    "aggregate": CALLER_PICKS_QUERIES,
-}
-"""What an API taking per-query label and score arrays cannot show."""
 
 
 def require(module: str, distribution: str) -> ModuleType:
@@ -50,24 +43,13 @@ def require(module: str, distribution: str) -> ModuleType:
         ) from None
 
 
-def distribution_version(distribution: str) -> str:
-    """The installed version of a pip distribution, or "unknown"."""
-    try:
-        return package_version(distribution)
-    except PackageNotFoundError:
-        return "unknown"
-
-
 @dataclass
 class PeerAdapter(Adapter):
-    """A built-in adapter of another implementation. `not_observable` maps an axis id to the
-    reason the implementation's API cannot be asked about that axis; `sees_unretrieved_labels`
-    says whether the API is given the labels of judged documents a query's run does not
-    retrieve; `library` names the pip distribution whose version `version` is."""
+    """A built-in adapter of another implementation; `library` names the pip distribution
+    whose version `version` is. What its API cannot be shown it declares as every adapter does
+    (`Adapter.not_observable`, `Adapter.sees_unretrieved_labels`), in its start reply."""
 
     library: str = ""
-    not_observable: Mapping[str, str] = field(default_factory=dict)
-    sees_unretrieved_labels: bool = True
 
 
 @dataclass

@@ -15,11 +15,15 @@ from decimal import Decimal
 from subprocess import CalledProcessError
 from typing import Any
 
-from ndcgspec.harness.adapters.base import CaseInput, Rejected, Values
-from ndcgspec.harness.adapters.peers.common import (
-    DICT_INPUT,
-    PeerAdapter,
+from ndcgspec.harness.adapters.base import (
+    DICT_NOT_OBSERVABLE,
+    CaseInput,
+    Rejected,
+    Values,
     distribution_version,
+)
+from ndcgspec.harness.adapters.peers.common import (
+    PeerAdapter,
     label_number,
     require,
 )
@@ -69,7 +73,7 @@ class IrMeasuresAdapter(PeerAdapter):
             capabilities=dict(capabilities),
             decimal_places=decimal_places,
             library=DISTRIBUTION,
-            not_observable={"duplicates": DICT_INPUT},
+            not_observable=DICT_NOT_OBSERVABLE,
         )
 
     def _engine(self) -> Any:

@@ -16,11 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from ndcgspec.harness.adapters.base import CaseInput, Rejected, Values
+from ndcgspec.harness.adapters.base import CaseInput, Rejected, Values, distribution_version
 from ndcgspec.harness.adapters.peers.common import (
     ArraysPeerAdapter,
     QueryArrays,
-    distribution_version,
     query_arrays,
     require,
 )

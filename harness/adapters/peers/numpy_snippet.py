@@ -10,10 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from ndcgspec.harness.adapters.base import CaseInput
+from ndcgspec.harness.adapters.base import CaseInput, distribution_version
 from ndcgspec.harness.adapters.peers.common import (
     ArraysPeerAdapter,
-    distribution_version,
     query_arrays,
 )
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ndcgspec.harness.adapters.base import CaseInput, Rejected
-from ndcgspec.harness.adapters.peers.common import (
-    DICT_INPUT,
-    PeerAdapter,
+from ndcgspec.harness.adapters.base import (
+    DICT_NOT_OBSERVABLE,
+    CaseInput,
+    Rejected,
     distribution_version,
+)
+from ndcgspec.harness.adapters.peers.common import (
+    PeerAdapter,
     require,
     trec_dicts,
 )
@@ -40,7 +43,7 @@ class PytrecEvalAdapter(PeerAdapter):
             version=distribution_version(DISTRIBUTION),
             capabilities={"negative": ["unjudged"], "fractional": ["error"], "aggregate": ["run"]},
             library=DISTRIBUTION,
-            not_observable={"duplicates": DICT_INPUT},
+            not_observable=DICT_NOT_OBSERVABLE,
         )
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:

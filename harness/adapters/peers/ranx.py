@@ -6,11 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ndcgspec.harness.adapters.base import CaseInput
+from ndcgspec.harness.adapters.base import DICT_NOT_OBSERVABLE, CaseInput, distribution_version
 from ndcgspec.harness.adapters.peers.common import (
-    DICT_INPUT,
     PeerAdapter,
-    distribution_version,
     require,
     trec_dicts,
 )
@@ -29,7 +27,7 @@ class RanxAdapter(PeerAdapter):
             version=distribution_version(DISTRIBUTION),
             capabilities={"gain": list(METRICS), "ties": ["input"], "fractional": ["truncate"]},
             library=DISTRIBUTION,
-            not_observable={"duplicates": DICT_INPUT},
+            not_observable=DICT_NOT_OBSERVABLE,
         )
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ndcgspec.harness.adapters.base import CaseInput, Rejected
+from ndcgspec.harness.adapters.base import CaseInput, Rejected, distribution_version
 from ndcgspec.harness.adapters.peers.common import (
     ArraysPeerAdapter,
-    distribution_version,
     query_arrays,
     require,
 )

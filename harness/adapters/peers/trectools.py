@@ -13,10 +13,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.harness.adapters.base import CaseInput, Rejected, Values
+from ndcgspec.harness.adapters.base import CaseInput, Rejected, Values, distribution_version
 from ndcgspec.harness.adapters.peers.common import (
     PeerAdapter,
-    distribution_version,
     require,
     undefined_as_none,
 )

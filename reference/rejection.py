@@ -1,0 +1,30 @@
+"""An axis's ``error`` choice rejecting an input: the InputError that says which axis, with
+the choice's anchor as the spec names it."""
+
+from __future__ import annotations
+
+from ndcgspec.reference.config import axis
+from ndcgspec.reference.errors import InputError
+
+REJECTING_CHOICE = "error"
+
+
+def choice_anchor(axis_id: str, choice_id: str) -> str:
+    """The anchor of one choice of one axis, as ``spec/ndcg.yaml`` names it; the axis's own
+    anchor when it has no such choice (the cutoff has none)."""
+    entry = axis(axis_id)
+    for choice in entry.get("choices", []):
+        if choice["id"] == choice_id:
+            return choice["anchor"]
+    return entry["anchor"]
+
+
+def rejection(axis_id: str, problem: str, where: str | None = None) -> InputError:
+    """The error of `axis_id`'s ``error`` choice refusing an input for `problem`; its one
+    line ends with the configuration that refused it, as ``(duplicates=error)``."""
+    return InputError(
+        f"{problem} ({axis_id}={REJECTING_CHOICE})",
+        where,
+        anchor=choice_anchor(axis_id, REJECTING_CHOICE),
+        axis=axis_id,
+    )
