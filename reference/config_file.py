@@ -8,13 +8,14 @@ the nearest binary float. A file ending in ``.json`` is read as JSON, any other 
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ndcgspec.reference.config import Config
+from ndcgspec.reference.config import LIMITS, Config, shown
 from ndcgspec.reference.errors import ConfigError
 
 
@@ -26,44 +27,115 @@ class _Problem(ConfigError):
         self.line = line
 
 
+def _number_text(text: str, line: int | None) -> str:
+    """`text` when it is short enough to become a number (``ndcg.limits`` number_text)."""
+    if len(text) > LIMITS["number_text"]:
+        raise _Problem(
+            f"a number written in {len(text)} characters; at most {LIMITS['number_text']} "
+            "are allowed (ndcg.limits)",
+            line,
+        )
+    return text
+
+
+def _too_deep(line: int | None) -> _Problem:
+    return _Problem(f"nested more than {LIMITS['config_nesting']} levels deep (ndcg.limits)", line)
+
+
 class _ExactLoader(yaml.SafeLoader):
-    """A safe YAML loader whose floats are the exact decimals written, and which rejects a
-    key given twice (plain YAML keeps the last one silently)."""
+    """A safe YAML loader whose floats are the exact decimals written, whose integers are
+    decimal digits only, and which rejects a key given twice (plain YAML keeps the last one
+    silently) or a key that is not a scalar."""
 
     def construct_exact_float(self, node: yaml.ScalarNode) -> Decimal:
+        line = node.start_mark.line + 1
         # YAML allows "_" as a digit separator in numbers; a decimal does not.
-        text = str(self.construct_scalar(node)).replace("_", "")
+        text = _number_text(str(self.construct_scalar(node)), line).replace("_", "")
         try:
             value = Decimal(text)
         except InvalidOperation:
             value = Decimal("NaN")
         if not value.is_finite():
-            raise _Problem(f"{text!r} is not a finite decimal", node.start_mark.line + 1)
+            raise _Problem(f"{text!r} is not a finite decimal", line)
         return value
+
+    def construct_decimal_integer(self, node: yaml.ScalarNode) -> int:
+        # YAML 1.1 reads 010 as 8, 0x10 as 16 and 1:30 as 90; a configuration means decimal.
+        line = node.start_mark.line + 1
+        text = _number_text(str(self.construct_scalar(node)), line)
+        if not re.fullmatch(r"[-+]?(0|[1-9][0-9]*)", text):
+            raise _Problem(
+                f"{text!r} is not a decimal integer (YAML would read it as octal, hexadecimal, "
+                "binary or base 60); write decimal digits without a leading zero",
+                line,
+            )
+        return int(text)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
+            line = key_node.start_mark.line + 1
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise _Problem("a key must be a name, not a list or mapping", line)
             key = self.construct_object(key_node, deep=True)
             if key in seen:
-                raise _Problem(f"key {key!r} is given twice", key_node.start_mark.line + 1)
+                raise _Problem(f"key {shown(key)} is given twice", line)
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
 
 
 _ExactLoader.add_constructor("tag:yaml.org,2002:float", _ExactLoader.construct_exact_float)
+_ExactLoader.add_constructor("tag:yaml.org,2002:int", _ExactLoader.construct_decimal_integer)
+
+
+def _check_yaml_shape(text: str) -> None:
+    """Nesting and aliases checked on the event stream, before anything is built: building
+    recurses once per level, and an alias can multiply a small file into a huge value."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_ExactLoader):
+        line = event.start_mark.line + 1
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise _Problem("YAML anchors and aliases are not allowed (ndcg.limits)", line)
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > LIMITS["config_nesting"]:
+                raise _too_deep(line)
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[\[{]|[\]}]|[-+0-9.eE]+|\n')
+
+
+def _check_json_shape(text: str) -> None:
+    """Nesting and number lengths checked on the tokens, before the JSON parser recurses or
+    turns a long digit string into a number."""
+    depth, line = 0, 1
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token == "\n":
+            line += 1
+        elif token in "[{":
+            depth += 1
+            if depth > LIMITS["config_nesting"]:
+                raise _too_deep(line)
+        elif token in "]}":
+            depth -= 1
+        elif not token.startswith('"'):
+            _number_text(token, line)
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     keys = [key for key, _ in pairs]
     repeated = [key for key in keys if keys.count(key) > 1]
     if repeated:
-        raise _Problem(f"key {repeated[0]!r} is given twice")
+        raise _Problem(f"key {shown(repeated[0])} is given twice")
     return dict(pairs)
 
 
 def _parse_json(text: str) -> Any:
     try:
+        _check_json_shape(text)
         return json.loads(text, parse_float=Decimal, object_pairs_hook=_no_repeated_keys)
     except json.JSONDecodeError as error:
         raise _Problem(f"invalid JSON: {error.msg}", error.lineno) from None
@@ -71,6 +143,7 @@ def _parse_json(text: str) -> Any:
 
 def _parse_yaml(text: str) -> Any:
     try:
+        _check_yaml_shape(text)
         return yaml.load(text, Loader=_ExactLoader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
