@@ -216,4 +216,17 @@ def handle(args: argparse.Namespace) -> int:
         data=args.data,
     )
     print(render_text(report), end="")
-    return 1 if failed(tally(report.results)) else 0
+    return verdict_status(report.results)
+
+
+def verdict_status(results: Sequence[dict[str, Any]]) -> int:
+    """1 when any case failed or errored, or when no case was judged at all (every one
+    unsupported or skipped): a run that checked nothing has not passed."""
+    tallied = tally(results)
+    if not (tallied.counts["pass"] or failed(tallied)):
+        print(
+            f"ndcgspec: judged nothing: all {len(results)} cases were unsupported or skipped",
+            file=sys.stderr,
+        )
+        return 1
+    return 1 if failed(tallied) else 0
