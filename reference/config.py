@@ -18,7 +18,8 @@ from __future__ import annotations
 import hashlib
 import re
 import reprlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
 
@@ -205,6 +206,23 @@ def _cutoff(raw: Any) -> int | None:
     return value
 
 
+@contextmanager
+def _concerning(key: str) -> Iterator[None]:
+    """Mark a ConfigError raised inside as concerning the configuration key `key`, unless an
+    inner key already claimed it; a configuration file then names that key's line."""
+    try:
+        yield
+    except ConfigError as error:
+        if error_key(error) is None:
+            error.config_key = key  # type: ignore[attr-defined]
+        raise
+
+
+def error_key(error: ConfigError) -> str | None:
+    """The configuration key a ConfigError of `Config.from_mapping` concerns, if known."""
+    return getattr(error, "config_key", None)
+
+
 class Config:
     """One fully specified nDCG configuration: a choice for every axis (``ndcg``).
 
@@ -229,39 +247,48 @@ class Config:
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Config:
         """Validate a configuration object (axis and parameter ids as keys, as in
-        ``spec/schema/config.schema.json``) and fill in the defaults."""
+        ``spec/schema/config.schema.json``) and fill in the defaults. A ConfigError names
+        the key it concerns in `error_key`."""
         unknown = [k for k in values if k not in _key_names()]
         if unknown:
-            raise ConfigError(
-                f"unknown configuration key {shown(unknown[0])}; valid: {', '.join(_key_names())}"
-            )
+            with _concerning(unknown[0]):
+                raise ConfigError(
+                    f"unknown configuration key {shown(unknown[0])}; "
+                    f"valid: {', '.join(_key_names())}"
+                )
         choices: dict[str, str] = {}
         params: dict[str, ParamValue] = {}
         param_specs = _param_specs()
         for entry in choice_axes():
-            raw = values.get(entry["id"], entry["default"])
-            if not isinstance(raw, str):
-                valid = ", ".join(choice_ids(entry["id"]))
-                raise ConfigError(f"axis {entry['id']!r} takes a choice id; valid: {valid}")
-            chosen = _choice(entry["id"], raw)
-            choices[entry["id"]] = chosen["id"]
-            for name in chosen.get("params", []):
-                spec = param_specs[name][1]
-                if name in values:
-                    params[name] = _param_value(name, spec, values[name])
-                elif spec.get("required"):
-                    raise ConfigError(f"{entry['id']}={chosen['id']} requires parameter {name!r}")
-                else:
-                    params[name] = _param_value(name, spec, spec["default"])
+            with _concerning(entry["id"]):
+                raw = values.get(entry["id"], entry["default"])
+                if not isinstance(raw, str):
+                    valid = ", ".join(choice_ids(entry["id"]))
+                    raise ConfigError(f"axis {entry['id']!r} takes a choice id; valid: {valid}")
+                chosen = _choice(entry["id"], raw)
+                choices[entry["id"]] = chosen["id"]
+                for name in chosen.get("params", []):
+                    spec = param_specs[name][1]
+                    if name in values:
+                        with _concerning(name):
+                            params[name] = _param_value(name, spec, values[name])
+                    elif spec.get("required"):
+                        raise ConfigError(
+                            f"{entry['id']}={chosen['id']} requires parameter {name!r}"
+                        )
+                    else:
+                        params[name] = _param_value(name, spec, spec["default"])
         for name in param_specs:
             if name in values and name not in params:
                 owner, _ = param_specs[name]
                 users = [c["id"] for c in axis(owner)["choices"] if name in c.get("params", [])]
-                raise ConfigError(
-                    f"parameter {name!r} applies only to {owner}={' or '.join(users)}, "
-                    f"not {owner}={choices[owner]}"
-                )
-        return cls(choices, params, _cutoff(values.get("cutoff")))
+                with _concerning(name):
+                    raise ConfigError(
+                        f"parameter {name!r} applies only to {owner}={' or '.join(users)}, "
+                        f"not {owner}={choices[owner]}"
+                    )
+        with _concerning("cutoff"):
+            return cls(choices, params, _cutoff(values.get("cutoff")))
 
     def choice(self, axis_id: str) -> str:
         """The choice id this configuration makes on `axis_id`."""

@@ -7,6 +7,7 @@ the nearest binary float. A file ending in ``.json`` is read as JSON, any other 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from decimal import Decimal, InvalidOperation
@@ -15,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from ndcgspec.reference.config import LIMITS, Config, shown
+from ndcgspec.reference.config import LIMITS, Config, error_key, shown
 from ndcgspec.reference.errors import ConfigError
 
 
@@ -107,10 +108,11 @@ def _check_yaml_shape(text: str) -> None:
 _JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[\[{]|[\]}]|[-+0-9.eE]+|\n')
 
 
-def _check_json_shape(text: str) -> None:
+def _check_json_shape(text: str) -> dict[str, int]:
     """Nesting and number lengths checked on the tokens, before the JSON parser recurses or
-    turns a long digit string into a number."""
+    turns a long digit string into a number; the line of each key of the outer object."""
     depth, line = 0, 1
+    lines: dict[str, int] = {}
     for match in _JSON_TOKEN.finditer(text):
         token = match.group()
         if token == "\n":
@@ -121,8 +123,16 @@ def _check_json_shape(text: str) -> None:
                 raise _too_deep(line)
         elif token in "]}":
             depth -= 1
-        elif not token.startswith('"'):
+        elif token.startswith('"'):
+            if depth == 1 and text[match.end() :].lstrip(" \t\r\n").startswith(":"):
+                with contextlib.suppress(json.JSONDecodeError):
+                    key = json.loads(token)
+                    if key in lines:
+                        raise _Problem(f"key {shown(key)} is given twice", line)
+                    lines[key] = line
+        else:
             _number_text(token, line)
+    return lines
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -133,24 +143,35 @@ def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
-def _parse_json(text: str) -> Any:
+def _parse_json(text: str) -> tuple[Any, dict[str, int]]:
     try:
-        _check_json_shape(text)
-        return json.loads(text, parse_float=Decimal, object_pairs_hook=_no_repeated_keys)
+        lines = _check_json_shape(text)
+        return json.loads(text, parse_float=Decimal, object_pairs_hook=_no_repeated_keys), lines
     except json.JSONDecodeError as error:
         raise _Problem(f"invalid JSON: {error.msg}", error.lineno) from None
 
 
-def _parse_yaml(text: str) -> Any:
+def _parse_yaml(text: str) -> tuple[Any, dict[str, int]]:
     try:
         _check_yaml_shape(text)
-        return yaml.load(text, Loader=_ExactLoader)
+        loader = _ExactLoader(text)
+        try:
+            node = loader.get_single_node()
+            value = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         reason = error.problem or error.context
         raise _Problem(f"invalid YAML: {reason}", mark.line + 1 if mark else None) from None
     except yaml.YAMLError as error:
         raise _Problem(f"invalid YAML: {error}") from None
+    lines = (
+        {str(key.value): key.start_mark.line + 1 for key, _ in node.value}
+        if isinstance(node, yaml.MappingNode)
+        else {}
+    )
+    return value, lines
 
 
 def load_config_file(path: str | Path) -> Config:
@@ -164,17 +185,18 @@ def load_config_file(path: str | Path) -> Config:
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not valid UTF-8") from None
     try:
-        values = _parse_json(text) if path.suffix.lower() == ".json" else _parse_yaml(text)
+        values, lines = _parse_json(text) if path.suffix.lower() == ".json" else _parse_yaml(text)
     except _Problem as problem:
         where = f"{path}:{problem.line}" if problem.line else str(path)
         raise ConfigError(f"{where}: {problem}") from None
     if not isinstance(values, dict):
         found = "nothing" if values is None else f"a {type(values).__name__}"
         raise ConfigError(
-            f"{path}: must hold one configuration object (axis and parameter ids as keys), "
+            f"{path}:1: must hold one configuration object (axis and parameter ids as keys), "
             f"found {found}"
         )
     try:
         return Config.from_mapping(values)
     except ConfigError as error:
-        raise ConfigError(f"{path}: {error}") from None
+        line = lines.get(str(error_key(error)))
+        raise ConfigError(f"{path}:{line}: {error}" if line else f"{path}: {error}") from None

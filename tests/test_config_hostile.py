@@ -49,7 +49,7 @@ def test_hostile_file_is_one_line_naming_file_and_line(tmp_path: Path, name: str
         load_config_file(path)
     message = str(caught.value)
     assert "\n" not in message and len(message) < 400
-    assert message.startswith(f"{path}:{line}: " if line else f"{path}")
+    assert message.startswith(f"{path}:{line}: ")
     assert problem in message
 
 

@@ -10,15 +10,16 @@ ALIAS_BOMB = (
     + "]"
 )
 
-# name -> (file text, line the error names or None, fragment of the problem)
-CONFIG_FILES: dict[str, tuple[str, int | None, str]] = {
+# name -> (file text, line the error names, fragment of the problem)
+CONFIG_FILES: dict[str, tuple[str, int, str]] = {
     "complex-key.yaml": ("gain: linear\n? [a, b]\n: 1\n", 2, "a key must be a name"),
     "deep.yaml": ("cutoff: " + "[" * DEEP + "]" * DEEP + "\n", 1, "nested more than"),
-    "deep-block.yaml": ("".join(" " * i + "a:\n" for i in range(DEEP)), None, "nested more"),
+    # Line k opens the mapping nested k deep: line 9 is the first beyond the limit of 8.
+    "deep-block.yaml": ("".join(" " * i + "a:\n" for i in range(DEEP)), 9, "nested more"),
     "deep.json": ('{\n"cutoff": ' + "[" * DEEP + "]" * DEEP + "}", 2, "nested more than"),
     "long-cutoff.yaml": ("cutoff: " + "9" * 5000 + "\n", 1, "5000 characters"),
     "long-cutoff.json": ('{"cutoff": ' + "9" * 5000 + "}", 1, "5000 characters"),
-    "pair-of-one.yaml": ("gain: map\ngain_map: [[1]]\n", None, "[label, gain] pairs"),
+    "pair-of-one.yaml": ("gain: map\ngain_map: [[1]]\n", 2, "[label, gain] pairs"),
     "bomb-persistence.yaml": (
         f"discount: geometric\npersistence: {ALIAS_BOMB}\n",
         2,
@@ -28,13 +29,13 @@ CONFIG_FILES: dict[str, tuple[str, int | None, str]] = {
     "octal-cutoff.yaml": ("gain: linear\ncutoff: 010\n", 2, "'010' is not a decimal integer"),
     "hex-cutoff.yaml": ("cutoff: 0x10\n", 1, "is not a decimal integer"),
     "base60-cutoff.yaml": ("cutoff: 1:30\n", 1, "is not a decimal integer"),
-    "huge-base.yaml": ("log_base: 1e99999999\n", None, "10^99999999"),
+    "huge-base.yaml": ("log_base: 1e99999999\n", 1, "10^99999999"),
     "tiny-persistence.json": (
         '{"discount": "geometric", "persistence": 1e-99999999}',
-        None,
+        1,
         "10^-99999999",
     ),
-    "long-base.yaml": ("log_base: 1." + "0" * 60 + "1\n", None, "62 significant digits"),
+    "long-base.yaml": ("log_base: 1." + "0" * 60 + "1\n", 1, "62 significant digits"),
 }
 
 # measure string -> fragment of the problem
