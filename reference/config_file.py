@@ -109,44 +109,44 @@ _JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[\[{]|[\]}]|[-+0-9.eE]+|\n')
 
 
 def _check_json_shape(text: str) -> dict[str, int]:
-    """Nesting and number lengths checked on the tokens, before the JSON parser recurses or
-    turns a long digit string into a number; the line of each key of the outer object."""
-    depth, line = 0, 1
+    """Nesting, number lengths and repeated keys checked on the tokens, before the JSON
+    parser recurses or turns a long digit string into a number; the line of each key of the
+    outer object."""
+    line = 1
+    # One entry per open bracket: the keys seen so far in an object, None in a list.
+    open_keys: list[set[str] | None] = []
     lines: dict[str, int] = {}
     for match in _JSON_TOKEN.finditer(text):
         token = match.group()
         if token == "\n":
             line += 1
         elif token in "[{":
-            depth += 1
-            if depth > LIMITS["config_nesting"]:
+            open_keys.append(set() if token == "{" else None)
+            if len(open_keys) > LIMITS["config_nesting"]:
                 raise _too_deep(line)
         elif token in "]}":
-            depth -= 1
+            if open_keys:
+                open_keys.pop()
         elif token.startswith('"'):
-            if depth == 1 and text[match.end() :].lstrip(" \t\r\n").startswith(":"):
-                with contextlib.suppress(json.JSONDecodeError):
-                    key = json.loads(token)
-                    if key in lines:
-                        raise _Problem(f"key {shown(key)} is given twice", line)
+            keys = open_keys[-1] if open_keys else None
+            if keys is None or not text[match.end() :].lstrip(" \t\r\n").startswith(":"):
+                continue
+            with contextlib.suppress(json.JSONDecodeError):
+                key = json.loads(token)
+                if key in keys:
+                    raise _Problem(f"key {shown(key)} is given twice", line)
+                keys.add(key)
+                if len(open_keys) == 1:
                     lines[key] = line
         else:
             _number_text(token, line)
     return lines
 
 
-def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    repeated = [key for key in keys if keys.count(key) > 1]
-    if repeated:
-        raise _Problem(f"key {shown(repeated[0])} is given twice")
-    return dict(pairs)
-
-
 def _parse_json(text: str) -> tuple[Any, dict[str, int]]:
     try:
         lines = _check_json_shape(text)
-        return json.loads(text, parse_float=Decimal, object_pairs_hook=_no_repeated_keys), lines
+        return json.loads(text, parse_float=Decimal), lines
     except json.JSONDecodeError as error:
         raise _Problem(f"invalid JSON: {error.msg}", error.lineno) from None
 
@@ -164,13 +164,19 @@ def _parse_yaml(text: str) -> tuple[Any, dict[str, int]]:
         mark = error.problem_mark or error.context_mark
         reason = error.problem or error.context
         raise _Problem(f"invalid YAML: {reason}", mark.line + 1 if mark else None) from None
-    except yaml.YAMLError as error:
-        raise _Problem(f"invalid YAML: {error}") from None
-    lines = (
-        {str(key.value): key.start_mark.line + 1 for key, _ in node.value}
-        if isinstance(node, yaml.MappingNode)
-        else {}
-    )
+    except yaml.reader.ReaderError as error:
+        # Raised before any mark exists: the line is counted from the position.
+        code = error.character if isinstance(error.character, int) else ord(error.character)
+        line = text.count("\n", 0, error.position) + 1
+        raise _Problem(f"invalid YAML: character #x{code:04x} is not allowed", line) from None
+    lines: dict[str, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        # The object's keys come in the order of the key nodes (a repeated key is refused).
+        for (key_node, _), key in zip(node.value, value, strict=True):
+            line = key_node.start_mark.line + 1
+            if not isinstance(key, str):
+                raise _Problem(f"a key must be a name, not {shown(key)}", line)
+            lines[key] = line
     return value, lines
 
 

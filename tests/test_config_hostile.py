@@ -3,41 +3,19 @@ file and line, and names that describe exactly the decimals computed (``ndcg.lim
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 
 import mpmath
 import pytest
 from hostile.configs import CONFIG_FILES, MEASURES
+from hostile.timing import deadline
 
 from ndcgspec.reference import ConfigError, parse_measure
 from ndcgspec.reference.config_file import load_config_file
 from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.inputs import Judgment, Posting
-
-
-class Hang(Exception):
-    """The code under test ran past its time."""
-
-
-@contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Raise Hang in the main thread after `seconds` (SIGALRM)."""
-
-    def expire(signum: int, frame: object) -> None:
-        raise Hang(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.mark.parametrize("name", sorted(CONFIG_FILES))
