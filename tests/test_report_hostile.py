@@ -154,3 +154,13 @@ def test_the_schema_lists_the_harness_outcomes() -> None:
     from ndcgspec.harness.running.outcome import OUTCOMES
 
     assert load_schema("report")["$defs"]["outcome"]["enum"] == list(OUTCOMES)
+
+
+def test_a_report_that_judged_nothing_fails(tmp_path: Path) -> None:
+    unsupported = {**PASSED, "outcome": "unsupported", "reason": "gain=map is not declared"}
+    footer = {"type": "footer", "counts": {"unsupported": 1}, "conformance_percent": None}
+    path = write_report(tmp_path / "r.jsonl", HEADER, unsupported, footer)
+    for form in ("text", "badge"):
+        done = ndcgspec("report", str(path), "--format", form)
+        assert done.returncode == 1, done.stderr
+        assert done.stderr == "ndcgspec: judged nothing: all 1 cases were unsupported or skipped\n"

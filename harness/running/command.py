@@ -21,7 +21,7 @@ from ndcgspec.harness.adapters.base import BUILTIN_ADAPTERS
 from ndcgspec.harness.running.compare import error_constant
 from ndcgspec.harness.running.pool import PoolOptions
 from ndcgspec.harness.running.render import render_text
-from ndcgspec.harness.running.report import REPORT_FORMAT, Report, ReportWriter, failed, tally
+from ndcgspec.harness.running.report import REPORT_FORMAT, Report, ReportWriter, exit_status, tally
 from ndcgspec.harness.running.runner import HarnessError, load_cases, run_cases, select_cases
 from ndcgspec.harness.running.worker import BUILTIN_PROGRAMS, adapter_command
 from ndcgspec.harness.suite.load import LoadedCase
@@ -216,17 +216,4 @@ def handle(args: argparse.Namespace) -> int:
         data=args.data,
     )
     print(render_text(report), end="")
-    return verdict_status(report.results)
-
-
-def verdict_status(results: Sequence[dict[str, Any]]) -> int:
-    """1 when any case failed or errored, or when no case was judged at all (every one
-    unsupported or skipped): a run that checked nothing has not passed."""
-    tallied = tally(results)
-    if not (tallied.counts["pass"] or failed(tallied)):
-        print(
-            f"ndcgspec: judged nothing: all {len(results)} cases were unsupported or skipped",
-            file=sys.stderr,
-        )
-        return 1
-    return 1 if failed(tallied) else 0
+    return exit_status(report.results)

@@ -19,7 +19,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from ndcgspec.harness.running.outcome import OUTCOMES
-from ndcgspec.harness.running.report import Report, Tally, failed, read_report, tally
+from ndcgspec.harness.running.report import Report, Tally, exit_status, read_report, tally
 from ndcgspec.reference import InputError
 
 MAX_LISTED = 50
@@ -276,11 +276,12 @@ def write_output(path: Path, text: str, report: Report) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Render the report; exit status 1 when it records a fail or an error."""
+    """Render the report; exit status 1 when it records a fail or an error, or judged no
+    case at all."""
     report = read_report(args.report)
     text = RENDERERS[args.format](report)
     if args.output:
         write_output(args.output, text, report)
     else:
         print(text, end="")
-    return 1 if failed(tally(report.results)) else 0
+    return exit_status(report.results)

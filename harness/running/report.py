@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -194,3 +195,17 @@ def tally(results: Iterable[Mapping[str, Any]]) -> Tally:
 def failed(tallied: Tally) -> bool:
     """Whether any case failed or errored: the run's exit status is then non-zero."""
     return bool(tallied.counts["fail"] or tallied.counts["error"])
+
+
+def exit_status(results: Sequence[Mapping[str, Any]]) -> int:
+    """The exit status of a command that judged `results`: 1 when any case failed or
+    errored, or when no case was judged at all (every one unsupported or skipped), which
+    is then said in one line on stderr; else 0."""
+    tallied = tally(results)
+    if not tallied.run:
+        print(
+            f"ndcgspec: judged nothing: all {len(results)} cases were unsupported or skipped",
+            file=sys.stderr,
+        )
+        return 1
+    return 1 if failed(tallied) else 0
