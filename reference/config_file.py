@@ -184,12 +184,20 @@ def load_config_file(path: str | Path) -> Config:
     """The configuration held by a YAML or JSON file; every problem is one ConfigError line
     that starts with the file name, and ``:line`` where the parser knows it."""
     path = Path(path)
+    most = LIMITS["config_bytes"]
     try:
-        text = path.read_text(encoding="utf-8")
+        # Read once, at most one byte past the limit: a pipe works, a huge file costs nothing.
+        with path.open("rb") as handle:
+            data = handle.read(most + 1)
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not valid UTF-8") from None
+    if len(data) > most:
+        raise ConfigError(f"{path}: larger than {most} bytes (ndcg.limits)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ConfigError(f"{path}:{line}: not valid UTF-8") from None
     try:
         values, lines = _parse_json(text) if path.suffix.lower() == ".json" else _parse_yaml(text)
     except _Problem as problem:

@@ -3,6 +3,8 @@ file and line, and names that describe exactly the decimals computed (``ndcg.lim
 
 from __future__ import annotations
 
+import os
+import subprocess
 from decimal import Decimal
 from pathlib import Path
 
@@ -102,3 +104,22 @@ def test_log_base_near_one_keeps_every_output_digit(exponent: int) -> None:
     base = "1." + "0" * (exponent - 1) + "1"
     dcg = _score(f"nDCG(log_base={base})", "1")
     assert mpmath.nstr(dcg, 40) == mpmath.nstr(expected, 40)
+
+
+def test_a_file_beyond_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    with path.open("wb") as handle:
+        handle.truncate(2**31)  # a sparse 2 GiB file: reading it whole would be the failure
+    with deadline(10), pytest.raises(ConfigError, match=r"larger than 1048576 bytes"):
+        load_config_file(path)
+
+
+def test_a_configuration_read_from_a_pipe(tmp_path: Path) -> None:
+    fifo = tmp_path / "c.yaml"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"printf 'cutoff: 3\\n' > '{fifo}'"])
+    try:
+        with deadline(10):
+            assert load_config_file(fifo).canonical() == "nDCG@3"
+    finally:
+        writer.wait(timeout=10)

@@ -15,7 +15,7 @@ CONFIG_FILES: dict[str, tuple[str, int, str]] = {
     "complex-key.yaml": ("gain: linear\n? [a, b]\n: 1\n", 2, "a key must be a name"),
     "deep.yaml": ("cutoff: " + "[" * DEEP + "]" * DEEP + "\n", 1, "nested more than"),
     # Line k opens the mapping nested k deep: line 9 is the first beyond the limit of 8.
-    "deep-block.yaml": ("".join(" " * i + "a:\n" for i in range(DEEP)), 9, "nested more"),
+    "deep-block.yaml": ("".join(" " * i + "a:\n" for i in range(1000)), 9, "nested more"),
     "deep.json": ('{\n"cutoff": ' + "[" * DEEP + "]" * DEEP + "}", 2, "nested more than"),
     "long-cutoff.yaml": ("cutoff: " + "9" * 5000 + "\n", 1, "5000 characters"),
     "long-cutoff.json": ('{"cutoff": ' + "9" * 5000 + "}", 1, "5000 characters"),
