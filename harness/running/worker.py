@@ -205,8 +205,10 @@ class Worker:
     def kill(self) -> None:
         """Kill the adapter's whole process group, whether or not the adapter itself still
         runs (what it started may), and release its pipes."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self._watchdog.pid, signal.SIGKILL)
+        # Once the watchdog is reaped its pid may be reused: kill the group only before that.
+        if self._watchdog.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._watchdog.pid, signal.SIGKILL)
         self.process.wait()
         self._stderr_reader.join(timeout=1)
         for selector in (self._selector, self._writable):
