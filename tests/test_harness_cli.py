@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from hostile.cli import ndcgspec
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SUITE = ["--suite", str(FIXTURES / "harness_cases"), "--data", str(FIXTURES / "harness_data")]
-
-
-def ndcgspec(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "ndcgspec.harness.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def results(path: Path) -> dict[str, str]:

@@ -6,21 +6,12 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from hostile.cli import ndcgspec
 
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def ndcgspec(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "ndcgspec.harness.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def one_line(done: subprocess.CompletedProcess[str], status: int, fragment: str) -> None:

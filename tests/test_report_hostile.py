@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
 import pytest
+from hostile.cli import ndcgspec
 from jsonschema import Draft202012Validator
 
 from ndcgspec.spec import load_schema
@@ -28,15 +28,6 @@ HEADER: dict[str, Any] = {
 }
 PASSED = {"type": "result", "id": "c/1", "group": "c", "outcome": "pass"}
 FOOTER = {"type": "footer", "counts": {"pass": 1}, "conformance_percent": 100.0}
-
-
-def ndcgspec(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "ndcgspec.harness.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def write_report(path: Path, *lines: Any) -> Path:
