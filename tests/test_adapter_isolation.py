@@ -49,7 +49,9 @@ def hostile(behaviour: str) -> list[str]:
 
 
 def test_adapter_exiting_while_its_children_hold_the_output() -> None:
-    worker = Worker("sleep 300 & sleep 300 & exit 3", max_output_bytes=CAP)
+    # It reads the start message first: background jobs of sh get /dev/null as input, so
+    # exiting earlier would close the adapter's input before the harness writes to it.
+    worker = Worker("read line; sleep 300 & sleep 300 & exit 3", max_output_bytes=CAP)
     pgid = os.getpgid(worker.process.pid)
     with pytest.raises(WorkerFailure) as caught:
         worker.start(timeout=120)
