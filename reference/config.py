@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+import reprlib
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
 
@@ -26,6 +28,7 @@ from ndcgspec.reference.errors import ConfigError, NdcgSpecError
 from ndcgspec.spec import load_presets, load_spec
 
 MEASURE_NAME = "nDCG"
+LIMITS: dict[str, Any] = load_spec()["limits"]
 ParamValue = Decimal | str | tuple[tuple[Decimal, Decimal], ...]
 
 
@@ -39,7 +42,7 @@ def axis(axis_id: str) -> dict[str, Any]:
     for entry in axes():
         if entry["id"] == axis_id:
             return entry
-    raise ConfigError(f"unknown axis {axis_id!r}; valid: {', '.join(a['id'] for a in axes())}")
+    raise ConfigError(f"unknown axis {shown(axis_id)}; valid: {', '.join(a['id'] for a in axes())}")
 
 
 def choice_axes() -> list[dict[str, Any]]:
@@ -66,7 +69,9 @@ def _choice(axis_id: str, choice_id: str) -> dict[str, Any]:
         if entry["id"] == choice_id:
             return entry
     valid = ", ".join(choice_ids(axis_id))
-    raise ConfigError(f"unknown choice {choice_id!r} for axis {axis_id!r}; valid: {valid}")
+    raise ConfigError(
+        f"unknown choice {shown(choice_id)} for axis {shown(axis_id)}; valid: {valid}"
+    )
 
 
 def _param_specs() -> dict[str, tuple[str, dict[str, Any]]]:
@@ -88,23 +93,65 @@ def _decimal_param(name: str, spec: dict[str, Any], raw: Any) -> Decimal:
     return value
 
 
-def _decimal(name: str, raw: Any) -> Decimal:
-    if isinstance(raw, bool) or not isinstance(raw, (str, int, float, Decimal)):
-        raise ConfigError(f"parameter {name!r} must be a decimal number, got {raw!r}")
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 80
+
+
+def shown(raw: Any) -> str:
+    """`raw` for an error message, cut short: a value from a hostile file may be huge or an
+    alias bomb whose full repr never ends."""
     try:
-        # A float from YAML or JSON was written as a decimal: its shortest repr is that text.
-        return parse_decimal(repr(raw) if isinstance(raw, float) else str(raw))
+        return _SHORT.repr(raw)
+    except ValueError:
+        # An integer too long for Python to write in decimal.
+        return f"a {type(raw).__name__} too long to show"
+
+
+def _decimal(name: str, raw: Any) -> Decimal:
+    """The exact decimal `raw` holds, within ``ndcg.limits`` (checked before any arithmetic)."""
+    if isinstance(raw, bool) or not isinstance(raw, (str, int, float, Decimal)):
+        raise ConfigError(f"parameter {name!r} must be a decimal number, got {shown(raw)}")
+    # A float from YAML or JSON was written as a decimal: its shortest repr is that text.
+    text = repr(raw) if isinstance(raw, float) else str(raw)
+    if len(text) > LIMITS["number_text"]:
+        raise ConfigError(
+            f"parameter {name!r} is written in {len(text)} characters; "
+            f"at most {LIMITS['number_text']} are allowed (ndcg.limits)"
+        )
+    try:
+        value = parse_decimal(text)
     except NdcgSpecError:
-        raise ConfigError(f"parameter {name!r} must be a decimal number, got {raw!r}") from None
+        raise ConfigError(
+            f"parameter {name!r} must be a decimal number, got {shown(raw)}"
+        ) from None
+    _, digits, _ = value.as_tuple()
+    significant = len("".join(map(str, digits)).strip("0"))
+    if significant > LIMITS["decimal_digits"]:
+        raise ConfigError(
+            f"parameter {name!r} has {significant} significant digits; "
+            f"at most {LIMITS['decimal_digits']} are allowed (ndcg.limits)"
+        )
+    if significant and abs(value.adjusted()) > LIMITS["decimal_exponent"]:
+        raise ConfigError(
+            f"parameter {name!r} is {text.strip()}, of magnitude 10^{value.adjusted()}; "
+            f"nonzero decimals lie within 10^-{LIMITS['decimal_exponent']} and "
+            f"10^{LIMITS['decimal_exponent']} (ndcg.limits)"
+        )
+    return value
 
 
 def _label_map(name: str, raw: Any) -> tuple[tuple[Decimal, Decimal], ...]:
     if isinstance(raw, Mapping):
         pairs = list(raw.items())
-    elif isinstance(raw, (list, tuple)):
+    elif isinstance(raw, (list, tuple)) and all(
+        isinstance(p, (list, tuple)) and len(p) == 2 for p in raw
+    ):
         pairs = [tuple(p) for p in raw]
     else:
-        raise ConfigError(f"parameter {name!r} must map labels to gains, got {raw!r}")
+        raise ConfigError(
+            f"parameter {name!r} must map labels to gains (an object, or a list of "
+            f"[label, gain] pairs), got {shown(raw)}"
+        )
     table: dict[Decimal, Decimal] = {}
     for key, value in pairs:
         label = _decimal(f"{name} label", key)
@@ -134,15 +181,46 @@ def _format_param(value: ParamValue) -> str:
 
 
 def _cutoff(raw: Any) -> int | None:
+    """The cutoff written in `raw`: decimal digits, at most ``ndcg.limits`` cutoff_digits of
+    them, counted before the text becomes a number."""
     if raw is None:
         return None
     minimum = axis("cutoff")["value"]["minimum"]
+    expected = f"cutoff must be an integer >= {minimum} or null, got {shown(raw)}"
     if isinstance(raw, bool) or not isinstance(raw, (int, str)):
-        raise ConfigError(f"cutoff must be an integer >= {minimum} or null, got {raw!r}")
-    text = str(raw).strip()
-    if not re.fullmatch(r"[0-9]+", text) or int(text) < minimum:
-        raise ConfigError(f"cutoff must be an integer >= {minimum} or null, got {raw!r}")
-    return int(text)
+        raise ConfigError(expected)
+    if isinstance(raw, str):
+        text = raw.strip()
+        if not re.fullmatch(r"[0-9]+", text):
+            raise ConfigError(expected)
+        if len(text) > LIMITS["cutoff_digits"]:
+            raise ConfigError(
+                f"cutoff is written in {len(text)} digits; "
+                f"at most {LIMITS['cutoff_digits']} are allowed (ndcg.limits)"
+            )
+    value = int(text) if isinstance(raw, str) else raw
+    if value >= 10 ** LIMITS["cutoff_digits"]:
+        raise ConfigError(f"cutoff must be below 10^{LIMITS['cutoff_digits']} (ndcg.limits)")
+    if value < minimum:
+        raise ConfigError(expected)
+    return value
+
+
+@contextmanager
+def _concerning(key: str) -> Iterator[None]:
+    """Mark a ConfigError raised inside as concerning the configuration key `key`, unless an
+    inner key already claimed it; a configuration file then names that key's line."""
+    try:
+        yield
+    except ConfigError as error:
+        if error_key(error) is None:
+            error.config_key = key  # type: ignore[attr-defined]
+        raise
+
+
+def error_key(error: ConfigError) -> str | None:
+    """The configuration key a ConfigError of `Config.from_mapping` concerns, if known."""
+    return getattr(error, "config_key", None)
 
 
 class Config:
@@ -169,39 +247,48 @@ class Config:
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Config:
         """Validate a configuration object (axis and parameter ids as keys, as in
-        ``spec/schema/config.schema.json``) and fill in the defaults."""
+        ``spec/schema/config.schema.json``) and fill in the defaults. A ConfigError names
+        the key it concerns in `error_key`."""
         unknown = [k for k in values if k not in _key_names()]
         if unknown:
-            raise ConfigError(
-                f"unknown configuration key {unknown[0]!r}; valid: {', '.join(_key_names())}"
-            )
+            with _concerning(unknown[0]):
+                raise ConfigError(
+                    f"unknown configuration key {shown(unknown[0])}; "
+                    f"valid: {', '.join(_key_names())}"
+                )
         choices: dict[str, str] = {}
         params: dict[str, ParamValue] = {}
         param_specs = _param_specs()
         for entry in choice_axes():
-            raw = values.get(entry["id"], entry["default"])
-            if not isinstance(raw, str):
-                valid = ", ".join(choice_ids(entry["id"]))
-                raise ConfigError(f"axis {entry['id']!r} takes a choice id; valid: {valid}")
-            chosen = _choice(entry["id"], raw)
-            choices[entry["id"]] = chosen["id"]
-            for name in chosen.get("params", []):
-                spec = param_specs[name][1]
-                if name in values:
-                    params[name] = _param_value(name, spec, values[name])
-                elif spec.get("required"):
-                    raise ConfigError(f"{entry['id']}={chosen['id']} requires parameter {name!r}")
-                else:
-                    params[name] = _param_value(name, spec, spec["default"])
+            with _concerning(entry["id"]):
+                raw = values.get(entry["id"], entry["default"])
+                if not isinstance(raw, str):
+                    valid = ", ".join(choice_ids(entry["id"]))
+                    raise ConfigError(f"axis {entry['id']!r} takes a choice id; valid: {valid}")
+                chosen = _choice(entry["id"], raw)
+                choices[entry["id"]] = chosen["id"]
+                for name in chosen.get("params", []):
+                    spec = param_specs[name][1]
+                    if name in values:
+                        with _concerning(name):
+                            params[name] = _param_value(name, spec, values[name])
+                    elif spec.get("required"):
+                        raise ConfigError(
+                            f"{entry['id']}={chosen['id']} requires parameter {name!r}"
+                        )
+                    else:
+                        params[name] = _param_value(name, spec, spec["default"])
         for name in param_specs:
             if name in values and name not in params:
                 owner, _ = param_specs[name]
                 users = [c["id"] for c in axis(owner)["choices"] if name in c.get("params", [])]
-                raise ConfigError(
-                    f"parameter {name!r} applies only to {owner}={' or '.join(users)}, "
-                    f"not {owner}={choices[owner]}"
-                )
-        return cls(choices, params, _cutoff(values.get("cutoff")))
+                with _concerning(name):
+                    raise ConfigError(
+                        f"parameter {name!r} applies only to {owner}={' or '.join(users)}, "
+                        f"not {owner}={choices[owner]}"
+                    )
+        with _concerning("cutoff"):
+            return cls(choices, params, _cutoff(values.get("cutoff")))
 
     def choice(self, axis_id: str) -> str:
         """The choice id this configuration makes on `axis_id`."""
@@ -303,7 +390,9 @@ def preset(name: str) -> dict[str, Any]:
     for entry in presets():
         if wanted == entry["id"].lower() or wanted in [a.lower() for a in entry.get("aliases", [])]:
             return entry
-    raise ConfigError(f"unknown preset {name!r}; valid: {', '.join(p['id'] for p in presets())}")
+    raise ConfigError(
+        f"unknown preset {shown(name)}; valid: {', '.join(p['id'] for p in presets())}"
+    )
 
 
 _TOKEN = re.compile(r"\s*(?:(?P<atom>[A-Za-z0-9_.+\-]+)|(?P<punct>[(),=@{}:]))")
@@ -316,7 +405,9 @@ def _tokens(text: str) -> list[str]:
             break
         match = _TOKEN.match(text, pos)
         if not match:
-            raise ConfigError(f"measure {text!r}: unexpected character {text[pos:].lstrip()[0]!r}")
+            raise ConfigError(
+                f"measure {shown(text)}: unexpected character {text[pos:].lstrip()[0]!r}"
+            )
         tokens.append(match.group("atom") or match.group("punct"))
         pos = match.end()
     return tokens
@@ -329,7 +420,7 @@ class _Parser:
         self.pos = 0
 
     def fail(self, message: str) -> ConfigError:
-        return ConfigError(f"measure {self.text!r}: {message}")
+        return ConfigError(f"measure {shown(self.text)}: {message}")
 
     def peek(self) -> str | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -339,14 +430,14 @@ class _Parser:
         if token is None:
             raise self.fail(f"ends early; expected {expected or 'more'}")
         if expected is not None and token != expected:
-            raise self.fail(f"expected {expected!r}, found {token!r}")
+            raise self.fail(f"expected {expected!r}, found {shown(token)}")
         self.pos += 1
         return token
 
     def atom(self) -> str:
         token = self.peek()
         if token is None or not re.fullmatch(r"[A-Za-z0-9_.+\-]+", token):
-            raise self.fail(f"expected a name or value, found {token or 'the end'!r}")
+            raise self.fail(f"expected a name or value, found {shown(token or 'the end')}")
         self.pos += 1
         return token
 
@@ -375,7 +466,7 @@ class _Parser:
                     self.take(",")
                 name = self.atom()
                 if name in seen:
-                    raise self.fail(f"{name!r} is given twice")
+                    raise self.fail(f"{shown(name)} is given twice")
                 seen.add(name)
                 self.take("=")
                 values[name] = self.value()
@@ -384,7 +475,7 @@ class _Parser:
             self.take("@")
             values["cutoff"] = self.atom()
         if self.peek() is not None:
-            raise self.fail(f"unexpected {self.peek()!r} after the measure")
+            raise self.fail(f"unexpected {shown(self.peek())} after the measure")
         return head, values
 
 
@@ -402,4 +493,4 @@ def parse_measure(text: str) -> Config:
             return Config.from_mapping(values)
         return Config.from_mapping(preset(head).get("config", {})).replace(**values)
     except ConfigError as error:
-        raise ConfigError(f"measure {text!r}: {error}") from None
+        raise ConfigError(f"measure {shown(text)}: {error}") from None

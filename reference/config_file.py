@@ -7,14 +7,16 @@ the nearest binary float. A file ending in ``.json`` is read as JSON, any other 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ndcgspec.reference.config import Config
+from ndcgspec.reference.config import LIMITS, Config, error_key, shown
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import ConfigError, NdcgSpecError
 
@@ -27,79 +29,186 @@ class _Problem(ConfigError):
         self.line = line
 
 
+def _number_text(text: str, line: int | None) -> str:
+    """`text` when it is short enough to become a number (``ndcg.limits`` number_text)."""
+    if len(text) > LIMITS["number_text"]:
+        raise _Problem(
+            f"a number written in {len(text)} characters; at most {LIMITS['number_text']} "
+            "are allowed (ndcg.limits)",
+            line,
+        )
+    return text
+
+
+def _too_deep(line: int | None) -> _Problem:
+    return _Problem(f"nested more than {LIMITS['config_nesting']} levels deep (ndcg.limits)", line)
+
+
 class _ExactLoader(yaml.SafeLoader):
-    """A safe YAML loader whose floats are the exact decimals written, and which rejects a
-    key given twice (plain YAML keeps the last one silently)."""
+    """A safe YAML loader whose floats are the exact decimals written, whose integers are
+    decimal digits only, and which rejects a key given twice (plain YAML keeps the last one
+    silently) or a key that is not a scalar."""
 
     def construct_exact_float(self, node: yaml.ScalarNode) -> Decimal:
+        line = node.start_mark.line + 1
         # YAML allows "_" as a digit separator in numbers; ndcg.input.number does not.
-        text = str(self.construct_scalar(node))
+        text = _number_text(str(self.construct_scalar(node)), line)
         try:
             return parse_decimal(text)
         except NdcgSpecError:
-            raise _Problem(f"{text!r} is not a finite decimal", node.start_mark.line + 1) from None
+            raise _Problem(f"{text!r} is not a finite decimal", line) from None
+
+    def construct_decimal_integer(self, node: yaml.ScalarNode) -> int:
+        # YAML 1.1 reads 010 as 8, 0x10 as 16 and 1:30 as 90; a configuration means decimal.
+        line = node.start_mark.line + 1
+        text = _number_text(str(self.construct_scalar(node)), line)
+        if not re.fullmatch(r"[-+]?(0|[1-9][0-9]*)", text):
+            raise _Problem(
+                f"{text!r} is not a decimal integer (YAML would read it as octal, hexadecimal, "
+                "binary or base 60); write decimal digits without a leading zero",
+                line,
+            )
+        return int(text)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
+            line = key_node.start_mark.line + 1
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise _Problem("a key must be a name, not a list or mapping", line)
             key = self.construct_object(key_node, deep=True)
             if key in seen:
-                raise _Problem(f"key {key!r} is given twice", key_node.start_mark.line + 1)
+                raise _Problem(f"key {shown(key)} is given twice", line)
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
 
 
 _ExactLoader.add_constructor("tag:yaml.org,2002:float", _ExactLoader.construct_exact_float)
+_ExactLoader.add_constructor("tag:yaml.org,2002:int", _ExactLoader.construct_decimal_integer)
 
 
-def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    repeated = [key for key in keys if keys.count(key) > 1]
-    if repeated:
-        raise _Problem(f"key {repeated[0]!r} is given twice")
-    return dict(pairs)
+def _check_yaml_shape(text: str) -> None:
+    """Nesting and aliases checked on the event stream, before anything is built: building
+    recurses once per level, and an alias can multiply a small file into a huge value."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_ExactLoader):
+        line = event.start_mark.line + 1
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise _Problem("YAML anchors and aliases are not allowed (ndcg.limits)", line)
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > LIMITS["config_nesting"]:
+                raise _too_deep(line)
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
 
 
-def _parse_json(text: str) -> Any:
+_JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[\[{]|[\]}]|[-+0-9.eE]+|\n')
+
+
+def _check_json_shape(text: str) -> dict[str, int]:
+    """Nesting, number lengths and repeated keys checked on the tokens, before the JSON
+    parser recurses or turns a long digit string into a number; the line of each key of the
+    outer object."""
+    line = 1
+    # One entry per open bracket: the keys seen so far in an object, None in a list.
+    open_keys: list[set[str] | None] = []
+    lines: dict[str, int] = {}
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token == "\n":
+            line += 1
+        elif token in "[{":
+            open_keys.append(set() if token == "{" else None)
+            if len(open_keys) > LIMITS["config_nesting"]:
+                raise _too_deep(line)
+        elif token in "]}":
+            if open_keys:
+                open_keys.pop()
+        elif token.startswith('"'):
+            keys = open_keys[-1] if open_keys else None
+            if keys is None or not text[match.end() :].lstrip(" \t\r\n").startswith(":"):
+                continue
+            with contextlib.suppress(json.JSONDecodeError):
+                key = json.loads(token)
+                if key in keys:
+                    raise _Problem(f"key {shown(key)} is given twice", line)
+                keys.add(key)
+                if len(open_keys) == 1:
+                    lines[key] = line
+        else:
+            _number_text(token, line)
+    return lines
+
+
+def _parse_json(text: str) -> tuple[Any, dict[str, int]]:
     try:
-        return json.loads(text, parse_float=Decimal, object_pairs_hook=_no_repeated_keys)
+        lines = _check_json_shape(text)
+        return json.loads(text, parse_float=Decimal), lines
     except json.JSONDecodeError as error:
         raise _Problem(f"invalid JSON: {error.msg}", error.lineno) from None
 
 
-def _parse_yaml(text: str) -> Any:
+def _parse_yaml(text: str) -> tuple[Any, dict[str, int]]:
     try:
-        return yaml.load(text, Loader=_ExactLoader)
+        _check_yaml_shape(text)
+        loader = _ExactLoader(text)
+        try:
+            node = loader.get_single_node()
+            value = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         reason = error.problem or error.context
         raise _Problem(f"invalid YAML: {reason}", mark.line + 1 if mark else None) from None
-    except yaml.YAMLError as error:
-        raise _Problem(f"invalid YAML: {error}") from None
+    except yaml.reader.ReaderError as error:
+        # Raised before any mark exists: the line is counted from the position.
+        code = error.character if isinstance(error.character, int) else ord(error.character)
+        line = text.count("\n", 0, error.position) + 1
+        raise _Problem(f"invalid YAML: character #x{code:04x} is not allowed", line) from None
+    lines: dict[str, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        # The object's keys come in the order of the key nodes (a repeated key is refused).
+        for (key_node, _), key in zip(node.value, value, strict=True):
+            line = key_node.start_mark.line + 1
+            if not isinstance(key, str):
+                raise _Problem(f"a key must be a name, not {shown(key)}", line)
+            lines[key] = line
+    return value, lines
 
 
 def load_config_file(path: str | Path) -> Config:
     """The configuration held by a YAML or JSON file; every problem is one ConfigError line
     that starts with the file name, and ``:line`` where the parser knows it."""
     path = Path(path)
+    most = LIMITS["config_bytes"]
     try:
-        text = path.read_text(encoding="utf-8")
+        # Read once, at most one byte past the limit: a pipe works, a huge file costs nothing.
+        with path.open("rb") as handle:
+            data = handle.read(most + 1)
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not valid UTF-8") from None
+    if len(data) > most:
+        raise ConfigError(f"{path}: larger than {most} bytes (ndcg.limits)")
     try:
-        values = _parse_json(text) if path.suffix.lower() == ".json" else _parse_yaml(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ConfigError(f"{path}:{line}: not valid UTF-8") from None
+    try:
+        values, lines = _parse_json(text) if path.suffix.lower() == ".json" else _parse_yaml(text)
     except _Problem as problem:
         where = f"{path}:{problem.line}" if problem.line else str(path)
         raise ConfigError(f"{where}: {problem}") from None
     if not isinstance(values, dict):
         found = "nothing" if values is None else f"a {type(values).__name__}"
         raise ConfigError(
-            f"{path}: must hold one configuration object (axis and parameter ids as keys), "
+            f"{path}:1: must hold one configuration object (axis and parameter ids as keys), "
             f"found {found}"
         )
     try:
         return Config.from_mapping(values)
     except ConfigError as error:
-        raise ConfigError(f"{path}: {error}") from None
+        line = lines.get(str(error_key(error)))
+        raise ConfigError(f"{path}:{line}: {error}" if line else f"{path}: {error}") from None

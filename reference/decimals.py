@@ -35,11 +35,21 @@ def parse_decimal(text: str) -> Decimal:
 
 
 def canonical_decimal(value: Decimal) -> str:
-    """The shortest plain notation of `value`: no exponent, no trailing zeros, no "-0"."""
-    if value == 0:
+    """The shortest plain notation of `value`, every digit kept: no exponent, no trailing
+    zeros, no "-0". Built from the digits themselves, so no context precision rounds it."""
+    sign, digit_tuple, written_exponent = value.as_tuple()
+    exponent = int(written_exponent)
+    digits = "".join(map(str, digit_tuple)).rstrip("0")
+    if not digits:
         return "0"
-    text = format(value.normalize(), "f")
-    return text
+    exponent += len(digit_tuple) - len(digits)
+    if exponent >= 0:
+        plain = digits + "0" * exponent
+    elif len(digits) > -exponent:
+        plain = f"{digits[:exponent]}.{digits[exponent:]}"
+    else:
+        plain = "0." + "0" * (-exponent - len(digits)) + digits
+    return ("-" if sign else "") + plain
 
 
 def to_mpf(value: Decimal | int) -> mpmath.mpf:

@@ -3,28 +3,38 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 
 import mpmath
 
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.decimals import to_mpf
+from ndcgspec.reference.decimals import canonical_decimal, to_mpf
 
 
-def _base(config: Config) -> mpmath.mpf:
+def _fraction_digits(value: Decimal | str) -> int:
+    """The digits after the point of an exact decimal parameter ("e" has none)."""
+    return 0 if isinstance(value, str) else len(canonical_decimal(value).partition(".")[2])
+
+
+def _log_b(rank: int, offset: Decimal, config: Config) -> mpmath.mpf:
+    """log_b(i + o) with b = `log_base`, computed with as many extra digits as b and o have
+    after the point: log(1 + o) and log(b) near b = 1 cancel that many (``ndcg.limits``)."""
     base = config.param("log_base")
-    return mpmath.e if base == "e" else to_mpf(base)
+    with mpmath.workdps(mpmath.mp.dps + _fraction_digits(base) + _fraction_digits(offset)):
+        return mpmath.log(rank + to_mpf(offset), mpmath.e if base == "e" else to_mpf(base))
 
 
 def log(rank: int, config: Config) -> mpmath.mpf:
     """``ndcg.discount.log``: 1 / log_b(i + o)."""
-    return 1 / mpmath.log(rank + to_mpf(config.param("log_offset")), _base(config))
+    return 1 / _log_b(rank, config.param("log_offset"), config)
 
 
 def jarvelin2002(rank: int, config: Config) -> mpmath.mpf:
     """``ndcg.discount.jarvelin2002``: 1 for i < b, 1 / log_b(i) for i ≥ b (Järvelin &
     Kekäläinen 2002, §2.2)."""
-    base = _base(config)
-    return mpmath.mpf(1) if rank < base else 1 / mpmath.log(rank, base)
+    base = config.param("log_base")
+    below = rank < (mpmath.e if base == "e" else base)
+    return mpmath.mpf(1) if below else 1 / _log_b(rank, Decimal(0), config)
 
 
 def reciprocal(rank: int, config: Config) -> mpmath.mpf:

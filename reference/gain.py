@@ -7,8 +7,9 @@ from decimal import Decimal
 
 import mpmath
 
-from ndcgspec.reference.config import Config
+from ndcgspec.reference.config import LIMITS, Config
 from ndcgspec.reference.decimals import to_mpf
+from ndcgspec.reference.errors import InputError
 
 
 def linear(label: Decimal, config: Config) -> mpmath.mpf:
@@ -32,6 +33,17 @@ CHOICES: dict[str, Callable[[Decimal, Config], mpmath.mpf]] = {
     "exponential": exponential,
     "map": mapped,
 }
+
+
+def check_label(label: Decimal, config: Config, where: str | None) -> None:
+    """``ndcg.limits``: under gain=exponential |l| <= exponential_label, checked before 2^l is
+    computed (a label of 1e20 has no gain any implementation can hold)."""
+    if config.choice("gain") == "exponential" and abs(label) > LIMITS["exponential_label"]:
+        raise InputError(
+            f"label {label} is beyond ±{LIMITS['exponential_label']}, the largest "
+            "gain=exponential takes (ndcg.limits)",
+            where,
+        )
 
 
 def gain(label: Decimal, config: Config) -> mpmath.mpf:

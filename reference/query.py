@@ -13,7 +13,7 @@ from ndcgspec.reference.config import Config
 from ndcgspec.reference.cutoff import cut
 from ndcgspec.reference.discount import discount
 from ndcgspec.reference.document import ScoredDocument
-from ndcgspec.reference.gain import gain
+from ndcgspec.reference.gain import check_label, gain
 from ndcgspec.reference.ideal import ideal_gains
 from ndcgspec.reference.inputs import Judgment, Posting
 
@@ -54,6 +54,7 @@ class QueryResult:
 def judged_gain(judgment: Judgment, config: Config) -> tuple[Decimal | None, mpmath.mpf | None]:
     """The label after the fractional and negative axes and its gain; (None, None) when the
     negative axis turns the judgment into no judgment (``ndcg.negative.unjudged``)."""
+    check_label(judgment.label, config, judgment.where)
     label = fractional.CHOICES[config.choice("fractional")](judgment.label, judgment.where)
     if label >= 0:
         return label, gain(label, config)

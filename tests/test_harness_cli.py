@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from hostile.cli import ndcgspec
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SUITE = ["--suite", str(FIXTURES / "harness_cases"), "--data", str(FIXTURES / "harness_data")]
-
-
-def ndcgspec(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "ndcgspec.harness.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def results(path: Path) -> dict[str, str]:
@@ -129,7 +120,7 @@ def test_nothing_judged_is_a_failure_in_one_line(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
-        "ndcgspec: no case ran (15 unsupported, 0 skipped): nothing was checked"
+        "ndcgspec: judged nothing: all 15 cases were unsupported or skipped"
     ]
     again = ndcgspec("report", str(report), "--format", "badge")
     assert again.returncode == 1

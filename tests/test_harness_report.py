@@ -18,7 +18,17 @@ from ndcgspec.harness.running.render import RENDERERS
 from ndcgspec.harness.running.report import ReportWriter, partial_path, read_report, tally
 
 FIXTURES = Path(__file__).parent / "fixtures"
-HEADER = {"type": "header", "adapter": {"name": "a<b", "version": "1", "float_width": 64}}
+HEADER = {
+    "type": "header",
+    "report_format": 1,
+    "harness_version": "0.1.0",
+    "spec_version": "1.1.0",
+    "protocol_version": 1,
+    "command": "a<b",
+    "started": "2026-01-01T00:00:00+00:00",
+    "adapter": {"name": "a<b", "version": "1", "float_width": 64},
+}
+FOOTER = {"type": "footer", "counts": {"pass": 1}, "conformance_percent": 100.0}
 RESULTS = [
     {"type": "result", "id": "x/1", "group": "x", "config": {"gain": "linear"}, "outcome": "pass"},
     {
@@ -44,7 +54,7 @@ def test_report_is_partial_until_finished(tmp_path: Path) -> None:
         assert not final.exists()
         partial = read_report(final)
         assert not partial.complete and len(partial.results) == 1
-        writer.write({"type": "footer"})
+        writer.write(FOOTER)
         writer.finish()
     assert final.exists() and not partial_path(final).exists()
     assert read_report(final).complete
@@ -142,7 +152,7 @@ def test_tally_counts_outcomes_and_axis_choices() -> None:
 def report_file(tmp_path: Path) -> Path:
     path = tmp_path / "r.jsonl"
     with ReportWriter(path) as writer:
-        for record in [HEADER, *RESULTS, {"type": "footer"}]:
+        for record in [HEADER, *RESULTS, FOOTER]:
             writer.write(record)
         writer.finish()
     return path

@@ -21,8 +21,8 @@ from ndcgspec.harness.adapters.base import BUILTIN_ADAPTERS
 from ndcgspec.harness.running.compare import error_constant
 from ndcgspec.harness.running.plan import Selection
 from ndcgspec.harness.running.pool import PoolOptions
-from ndcgspec.harness.running.render import exit_status, render_text
-from ndcgspec.harness.running.report import REPORT_FORMAT, Report, ReportWriter, tally
+from ndcgspec.harness.running.render import render_text
+from ndcgspec.harness.running.report import REPORT_FORMAT, Report, ReportWriter, exit_status, tally
 from ndcgspec.harness.running.runner import HarnessError, Plan, load_cases, run_cases
 from ndcgspec.harness.running.worker import BUILTIN_PROGRAMS, adapter_command
 from ndcgspec.harness.suite.load import LoadedCase
@@ -219,4 +219,4 @@ def handle(args: argparse.Namespace) -> int:
         data=args.data,
     )
     print(render_text(report), end="")
-    return exit_status(report)
+    return exit_status(report.results)

@@ -108,7 +108,9 @@ class WorkerPool:
             return worker
         try:
             worker = worker or self._started()
-            results = worker.run(list(payloads.values()), self.options.timeout * len(payloads))
+            # The batch as a whole gets the per-case timeout: a hung case then costs it once
+            # here and once alone, never the timeout times the batch's size.
+            results = worker.run(list(payloads.values()), self.options.timeout)
         except WorkerFailure as failure:
             if worker is not None:
                 self._retire(worker, graceful=False)

@@ -10,29 +10,58 @@ from __future__ import annotations
 import argparse
 import html
 import json
-import sys
+import os
+import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
 from ndcgspec.harness.running.outcome import OUTCOMES
-from ndcgspec.harness.running.report import (
-    Report,
-    Tally,
-    failed,
-    nothing_ran,
-    read_report,
-    tally,
-)
+from ndcgspec.harness.running.report import Report, Tally, exit_status, read_report, tally
+from ndcgspec.reference import InputError
 
 MAX_LISTED = 50
+
+
+# Characters that XML 1.0 forbids, a terminal acts on, or UTF-8 cannot encode (lone
+# surrogates, which JSON can escape): shown as escapes, never written raw.
+_INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _escaped(char: re.Match[str]) -> str:
+    code = ord(char.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _visible(value: Any) -> Any:
+    if isinstance(value, str):
+        return _INVISIBLE.sub(_escaped, value)
+    if isinstance(value, dict):
+        return {_visible(k): _visible(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_visible(v) for v in value]
+    return value
+
+
+def visible(report: Report) -> Report:
+    """`report` with every control character, noncharacter and lone surrogate of its text
+    written as an escape: adapters' messages are untrusted, and every format must stay
+    valid (JUnit XML) and inert (HTML, a terminal)."""
+    return replace(report, header=_visible(report.header), results=_visible(report.results))
+
+
+def _places(adapter: dict[str, Any]) -> str:
+    places = adapter.get("decimal_places")
+    return "" if places is None else f", {places} decimal places"
 
 
 def _title(report: Report) -> str:
     adapter = report.header.get("adapter") or {}
     width = adapter.get("float_width", "?")
-    return f"{adapter.get('name', '?')} {adapter.get('version', '?')} (float{width})"
+    name = f"{adapter.get('name', '?')} {adapter.get('version', '?')}"
+    return f"{name} (float{width}{_places(adapter)})"
 
 
 def _headline(tallied: Tally) -> str:
@@ -81,6 +110,7 @@ def _aligned(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 def render_text(report: Report) -> str:
     """A terminal summary: headline, the by-axis table, then the failing cases."""
+    report = visible(report)
     tallied = tally(report.results)
     lines = [*_warning(report), _title(report), _headline(tallied), ""]
     lines += _aligned(["axis choice", *OUTCOMES], axis_rows(tallied))
@@ -103,6 +133,7 @@ def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> lis
 
 def render_markdown(report: Report) -> str:
     """A markdown summary with the by-axis table and the failing cases."""
+    report = visible(report)
     tallied = tally(report.results)
     lines = [f"> {w}" for w in _warning(report)]
     lines += [f"## nDCG conformance: {_title(report)}", "", _headline(tallied), ""]
@@ -119,6 +150,7 @@ def render_markdown(report: Report) -> str:
 
 def render_html(report: Report) -> str:
     """A standalone HTML page with the same content as the markdown summary."""
+    report = visible(report)
     tallied = tally(report.results)
     esc = html.escape
 
@@ -148,6 +180,7 @@ def render_html(report: Report) -> str:
 def render_junit(report: Report) -> str:
     """JUnit XML: a test case per case, failures and errors with their messages and details;
     unsupported and skipped cases are skipped tests."""
+    report = visible(report)
     tallied = tally(report.results)
     suite = ElementTree.Element(
         "testsuite",
@@ -189,12 +222,14 @@ def badge_color(percent: float | None) -> str:
 
 def render_badge(report: Report) -> str:
     """shields.io endpoint JSON: schemaVersion, label, message, color."""
+    report = visible(report)
     tallied = tally(report.results)
     message = (
         "no case ran"
         if tallied.percent is None
         else f"{tallied.percent:.1f}% ({tallied.counts['pass']}/{tallied.run})"
     )
+    message += _places(report.header["adapter"])
     if not report.complete:
         message += " partial"
     badge = {
@@ -228,23 +263,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=handle)
 
 
-def exit_status(report: Report) -> int:
-    """1 when the report records a fail or an error, or judged no case (said on stderr in one
-    line); else 0."""
-    tallied = tally(report.results)
-    why = nothing_ran(tallied)
-    if why:
-        print(f"ndcgspec: {why}", file=sys.stderr)
-        return 1
-    return 1 if failed(tallied) else 0
+def write_output(path: Path, text: str, report: Report) -> None:
+    """Write `text` to `path` in one step (a temporary file renamed over it), refusing a
+    folder and the report being read: the user's files are never lost."""
+    if path.is_dir():
+        raise InputError("is a folder; -o names the file to write", str(path))
+    if path.exists() and path.samefile(report.source):
+        raise InputError("is the report being rendered; refusing to overwrite it", str(path))
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise InputError(f"cannot write: {error.strerror or error}", str(path)) from None
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Render the report; exit status 1 when it records a fail or an error, or no case ran."""
+    """Render the report; exit status 1 when it records a fail or an error, or judged no
+    case at all."""
     report = read_report(args.report)
     text = RENDERERS[args.format](report)
     if args.output:
-        args.output.write_text(text, encoding="utf-8")
+        write_output(args.output, text, report)
     else:
         print(text, end="")
-    return exit_status(report)
+    return exit_status(report.results)

@@ -10,16 +10,22 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
 from ndcgspec.harness.running.outcome import OUTCOMES
 from ndcgspec.reference import InputError
 from ndcgspec.reference.config import choice_axes
+from ndcgspec.spec import load_schema
 
 REPORT_FORMAT = 1
 RAN = ("pass", "fail", "error")
@@ -83,28 +89,68 @@ class Report:
         return self.footer is not None
 
 
+@cache
+def _line_validator(kind: str) -> Draft202012Validator:
+    schema = load_schema("report")
+    return Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{kind}"})
+
+
+def _what(record: Any) -> str:
+    if isinstance(record, dict):
+        return (
+            f"a {record['type']!r} object" if isinstance(record.get("type"), str) else "an object"
+        )
+    return "null" if record is None else f"a JSON {type(record).__name__}"
+
+
+def line_problem(record: Any, first: bool) -> str | None:
+    """What is wrong with one report line against ``spec/schema/report.schema.json`` and its
+    place in the file (a header first, then results, then at most one footer); None if
+    nothing."""
+    kind = record.get("type") if isinstance(record, dict) else None
+    if first and kind != "header":
+        return f"not an ndcgspec report: the first line is {_what(record)}, not a header"
+    if not first and kind not in ("result", "footer"):
+        return f"{_what(record)} where a result or the footer belongs"
+    error = best_match(_line_validator(kind).iter_errors(record))
+    if error is None:
+        return None
+    where = "/" + "/".join(str(p) for p in error.absolute_path)
+    text = error.message if len(error.message) <= 160 else error.message[:157] + "..."
+    return f"{kind} line violates report.schema.json at {where}: {text}"
+
+
 def read_report(path: Path) -> Report:
-    """Read a report, or its ``.partial`` file when only that exists."""
+    """Read a report, or its ``.partial`` file when only that exists; every line is checked
+    against ``spec/schema/report.schema.json``, and a bad one is an InputError naming it."""
     if not path.exists() and partial_path(path).exists():
         path = partial_path(path)
+    if path.is_dir():
+        raise InputError("is a folder, not a report", str(path))
     try:
         lines = path.read_text(encoding="utf-8").split("\n")
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read report: {error}", str(path)) from None
-    records = []
+    records: list[dict[str, Any]] = []
+    footer = None
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
             if number == len(lines):
                 break  # the last line of a killed run, cut short
             raise InputError("report line is not JSON", f"{path}:{number}") from None
-    if not records or records[0].get("type") != "header":
-        raise InputError("not an ndcgspec report: the first line is not a header", str(path))
-    results = [r for r in records if r.get("type") == "result"]
-    footer = next((r for r in records if r.get("type") == "footer"), None)
+        problem = "a line after the footer" if footer else line_problem(record, first=not records)
+        if problem:
+            raise InputError(problem, f"{path}:{number}")
+        records.append(record)
+        if record["type"] == "footer":
+            footer = record
+    if not records:
+        raise InputError("not an ndcgspec report: it holds no line", str(path))
+    results = [r for r in records if r["type"] == "result"]
     return Report(records[0], results, footer, path)
 
 
@@ -164,7 +210,17 @@ def nothing_ran(tallied: Tally) -> str | None:
     failed, so the exit status is then non-zero too."""
     if tallied.run:
         return None
-    return (
-        f"no case ran ({tallied.counts['unsupported']} unsupported, "
-        f"{tallied.counts['skip']} skipped): nothing was checked"
-    )
+    total = sum(tallied.counts.values())
+    return f"judged nothing: all {total} cases were unsupported or skipped"
+
+
+def exit_status(results: Sequence[Mapping[str, Any]]) -> int:
+    """The exit status of a command that judged `results`: 1 when any case failed or
+    errored, or when no case was judged at all (every one unsupported or skipped), which
+    is then said in one line on stderr; else 0."""
+    tallied = tally(results)
+    why = nothing_ran(tallied)
+    if why:
+        print(f"ndcgspec: {why}", file=sys.stderr)
+        return 1
+    return 1 if failed(tallied) else 0

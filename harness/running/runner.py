@@ -25,8 +25,15 @@ from ndcgspec.harness.running.outcome import Verdict, judge, summed_terms
 from ndcgspec.harness.running.plan import STORED, ExpectedCache, cache_root
 from ndcgspec.harness.running.pool import Job, PoolOptions, WorkerPool
 from ndcgspec.harness.running.worker import WorkerFailure
-from ndcgspec.harness.suite.load import LoadedCase, case_inputs, data_root, iter_cases
-from ndcgspec.reference import ConfigError, NdcgSpecError
+from ndcgspec.harness.suite.lint import parse_file, schema_problems
+from ndcgspec.harness.suite.load import (
+    LoadedCase,
+    case_files,
+    case_inputs,
+    data_root,
+    iter_cases,
+)
+from ndcgspec.reference import Config, ConfigError, NdcgSpecError
 
 MAX_BATCH = 16
 OnResult = Callable[[dict[str, Any]], None]
@@ -47,11 +54,30 @@ def load_cases(
     glob: str | None = None, root: Path | None = None, data: Path | None = None
 ) -> list[LoadedCase]:
     """Every case of the suite (or of the case files below `root`) matching `glob`, published
-    inputs looked up under the data root `data`."""
+    inputs looked up under the data root `data`. A folder of the user's own (`root`) is
+    checked against the case schema first: a case the spec cannot compute is an error of
+    the suite, never an `unsupported` of the adapter."""
+    if root is not None:
+        _check_suite(root, glob)
     try:
         return list(iter_cases(glob, root, data))
     except (ValueError, OSError) as error:
         raise HarnessError(f"cannot read the cases: {str(error).splitlines()[0]}") from None
+
+
+def _check_suite(root: Path, glob: str | None) -> None:
+    if not root.is_dir():
+        raise HarnessError(f"{root}: not a folder of case files")
+    for path in case_files(root, glob):
+        content, found = parse_file(path)
+        found = found or schema_problems(path, content)
+        if found:
+            raise HarnessError(str(found[0]))
+        for index, case in enumerate(content["cases"]):
+            try:
+                Config.from_mapping(case["config"])
+            except NdcgSpecError as error:
+                raise HarnessError(f"{path}: /cases/{index}/config: {error}") from None
 
 
 def case_rows(loaded: LoadedCase, data: Path) -> dict[str, list[list[str]]]:

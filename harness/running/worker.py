@@ -1,32 +1,43 @@
 """The parent side of the protocol: one adapter process, treated as untrusted.
 
-A `Worker` starts the adapter command in its own process group, sends protocol lines and reads
-the replies with a deadline and a size cap. Anything the process does wrong (dies, including by
-SIGSEGV or SIGABRT; hangs past the deadline; writes a line that is too long, not JSON, or out
-of sequence; breaks the schema in validation mode) raises `WorkerFailure` with one line saying
-what happened, after the process group has been killed. The caller then starts a fresh worker.
+A `Worker` starts the adapter command in a process group of its own, sends protocol lines and
+reads the replies with a deadline and a size cap. Anything the process does wrong (dies,
+including by SIGSEGV or SIGABRT; exits while a process it started holds its output open; hangs
+past the deadline; writes a line that is too long, not JSON, or out of sequence; breaks the
+schema in validation mode) raises `WorkerFailure` with one line saying what happened, after the
+whole process group has been killed. The caller then starts a fresh worker. A result object
+that breaks the protocol's schema becomes that case's error, with or without validation mode.
+
+The group is led by a watchdog that waits for end of input on a pipe only the harness holds:
+when the harness dies, even by SIGKILL, the kernel closes that pipe and the watchdog kills the
+group, so no adapter (nor anything it started, nor the shell of an --exec command line)
+outlives the harness.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import selectors
 import signal
 import subprocess
 import sys
-import tempfile
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 from ndcgspec.harness.running.protocol import (
     ProtocolError,
     decode,
     encode,
+    message_schema,
     protocol_version,
     run_message,
     schema_violation,
@@ -37,6 +48,12 @@ from ndcgspec.harness.versions import harness_version
 
 _CHUNK = 1 << 20
 _STDERR_TAIL = 2000
+# Of the adapter's stderr only the last bytes are kept: it may write without end.
+STDERR_KEPT_BYTES = 64 * 1024
+# How often a wait for a reply looks whether the adapter itself is still running.
+_LIVENESS_SECONDS = 0.25
+# The watchdog leading each adapter's process group: on end of input, kill the group.
+_WATCHDOG = "import os, sys; sys.stdin.buffer.read(); os.killpg(0, 9)"
 
 
 class WorkerFailure(Exception):
@@ -84,14 +101,25 @@ def _signal_name(status: int) -> str:
         return f"signal {-status}"
 
 
-PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+@cache
+def _result_validator() -> Draft202012Validator:
+    return Draft202012Validator(message_schema("run-reply")["properties"]["results"]["items"])
 
 
-def _die_with_the_harness() -> None:
-    """Run in the adapter's process before it execs: on Linux, have the kernel SIGKILL it when
-    the harness dies, so that even a harness killed by SIGKILL leaves no adapter running."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+def checked_result(result: dict[str, Any]) -> dict[str, Any]:
+    """`result` when it is a result object of the protocol; otherwise an error result of the
+    same case (values as strings, missing fields: bad output is an error, not a fail)."""
+    error = best_match(_result_validator().iter_errors(result))
+    if error is None:
+        return result
+    where = "/".join(str(p) for p in error.absolute_path)
+    text = error.message if len(error.message) <= 160 else error.message[:157] + "..."
+    case_id = result.get("id")
+    return {
+        "id": case_id if isinstance(case_id, str) else "",
+        "error": f"malformed result{' at ' + where if where else ''}: {text}",
+        "detail": encode(result)[:_STDERR_TAIL].decode("utf-8", "replace"),
+    }
 
 
 class Worker:
@@ -109,25 +137,38 @@ class Worker:
         self.max_output_bytes = max_output_bytes
         self.validate = validate
         self.seq = 0
-        # Closed by `kill`, which every path out of a worker goes through.
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115
+        self._stderr = bytearray()
+        self._stderr_lock = threading.Lock()
+        self._watchdog = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-c", _WATCHDOG],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            process_group=0,
+        )
         try:
             self.process = subprocess.Popen(
                 command,
                 shell=isinstance(command, str),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self._stderr,
-                start_new_session=True,
-                preexec_fn=_die_with_the_harness,
+                stderr=subprocess.PIPE,
+                process_group=self._watchdog.pid,
                 env=None if env is None else dict(env),
             )
         except OSError as error:
-            self._stderr.close()
+            self._release_watchdog()
             raise WorkerFailure(f"cannot start adapter: {error.strerror or error}") from None
+        # stderr is drained by a thread of its own, so an adapter writing there never blocks
+        # while the harness writes to its input.
+        self._stderr_reader = threading.Thread(target=self._keep_stderr, daemon=True)
+        self._stderr_reader.start()
         self._buffer = bytearray()
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.process.stdout, selectors.EVENT_READ)
+        os.set_blocking(self.process.stdin.fileno(), False)
+        self._writable = selectors.DefaultSelector()
+        self._writable.register(self.process.stdin, selectors.EVENT_WRITE)
 
     def start(self, timeout: float) -> dict[str, Any]:
         """Send ``start``; the adapter's start reply."""
@@ -141,7 +182,8 @@ class Worker:
         return reply
 
     def run(self, cases: Sequence[Mapping[str, Any]], timeout: float) -> list[dict[str, Any]]:
-        """Send one batch; the results of the reply, checked for the batch's sequence number."""
+        """Send one batch; the results of the reply, checked for the batch's sequence number,
+        each result checked against the protocol's schema (`checked_result`)."""
         self.seq += 1
         reply = self._exchange(run_message(self.seq, cases), "run-reply", timeout)
         if reply.get("seq") != self.seq:
@@ -149,40 +191,60 @@ class Worker:
         results = reply.get("results")
         if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
             self._fail("run reply has no list of result objects")
-        return results
+        return [checked_result(r) for r in results]
 
     def stop(self, grace: float = 2.0) -> None:
-        """Send ``stop`` and let the process exit; kill it if it does not."""
-        try:
+        """Send ``stop`` and let the process exit; kill its group if it does not."""
+        with contextlib.suppress(WorkerFailure, OSError, subprocess.TimeoutExpired):
             if self.process.poll() is None:
-                self.process.stdin.write(encode(stop_message()))
-                self.process.stdin.flush()
+                self._write(encode(stop_message()), time.monotonic() + grace)
                 self.process.stdin.close()
                 self.process.wait(timeout=grace)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
         self.kill()
 
     def kill(self) -> None:
-        """Kill the adapter's process group and release its pipes."""
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
+        """Kill the adapter's whole process group, whether or not the adapter itself still
+        runs (what it started may), and release its pipes."""
+        # Once the watchdog is reaped its pid may be reused: kill the group only before that.
+        if self._watchdog.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._watchdog.pid, signal.SIGKILL)
         self.process.wait()
-        self._selector.close()
+        self._stderr_reader.join(timeout=1)
+        for selector in (self._selector, self._writable):
+            selector.close()
         for stream in (self.process.stdin, self.process.stdout):
             with contextlib.suppress(OSError):
                 stream.close()
-        self._stderr.close()
+        self._release_watchdog()
+
+    def _release_watchdog(self) -> None:
+        with contextlib.suppress(OSError):
+            self._watchdog.stdin.close()
+        self._watchdog.wait()
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        """Write all of `data` to the adapter's input by `deadline`: an adapter that stops
+        reading cannot block the harness."""
+        view = memoryview(data)
+        while view:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self._fail("adapter stopped reading its input")
+            if not self._writable.select(remaining):
+                continue
+            try:
+                view = view[os.write(self.process.stdin.fileno(), view) :]
+            except BlockingIOError:
+                continue
+            except OSError:
+                self._fail_dead("input")
 
     def _exchange(self, message: Mapping[str, Any], reply_kind: str, timeout: float) -> dict:
+        deadline = time.monotonic() + timeout
+        self._write(encode(message), deadline)
         try:
-            self.process.stdin.write(encode(message))
-            self.process.stdin.flush()
-        except OSError:
-            self._fail_dead()
-        try:
-            reply = decode(self._read_line(time.monotonic() + timeout, timeout))
+            reply = decode(self._read_line(deadline, timeout))
         except ProtocolError as error:
             self._fail(str(error))
         if self.validate:
@@ -200,11 +262,18 @@ class Worker:
                     "without ending its line"
                 )
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self._selector.select(remaining):
+            if remaining <= 0:
                 self._fail(f"adapter timed out after {timeout:g} s")
+            if not self._selector.select(min(remaining, _LIVENESS_SECONDS)):
+                if self.process.poll() is not None:
+                    self._fail(
+                        f"adapter exited with status {self.process.returncode} while a process "
+                        "it started still holds its output open"
+                    )
+                continue
             chunk = os.read(self.process.stdout.fileno(), _CHUNK)
             if not chunk:
-                self._fail_dead()
+                self._fail_dead("output")
             newline = chunk.find(b"\n")
             end = -1 if newline < 0 else len(self._buffer) + newline
             self._buffer += chunk
@@ -214,20 +283,27 @@ class Worker:
         del self._buffer[: end + 1]
         return line
 
-    def _stderr_tail(self) -> str:
-        try:
-            self._stderr.seek(0, os.SEEK_END)
-            size = self._stderr.tell()
-            self._stderr.seek(max(0, size - _STDERR_TAIL))
-            return self._stderr.read().decode("utf-8", "replace").strip()
-        except (OSError, ValueError):
-            return ""
+    def _keep_stderr(self) -> None:
+        """Read the adapter's stderr to its end, keeping only the last STDERR_KEPT_BYTES."""
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := os.read(self.process.stderr.fileno(), _CHUNK):
+                with self._stderr_lock:
+                    self._stderr += chunk
+                    del self._stderr[:-STDERR_KEPT_BYTES]
+        with contextlib.suppress(OSError):
+            self.process.stderr.close()
 
-    def _fail_dead(self) -> None:
+    def _stderr_tail(self) -> str:
+        # A moment for the reader to take what a dying adapter wrote last.
+        self._stderr_reader.join(timeout=0.2)
+        with self._stderr_lock:
+            return self._stderr[-_STDERR_TAIL:].decode("utf-8", "replace").strip()
+
+    def _fail_dead(self, closed: str) -> None:
         try:
             status = self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            self._fail("adapter closed its output but did not exit")
+            self._fail(f"adapter closed its {closed} but did not exit")
         if status < 0:
             self._fail(f"adapter crashed: killed by {_signal_name(status)}")
         last = self._stderr_tail().splitlines()

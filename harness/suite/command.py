@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -12,6 +13,7 @@ from ndcgspec.harness.suite.check import check
 from ndcgspec.harness.suite.generate import generate, published_available
 from ndcgspec.harness.suite.load import cases_root, data_root
 from ndcgspec.harness.suite.manifest import write_manifest
+from ndcgspec.reference import NdcgSpecError
 
 DEFAULT_JOBS = 2
 
@@ -35,6 +37,8 @@ def run_generate(args: argparse.Namespace) -> int:
     """Write the case files and the manifest; say what was written."""
     started = time.monotonic()
     out = args.cases_dir or cases_root()
+    if out.exists() and not out.is_dir():
+        raise NdcgSpecError(f"{out}: not a folder; --cases-dir names where the cases go")
     data = args.data_root or data_root()
     written = generate(out, data, args.jobs)
     if not published_available(data):
@@ -47,6 +51,8 @@ def run_generate(args: argparse.Namespace) -> int:
 def run_check(args: argparse.Namespace) -> int:
     """Print every problem and a summary; exit 1 when there is a problem."""
     started = time.monotonic()
+    if args.cases_dir is not None and not args.cases_dir.is_dir():
+        raise NdcgSpecError(f"{args.cases_dir}: not a folder of case files")
     report = check(args.cases_dir, args.data_root, args.glob, args.jobs)
     for problem in report.problems:
         print(problem)
@@ -59,4 +65,12 @@ def run_check(args: argparse.Namespace) -> int:
         f"{len(report.problems)} problems, {len(report.skipped)} skipped "
         f"({time.monotonic() - started:.1f} s)"
     )
+    if not report.cases:
+        glob = f" matching {args.glob!r}" if args.glob else ""
+        print(
+            f"ndcgspec: checked nothing: no cases in {report.files} case files{glob} "
+            f"below {args.cases_dir or cases_root()}",
+            file=sys.stderr,
+        )
+        return 1
     return 1 if report.problems else 0
