@@ -19,6 +19,7 @@ COMMAND_MODULES: list[str] = [
     "analysis.smoke",
     "analysis.identify",
     "analysis.matrix",
+    "analysis.which",
 ]
 
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from ndcgspec.spec import load_spec
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+# NDCGSPEC_SHARED_DATA points elsewhere, e.g. from a git worktree whose ../shared is absent.
+SHARED_DATA = Path(os.environ.get("NDCGSPEC_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
 TESTS_DIR = Path(__file__).resolve().parent
 
 # The deliberately wrong adapters of `fakes` are test code, not product: adapters run in child
