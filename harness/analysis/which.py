@@ -110,10 +110,12 @@ def evaluate_space(
     cutoffs: Sequence[int | None] = DEFAULT_CUTOFFS,
     extra_maps: Sequence[dict[Decimal, Decimal]] = (),
     progress: bool = False,
+    extra_fields: bool = False,
 ) -> Searched:
-    """Evaluate every configuration of the space once, over shared per-query work."""
+    """Evaluate every configuration of the space once, over shared per-query work; with
+    `extra_fields`, text after the run's sixth field is ignored, as trec_eval ignores it."""
     started = time.perf_counter()
-    qrels, run = read_qrels(qrels_path), read_run(run_path)
+    qrels, run = read_qrels(qrels_path), read_run(run_path, extra_fields)
     candidates, options = search_space(label_values(qrels), cutoffs, extra_maps)
     sweep = Sweep(qrels, run, {c.cutoff for c in candidates})
     groups: dict[tuple, Group] = {}
@@ -297,6 +299,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="MAP",
         help="also search this gain map, written as in a measure: {1:3,2:9} (repeatable)",
     )
+    parser.add_argument(
+        "--extra-fields",
+        action="store_true",
+        help="ignore text after the sixth field of a run line, as trec_eval does",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run_which)
 
@@ -312,7 +319,12 @@ def run_which(args: argparse.Namespace) -> int:
         raise NdcgSpecError("--decimals must be >= 0 and --top >= 1")
     cutoffs = [*DEFAULT_CUTOFFS, *(k for k in args.cutoff if k not in DEFAULT_CUTOFFS)]
     searched = evaluate_space(
-        args.qrels, args.run, cutoffs, args.gain_map, progress=sys.stderr.isatty()
+        args.qrels,
+        args.run,
+        cutoffs,
+        args.gain_map,
+        progress=sys.stderr.isatty(),
+        extra_fields=args.extra_fields,
     )
     found = answer(searched, value, decimals)
     if args.format == "json":
