@@ -20,6 +20,7 @@ COMMAND_MODULES: list[str] = [
     "analysis.identify",
     "analysis.matrix",
     "analysis.which",
+    "analysis.compare_runs",
 ]
 
 
