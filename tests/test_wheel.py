@@ -87,3 +87,8 @@ def test_wheel_ships_the_reference_and_the_harness(wheel_names: set[str]) -> Non
     for folder in ("suite", "running", "adapters", "adapters/peers", "analysis"):
         assert f"ndcgspec/harness/{folder}/__init__.py" in wheel_names
     assert "ndcgspec/harness/adapters/ndcg_adapter.mjs" in wheel_names
+
+
+def test_wheel_ships_the_citation_file(wheel_names: set[str]) -> None:
+    # `explain --cite` reads the release year from it in an installed package.
+    assert "ndcgspec/harness/CITATION.cff" in wheel_names
