@@ -120,6 +120,8 @@ def evaluate_space(
     sweep = Sweep(qrels, run, {c.cutoff for c in candidates})
     groups: dict[tuple, Group] = {}
     keys: dict[int, Any] = {}
+    # Many configurations share one Scores object (the sweep's cache): its group is found once.
+    group_of: dict[int, Group] = {}
     rejected = 0
     for candidate in tqdm(candidates, desc="which", unit="config", disable=not progress):
         config = candidate.config
@@ -129,7 +131,10 @@ def evaluate_space(
         if isinstance(result, InputError):
             rejected += 1
             continue
-        groups.setdefault(result.signature(), Group(result)).members.append(candidate)
+        group = group_of.get(id(result))
+        if group is None:
+            group = group_of[id(result)] = groups.setdefault(result.signature(), Group(result))
+        group.members.append(candidate)
     return Searched(
         groups=sorted(groups.values(), key=lambda g: g.best.order),
         space=describe_space(options, cutoffs),
