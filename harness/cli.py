@@ -21,6 +21,8 @@ COMMAND_MODULES: dict[str, str] = {
     "smoke": "analysis.smoke",
     "identify": "analysis.identify",
     "matrix": "analysis.matrix",
+    "which": "analysis.which",
+    "compare": "analysis.compare_runs",
 }
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import mpmath
 
+from ndcgspec.harness.citation import citation
 from ndcgspec.harness.score import UNDEFINED, config_from_measure
 from ndcgspec.reference import Config, InputError, NdcgSpecError, QueryResult, evaluate
 from ndcgspec.reference.config import axes
@@ -51,6 +52,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--query", metavar="QID", help="the query to trace")
     parser.add_argument("--qrels", metavar="FILE", help="qrels file for the trace")
     parser.add_argument("--run", metavar="FILE", help="run file for the trace")
+    parser.add_argument(
+        "--cite",
+        action="store_true",
+        help="print only the paragraph to paste into a paper and the BibTeX entry",
+    )
     parser.set_defaults(handler=run_explain)
 
 
@@ -133,19 +139,45 @@ def _latex_text(text: str) -> str:
 
 
 def bibtex_entry(config: Config) -> str:
-    """A BibTeX ``@misc`` entry for ndcgspec with the configuration and fingerprint in a note."""
-    spec = load_spec()
-    return "\n".join(
-        [
-            f"@misc{{ndcgspec:{config.fingerprint()},",
-            f"  title = {{{{ndcgspec}}: {spec['title']}}},",
-            f"  howpublished = {{ndcgspec specification, version {spec['spec_version']}}},",
-            f"  version = {{{spec['spec_version']}}},",
-            f"  note = {{Configuration \\texttt{{{_latex_text(config.full())}}}, "
-            f"fingerprint \\texttt{{{config.fingerprint()}}}}}",
-            "}",
-        ]
-    )
+    """A BibTeX ``@software`` entry for ndcgspec: author, year, version and url from the
+    package metadata and CITATION.cff (`ndcgspec.harness.citation`), the spec version and the
+    configuration with its fingerprint in a note. The software version and the spec version
+    are distinct: the first names the program, the second the definitions it computes."""
+    software = citation()
+    fields = [
+        ("author", "{" + " and ".join(f"{{{a}}}" for a in software.authors) + "}"),
+        ("title", f"{{{{ndcgspec}}: {_latex_text(software.title.removeprefix('ndcgspec: '))}}}"),
+        ("year", f"{{{software.year}}}" if software.year else None),
+        ("version", f"{{{software.version}}}"),
+        ("url", f"{{{software.url}}}" if software.url else None),
+        (
+            "note",
+            f"{{nDCG specification version {load_spec()['spec_version']}; configuration "
+            f"\\texttt{{{_latex_text(config.full())}}}, fingerprint "
+            f"\\texttt{{{config.fingerprint()}}}}}",
+        ),
+    ]
+    body = [f"  {name} = {value}," for name, value in fields if value is not None]
+    return "\n".join([f"@software{{ndcgspec:{config.fingerprint()},", *body, "}"])
+
+
+def citing_paragraph(config: Config) -> str:
+    """The paragraph to paste into a paper: the canonical string, the fingerprint, and every
+    axis in the spec's words with its anchor."""
+    software = citation()
+    parts = [
+        f"We report {_display_name(config)} as computed by ndcgspec {software.version} under "
+        f"nDCG specification {load_spec()['spec_version']}: measure `{config.canonical()}` "
+        f"(fingerprint {config.fingerprint()}).",
+    ]
+    for axis in axes():
+        name, entry, params = _chosen(config, axis)
+        if "choices" in axis:
+            words = _definition(entry, params)
+        else:
+            words = "none, the whole ranking" if name == "null" else f"k = {name}"
+        parts.append(f"{axis['id'].capitalize()}: {words.rstrip('.')}. [{entry['anchor']}]")
+    return " ".join(parts)
 
 
 def _fixed(value: mpmath.mpf | Decimal | None) -> str:
@@ -231,6 +263,11 @@ def run_explain(args: argparse.Namespace) -> int:
     given: Sequence[str | None] = (args.query, args.qrels, args.run)
     if any(given) and not all(given):
         raise NdcgSpecError("a trace needs all of --query, --qrels and --run")
+    if args.cite:
+        print(textwrap.fill(citing_paragraph(config), WIDTH, break_on_hyphens=False))
+        print()
+        print(bibtex_entry(config))
+        return 0
     trace = traced_query(config, args.query, args.qrels, args.run) if all(given) else None
     print("\n".join(explanation(config, trace, args.measure)))
     return 0

@@ -115,7 +115,7 @@ def test_bibtex_entry(capsys) -> None:
     out = explained(capsys, "nDCG(gain=map,gain_map={1:3,2:9})")
     fingerprint = field(out, "fingerprint")
     lines = out.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("@misc{"))
+    start = next(i for i, line in enumerate(lines) if line.startswith("@software{"))
     end = lines.index("}", start)
     entry = "\n".join(lines[start : end + 1])
     assert entry.count("{") - entry.count(r"\{") == entry.count("}") - entry.count(r"\}")
@@ -204,3 +204,48 @@ def test_unknown_measure(capsys) -> None:
     status, out, err = explain(capsys, "nDCG(gain=cubic)")
     assert (status, out) == (2, "")
     assert "unknown choice 'cubic'" in err
+
+
+def _bibtex(out: str) -> dict[str, str]:
+    """The fields of the one BibTeX entry in `out`, outer braces removed."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("@software{"))
+    end = lines.index("}", start)
+    fields = {}
+    for line in lines[start + 1 : end]:
+        name, _, value = line.strip().partition(" = ")
+        fields[name] = value.removesuffix(",")[1:-1]
+    return fields
+
+
+def test_bibtex_from_package_metadata_and_citation_file(capsys) -> None:
+    from importlib.metadata import metadata
+
+    meta = metadata("ndcgspec")
+    cff = yaml.safe_load((REPO / "CITATION.cff").read_text(encoding="utf-8"))
+    fields = _bibtex(explained(capsys, "nDCG@10"))
+    assert fields["version"] == meta["Version"] == str(cff["version"])
+    assert fields["author"] == "{" + meta["Author"] + "}"
+    assert [a["name"] for a in cff["authors"]] == [meta["Author"]]
+    assert fields["year"] == str(cff["date-released"])[:4]
+    # The software version and the spec version are told apart.
+    assert f"nDCG specification version {SPEC['spec_version']}" in fields["note"]
+    urls = meta.get_all("Project-URL") or []
+    assert ("url" in fields) == bool(urls or cff.get("repository-code"))
+
+
+def test_cite_paragraph(capsys) -> None:
+    out = explained(capsys, "trec_eval@10", "--cite")
+    paragraph = flat(out.split("@software{")[0])
+    fingerprint = field(explained(capsys, "trec_eval@10"), "fingerprint")
+    assert "measure `nDCG(negative=unjudged,fractional=truncate,aggregate=run)@10`" in paragraph
+    assert f"(fingerprint {fingerprint})" in paragraph
+    assert f"under nDCG specification {SPEC['spec_version']}" in paragraph
+    for axis in SPEC["axes"]:
+        assert f"{axis['id'].capitalize()}: " in paragraph
+    # Each axis in the spec's words, followed by its anchor.
+    truncate = _choice("fractional", "truncate")
+    assert f"{flat(truncate['definition']).rstrip('.')}. [ndcg.fractional.truncate]" in paragraph
+    assert "Cutoff: k = 10. [ndcg.cutoff]" in paragraph
+    assert "[ndcg.negative.unjudged]" in paragraph and "[ndcg.aggregate.run]" in paragraph
+    assert out.rstrip().endswith("}")

@@ -101,3 +101,8 @@ def test_wheel_ships_the_reference_and_the_harness(wheel_names: set[str]) -> Non
 def test_wheel_ships_the_python_api_as_the_ndcgspec_package(wheel_names: set[str]) -> None:
     assert "ndcgspec/__init__.py" in wheel_names
     assert "ndcgspec/evaluation.py" in wheel_names
+
+
+def test_wheel_ships_the_citation_file(wheel_names: set[str]) -> None:
+    # `explain --cite` reads the release year from it in an installed package.
+    assert "ndcgspec/harness/CITATION.cff" in wheel_names
