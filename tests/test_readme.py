@@ -136,3 +136,17 @@ def test_one_bug_fails_only_where_tied_documents_decide(tmp_path: Path) -> None:
         assert tie_order_matters(case_of(record["id"], cases), record["config"]), record["id"]
     passed = [r for r in results if r["outcome"] == "pass"]
     assert len(passed) >= MINIMUM_JUDGED
+
+
+def test_identify_names_the_one_axis_the_bug_is_on(tmp_path: Path) -> None:
+    example = fenced("python", "## Checking an implementation")
+    folder = project(tmp_path, example.replace(CORRECT_TIES, DOCID_ASCENDING))
+    done = run_in(
+        folder, ["ndcgspec", "identify", "mypkg.ndcg_adapter:adapter", "--format", "json"]
+    )
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["closest_preset"] == "trec_eval"
+    assert list(found["preset_differences"]) == ["ties"]
+    ties = next(f for f in found["axes"] if f["axis"] == "ties")
+    assert ties["choices"] == ["docid-asc"]

@@ -48,10 +48,10 @@ from ndcgspec.reference.duplicates import CHOICES as DUPLICATES
 Row = tuple[str, str, str]
 PerQuery = Mapping[str, float | None]
 NumberFormat = tuple[int, int | None]
-ANY_VALUE = "any"
-"""Declared for a parameter instead of a list of values: the adapter computes every value."""
 """The float width of an adapter's values and the decimals it rounds them to, if it does
 (``ndcg.comparison``)."""
+ANY_VALUE = "any"
+"""Declared for a parameter instead of a list of values: the adapter computes every value."""
 
 NO_DOCUMENT_IDS = "the API takes label and score arrays, without document ids"
 CALLER_PICKS_QUERIES = (
@@ -67,6 +67,11 @@ ARRAYS_NOT_OBSERVABLE = {
 given the label of a judged document the run does not retrieve either."""
 DICT_NOT_OBSERVABLE = {"duplicates": DICT_INPUT}
 """What an API taking ``{qid: {docid: score}}`` mappings cannot show."""
+TREC_ADAPTER_NOT_OBSERVABLE = {
+    "duplicates": "the trec_adapter helper applies the configuration's duplicates choice to the "
+    "run rows before it builds the {docid: score} mapping the function takes"
+}
+"""What a function wrapped by `trec_adapter` cannot show."""
 
 
 class Rejected(Exception):
@@ -359,7 +364,7 @@ def _function_adapter(
         dict(capabilities or {}),
         dict(params or {}),
         float_width,
-        not_observable=dict(ARRAYS_NOT_OBSERVABLE if arrays else DICT_NOT_OBSERVABLE),
+        not_observable=dict(ARRAYS_NOT_OBSERVABLE if arrays else TREC_ADAPTER_NOT_OBSERVABLE),
         sees_unretrieved_labels=not arrays,
         function=function,
         shape=shape,
@@ -377,7 +382,7 @@ def trec_adapter(
     configuration's duplicates choice to the run rows first (``ndcg.duplicates``: under the
     default ``error`` it rejects a repeated document on the function's behalf); what the
     function itself would make of a repeated document cannot be shown, so the adapter declares
-    the duplicates axis not observable (`DICT_NOT_OBSERVABLE`).
+    the duplicates axis not observable (`TREC_ADAPTER_NOT_OBSERVABLE`).
 
     `declared` gives ``name`` and ``version``, and optionally ``capabilities``, ``params``,
     ``float_width`` (64) and ``rejects``: the exception types by which the function refuses
