@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
-from ndcgspec.harness.running.compare import FLOAT_WIDTHS
+from ndcgspec.harness.running.compare import float_widths
 from ndcgspec.reference import NdcgSpecError
 from ndcgspec.reference.aggregate import CHOICES as AGGREGATE_CHOICES
 from ndcgspec.reference.config import axes, choice_axes, choice_ids
@@ -148,9 +148,10 @@ def declared_capabilities(adapter: Mapping[str, Any]) -> dict[str, set[str]]:
                 f"adapter declares unknown choice {unknown[0]!r} on axis {axis_id!r}; "
                 f"valid: {', '.join(choice_ids(axis_id))}"
             )
-    if adapter.get("float_width") not in FLOAT_WIDTHS:
+    if adapter.get("float_width") not in float_widths():
         raise AdapterError(
-            f"adapter float_width must be 64 or 32, got {adapter.get('float_width')!r}"
+            f"adapter float_width must be one of {', '.join(map(str, float_widths()))}, "
+            f"got {adapter.get('float_width')!r}"
         )
     declared_params = adapter.get("params") or {}
     param_ids = {p["id"] for a in axes() for p in a.get("params", [])}

@@ -14,6 +14,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from ndcgspec.harness.running.compare import exact, published_tolerance
 from ndcgspec.harness.suite.expect import open_outcomes, outcome
 from ndcgspec.harness.suite.lint import Problem, duplicate_id_problems, lint_file, pointer
 from ndcgspec.harness.suite.load import (
@@ -38,10 +39,11 @@ class CheckReport:
 
 
 def within(actual: str | None, published: str, places: int) -> bool:
-    """|actual − published| ≤ ½·10^−places (the comparison rule of stated precision)."""
+    """Whether the decimal `actual` meets the value `published` to `places` decimals, by the
+    harness's one statement of the rule (``ndcg.comparison.published``)."""
     if actual is None:
         return False
-    return abs(Decimal(actual) - Decimal(published)) <= Decimal(5) * Decimal(10) ** (-places - 1)
+    return abs(exact(actual) - exact(published)) <= published_tolerance(places)
 
 
 def _differences(expected: Any, actual: Any, at: str) -> Iterator[tuple[str, Any, Any]]:

@@ -11,6 +11,7 @@ per-query arrays is also never given the label of a judged document the run does
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -40,7 +41,13 @@ ARRAYS_NOT_OBSERVABLE = {
 
 
 def require(module: str, distribution: str) -> ModuleType:
-    """Import `module` of the pip `distribution`, or an AdapterError naming the extra."""
+    """Import `module` of the pip `distribution`, or an AdapterError naming the extra.
+
+    The library runs on one OpenMP thread unless the user says otherwise: a case is a few
+    hundred rows and the harness runs adapter processes side by side, so threads spinning on
+    each other would cost more than the metric (XGBoost and LightGBM were 7 and 4 times slower).
+    The setting is read when the OpenMP runtime loads, with the library."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     try:
         return import_module(module)
     except ImportError as error:

@@ -25,7 +25,6 @@ from ndcgspec.harness.adapters.peers.common import (
 )
 
 DISTRIBUTION = "ir-measures"
-PROVIDERS = ("pytrec_eval", "ranx", "trectools", "gdeval")
 
 
 def measure(ir_measures: Any, config: Mapping[str, Any]) -> Any:
