@@ -19,6 +19,7 @@ import hashlib
 import re
 from collections.abc import Mapping
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
 from ndcgspec.reference.decimals import canonical_decimal, parse_decimal
@@ -69,6 +70,7 @@ def _choice(axis_id: str, choice_id: str) -> dict[str, Any]:
     raise ConfigError(f"unknown choice {choice_id!r} for axis {axis_id!r}; valid: {valid}")
 
 
+@cache
 def _param_specs() -> dict[str, tuple[str, dict[str, Any]]]:
     """Every parameter id mapped to (its axis id, its spec entry)."""
     return {p["id"]: (a["id"], p) for a in choice_axes() for p in a.get("params", [])}
@@ -245,7 +247,7 @@ class Config:
         return out
 
     def _arguments(self, full: bool) -> list[str]:
-        defaults = Config.default()
+        defaults = _spec_defaults()
         args = []
         for entry in choice_axes():
             chosen = self._choices[entry["id"]]
@@ -286,6 +288,13 @@ class Config:
 
     def __repr__(self) -> str:
         return f"Config({self.canonical()!r})"
+
+
+@cache
+def _spec_defaults() -> Config:
+    # Measure strings are written hundreds of thousands of times by identify; a Config never
+    # changes, so the defaults they are compared with are built once.
+    return Config.default()
 
 
 def _chosen_params(axis_id: str, choice_id: str) -> list[str]:
