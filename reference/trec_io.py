@@ -65,7 +65,7 @@ def _fields(
     return fields[:count]
 
 
-def _number(text: str, what: str, where: str) -> Decimal:
+def _decimal_field(text: str, what: str, where: str) -> Decimal:
     try:
         return parse_decimal(text)
     except NdcgSpecError:
@@ -85,7 +85,7 @@ def read_qrels(path: str | Path) -> dict[str, dict[str, Judgment]]:
                 f"(first at line {judged[docid].where.rsplit(':', 1)[1]})",
                 where,
             )
-        judged[docid] = Judgment(_number(label, "label", where), where)
+        judged[docid] = Judgment(_decimal_field(label, "label", where), where)
     return qrels
 
 
@@ -97,5 +97,5 @@ def read_run(path: str | Path, extra_fields: bool = False) -> dict[str, list[Pos
     for number, fields in read_lines(path):
         where = f"{path}:{number}"
         qid, _, docid, _, score, _ = _fields(fields, RUN_LAYOUT, "run", where, extra_fields)
-        run.setdefault(qid, []).append(Posting(docid, _number(score, "score", where), where))
+        run.setdefault(qid, []).append(Posting(docid, _decimal_field(score, "score", where), where))
     return run

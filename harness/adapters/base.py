@@ -175,8 +175,21 @@ def unsupported_reason(adapter: Mapping[str, Any], config: Mapping[str, Any]) ->
     return None
 
 
-def _number(text: Decimal) -> float | int:
-    return int(text) if text == text.to_integral_value() else float(text)
+def label_number(label: Decimal) -> int | float:
+    """A label as a user passes it: an int when it is integral, a float otherwise."""
+    return int(label) if label == label.to_integral_value() else float(label)
+
+
+def trec_dicts(
+    case_input: CaseInput,
+) -> tuple[dict[str, dict[str, int | float]], dict[str, dict[str, float]]]:
+    """``{qid: {docid: label}}`` and ``{qid: {docid: score}}``, the dict shape of TREC tools;
+    a repeated document of the run keeps its last score, as a dict assignment does."""
+    qrels = {
+        q: {d: label_number(v) for d, v in docs.items()} for q, docs in case_input.labels().items()
+    }
+    run = {q: {d: float(s) for d, s in docs} for q, docs in case_input.rankings().items()}
+    return qrels, run
 
 
 def scored_queries(case_input: CaseInput, config: Mapping[str, Any]) -> list[str]:
@@ -201,10 +214,7 @@ class _FunctionAdapter(Adapter):
             raise Rejected(f"{type(error).__name__}: {error}") from None
 
     def _trec(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
-        qrels = {
-            q: {d: _number(v) for d, v in docs.items()} for q, docs in case_input.labels().items()
-        }
-        run = {q: {d: float(s) for d, s in docs} for q, docs in case_input.rankings().items()}
+        qrels, run = trec_dicts(case_input)
         return self.function(qrels, run, config["cutoff"])
 
     def _arrays(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:

@@ -91,7 +91,7 @@ class Identification:
         }
 
 
-def adapter_metadata(target: str | None, exec_line: str | None) -> dict[str, Any]:
+def adapter_with_api_view(target: str | None, exec_line: str | None) -> dict[str, Any]:
     """The adapter's start reply ``adapter`` object, plus what a built-in or Python adapter
     declares its API cannot be shown (read in this process: declarations only)."""
     pool = WorkerPool(adapter_command(target, exec_line), PoolOptions())
@@ -422,7 +422,7 @@ def closest_preset(
 
 def identify(target: str | None, exec_line: str | None = None) -> Identification:
     """Fingerprint the adapter named by `target` (or the protocol program `exec_line`)."""
-    adapter = adapter_metadata(target, exec_line)
+    adapter = adapter_with_api_view(target, exec_line)
     command = adapter_command(target, exec_line)
     numbers = declared_number_format(adapter)
     hidden: Mapping[str, str] = adapter["not_observable"]

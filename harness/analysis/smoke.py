@@ -95,7 +95,7 @@ def smoke_cases(config: Config) -> list[LoadedCase]:
     return cases
 
 
-def adapter_metadata(command: list[str] | str, timeout: float) -> dict[str, Any]:
+def start_reply_adapter(command: list[str] | str, timeout: float) -> dict[str, Any]:
     """The start reply's adapter object, from one short-lived process."""
     try:
         worker = Worker(command, max_output_bytes=2**20)
@@ -122,7 +122,7 @@ def handle(args: argparse.Namespace) -> int:
     """Run the trivial cases and say whether the adapter is broken."""
     command = command_of(args)
     options = pool_options(args)
-    adapter = adapter_metadata(command, options.start_timeout)
+    adapter = start_reply_adapter(command, options.start_timeout)
     try:
         config = preferred_config(adapter)
     except NdcgSpecError as error:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
@@ -23,7 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from ndcgspec.harness.adapters.base import Adapter, AdapterError, CaseInput, scored_queries
+from ndcgspec.harness.adapters.base import (
+    Adapter,
+    AdapterError,
+    CaseInput,
+    scored_queries,
+)
 
 PEERS_EXTRA = "peers"
 
@@ -86,23 +90,6 @@ class ArraysPeerAdapter(PeerAdapter):
 
     not_observable: Mapping[str, str] = field(default_factory=lambda: dict(ARRAYS_NOT_OBSERVABLE))
     sees_unretrieved_labels: bool = False
-
-
-def label_number(label: Decimal) -> int | float:
-    """A label as a user passes it: an int when it is integral, a float otherwise."""
-    return int(label) if label == label.to_integral_value() else float(label)
-
-
-def trec_dicts(
-    case_input: CaseInput,
-) -> tuple[dict[str, dict[str, int | float]], dict[str, dict[str, float]]]:
-    """``{qid: {docid: label}}`` and ``{qid: {docid: score}}``, the dict shape of TREC tools;
-    a repeated document of the run keeps its last score, as a dict assignment does."""
-    qrels = {
-        q: {d: label_number(v) for d, v in docs.items()} for q, docs in case_input.labels().items()
-    }
-    run = {q: {d: float(s) for d, s in docs} for q, docs in case_input.rankings().items()}
-    return qrels, run
 
 
 @dataclass(frozen=True)

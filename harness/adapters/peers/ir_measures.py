@@ -15,12 +15,11 @@ from decimal import Decimal
 from subprocess import CalledProcessError
 from typing import Any
 
-from ndcgspec.harness.adapters.base import CaseInput, Rejected, Values
+from ndcgspec.harness.adapters.base import CaseInput, Rejected, Values, label_number
 from ndcgspec.harness.adapters.peers.common import (
     DICT_INPUT,
     PeerAdapter,
     distribution_version,
-    label_number,
     require,
 )
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ndcgspec.harness.adapters.base import CaseInput, Rejected
+from ndcgspec.harness.adapters.base import CaseInput, Rejected, trec_dicts
 from ndcgspec.harness.adapters.peers.common import (
     DICT_INPUT,
     PeerAdapter,
     distribution_version,
     require,
-    trec_dicts,
 )
 
 DISTRIBUTION = "pytrec-eval-terrier"

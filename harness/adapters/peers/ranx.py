@@ -6,13 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ndcgspec.harness.adapters.base import CaseInput
+from ndcgspec.harness.adapters.base import CaseInput, trec_dicts
 from ndcgspec.harness.adapters.peers.common import (
     DICT_INPUT,
     PeerAdapter,
     distribution_version,
     require,
-    trec_dicts,
 )
 
 DISTRIBUTION = "ranx"
