@@ -362,6 +362,12 @@ def markdown(items: Sequence[Implementation], missing: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def markdown_html(text: str) -> str:
+    """The HTML of the page's markdown: CommonMark with tables, raw HTML off, since the page
+    quotes error messages, which may hold "<" and "&"."""
+    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+
+
 def html_page(markdown_text: str, items: Sequence[Implementation]) -> str:
     """The self-contained HTML page: the markdown's tables and the figures as base64 PNG."""
     charts = [
@@ -372,8 +378,7 @@ def html_page(markdown_text: str, items: Sequence[Implementation]) -> str:
             figures.ulp_errors({i.name: i.ulps for i in items}),
         ),
     ]
-    # Raw HTML off: the page quotes error messages, which may hold "<" and "&".
-    body = [MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown_text)]
+    body = [markdown_html(markdown_text)]
     body.append("<h2>Figures</h2>")
     for title, png in charts:
         data = base64.b64encode(png).decode("ascii")
