@@ -55,7 +55,8 @@ def implied_aggregate(per_query: Mapping[str, Any], config: Mapping[str, Any]) -
     leaves no mean. Rounded once to the nearest double."""
     if not all(is_undefined(v) or _is_number(v) for v in per_query.values()):
         return None
-    empty_choice = empty.CHOICES[Config.from_mapping(config).choice("empty")]
+    chosen = config["empty"] if "empty" in config else Config.default().choice("empty")
+    empty_choice = empty.CHOICES[chosen]
     scores: dict[str, tuple[Any, bool]] = {}
     for qid, value in per_query.items():
         if not is_undefined(value):
