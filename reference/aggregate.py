@@ -27,9 +27,10 @@ CHOICES: dict[str, Callable[[Iterable[str], Iterable[str]], list[str]]] = {
 }
 
 
-def mean(scores: Mapping[str, tuple[mpmath.mpf | None, bool]]) -> mpmath.mpf | None:
-    """The arithmetic mean of the queries that enter it; None when one of them is undefined
-    or none enters (``ndcg.empty.nan``, ``ndcg.empty.skip``)."""
+def mean(scores: Mapping[str, tuple[mpmath.mpf | float | None, bool]]) -> mpmath.mpf | None:
+    """The arithmetic mean, at the working precision, of the queries that enter it; None when
+    one of them is undefined or none enters (``ndcg.empty.nan``, ``ndcg.empty.skip``). The
+    harness computes the mean an adapter's per-query values imply with it too."""
     values = [value for value, enters in scores.values() if enters]
     if not values or any(v is None for v in values):
         return None

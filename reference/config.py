@@ -21,6 +21,7 @@ import reprlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
 from ndcgspec.reference.decimals import canonical_decimal, parse_decimal
@@ -74,6 +75,7 @@ def _choice(axis_id: str, choice_id: str) -> dict[str, Any]:
     )
 
 
+@cache
 def _param_specs() -> dict[str, tuple[str, dict[str, Any]]]:
     """Every parameter id mapped to (its axis id, its spec entry)."""
     return {p["id"]: (a["id"], p) for a in choice_axes() for p in a.get("params", [])}
@@ -332,7 +334,7 @@ class Config:
         return out
 
     def _arguments(self, full: bool) -> list[str]:
-        defaults = Config.default()
+        defaults = _spec_defaults()
         args = []
         for entry in choice_axes():
             chosen = self._choices[entry["id"]]
@@ -373,6 +375,13 @@ class Config:
 
     def __repr__(self) -> str:
         return f"Config({self.canonical()!r})"
+
+
+@cache
+def _spec_defaults() -> Config:
+    # Measure strings are written hundreds of thousands of times by identify; a Config never
+    # changes, so the defaults they are compared with are built once.
+    return Config.default()
 
 
 def _chosen_params(axis_id: str, choice_id: str) -> list[str]:

@@ -10,16 +10,21 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from ndcgspec.harness.running.compare import (
     Tolerance,
     compare_value,
     error_constant,
+    float_widths,
     ulp,
     unit_roundoff,
 )
 from ndcgspec.harness.running.outcome import implied_aggregate, judge, summed_terms
+from ndcgspec.harness.running.protocol import message_schema
+
+NUMPY_FLOATS = {64: np.float64, 32: np.float32}
 
 
 def test_constants_are_those_the_spec_file_states() -> None:
@@ -70,6 +75,20 @@ def test_published_precision_boundary() -> None:
     assert compare_value("all", "0.6414", 0.64145001, Tolerance(64, decimal_places=4))
 
 
+def test_the_protocol_allows_exactly_the_float_widths_of_the_spec() -> None:
+    schema = message_schema("start-reply")["properties"]["adapter"]["properties"]
+    assert float_widths() == (64, 32)
+    assert tuple(schema["float_width"]["enum"]) == float_widths()
+
+
+@pytest.mark.parametrize("width", [64, 32])
+@pytest.mark.parametrize("value", [0.0, 1e-300, 2.0**-130, 0.3, 0.75, 1.0, 2.5, 1e30])
+def test_ulp_is_numpys_spacing(width: int, value: float) -> None:
+    number = NUMPY_FLOATS[width](value)
+    assert ulp(Fraction(float(number)), width) == Fraction(float(np.spacing(number)))
+    assert unit_roundoff(width) == Fraction(float(np.finfo(NUMPY_FLOATS[width]).epsneg))
+
+
 def test_ulp_of_powers_of_two_and_zero() -> None:
     assert ulp(Fraction(1), 64) == Fraction(1, 2**52)
     assert ulp(Fraction(1), 32) == Fraction(1, 2**23)
@@ -110,6 +129,16 @@ def test_implied_aggregate_follows_the_empty_axis() -> None:
     assert implied_aggregate({"a": 0.5, "b": None}, {"empty": "nan"}) is None
     assert implied_aggregate({"a": 0.5, "b": None}, {"empty": "skip"}) == 0.5
     assert implied_aggregate({}, {"empty": "zero"}) is None
+    # empty=error rejects an input with an empty query, so nothing has a mean.
+    assert implied_aggregate({"a": 0.5, "b": None}, {"empty": "error"}) is None
+
+
+def test_implied_aggregate_is_the_exact_mean_rounded_once() -> None:
+    # The three doubles sum exactly to 2^53 + 2; its third rounds to ...331.5, while summing
+    # left to right in doubles loses both ones (2^53 + 1 rounds to 2^53, twice): ...330.5.
+    values = {"a": 2.0**53, "b": 1.0, "c": 1.0}
+    assert implied_aggregate(values, {}) == (2.0**53 + 2) / 3
+    assert sum(values.values()) / 3 != (2.0**53 + 2) / 3
 
 
 CONFIG = {"cutoff": None, "ties": "docid-desc", "empty": "zero", "aggregate": "qrels"}

@@ -19,8 +19,8 @@ from ndcgspec.harness.adapters.base import (
     trec_adapter,
 )
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
-from ndcgspec.harness.analysis.probes import declared_adapter
 from ndcgspec.harness.running.host import answer
+from ndcgspec.harness.running.pool import declared_adapter
 from ndcgspec.harness.running.protocol import schema_violation, start_message
 from ndcgspec.harness.running.worker import adapter_command
 

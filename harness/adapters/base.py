@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
-from ndcgspec.harness.running.compare import FLOAT_WIDTHS
+from ndcgspec.harness.running.compare import float_widths
 from ndcgspec.reference import InputError, NdcgSpecError, Posting
 from ndcgspec.reference.aggregate import CHOICES as AGGREGATE_CHOICES
 from ndcgspec.reference.config import axes, choice_axes, choice_ids
@@ -244,9 +244,10 @@ def declared_capabilities(adapter: Mapping[str, Any]) -> dict[str, set[str]]:
                 f"adapter declares unknown choice {unknown[0]!r} on axis {axis_id!r}; "
                 f"valid: {', '.join(choice_ids(axis_id))}"
             )
-    if adapter.get("float_width") not in FLOAT_WIDTHS:
+    if adapter.get("float_width") not in float_widths():
         raise AdapterError(
-            f"adapter float_width must be 64 or 32, got {adapter.get('float_width')!r}"
+            f"adapter float_width must be one of {', '.join(map(str, float_widths()))}, "
+            f"got {adapter.get('float_width')!r}"
         )
     declared_params = adapter.get("params") or {}
     param_ids = {p["id"] for a in axes() for p in a.get("params", [])}
@@ -284,8 +285,21 @@ def unsupported_reason(adapter: Mapping[str, Any], config: Mapping[str, Any]) ->
     return None
 
 
-def _number(text: Decimal) -> float | int:
-    return int(text) if text == text.to_integral_value() else float(text)
+def label_number(label: Decimal) -> int | float:
+    """A label as a user passes it: an int when it is integral, a float otherwise."""
+    return int(label) if label == label.to_integral_value() else float(label)
+
+
+def trec_dicts(
+    case_input: CaseInput,
+) -> tuple[dict[str, dict[str, int | float]], dict[str, dict[str, float]]]:
+    """``{qid: {docid: label}}`` and ``{qid: {docid: score}}``, the dict shape of TREC tools;
+    a repeated document of the run keeps its last score, as a dict assignment does."""
+    qrels = {
+        q: {d: label_number(v) for d, v in docs.items()} for q, docs in case_input.labels().items()
+    }
+    run = {q: {d: float(s) for d, s in docs} for q, docs in case_input.rankings().items()}
+    return qrels, run
 
 
 def scored_queries(case_input: CaseInput, config: Mapping[str, Any]) -> list[str]:
@@ -329,9 +343,7 @@ class _FunctionAdapter(Adapter):
             raise Rejected(f"{type(error).__name__}: {error}") from None
 
     def _trec(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
-        qrels = {
-            q: {d: _number(v) for d, v in docs.items()} for q, docs in case_input.labels().items()
-        }
+        qrels, _ = trec_dicts(case_input)
         return self.function(qrels, _run_dict(case_input, config), config["cutoff"])
 
     def _arrays(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:

@@ -1,8 +1,11 @@
-"""The built-in adapters of other nDCG implementations: name → ``module:object``.
+"""The built-in adapters of other nDCG implementations: name → ``module:object``, and which
+of them each preset describes (stated in ``spec/presets.yaml``).
 
 Each target imports its library only when loaded (``harness/adapters/peers/common.py``)."""
 
 from __future__ import annotations
+
+from ndcgspec.reference.config import presets
 
 _PEERS = "ndcgspec.harness.adapters.peers."
 
@@ -25,18 +28,8 @@ PEER_ADAPTERS: dict[str, str] = {
     "numpy-snippet": f"{_PEERS}numpy_snippet:adapter",
 }
 
-# The library each preset of spec/presets.yaml that names one is computed by.
-PRESET_ADAPTERS: dict[str, str] = {
-    "pytrec_eval": "pytrec_eval",
-    "ir_measures": "ir_measures",
-    "ranx": "ranx",
-    "ranx_burges": "ranx",
-    "sklearn": "sklearn",
-    "torchmetrics": "torchmetrics",
-    "lightgbm": "lightgbm",
-    "xgboost": "xgboost",
-    "xgboost_minus": "xgboost",
-    "xgboost_linear": "xgboost",
-    "catboost": "catboost",
-    "catboost_exp": "catboost",
-}
+
+def preset_adapters() -> dict[str, str]:
+    """preset id → the built-in adapter of the library it describes, for every preset of
+    ``spec/presets.yaml`` that names one (its ``adapter`` field), in file order."""
+    return {p["id"]: p["adapter"] for p in presets() if "adapter" in p}

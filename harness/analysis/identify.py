@@ -33,7 +33,6 @@ from ndcgspec.harness.analysis.probes import (
     ProbeInput,
     ask,
     beyond_view,
-    declared_adapter,
     distinguishing,
     expected_of,
     meets,
@@ -42,6 +41,7 @@ from ndcgspec.harness.analysis.probes import (
     spread_ties,
     with_choice,
 )
+from ndcgspec.harness.running.pool import declared_adapter
 from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import axis, choice_axes, choice_ids, presets

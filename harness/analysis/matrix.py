@@ -15,8 +15,6 @@ import argparse
 import base64
 import html
 import platform
-import re
-import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -24,13 +22,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from markdown_it import MarkdownIt
+
 from ndcgspec.harness.adapters.base import (
     AdapterError,
     NumberFormat,
     declared_number_format,
     distribution_version,
 )
-from ndcgspec.harness.adapters.registry import PEER_ADAPTERS, PRESET_ADAPTERS
+from ndcgspec.harness.adapters.registry import PEER_ADAPTERS, preset_adapters
 from ndcgspec.harness.analysis import figures
 from ndcgspec.harness.analysis.identify import (
     MET,
@@ -41,6 +41,12 @@ from ndcgspec.harness.analysis.identify import (
     identify,
 )
 from ndcgspec.harness.analysis.preset_check import PresetCheck, verify_preset
+from ndcgspec.harness.analysis.preset_evidence import (
+    EVIDENCE_FILE,
+    check_record,
+    evidence_text,
+    without_temporary_paths,
+)
 from ndcgspec.harness.analysis.probes import ProbeInput, ask, expected_of, probe_inputs
 from ndcgspec.harness.running.compare import exact, ulp
 from ndcgspec.harness.running.outcome import judge, summed_terms
@@ -149,11 +155,6 @@ def published_results(name: str, configuration: Config, numbers: NumberFormat) -
     return found
 
 
-def without_temporary_paths(text: str) -> str:
-    """An error message with the names of temporary files (which change on every run) gone."""
-    return re.sub(re.escape(tempfile.gettempdir()) + r"/[\w.-]+", "<temporary file>", text)
-
-
 def _short(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.4f}"
@@ -168,7 +169,7 @@ def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
     result = identify(name)
     numbers = declared_number_format(result.adapter)
     item = Implementation(name, result)
-    for preset_id, library in sorted(PRESET_ADAPTERS.items()):
+    for preset_id, library in sorted(preset_adapters().items()):
         if library == name:
             item.presets.append(verify_preset(preset_id, name, probes))
     item.ulps = ulp_errors(name, result.configuration, numbers[0], probes)
@@ -266,6 +267,15 @@ def sharp_edges(item: Implementation) -> list[str]:
     return list(dict.fromkeys(edges))
 
 
+def preset_records(items: Sequence[Implementation]) -> list[dict[str, Any]]:
+    """The record of every preset check of the run (``harness/analysis/preset_evidence.py``)."""
+    return [
+        check_record(check, item.identification.adapter["version"])
+        for item in items
+        for check in item.presets
+    ]
+
+
 def markdown(items: Sequence[Implementation], missing: dict[str, str]) -> str:
     """``docs/conformance.md``."""
     lines = [
@@ -320,13 +330,14 @@ def markdown(items: Sequence[Implementation], missing: dict[str, str]) -> str:
         "| first disagreeing cases |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for item in items:
-        for check in item.presets:
-            first = _ids([c for c, _ in [*check.failed, *check.errors, *check.stale]])
-            lines.append(
-                f"| {check.preset} | {item.name} | {len(check.passed)} | {len(check.departed)} | "
-                f"{len(check.failed)} | {len(check.errors)} | {len(check.stale)} | {first} |"
-            )
+    for record in sorted(preset_records(items), key=lambda r: (r["adapter"], r["preset"])):
+        first = _ids([c for c, _ in [*record["failed"], *record["errors"], *record["stale"]]])
+        counts = [len(record[k]) for k in ("passed", "departed", "failed", "errors", "stale")]
+        lines.append(
+            f"| {record['preset']} | {record['adapter']} | "
+            + " | ".join(map(str, counts))
+            + f" | {first} |"
+        )
     lines += ["", "## Sharp edges", ""]
     for item in items:
         edges = sharp_edges(item)
@@ -357,6 +368,12 @@ def markdown(items: Sequence[Implementation], missing: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def markdown_html(text: str) -> str:
+    """The HTML of the page's markdown: CommonMark with tables, raw HTML off, since the page
+    quotes error messages, which may hold "<" and "&"."""
+    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+
+
 def html_page(markdown_text: str, items: Sequence[Implementation]) -> str:
     """The self-contained HTML page: the markdown's tables and the figures as base64 PNG."""
     charts = [
@@ -367,7 +384,7 @@ def html_page(markdown_text: str, items: Sequence[Implementation]) -> str:
             figures.ulp_errors({i.name: i.ulps for i in items}),
         ),
     ]
-    body = [_markdown_to_html(markdown_text)]
+    body = [markdown_html(markdown_text)]
     body.append("<h2>Figures</h2>")
     for title, png in charts:
         data = base64.b64encode(png).decode("ascii")
@@ -392,51 +409,6 @@ def html_page(markdown_text: str, items: Sequence[Implementation]) -> str:
     )
 
 
-def _inline(text: str) -> str:
-    parts = text.split("`")
-    return "".join(
-        f"<code>{html.escape(p)}</code>" if i % 2 else html.escape(p) for i, p in enumerate(parts)
-    )
-
-
-def _markdown_to_html(text: str) -> str:
-    """The small markdown subset `markdown` writes: headings, tables, lists, paragraphs."""
-    out: list[str] = []
-    rows: list[list[str]] = []
-    items: list[str] = []
-
-    def flush() -> None:
-        if rows:
-            head, *rest = rows
-            out.append("<table><tr>" + "".join(f"<th>{_inline(c)}</th>" for c in head) + "</tr>")
-            out.extend(
-                "<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in rest
-            )
-            out.append("</table>")
-            rows.clear()
-        if items:
-            out.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in items) + "</ul>")
-            items.clear()
-
-    for line in text.splitlines():
-        if line.startswith("|"):
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            if not all(set(c) <= {"-"} for c in cells):
-                rows.append(cells)
-            continue
-        if line.startswith("- "):
-            items.append(line[2:])
-            continue
-        flush()
-        if line.startswith("#"):
-            level = len(line) - len(line.lstrip("#"))
-            out.append(f"<h{level}>{_inline(line[level:].strip())}</h{level}>")
-        elif line.strip():
-            out.append(f"<p>{_inline(line)}</p>")
-    flush()
-    return "\n".join(out)
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``matrix`` subcommand."""
     parser = subparsers.add_parser(
@@ -457,5 +429,9 @@ def handle(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "conformance.md").write_text(text, encoding="utf-8")
     (args.out / "conformance.html").write_text(html_page(text, items), encoding="utf-8")
-    print(f"wrote {args.out / 'conformance.md'} and {args.out / 'conformance.html'}")
+    (args.out / EVIDENCE_FILE).write_text(evidence_text(preset_records(items)), encoding="utf-8")
+    print(
+        f"wrote {args.out / 'conformance.md'}, {args.out / 'conformance.html'} and "
+        f"{args.out / EVIDENCE_FILE}"
+    )
     return 0

@@ -23,11 +23,11 @@ from ndcgspec.harness.analysis.probes import (
     ProbeInput,
     ask,
     beyond_view,
-    declared_adapter,
     expected_of,
     meets,
     probe_inputs,
 )
+from ndcgspec.harness.running.pool import declared_adapter
 from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import preset

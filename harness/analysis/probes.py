@@ -16,10 +16,9 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from ndcgspec.harness.adapters.base import AdapterError, ApiView
+from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.running.outcome import judge, summed_terms
 from ndcgspec.harness.running.pool import Job, PoolOptions, WorkerPool
-from ndcgspec.harness.running.worker import WorkerFailure
 from ndcgspec.harness.suite.expect import outcome
 from ndcgspec.harness.suite.load import LoadedCase, inline_inputs, iter_cases
 from ndcgspec.reference import Config, NdcgSpecError
@@ -178,19 +177,6 @@ def beyond_view(probe: ProbeInput, config: Config, view: ApiView) -> bool:
     return not view.unretrieved_labels and compared_answer(probe, config) != compared_answer(
         without_unretrieved_labels(probe), config
     )
-
-
-def declared_adapter(command: Sequence[str] | str) -> dict[str, Any]:
-    """The ``adapter`` object of the adapter's start reply: all the harness learns about an
-    adapter it does not run (name, version, capabilities, number format, observability), from
-    a worker process, so that no adapter module or library is imported by the harness."""
-    pool = WorkerPool(command, PoolOptions())
-    try:
-        return dict(pool.open()["adapter"])
-    except WorkerFailure as failure:
-        raise AdapterError(f"the adapter did not start: {failure.summary()}") from None
-    finally:
-        pool.close()
 
 
 def ask(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from ndcgspec.harness.running.command import (
     add_adapter_arguments,
@@ -21,8 +20,8 @@ from ndcgspec.harness.running.command import (
     show_progress,
 )
 from ndcgspec.harness.running.plan import native_config
+from ndcgspec.harness.running.pool import declared_adapter
 from ndcgspec.harness.running.runner import HarnessError, fixed_cases
-from ndcgspec.harness.running.worker import Worker, WorkerFailure
 from ndcgspec.harness.suite.case import cite, computed_case
 from ndcgspec.harness.suite.load import LoadedCase
 from ndcgspec.reference import Config, NdcgSpecError
@@ -81,17 +80,6 @@ def smoke_cases(config: Config) -> list[LoadedCase]:
     return cases
 
 
-def adapter_metadata(command: list[str] | str, timeout: float) -> dict[str, Any]:
-    """The start reply's adapter object, from one short-lived process."""
-    try:
-        worker = Worker(command, max_output_bytes=2**20)
-        reply = worker.start(timeout)
-    except WorkerFailure as failure:
-        raise HarnessError(f"broken adapter: it does not start: {failure.summary()}") from None
-    worker.stop()
-    return reply["adapter"]
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``smoke`` subcommand."""
     parser = subparsers.add_parser(
@@ -108,7 +96,7 @@ def handle(args: argparse.Namespace) -> int:
     """Run the trivial cases and say whether the adapter is broken."""
     command = command_of(args)
     options = pool_options(args)
-    adapter = adapter_metadata(command, options.start_timeout)
+    adapter = declared_adapter(command, options)
     try:
         config = native_config(adapter)
     except NdcgSpecError as error:

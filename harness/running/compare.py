@@ -17,10 +17,6 @@ import yaml
 
 from ndcgspec.spec import spec_file
 
-FLOAT_WIDTHS = (64, 32)
-_SIGNIFICAND_BITS = {64: 53, 32: 24}
-_MIN_EXPONENT = {64: -1022, 32: -126}
-
 
 @cache
 def comparison_rules() -> dict[str, Any]:
@@ -33,10 +29,21 @@ def error_constant() -> int:
     return int(comparison_rules()["float_rule"]["c"])
 
 
+def float_widths() -> tuple[int, ...]:
+    """The float widths an adapter may declare, in the order of ``spec/comparison.yaml``."""
+    return tuple(int(width) for width in comparison_rules()["float_rule"]["float_widths"])
+
+
+def _binary_format(width: int) -> tuple[int, int]:
+    entry = comparison_rules()["float_rule"]["float_widths"][str(width)]
+    return int(entry["significand_bits"]), int(entry["min_exponent"])
+
+
 def unit_roundoff(width: int) -> Fraction:
-    """u_w, the unit roundoff of a binary float of `width` bits (``ndcg.comparison.float``)."""
-    entry = comparison_rules()["float_rule"]["unit_roundoff"][str(width)]
-    return Fraction(entry["base"]) ** entry["exponent"]
+    """u_w = 2^−p, the unit roundoff of a binary float of `width` bits with p significand bits
+    (``ndcg.comparison.float``)."""
+    bits, _ = _binary_format(width)
+    return Fraction(1, 2**bits)
 
 
 def float_tolerance(expected: Fraction, terms: int, width: int) -> Fraction:
@@ -52,8 +59,7 @@ def published_tolerance(decimal_places: int) -> Fraction:
 def ulp(value: Fraction, width: int) -> Fraction:
     """The gap between `|value|` and the next larger float of `width` bits (subnormals
     included, so zero has the smallest gap)."""
-    bits = _SIGNIFICAND_BITS[width]
-    exponent = _MIN_EXPONENT[width]
+    bits, exponent = _binary_format(width)
     if value != 0:
         exponent = max(exponent, _floor_log2(abs(value)))
     return Fraction(2) ** (exponent - bits + 1)

@@ -20,7 +20,8 @@ from ndcgspec.harness.running.protocol import ProtocolError, decode, encode, pro
 LOAD_FAILURE_STATUS = 3
 
 
-def _number(value: Any) -> float | None:
+def reply_number(value: Any) -> float | None:
+    """An adapter's value as the run reply carries it: a float, or None for undefined (NaN)."""
     if value is None:
         return None
     if isinstance(value, bool):
@@ -34,10 +35,10 @@ def values_message(case_id: str, values: Values | Mapping[str, Any]) -> dict[str
     per_query = values.per_query if isinstance(values, Values) else values
     out: dict[str, Any] = {
         "id": case_id,
-        "per_query": {str(q): _number(v) for q, v in per_query.items()},
+        "per_query": {str(q): reply_number(v) for q, v in per_query.items()},
     }
     if isinstance(values, Values) and values.has_aggregate:
-        out["aggregate"] = _number(values.aggregate)
+        out["aggregate"] = reply_number(values.aggregate)
     return out
 
 

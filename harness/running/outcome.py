@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ndcgspec.harness.running.compare import Mismatch, Tolerance, compare_value, is_undefined
+from ndcgspec.reference import Config, InputError, aggregate, empty
+from ndcgspec.reference.decimals import working_precision
 
 OUTCOMES = ("pass", "fail", "error", "unsupported", "skip")
 
@@ -47,16 +49,30 @@ def summed_terms(
 
 
 def implied_aggregate(per_query: Mapping[str, Any], config: Mapping[str, Any]) -> float | None:
-    """The mean an adapter implies when it gives only per-query values: empty=skip leaves
-    undefined queries out, any other choice makes the mean undefined (``ndcg.empty``)."""
-    values = list(per_query.values())
-    if config.get("empty") == "skip":
-        values = [v for v in values if not is_undefined(v)]
-    if not values or any(is_undefined(v) for v in values):
+    """The mean an adapter implies when it gives only per-query values, by the reference's one
+    definition of the mean (``ndcg.aggregate``): an undefined value enters it or not as the
+    configuration's empty choice says (``ndcg.empty``); under ``empty=error`` an empty query
+    leaves no mean. Rounded once to the nearest double."""
+    if not all(is_undefined(v) or _is_number(v) for v in per_query.values()):
         return None
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
-        return None
-    return sum(values) / len(values)
+    chosen = config["empty"] if "empty" in config else Config.default().choice("empty")
+    empty_choice = empty.CHOICES[chosen]
+    scores: dict[str, tuple[Any, bool]] = {}
+    for qid, value in per_query.items():
+        if not is_undefined(value):
+            scores[qid] = (value, True)
+            continue
+        try:
+            scores[qid] = (None, empty_choice(qid)[1])
+        except InputError:
+            return None
+    with working_precision():
+        mean = aggregate.mean(scores)
+    return None if mean is None else float(mean)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _golden(entry: Any) -> str | None:

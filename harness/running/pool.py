@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.running.worker import Worker, WorkerFailure
 
 
@@ -181,3 +182,18 @@ class WorkerPool:
         for worker in workers:
             self._retire(worker, graceful=worker in self._spare)
         self._spare.clear()
+
+
+def declared_adapter(
+    command: Sequence[str] | str, options: PoolOptions | None = None
+) -> dict[str, Any]:
+    """The ``adapter`` object of the adapter's start reply: all the harness learns about an
+    adapter it does not run (name, version, capabilities, number format, observability), from
+    a worker process, so that no adapter module or library is imported by the harness."""
+    pool = WorkerPool(command, options or PoolOptions())
+    try:
+        return dict(pool.open()["adapter"])
+    except WorkerFailure as failure:
+        raise AdapterError(f"the adapter did not start: {failure.summary()}") from None
+    finally:
+        pool.close()

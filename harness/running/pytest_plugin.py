@@ -21,10 +21,9 @@ from typing import Any
 import pytest
 
 from ndcgspec.harness.adapters.base import unsupported_reason
-from ndcgspec.harness.analysis.smoke import adapter_metadata
 from ndcgspec.harness.running.command import execute
 from ndcgspec.harness.running.plan import Selection
-from ndcgspec.harness.running.pool import PoolOptions
+from ndcgspec.harness.running.pool import PoolOptions, declared_adapter
 from ndcgspec.harness.running.report import nothing_ran, tally
 from ndcgspec.harness.running.runner import fixed_cases, load_cases
 from ndcgspec.harness.running.worker import adapter_command
@@ -144,9 +143,7 @@ def pytest_collection_modifyitems(
             config.getoption("ndcgspec_preset"),
             config.getoption("ndcgspec_measure"),
         )
-        adapter = adapter_metadata(
-            _command(config), max(config.getoption("ndcgspec_timeout"), 60.0)
-        )
+        adapter = declared_adapter(_command(config), _options(config))
         cases = selection.cases_for(adapter)
     except NdcgSpecError as error:
         raise pytest.UsageError(f"ndcgspec: {error}") from None
@@ -182,7 +179,8 @@ def _plain(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def _number(value: Any) -> str:
+def _trace_text(value: Any) -> str:
+    """A value as the trace prints it: TRACE_DIGITS significant digits, "-" when undefined."""
     return "-" if value is None else str(decimal_string(value, TRACE_DIGITS))
 
 
@@ -199,16 +197,16 @@ def reference_trace(loaded: LoadedCase, qids: list[str]) -> Iterator[str]:
         if result is None:
             continue
         yield (
-            f"  query {qid}: nDCG = {_number(result.ndcg)}  DCG = {_number(result.dcg)}"
-            f"  IDCG = {_number(result.idcg)}"
+            f"  query {qid}: nDCG = {_trace_text(result.ndcg)}  DCG = {_trace_text(result.dcg)}"
+            f"  IDCG = {_trace_text(result.idcg)}"
         )
         yield "    rank  docid  label  gain  discount  dcg  | ideal gain  idcg"
         for row in result.trace[:20]:
             label = "-" if row.label is None else str(row.label)
             yield (
-                f"    {row.rank}  {row.docid or '-'}  {label}  {_number(row.gain)}"
-                f"  {_number(row.discount)}  {_number(row.dcg)}"
-                f"  | {_number(row.ideal_gain)}  {_number(row.idcg)}"
+                f"    {row.rank}  {row.docid or '-'}  {label}  {_trace_text(row.gain)}"
+                f"  {_trace_text(row.discount)}  {_trace_text(row.dcg)}"
+                f"  | {_trace_text(row.ideal_gain)}  {_trace_text(row.idcg)}"
             )
         if len(result.trace) > 20:
             yield f"    ... {len(result.trace) - 20} more ranks"

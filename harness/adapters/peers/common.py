@@ -12,9 +12,9 @@ given the label of a judged document the run does not retrieve (`ArraysPeerAdapt
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from importlib import import_module
 from types import ModuleType
 from typing import Any
@@ -33,7 +33,13 @@ PEERS_EXTRA = "peers"
 
 
 def require(module: str, distribution: str) -> ModuleType:
-    """Import `module` of the pip `distribution`, or an AdapterError naming the extra."""
+    """Import `module` of the pip `distribution`, or an AdapterError naming the extra.
+
+    The library runs on one OpenMP thread unless the user says otherwise: a case is a few
+    hundred rows and the harness runs adapter processes side by side, so threads spinning on
+    each other would cost more than the metric (XGBoost and LightGBM were 7 and 4 times slower).
+    The setting is read when the OpenMP runtime loads, with the library."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     try:
         return import_module(module)
     except ImportError as error:
@@ -61,23 +67,6 @@ class ArraysPeerAdapter(PeerAdapter):
 
     not_observable: Mapping[str, str] = field(default_factory=lambda: dict(ARRAYS_NOT_OBSERVABLE))
     sees_unretrieved_labels: bool = False
-
-
-def label_number(label: Decimal) -> int | float:
-    """A label as a user passes it: an int when it is integral, a float otherwise."""
-    return int(label) if label == label.to_integral_value() else float(label)
-
-
-def trec_dicts(
-    case_input: CaseInput,
-) -> tuple[dict[str, dict[str, int | float]], dict[str, dict[str, float]]]:
-    """``{qid: {docid: label}}`` and ``{qid: {docid: score}}``, the dict shape of TREC tools;
-    a repeated document of the run keeps its last score, as a dict assignment does."""
-    qrels = {
-        q: {d: label_number(v) for d, v in docs.items()} for q, docs in case_input.labels().items()
-    }
-    run = {q: {d: float(s) for d, s in docs} for q, docs in case_input.rankings().items()}
-    return qrels, run
 
 
 @dataclass(frozen=True)

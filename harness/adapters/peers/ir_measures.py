@@ -21,15 +21,14 @@ from ndcgspec.harness.adapters.base import (
     Rejected,
     Values,
     distribution_version,
+    label_number,
 )
 from ndcgspec.harness.adapters.peers.common import (
     PeerAdapter,
-    label_number,
     require,
 )
 
 DISTRIBUTION = "ir-measures"
-PROVIDERS = ("pytrec_eval", "ranx", "trectools", "gdeval")
 
 
 def measure(ir_measures: Any, config: Mapping[str, Any]) -> Any:

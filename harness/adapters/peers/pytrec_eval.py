@@ -16,11 +16,11 @@ from ndcgspec.harness.adapters.base import (
     CaseInput,
     Rejected,
     distribution_version,
+    trec_dicts,
 )
 from ndcgspec.harness.adapters.peers.common import (
     PeerAdapter,
     require,
-    trec_dicts,
 )
 
 DISTRIBUTION = "pytrec-eval-terrier"

@@ -6,11 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ndcgspec.harness.adapters.base import DICT_NOT_OBSERVABLE, CaseInput, distribution_version
+from ndcgspec.harness.adapters.base import (
+    DICT_NOT_OBSERVABLE,
+    CaseInput,
+    distribution_version,
+    trec_dicts,
+)
 from ndcgspec.harness.adapters.peers.common import (
     PeerAdapter,
     require,
-    trec_dicts,
 )
 
 DISTRIBUTION = "ranx"
