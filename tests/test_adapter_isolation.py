@@ -118,13 +118,16 @@ def test_a_batch_gets_the_per_case_timeout(monkeypatch: pytest.MonkeyPatch) -> N
 @pytest.mark.parametrize("behaviour", ["values_as_strings", "values_missing"])
 @pytest.mark.parametrize("validate", [False, True])
 def test_a_malformed_result_is_an_error(behaviour: str, validate: bool) -> None:
-    from ndcgspec.harness.running.runner import run_cases
+    from ndcgspec.harness.running.runner import fixed_cases, run_cases
     from ndcgspec.harness.suite.load import iter_cases
 
     fixtures = Path(__file__).parent / "fixtures"
     cases = list(iter_cases("fixtures.json", fixtures / "harness_cases"))[:3]
     records = run_cases(
-        cases, hostile(behaviour), PoolOptions(timeout=60, validate=validate), lambda r: None
+        fixed_cases(cases),
+        hostile(behaviour),
+        PoolOptions(timeout=60, validate=validate),
+        lambda r: None,
     )
     assert [r["outcome"] for r in records] == ["error"] * 3, records
 
