@@ -16,6 +16,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from ndcgspec.harness.running.runner import load_cases
 from ndcgspec.harness.suite.load import LoadedCase, case_inputs, data_root
 from ndcgspec.reference import Config, NdcgSpecError, evaluate
@@ -24,6 +26,9 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 MINIMUM_JUDGED = 1500
 CORRECT_TIES = "sorted(scores, key=lambda doc: (scores[doc], doc), reverse=True)"
 DOCID_ASCENDING = "sorted(scores, key=lambda doc: (-scores[doc], doc))"
+
+# Each test runs the README's commands over the whole bundled suite (thousands of cases).
+pytestmark = pytest.mark.slow
 
 
 def fenced(language: str, after: str) -> str:

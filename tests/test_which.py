@@ -99,6 +99,7 @@ def _extras(config: Config, labels: set[Decimal]) -> tuple[list[int], list[dict]
     return cutoffs, maps
 
 
+@pytest.mark.slow
 def test_published_values_are_found_in_the_top_3(shared_data: Path) -> None:
     by_inputs: dict[tuple, list[dict]] = defaultdict(list)
     for case in published_cases():
