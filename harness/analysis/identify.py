@@ -41,6 +41,7 @@ from ndcgspec.harness.analysis.probes import (
     spread_ties,
     with_choice,
 )
+from ndcgspec.harness.running.command import show_progress
 from ndcgspec.harness.running.pool import declared_adapter
 from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.reference import Config, NdcgSpecError
@@ -504,8 +505,11 @@ def closest_preset(
     return ", ".join(name for _, name, _ in best), best[0][2]
 
 
-def identify(target: str | None, exec_line: str | None = None) -> Identification:
-    """Fingerprint the adapter named by `target` (or the protocol program `exec_line`)."""
+def identify(
+    target: str | None, exec_line: str | None = None, progress: bool = False
+) -> Identification:
+    """Fingerprint the adapter named by `target` (or the protocol program `exec_line`); with
+    `progress`, a bar on stderr counts the probes answered."""
     command = adapter_command(target, exec_line)
     adapter = declared_adapter(command)
     numbers = declared_number_format(adapter)
@@ -522,7 +526,7 @@ def identify(target: str | None, exec_line: str | None = None) -> Identification
         if with_choice(own, a["id"], choice, own) is not None
     ]
     questions = [q for _, asked in plans for q in _questions(asked, probes)]
-    answers = ask(command, questions)
+    answers = ask(command, questions, progress=progress)
     refused = rejected_valid_inputs(own, probes, answers)
     hidden_findings = [
         AxisFinding(axis_id, own.choice(axis_id), NOT_OBSERVABLE, reason=reason)
@@ -655,7 +659,7 @@ def handle(args: argparse.Namespace) -> int:
     """Print the fingerprint."""
     if bool(args.adapter) == bool(args.exec_line):
         raise NdcgSpecError("name exactly one adapter: ADAPTER or --exec COMMAND")
-    result = identify(args.adapter, args.exec_line)
+    result = identify(args.adapter, args.exec_line, show_progress(quiet=False))
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2, sort_keys=False))
     else:

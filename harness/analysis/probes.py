@@ -10,11 +10,14 @@ and what an adapter declares about itself is read from its start reply (`declare
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
 from typing import Any
+
+from tqdm import tqdm
 
 from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.running.outcome import judge, summed_terms
@@ -183,9 +186,11 @@ def ask(
     command: Sequence[str] | str,
     questions: Iterable[tuple[ProbeInput, Config]],
     options: PoolOptions | None = None,
+    progress: bool = False,
 ) -> dict[tuple[str, str], Answer]:
     """The adapter's answer to each (input, asked configuration), keyed by (case id, full
-    configuration string); each distinct question is sent once."""
+    configuration string); each distinct question is sent once. With `progress`, a bar on
+    stderr counts the answers."""
     payloads: dict[tuple[str, str], dict[str, Any]] = {}
     for probe, asked in questions:
         key = (probe.case_id, asked.full())
@@ -203,13 +208,17 @@ def ask(
     answers: dict[tuple[str, str], Answer] = {}
     jobs = [Job(p["id"], lambda p=p: p) for p in payloads.values()]
     pool = WorkerPool(command, options or PoolOptions(jobs=2, timeout=120.0))
+    bar = tqdm(total=len(jobs), unit="probe", file=sys.stderr, leave=False, disable=not progress)
+
+    def keep(case_id: str, result: Mapping[str, Any]) -> None:
+        answers[by_id[case_id]] = Answer(dict(result))
+        bar.update(1)
+
     try:
         pool.open()
-        pool.run(
-            [jobs[i : i + BATCH] for i in range(0, len(jobs), BATCH)],
-            lambda case_id, result: answers.__setitem__(by_id[case_id], Answer(dict(result))),
-        )
+        pool.run([jobs[i : i + BATCH] for i in range(0, len(jobs), BATCH)], keep)
     finally:
+        bar.close()
         pool.close()
     return answers
 

@@ -9,13 +9,17 @@ generate``)."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import partial
 from itertools import combinations
 from pathlib import Path
 from typing import Any
+
+from tqdm import tqdm
 
 from ndcgspec.engine.scoring import score_files
 from ndcgspec.harness.running.compare import exact, published_tolerance
@@ -248,15 +252,22 @@ def _value_task(
 
 
 def check(
-    root: Path | None = None, data: Path | None = None, glob: str | None = None, jobs: int = 2
+    root: Path | None = None,
+    data: Path | None = None,
+    glob: str | None = None,
+    jobs: int = 2,
+    progress: bool = False,
 ) -> CheckReport:
-    """Check the case files below `root` (the suite by default)."""
+    """Check the case files below `root` (the suite by default); with `progress`, bars on
+    stderr count the files linted and the values recomputed."""
     root = root or cases_root()
     data = data or data_root()
     paths = case_files(root, glob)
     report = CheckReport(files=len(paths))
+    bar = partial(tqdm, file=sys.stderr, leave=False, disable=not progress)
     with ProcessPoolExecutor(max_workers=max(jobs, 1)) as pool:
-        linted = list(pool.map(_lint_task, [(str(p), str(root)) for p in paths]))
+        tasks = [(str(p), str(root)) for p in paths]
+        linted = list(bar(pool.map(_lint_task, tasks), total=len(tasks), unit="file"))
         ids, value_work = [], []
         for path, (found, file_ids, count, origin) in zip(paths, linted, strict=True):
             report.problems += found
@@ -268,7 +279,9 @@ def check(
                 split = [[i] for i in range(count)] if origin == published.ORIGIN else [None]
                 value_work += [(str(path), part, str(data)) for part in split]
         value_work.sort(key=lambda w: -Path(w[0]).stat().st_size)
-        for found, skipped in pool.map(_value_task, value_work):
+        for found, skipped in bar(
+            pool.map(_value_task, value_work), total=len(value_work), unit="value"
+        ):
             report.problems += found
             report.skipped += skipped
     report.problems += duplicate_id_problems((p, at, i) for p, at, i, _ in ids)

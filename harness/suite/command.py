@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from ndcgspec.harness.running.command import show_progress
 from ndcgspec.harness.suite.check import check
 from ndcgspec.harness.suite.generate import generate, published_available
 from ndcgspec.harness.suite.load import cases_root, data_root
@@ -53,7 +54,7 @@ def run_check(args: argparse.Namespace) -> int:
     started = time.monotonic()
     if args.cases_dir is not None and not args.cases_dir.is_dir():
         raise NdcgSpecError(f"{args.cases_dir}: not a folder of case files")
-    report = check(args.cases_dir, args.data_root, args.glob, args.jobs)
+    report = check(args.cases_dir, args.data_root, args.glob, args.jobs, show_progress(False))
     for problem in report.problems:
         print(problem)
     reasons = Counter(reason for _, reason in report.skipped)
