@@ -97,3 +97,35 @@ def test_a_stored_case_is_judged_as_stored_not_again_as_computed(
     assert max(keys.values()) == 1
     stored_ids = {c.case["id"] for c in suite}
     assert {c.case["id"] for c in cases if c.case.get("expected_source") != COMPUTED} == stored_ids
+
+
+def test_computed_expectations_are_cached_between_runs(
+    suite: list[LoadedCase], tmp_path, monkeypatch
+) -> None:
+    from ndcgspec.harness.running import plan
+    from ndcgspec.harness.suite.load import data_root
+
+    computed = [
+        c
+        for c in Selection(suite).cases_for(declaration(gain=["exponential"]))
+        if c.case.get("expected_source") == COMPUTED and "input" in c.case
+    ][:3]
+    first = plan.ExpectedCache(tmp_path)
+    for loaded in computed:
+        first.fill(loaded, data_root())
+    values = [c.case.pop("expected") for c in computed]
+    # A later run reads them back without computing anything, a line cut short by a killed
+    # run notwithstanding.
+    cached = sorted((tmp_path / "expected" / plan.definition_digest()).glob("*.jsonl"))
+    assert cached
+    with cached[0].open("a") as file:
+        file.write('{"input": "cut sh')
+
+    def computing(*args: object) -> None:
+        raise AssertionError("computed again")
+
+    monkeypatch.setattr(plan, "_reference_outcome", computing)
+    later = plan.ExpectedCache(tmp_path)
+    for loaded in computed:
+        later.fill(loaded, data_root())
+    assert [c.case["expected"] for c in computed] == values
