@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from ndcgspec.harness.adapters.base import ANY_VALUE, declared_capabilities
-from ndcgspec.harness.suite.expect import file_outcome, outcome
-from ndcgspec.harness.suite.load import LoadedCase, case_inputs, checked_file
+from ndcgspec.harness.suite.expect import outcome, published_outcome
+from ndcgspec.harness.suite.load import LoadedCase, inline_inputs
 from ndcgspec.reference import Config, parse_measure
 from ndcgspec.reference.config import choice_axes, preset
 
@@ -306,12 +306,7 @@ def _read_cache(path: Path | None) -> dict[str, dict[str, Any]]:
 
 
 def _reference_outcome(case: Mapping[str, Any], config: Config, data: Path) -> dict[str, Any]:
-    data_files = case.get("input_files")
-    if data_files and data_files["run"].get("extra_fields") != "ignored":
-        # Whole data files go through the fast engine, which equals the reference digit for
-        # digit and reads them without the reference's per-row objects.
-        return file_outcome(
-            config, checked_file(data_files["qrels"], data), checked_file(data_files["run"], data)
-        )
-    qrels, run = case_inputs(dict(case), data)
+    if "input_files" in case:
+        return published_outcome(case, data)
+    qrels, run = inline_inputs(case["input"])
     return outcome(config, qrels, run)

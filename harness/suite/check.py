@@ -21,16 +21,14 @@ from typing import Any
 
 from tqdm import tqdm
 
-from ndcgspec.engine.scoring import score_files
 from ndcgspec.harness.running.compare import exact, published_tolerance
 from ndcgspec.harness.suite import generated, published
-from ndcgspec.harness.suite.expect import open_outcomes, outcome
+from ndcgspec.harness.suite.expect import open_outcomes, outcome, published_outcome
 from ndcgspec.harness.suite.lint import Problem, duplicate_id_problems, lint_file, pointer
 from ndcgspec.harness.suite.load import (
     case_files,
     case_inputs,
     cases_root,
-    checked_file,
     data_root,
     unavailable_reason,
 )
@@ -98,23 +96,12 @@ def _published_values(expected: dict[str, Any]) -> Iterator[tuple[str, str | Non
         yield "/aggregate", None, expected["aggregate"]
 
 
-def _published_outcome(case: dict[str, Any], data: Path) -> dict[str, Any]:
-    """The reference's values on a published case's files, computed by the engine of
-    ``ndcgspec score`` (which hands input it declines to the plain reference); a run whose
-    extra fields are ignored is read by the plain reference's reader."""
-    config = Config.from_mapping(case["config"])
-    files = case["input_files"]
-    if files["run"].get("extra_fields") == "ignored":
-        qrels, run = case_inputs(case, data)
-        return outcome(config, qrels, run)
-    (result,) = score_files(
-        [config], checked_file(files["qrels"], data), checked_file(files["run"], data)
-    )
-    return {"per_query": result["per_query"], "aggregate": result["aggregate"]}
-
-
 def _published_problems(path: str, where: str, case: dict[str, Any], data: Path) -> list[Problem]:
-    actual = _published_outcome(case, data)
+    actual = published_outcome(case, data)
+    if "error" in actual:
+        return [
+            Problem(path, where, "input", f"the reference rejects the input: {actual['error']}")
+        ]
     places = case["precision"]["decimal_places"]
     found = []
     for at, qid, value in _published_values(case["expected"]):

@@ -3,11 +3,12 @@ deliberately open axis, every answer the open choices allow (``ndcg.precision``)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from ndcgspec.engine.scoring import score_files
+from ndcgspec.harness.suite.load import case_inputs, checked_file
 from ndcgspec.reference import Config, InputError, evaluate
 from ndcgspec.reference.inputs import Qrels, Run
 
@@ -17,8 +18,16 @@ def outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
     return _expected(lambda: evaluate(config, qrels, run).to_json())
 
 
-def file_outcome(config: Config, qrels_path: Path, run_path: Path) -> dict[str, Any]:
-    """`outcome` of TREC files, scored by the fast engine (the reference's digits)."""
+def published_outcome(case: Mapping[str, Any], data: Path) -> dict[str, Any]:
+    """`outcome` of a published case's files under the case's configuration: scored by the
+    fast engine (the reference's digits, and input it declines handed to the reference); a run
+    whose extra fields are ignored is read by the plain reference's reader."""
+    config = Config.from_mapping(case["config"])
+    files = case["input_files"]
+    if files["run"].get("extra_fields") == "ignored":
+        qrels, run = case_inputs(dict(case), data)
+        return outcome(config, qrels, run)
+    qrels_path, run_path = checked_file(files["qrels"], data), checked_file(files["run"], data)
     return _expected(lambda: score_files([config], qrels_path, run_path)[0])
 
 
