@@ -42,7 +42,7 @@ from ndcgspec.harness.analysis.probes import (
     with_choice,
 )
 from ndcgspec.harness.running.command import show_progress
-from ndcgspec.harness.running.pool import declared_adapter
+from ndcgspec.harness.running.pool import declared_adapter, shared_pools
 from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import axis, choice_axes, choice_ids, presets
@@ -509,8 +509,13 @@ def identify(
     target: str | None, exec_line: str | None = None, progress: bool = False
 ) -> Identification:
     """Fingerprint the adapter named by `target` (or the protocol program `exec_line`); with
-    `progress`, a bar on stderr counts the probes answered."""
-    command = adapter_command(target, exec_line)
+    `progress`, a bar on stderr counts the probes answered. One set of adapter processes
+    answers every question."""
+    with shared_pools():
+        return _identify(adapter_command(target, exec_line), progress)
+
+
+def _identify(command: list[str] | str, progress: bool) -> Identification:
     adapter = declared_adapter(command)
     numbers = declared_number_format(adapter)
     view = declared_view(adapter)

@@ -50,6 +50,7 @@ from ndcgspec.harness.analysis.preset_evidence import (
 from ndcgspec.harness.analysis.probes import ProbeInput, ask, expected_of, probe_inputs
 from ndcgspec.harness.running.compare import exact, ulp
 from ndcgspec.harness.running.outcome import judge, summed_terms
+from ndcgspec.harness.running.pool import shared_pools
 from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.harness.suite.load import case_inputs, iter_cases
 from ndcgspec.harness.versions import versions
@@ -165,16 +166,17 @@ def _short(value: Any) -> str:
 
 def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
     """Identify one adapter, check the presets naming it, measure its errors and, for a TREC
-    reader, its DL19 numbers."""
-    result = identify(name)
-    numbers = declared_number_format(result.adapter)
-    item = Implementation(name, result)
-    for preset_id, library in sorted(preset_adapters().items()):
-        if library == name:
-            item.presets.append(verify_preset(preset_id, name, probes))
-    item.ulps = ulp_errors(name, result.configuration, numbers[0], probes)
-    if name in TREC_READERS:
-        item.published = published_results(name, result.configuration, numbers)
+    reader, its DL19 numbers. One set of adapter processes answers all of it."""
+    with shared_pools():
+        result = identify(name)
+        numbers = declared_number_format(result.adapter)
+        item = Implementation(name, result)
+        for preset_id, library in sorted(preset_adapters().items()):
+            if library == name:
+                item.presets.append(verify_preset(preset_id, name, probes))
+        item.ulps = ulp_errors(name, result.configuration, numbers[0], probes)
+        if name in TREC_READERS:
+            item.published = published_results(name, result.configuration, numbers)
     return item
 
 

@@ -21,7 +21,7 @@ from tqdm import tqdm
 
 from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.running.outcome import judge, summed_terms
-from ndcgspec.harness.running.pool import Job, PoolOptions, WorkerPool
+from ndcgspec.harness.running.pool import Job, PoolOptions, pooled
 from ndcgspec.harness.suite.expect import outcome
 from ndcgspec.harness.suite.load import LoadedCase, inline_inputs, iter_cases
 from ndcgspec.reference import Config, NdcgSpecError
@@ -207,7 +207,6 @@ def ask(
     by_id = {p["id"]: key for key, p in payloads.items()}
     answers: dict[tuple[str, str], Answer] = {}
     jobs = [Job(p["id"], lambda p=p: p) for p in payloads.values()]
-    pool = WorkerPool(command, options or PoolOptions(jobs=2, timeout=120.0))
     bar = tqdm(total=len(jobs), unit="probe", file=sys.stderr, leave=False, disable=not progress)
 
     def keep(case_id: str, result: Mapping[str, Any]) -> None:
@@ -215,11 +214,10 @@ def ask(
         bar.update(1)
 
     try:
-        pool.open()
-        pool.run([jobs[i : i + BATCH] for i in range(0, len(jobs), BATCH)], keep)
+        with pooled(command, options or PoolOptions(jobs=2, timeout=120.0)) as pool:
+            pool.run([jobs[i : i + BATCH] for i in range(0, len(jobs), BATCH)], keep)
     finally:
         bar.close()
-        pool.close()
     return answers
 
 

@@ -6,10 +6,13 @@ a fresh process, so the failure lands only on the cases that cause it, and the r
 
 from __future__ import annotations
 
+import json
 import queue
 import threading
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from ndcgspec.harness.adapters.base import AdapterError
@@ -86,6 +89,14 @@ class WorkerPool:
         self._spare.append(worker)
         return reply
 
+    def _keep_spare(self, worker: Worker) -> None:
+        """A worker whose batches are done waits for the next `run`; `close` stops it."""
+        with self._lock:
+            if not self._closed:
+                self._spare.append(worker)
+                return
+        self._retire(worker, graceful=True)
+
     def _started(self) -> Worker:
         with self._lock:
             if self._spare:
@@ -146,7 +157,7 @@ class WorkerPool:
             problems.append(problem)
         finally:
             if worker is not None:
-                self._retire(worker, graceful=True)
+                self._keep_spare(worker)
 
     def run(self, batches: Sequence[Sequence[Job]], deliver: Deliver) -> None:
         """Send every batch, `jobs` processes at a time; `deliver(key, answer)` is called once
@@ -184,16 +195,72 @@ class WorkerPool:
         self._spare.clear()
 
 
+_SHARED: ContextVar[dict[str, Any] | None] = ContextVar("shared_pools", default=None)
+
+
+@contextmanager
+def shared_pools() -> Iterator[None]:
+    """Within it, `pooled` keeps each pool open for the next call with the same command and
+    options, and `declared_adapter` remembers each start reply, so that identify, the preset
+    checks and the page start an adapter's processes once, not once per set of questions: a
+    library that compiles on first use (ranx's numba kernels) then pays that once per
+    process. Every pool is closed on leaving the outermost one."""
+    if _SHARED.get() is not None:
+        yield
+        return
+    shared: dict[str, Any] = {}
+    token = _SHARED.set(shared)
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+        for kept in shared.values():
+            if isinstance(kept, WorkerPool):
+                kept.close()
+
+
+def _shared_key(kind: str, command: Sequence[str] | str, options: PoolOptions) -> str:
+    return json.dumps([kind, command, asdict(options)])
+
+
+@contextmanager
+def pooled(command: Sequence[str] | str, options: PoolOptions) -> Iterator[WorkerPool]:
+    """An open pool running `command`: inside `shared_pools` the one kept for this command and
+    options, otherwise a new one, closed on leaving. WorkerFailure if it does not start."""
+    shared = _SHARED.get()
+    key = _shared_key("pool", command, options)
+    if shared is not None and key in shared:
+        yield shared[key]
+        return
+    pool = WorkerPool(command, options)
+    try:
+        pool.open()
+        if shared is not None:
+            shared[key] = pool
+        yield pool
+    finally:
+        if shared is None or shared.get(key) is not pool:
+            pool.close()
+
+
 def declared_adapter(
     command: Sequence[str] | str, options: PoolOptions | None = None
 ) -> dict[str, Any]:
     """The ``adapter`` object of the adapter's start reply: all the harness learns about an
     adapter it does not run (name, version, capabilities, number format, observability), from
     a worker process, so that no adapter module or library is imported by the harness."""
-    pool = WorkerPool(command, options or PoolOptions())
+    options = options or PoolOptions()
+    shared = _SHARED.get()
+    key = _shared_key("adapter", command, options)
+    if shared is not None and key in shared:
+        return dict(shared[key])
+    pool = WorkerPool(command, options)
     try:
-        return dict(pool.open()["adapter"])
+        adapter = dict(pool.open()["adapter"])
     except WorkerFailure as failure:
         raise AdapterError(f"the adapter did not start: {failure.summary()}") from None
     finally:
         pool.close()
+    if shared is not None:
+        shared[key] = adapter
+    return dict(adapter)
