@@ -119,7 +119,7 @@ def test_the_matrix_renders_statuses_not_sentences() -> None:
         "n/o",
     ]
     assert [edge.text for edge in sharp_edges(item)] == [
-        "gain: errors (adapter crashed: killed by SIGSEGV) on `e`",
         "ties (asked input): none of the spec's choices; different probes meet different "
         "choices: input on 1 of 2; disagreeing `c`",
+        "errors (adapter crashed: killed by SIGSEGV) on `e`, probing gain",
     ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ndcgspec.harness.analysis import page_html
+from ndcgspec.harness.analysis.grid import sharp_edges
 from ndcgspec.harness.analysis.identify import (
     MET,
     NONE,
@@ -16,6 +17,7 @@ from ndcgspec.harness.analysis.identify import (
     SCORE_RESOLUTION,
     TIES_CLOSE_SCORES,
     AxisFinding,
+    CaseError,
     Identification,
     Observation,
 )
@@ -232,3 +234,19 @@ def test_two_builds_of_the_same_code_differ_where_their_records_do() -> None:
     scores = next(line for line in table if line.startswith("| scores |"))
     assert scores.startswith("| scores | float32: ties 1e-9 apart | exact: ranks 1e-9 apart |")
     assert scores.endswith("tied scores spread by a relative 1e-9 (`t~spread`) |")
+
+
+def test_one_crash_met_on_every_axis_is_one_sharp_edge() -> None:
+    crash = [CaseError("c", "adapter crashed: killed by SIGSEGV")]
+    item = _implementation(
+        "lib",
+        [
+            _finding(axis, "linear" if axis == "gain" else "log", MET, [], errors=crash)
+            for axis in ("gain", "discount")
+        ],
+        [],
+        {},
+    )
+    assert [edge.text for edge in sharp_edges(item)] == [
+        "errors (adapter crashed: killed by SIGSEGV) on `c`, probing gain, discount"
+    ]

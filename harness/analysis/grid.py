@@ -144,6 +144,8 @@ def case_ids(cases: Sequence[str]) -> str:
 def sharp_edges(item: Implementation) -> list[SharpEdge]:
     """Plain statements of what the implementation does outside (or against) the spec."""
     edges = []
+    # The same errors on the same probes, met while probing several axes, are one edge.
+    errors: dict[tuple[str, tuple[str, ...]], list[str]] = {}
     result = item.identification
     for observation in result.extras:
         if not observation.departs:
@@ -175,11 +177,17 @@ def sharp_edges(item: Implementation) -> list[SharpEdge]:
             )
         crashes = sorted({without_temporary_paths(e.error) for e in finding.errors})
         if crashes:
-            cases = [e.case for e in finding.errors]
-            said = "; ".join(c[:80] for c in crashes[:2])
-            edges.append(
-                SharpEdge(f"{finding.axis}: errors ({said}) on {case_ids(cases)}", tuple(cases))
+            cases = tuple(dict.fromkeys(e.case for e in finding.errors))
+            errors.setdefault(("; ".join(c[:80] for c in crashes[:2]), cases), []).append(
+                finding.axis
             )
+    for (said, cases), probed in errors.items():
+        edges.append(
+            SharpEdge(
+                f"errors ({said}) on {case_ids(cases)}, probing {', '.join(dict.fromkeys(probed))}",
+                cases,
+            )
+        )
     for check in item.presets:
         for declared in check.declared:
             behaviour = declared.behaviour.rstrip(".")

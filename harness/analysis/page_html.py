@@ -219,7 +219,9 @@ def edges_html(items: Sequence[Implementation], probes: Mapping[str, ProbeInput]
         for edge in sharp_edges(item):
             shown = reproduction(edge.cases, probes)
             repro = f'<span class="repro">reproduce: {_inline(shown)}</span>' if shown else ""
-            entries.append(f"<li>{_inline(edge.text)}{repro}</li>")
+            head, colon, rest = edge.text.partition(": ")
+            said = f"<b>{html.escape(head)}</b>: {_inline(rest)}" if colon else _inline(head)
+            entries.append(f"<li>{said}{repro}</li>")
         listed = "".join(entries) or "<li>none found</li>"
         parts.append(
             f'<details open="open"><summary>{html.escape(item.name)} '
