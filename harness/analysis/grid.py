@@ -305,3 +305,29 @@ def contrast_evidence(first: Implementation, second: Implementation, topic: str)
         if o.topic == wanted
         for case in o.evidence
     )
+
+
+@dataclass(frozen=True)
+class Contrast:
+    """Two implementations of the same code side by side (their names with versions) and the
+    rows on which their records differ: (what, the first's, the second's, a reproduction)."""
+
+    names: tuple[str, str]
+    rows: list[tuple[str, str, str, str]]
+
+
+def contrasts(items: Sequence[Implementation], probes: Mapping[str, ProbeInput]) -> list[Contrast]:
+    """Every pair of `CONTRASTS` present among `items`, with its differing rows."""
+    by_name = {i.name: i for i in items}
+    found = []
+    for first_name, second_name in CONTRASTS:
+        if first_name not in by_name or second_name not in by_name:
+            continue
+        first, second = by_name[first_name], by_name[second_name]
+        rows = [
+            (what, one, other, reproduction(contrast_evidence(first, second, what), probes) or "")
+            for what, one, other in contrast(first, second)
+        ]
+        names = tuple(f"{i.name} {i.identification.adapter['version']}" for i in (first, second))
+        found.append(Contrast((names[0], names[1]), rows))
+    return found

@@ -29,11 +29,9 @@ from ndcgspec.harness.adapters.base import (
 from ndcgspec.harness.adapters.registry import PEER_ADAPTERS, preset_adapters
 from ndcgspec.harness.analysis import figures, page_html
 from ndcgspec.harness.analysis.grid import (
-    CONTRASTS,
     case_ids,
     column_choices,
-    contrast,
-    contrast_evidence,
+    contrasts,
     grid_row,
     reproduction,
     sharp_edges,
@@ -259,20 +257,11 @@ def _configurations(items: Sequence[Implementation]) -> list[str]:
 
 def _contrasts(items: Sequence[Implementation], probes: Mapping[str, ProbeInput]) -> list[str]:
     """Where two implementations of the same code differ, row by row of their records."""
-    by_name = {i.name: i for i in items}
     lines = []
-    for first_name, second_name in CONTRASTS:
-        if first_name not in by_name or second_name not in by_name:
-            continue
-        first, second = by_name[first_name], by_name[second_name]
-        names = [f"{i.name} {i.identification.adapter['version']}" for i in (first, second)]
-        lines += ["", f"## {names[0]} against {names[1]}", ""]
-        differences = contrast(first, second)
-        rows = []
-        for what, one, other in differences:
-            shown = reproduction(contrast_evidence(first, second, what), probes)
-            rows.append([what, one, other, shown or ""])
-        lines += _table(["differs on", *names, "reproduce"], rows) if rows else ["- no difference"]
+    for pair in contrasts(items, probes):
+        lines += ["", f"## {pair.names[0]} against {pair.names[1]}", ""]
+        header = ["differs on", *pair.names, "reproduce"]
+        lines += _table(header, pair.rows) if pair.rows else ["- no difference"]
     return lines
 
 

@@ -18,12 +18,10 @@ from typing import TYPE_CHECKING
 from markdown_it import MarkdownIt
 
 from ndcgspec.harness.analysis.grid import (
-    CONTRASTS,
     Cell,
     Rate,
     column_choices,
-    contrast,
-    contrast_evidence,
+    contrasts,
     grid_row,
     rates,
     reproduction,
@@ -38,6 +36,7 @@ if TYPE_CHECKING:
 PALETTE = ("#a8cdf0", "#f6c98f", "#aedcb9", "#f0b0c0", "#cdb8ec", "#efe08a")
 """The colour of a column's first, second, ... choice; the longest axis has six choices."""
 DEFAULT_MARK = "◆"
+NO_DIFFERENCE = '<tr><td colspan="4">no difference</td></tr>'
 DEPARTURE_MARK = "⚠"
 STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1500px;
@@ -187,26 +186,20 @@ def rates_html(items: Sequence[Implementation]) -> str:
 
 def contrasts_html(items: Sequence[Implementation], probes: Mapping[str, ProbeInput]) -> str:
     """The rows on which two implementations of the same code differ, with reproductions."""
-    by_name = {i.name: i for i in items}
     parts = []
-    for first_name, second_name in CONTRASTS:
-        if first_name not in by_name or second_name not in by_name:
-            continue
-        first, second = by_name[first_name], by_name[second_name]
-        names = [f"{i.name} {i.identification.adapter['version']}" for i in (first, second)]
-        rows = []
-        for what, one, other in contrast(first, second):
-            shown = reproduction(contrast_evidence(first, second, what), probes)
-            rows.append(
-                f"<tr><th>{html.escape(what)}</th><td>{_inline(one)}</td>"
-                f"<td>{_inline(other)}</td><td>{_inline(shown or '')}</td></tr>"
-            )
-        body = "".join(rows) or '<tr><td colspan="4">no difference</td></tr>'
+    for pair in contrasts(items, probes):
+        rows = "".join(
+            f"<tr><th>{html.escape(what)}</th><td>{_inline(one)}</td>"
+            f"<td>{_inline(other)}</td><td>{_inline(shown)}</td></tr>"
+            for what, one, other, shown in pair.rows
+        )
+        first, second = (html.escape(name) for name in pair.names)
         parts.append(
-            f"<h2>{html.escape(names[0])} against {html.escape(names[1])}</h2>"
+            f"<h2>{first} against {second}</h2>"
             '<div class="scroll"><table><thead><tr><th>differs on</th>'
-            f"<th>{html.escape(names[0])}</th><th>{html.escape(names[1])}</th>"
-            f"<th>reproduce</th></tr></thead><tbody>{body}</tbody></table></div>"
+            f"<th>{first}</th><th>{second}</th><th>reproduce</th></tr></thead>"
+            f"<tbody>{rows or NO_DIFFERENCE}</tbody>"
+            "</table></div>"
         )
     return "".join(parts)
 
