@@ -250,3 +250,18 @@ def test_one_crash_met_on_every_axis_is_one_sharp_edge() -> None:
     assert [edge.text for edge in sharp_edges(item)] == [
         "errors (adapter crashed: killed by SIGSEGV) on `c`, probing gain, discount"
     ]
+
+
+def test_a_departure_several_presets_declare_is_one_sharp_edge() -> None:
+    shared = Departure("refuses", "stops on an empty run.", ("t",))
+    item = _implementation("lib", [], [], {})
+    item.presets = [
+        PresetCheck("trec_eval", "lib", [shared]),
+        PresetCheck("trec_eval_complete", "lib", [shared]),
+        PresetCheck("trec_eval_judged_only", "lib", [Departure("crashes", "dies.", ("c",))]),
+    ]
+    assert [edge.text for edge in sharp_edges(item)] == [
+        "presets trec_eval, trec_eval_complete declare that it refuses: stops on an empty run; "
+        "cases `t`",
+        "preset trec_eval_judged_only declares that it crashes: dies; cases `c`",
+    ]

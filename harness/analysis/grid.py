@@ -23,6 +23,7 @@ from ndcgspec.harness.analysis.identify import (
     SCORE_RESOLUTION,
     TIES_CLOSE_SCORES,
 )
+from ndcgspec.harness.analysis.preset_check import Departure
 from ndcgspec.harness.analysis.preset_evidence import without_temporary_paths
 from ndcgspec.harness.analysis.probes import RESOLUTION_GAP, ProbeInput
 from ndcgspec.reference.config import choice_axes, choice_ids
@@ -188,16 +189,21 @@ def sharp_edges(item: Implementation) -> list[SharpEdge]:
                 cases,
             )
         )
+    # A departure several presets of the library declare (the same YAML entry) is one edge.
+    declaring: dict[Departure, list[str]] = {}
     for check in item.presets:
         for declared in check.declared:
-            behaviour = declared.behaviour.rstrip(".")
-            edges.append(
-                SharpEdge(
-                    f"preset {check.preset} declares that it {declared.outcome}: {behaviour}; "
-                    f"cases {case_ids(declared.cases)}",
-                    declared.cases,
-                )
+            declaring.setdefault(declared, []).append(check.preset)
+    for declared, presets in declaring.items():
+        behaviour = declared.behaviour.rstrip(".")
+        named = f"preset {presets[0]}" if len(presets) == 1 else f"presets {', '.join(presets)}"
+        edges.append(
+            SharpEdge(
+                f"{named} declare{'s' if len(presets) == 1 else ''} that it {declared.outcome}: "
+                f"{behaviour}; cases {case_ids(declared.cases)}",
+                declared.cases,
             )
+        )
     if item.ulps:
         worst = max(item.ulps)
         edges.append(

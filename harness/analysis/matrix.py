@@ -360,7 +360,7 @@ def html_page(
         ("nDCG@k by k of the worked example", figures.worked_example_by_cutoff()),
         (
             "Error in ulps per implementation",
-            figures.ulp_errors({i.name: i.ulps for i in items}),
+            figures.ulp_errors({i.name: i.ulps for i in items if i.ulps}),
         ),
     ]
     return page_html.page(markdown_text, items, probes, charts)

@@ -69,7 +69,8 @@ table.rates td{vertical-align:middle}
 ul.edges{margin:.2em 0 .8em;padding-left:1.3em}ul.edges li{font-size:13px;margin:.35em 0}
 .repro{display:block;font-size:12px;color:#57606a;margin-top:1px}
 details{margin:.4em 0}summary{cursor:pointer;font-weight:600}
-figure{margin:1.2em 0}img{max-width:100%;border:1px solid #d0d7de}
+.figures{display:flex;flex-wrap:wrap;gap:0 1.5em;align-items:flex-start}
+figure{margin:1em 0;flex:1 1 560px;max-width:780px}img{max-width:100%;border:1px solid #d0d7de}
 """
 
 
@@ -213,7 +214,9 @@ def edges_html(items: Sequence[Implementation], probes: Mapping[str, ProbeInput]
             shown = reproduction(edge.cases, probes)
             repro = f'<span class="repro">reproduce: {_inline(shown)}</span>' if shown else ""
             head, colon, rest = edge.text.partition(": ")
-            said = f"<b>{html.escape(head)}</b>: {_inline(rest)}" if colon else _inline(head)
+            # The topic before the first colon, unless the colon falls inside parentheses.
+            topic = colon and head.count("(") == head.count(")")
+            said = f"<b>{html.escape(head)}</b>: {_inline(rest)}" if topic else _inline(edge.text)
             entries.append(f"<li>{said}{repro}</li>")
         listed = "".join(entries) or "<li>none found</li>"
         parts.append(
@@ -252,7 +255,7 @@ def page(
         "<h2>Every table as text</h2>",
         f"<details><summary>the markdown page</summary>{markdown_html(markdown_text)}</details>",
         "<h2>Figures</h2>",
-        figures,
+        f'<div class="figures">{figures}</div>',
     ]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/>'
