@@ -67,7 +67,8 @@ def column_choices() -> dict[str, list[str]]:
     return columns
 
 
-def _defaults() -> dict[str, str]:
+def spec_defaults() -> dict[str, str]:
+    """The spec's default choice of every column (float64 values, exact scores)."""
     found = {entry["id"]: entry["default"] for entry in choice_axes()}
     return {**found, VALUES: "float64", SCORES: "exact"}
 
@@ -76,7 +77,7 @@ def axis_cell(item: Implementation, axis_id: str) -> Cell:
     """The grid cell of a spec axis, from the identification's findings on it."""
     result = item.identification
     own = result.configuration.choice(axis_id)
-    default = _defaults()[axis_id]
+    default = spec_defaults()[axis_id]
     findings = [f for f in result.findings if f.axis == axis_id]
     if not findings:
         return Cell(own, own, own == default, False)
@@ -125,6 +126,17 @@ def grid_row(item: Implementation) -> dict[str, Cell]:
     row[VALUES] = values_cell(item)
     row[SCORES] = scores_cell(item)
     return row
+
+
+def closest_preset_text(item: Implementation) -> str:
+    """The preset the identified configuration matches, or the closest and where it differs."""
+    result = item.identification
+    differing = ", ".join(result.preset_differences)
+    if not any(f.choices or f.closest for f in result.findings):
+        return "– (no axis observed)"
+    if differing:
+        return f"none (closest {result.preset}: differs on {differing})"
+    return result.preset or "–"
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from ndcgspec.harness.adapters.registry import PEER_ADAPTERS, preset_adapters
 from ndcgspec.harness.analysis import figures, page_html
 from ndcgspec.harness.analysis.grid import (
     case_ids,
+    closest_preset_text,
     column_choices,
     contrasts,
     grid_row,
@@ -222,17 +223,6 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
         "|---" * len(header) + "|",
         *("| " + " | ".join(row) + " |" for row in cells),
     ]
-
-
-def closest_preset_text(item: Implementation) -> str:
-    """The preset the identified configuration matches, or the closest and where it differs."""
-    result = item.identification
-    differing = ", ".join(result.preset_differences)
-    if not any(f.choices or f.closest for f in result.findings):
-        return "– (no axis observed)"
-    if differing:
-        return f"none (closest {result.preset}: differs on {differing})"
-    return result.preset or "–"
 
 
 def _configurations(items: Sequence[Implementation]) -> list[str]:

@@ -20,12 +20,14 @@ from markdown_it import MarkdownIt
 from ndcgspec.harness.analysis.grid import (
     Cell,
     Rate,
+    closest_preset_text,
     column_choices,
     contrasts,
     grid_row,
     rates,
     reproduction,
     sharp_edges,
+    spec_defaults,
 )
 from ndcgspec.harness.analysis.identify import NOT_OBSERVABLE
 from ndcgspec.harness.analysis.probes import ProbeInput
@@ -52,6 +54,7 @@ border-radius:3px;word-break:break-all}
 table.grid td.cell{min-width:4.5em;max-width:11em;font-size:11.5px}
 table.grid th.name{white-space:nowrap}
 table.grid th.name small{display:block;font-weight:normal;color:#57606a}
+table.grid th.name small.preset{white-space:normal;max-width:16em}
 td.cell.departs{box-shadow:inset 0 0 0 2px #cf222e}
 td.cell.none{background:repeating-linear-gradient(45deg,#fff,#fff 4px,#ffd7d5 4px,#ffd7d5 8px)}
 td.cell.unseen{background:repeating-linear-gradient(45deg,#fff,#fff 4px,#eaeef2 4px,#eaeef2 8px);
@@ -124,14 +127,17 @@ def grid_html(items: Sequence[Implementation]) -> str:
     for item in items:
         version = html.escape(str(item.identification.adapter["version"]))
         cells = "".join(cell_html(c, cell) for c, cell in grid_row(item).items())
+        preset = html.escape(closest_preset_text(item))
         rows.append(
-            f'<tr><th class="name">{html.escape(item.name)}<small>{version}</small></th>'
-            f"{cells}</tr>"
+            f'<tr><th class="name">{html.escape(item.name)}<small>{version}</small>'
+            f'<small class="preset">preset: {preset}</small></th>{cells}</tr>'
         )
     legend = []
+    defaults = spec_defaults()
     for column, choices in column_choices().items():
         swatches = "".join(
-            f'<span class="sw" style="background:{_colour(column, c)}">{html.escape(c)}</span>'
+            f'<span class="sw" style="background:{_colour(column, c)}">'
+            f"{DEFAULT_MARK if c == defaults[column] else ''}{html.escape(c)}</span>"
             for c in choices
         )
         legend.append(f"<div><b>{html.escape(column)}</b> {swatches}</div>")
