@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from ndcgspec.harness.analysis.grid import axis_cell, sharp_edges
 from ndcgspec.harness.analysis.identify import (
     CHOSEN_CUTOFF,
     CUTOFF,
@@ -24,7 +25,7 @@ from ndcgspec.harness.analysis.identify import (
     Observation,
     render,
 )
-from ndcgspec.harness.analysis.matrix import Implementation, _cell, sharp_edges
+from ndcgspec.harness.analysis.matrix import Implementation
 from ndcgspec.reference import Config
 
 ADAPTER = {"name": "lib", "version": "1.0", "float_width": 64, "capabilities": {}}
@@ -111,14 +112,14 @@ def test_the_matrix_renders_statuses_not_sentences() -> None:
     )
     exact = Observation(SCORE_RESOLUTION, RANKS_CLOSE_SCORES, "exact decimals", ["f"])
     item = Implementation("lib", identification([crash, no_discount, mixed, hidden], [exact]))
-    assert [_cell(item, a) for a in ("gain", "discount", "ties", "duplicates")] == [
+    assert [axis_cell(item, a).text for a in ("gain", "discount", "ties", "duplicates")] == [
         "linear",
         "none",
         "none (≈input)",
         "n/o",
     ]
-    assert sharp_edges(item) == [
-        "gain: errors (adapter crashed: killed by SIGSEGV) on `e`",
+    assert [edge.text for edge in sharp_edges(item)] == [
         "ties (asked input): none of the spec's choices; different probes meet different "
         "choices: input on 1 of 2; disagreeing `c`",
+        "errors (adapter crashed: killed by SIGSEGV) on `e`, probing gain",
     ]

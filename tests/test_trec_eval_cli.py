@@ -1,7 +1,8 @@
 """``ndcgspec trec_eval`` prints, byte for byte, what the trec_eval 10.0 binary prints for its
 nDCG measures, on trec_eval's own test files and on the TREC 2019 DL passage runs. The binary
-is built here from the shared source tarball; the test skips when the tarball, a C compiler or
-the data are absent."""
+is built from the shared source tarball as the ``trec_eval`` adapter builds it
+(``harness/adapters/peers/trec_eval_build.py``); the test skips when the tarball, a C compiler
+or the data are absent."""
 
 from __future__ import annotations
 
@@ -10,36 +11,27 @@ import itertools
 import shutil
 import subprocess
 import sys
-import tarfile
 from pathlib import Path
 
 import pytest
-from conftest import SHARED, SHARED_DATA
+from conftest import SHARED_DATA
 
+from ndcgspec.harness.adapters.peers.trec_eval_build import TARBALL, shared_root, trec_eval_program
 from ndcgspec.harness.cli import main
 
-TARBALL = SHARED / "tools" / "trec_eval-src.tar.gz"
 EVERY_MEASURE = ["-m", "ndcg", "-m", "ndcg_cut", "-m", "ndcg_rel", "-m", "Rndcg"]
 INFO = ["-m", "runid", "-m", "num_q"]
 
 
 @pytest.fixture(scope="session")
-def trec_eval(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The trec_eval binary built from the shared source (make, a C compiler only)."""
-    if not TARBALL.is_file():
-        pytest.skip(f"trec_eval source {TARBALL} is absent")
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None or shutil.which("make") is None:
+def trec_eval() -> Path:
+    """The trec_eval program built from the shared source (make, a C compiler only), as the
+    ``trec_eval`` adapter builds it."""
+    if not (shared_root() / TARBALL).is_file():
+        pytest.skip(f"trec_eval source {shared_root() / TARBALL} is absent")
+    if shutil.which("make") is None or not any(map(shutil.which, ("cc", "gcc", "clang"))):
         pytest.skip("no C compiler or make on PATH: trec_eval cannot be built")
-    folder = tmp_path_factory.mktemp("trec_eval")
-    with tarfile.open(TARBALL) as archive:
-        archive.extractall(folder, filter="data")
-    (source,) = [p for p in folder.iterdir() if (p / "Makefile").is_file()]
-    built = subprocess.run(
-        ["make", f"CC={compiler}"], cwd=source, capture_output=True, text=True, check=False
-    )
-    assert built.returncode == 0, built.stderr[-2000:]
-    return source / "trec_eval"
+    return trec_eval_program()
 
 
 def binary_output(binary: Path, args: list[str]) -> subprocess.CompletedProcess[bytes]:

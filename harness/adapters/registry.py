@@ -26,6 +26,7 @@ PEER_ADAPTERS: dict[str, str] = {
     "xgboost": f"{_PEERS}xgboost:adapter",
     "catboost": f"{_PEERS}catboost:adapter",
     "numpy-snippet": f"{_PEERS}numpy_snippet:adapter",
+    "trec_eval": f"{_PEERS}trec_eval:adapter",
 }
 
 

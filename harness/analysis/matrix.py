@@ -12,17 +12,13 @@ machine's speed, so the same versions write the same markdown.
 from __future__ import annotations
 
 import argparse
-import base64
-import html
 import platform
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
-
-from markdown_it import MarkdownIt
 
 from ndcgspec.harness.adapters.base import (
     AdapterError,
@@ -31,15 +27,17 @@ from ndcgspec.harness.adapters.base import (
     distribution_version,
 )
 from ndcgspec.harness.adapters.registry import PEER_ADAPTERS, preset_adapters
-from ndcgspec.harness.analysis import figures
-from ndcgspec.harness.analysis.identify import (
-    MET,
-    NONE,
-    NOT_EXERCISED,
-    NOT_OBSERVABLE,
-    Identification,
-    identify,
+from ndcgspec.harness.analysis import figures, page_html
+from ndcgspec.harness.analysis.grid import (
+    case_ids,
+    closest_preset_text,
+    column_choices,
+    contrasts,
+    grid_row,
+    reproduction,
+    sharp_edges,
 )
+from ndcgspec.harness.analysis.identify import Identification, identify
 from ndcgspec.harness.analysis.preset_check import PresetCheck, verify_preset
 from ndcgspec.harness.analysis.preset_evidence import (
     EVIDENCE_FILE,
@@ -55,7 +53,6 @@ from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.harness.suite.load import case_inputs, iter_cases
 from ndcgspec.harness.versions import versions
 from ndcgspec.reference import Config
-from ndcgspec.reference.config import choice_axes
 
 PUBLISHED_GROUP = "published/dl19-official"
 # Adapters that read TREC qrels and runs with document ids; the others see label arrays.
@@ -68,8 +65,8 @@ TREC_READERS = (
     "ir_measures-gdeval",
     "ranx",
     "trectools",
+    "trec_eval",
 )
-SHOWN = 4
 VERSIONED = (
     "numpy",
     "pytrec-eval-terrier",
@@ -88,6 +85,15 @@ VERSIONED = (
 )
 
 
+@dataclass(frozen=True)
+class PredictionCount:
+    """How many fresh random queries the implementation's published configuration (with its
+    declared departures) predicted, of how many it was given."""
+
+    predicted: int
+    queries: int
+
+
 @dataclass
 class Implementation:
     """Everything the matrix says about one built-in adapter."""
@@ -97,6 +103,7 @@ class Implementation:
     presets: list[PresetCheck] = field(default_factory=list)
     ulps: list[float] = field(default_factory=list)
     published: dict[str, str] = field(default_factory=dict)
+    prediction: PredictionCount | None = None
 
 
 def ulp_errors(
@@ -174,7 +181,9 @@ def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
         for preset_id, library in sorted(preset_adapters().items()):
             if library == name:
                 item.presets.append(verify_preset(preset_id, name, probes))
-        item.ulps = ulp_errors(name, result.configuration, numbers[0], probes)
+        if numbers[1] is None:
+            # Values printed to a few decimals are off by their rounding, not by ulps.
+            item.ulps = ulp_errors(name, result.configuration, numbers[0], probes)
         if name in TREC_READERS:
             item.published = published_results(name, result.configuration, numbers)
     return item
@@ -199,76 +208,6 @@ def build(
     return found, missing
 
 
-CELL_TEXT = {NONE: "none", NOT_EXERCISED: "–"}
-"""How a cell of the choices table shows a finding that meets no choice."""
-
-
-def _cell(item: Implementation, axis_id: str) -> str:
-    findings = [f for f in item.identification.findings if f.axis == axis_id]
-    own = item.identification.configuration.choice(axis_id)
-    if not findings:
-        return own
-    parts = []
-    for finding in findings:
-        if finding.status == NOT_OBSERVABLE:
-            return "n/o"
-        text = " or ".join(finding.choices) if finding.status == MET else CELL_TEXT[finding.status]
-        if finding.closest:
-            text += f" (≈{finding.closest})"
-        parts.append(text if len(findings) == 1 else f"{finding.asked}→{text}")
-    return "; ".join(parts)
-
-
-def _ids(cases: Sequence[str]) -> str:
-    shown = ", ".join(f"`{c}`" for c in cases[:SHOWN])
-    return shown + (f" (+{len(cases) - SHOWN})" if len(cases) > SHOWN else "")
-
-
-def sharp_edges(item: Implementation) -> list[str]:
-    """Plain statements of what the implementation does outside (or against) the spec."""
-    edges = []
-    result = item.identification
-    for observation in result.extras:
-        if not observation.departs:
-            continue
-        cases = observation.evidence or observation.disagreeing
-        edges.append(
-            f"{observation.topic}: {observation.verdict()}; {observation.note()}; "
-            f"cases {_ids(cases)}"
-        )
-    for finding in result.findings:
-        if finding.status == NONE:
-            edges.append(
-                f"{finding.axis} (asked {finding.asked}): {finding.verdict()}; "
-                f"{finding.note()}; disagreeing {_ids(finding.disagreeing)}"
-            )
-        elif finding.disagreeing:
-            edges.append(
-                f"{finding.axis} (asked {finding.asked}): {finding.verdict()}, but "
-                f"{finding.note()}: {_ids(finding.disagreeing)}"
-            )
-        crashes = sorted({without_temporary_paths(e.error) for e in finding.errors})
-        if crashes:
-            cases = [e.case for e in finding.errors]
-            said = "; ".join(c[:80] for c in crashes[:2])
-            edges.append(f"{finding.axis}: errors ({said}) on {_ids(cases)}")
-    for check in item.presets:
-        for declared in check.declared:
-            behaviour = declared.behaviour.rstrip(".")
-            edges.append(
-                f"preset {check.preset} declares that it {declared.outcome}: {behaviour}; "
-                f"cases {_ids(declared.cases)}"
-            )
-    if item.ulps:
-        worst = max(item.ulps)
-        edges.append(
-            f"float{result.adapter['float_width']} values: median error "
-            f"{item.ulps[len(item.ulps) // 2]:.3g} ulps, worst {worst:.3g} ulps "
-            f"over {len(item.ulps)} per-query values"
-        )
-    return list(dict.fromkeys(edges))
-
-
 def preset_records(items: Sequence[Implementation]) -> list[dict[str, Any]]:
     """The record of every preset check of the run (``harness/analysis/preset_evidence.py``)."""
     return [
@@ -278,8 +217,53 @@ def preset_records(items: Sequence[Implementation]) -> list[dict[str, Any]]:
     ]
 
 
-def markdown(items: Sequence[Implementation], missing: dict[str, str]) -> str:
-    """``docs/conformance.md``."""
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """A markdown table; a "|" inside a cell is escaped."""
+    cells = [[str(c).replace("|", "\\|") for c in row] for row in rows]
+    return [
+        "| " + " | ".join(header) + " |",
+        "|---" * len(header) + "|",
+        *("| " + " | ".join(row) + " |" for row in cells),
+    ]
+
+
+def _configurations(items: Sequence[Implementation]) -> list[str]:
+    predicted = any(i.prediction is not None for i in items)
+    header = ["implementation", "version", "float", "configuration", "closest preset"]
+    rows = []
+    for item in items:
+        result = item.identification
+        row = [
+            item.name,
+            result.adapter["version"],
+            str(result.adapter["float_width"]),
+            f"`{result.configuration.canonical()}`",
+            closest_preset_text(item),
+        ]
+        if predicted:
+            count = item.prediction
+            row.append("–" if count is None else f"{count.predicted} of {count.queries}")
+        rows.append(row)
+    return _table([*header, *(["fresh queries predicted"] if predicted else [])], rows)
+
+
+def _contrasts(items: Sequence[Implementation], probes: Mapping[str, ProbeInput]) -> list[str]:
+    """Where two implementations of the same code differ, row by row of their records."""
+    lines = []
+    for pair in contrasts(items, probes):
+        lines += ["", f"## {pair.names[0]} against {pair.names[1]}", ""]
+        header = ["differs on", *pair.names, "reproduce"]
+        lines += _table(header, pair.rows) if pair.rows else ["- no difference"]
+    return lines
+
+
+def markdown(
+    items: Sequence[Implementation],
+    missing: dict[str, str],
+    probes: Sequence[ProbeInput] = (),
+) -> str:
+    """``docs/conformance.md``; `probes` are the probe inputs, for the reproductions."""
+    known = {p.case_id: p for p in probes}
     lines = [
         "# Conformance matrix of nDCG implementations",
         "",
@@ -287,78 +271,67 @@ def markdown(items: Sequence[Implementation], missing: dict[str, str]) -> str:
         "built-in adapter in a child process. Choices are found by `ndcgspec identify` from "
         "probes derived from the golden cases; `n/o` is not observable through the API, "
         "`none` matches no choice of the spec (≈ the closest), `a→b` means asked for a, "
-        "computes b, and `–` means no probe could be answered (see the errors below).",
+        "computes b, and `–` means no probe could be answered (see the errors below). "
+        "`values` is the float width of the values returned (and the decimals printed, if "
+        "rounded); `scores` whether scores a relative 1e-9 apart are ranked apart.",
         "",
         "## Versions",
         "",
-        "| component | version |",
-        "|---|---|",
+        *_table(
+            ["component", "version"],
+            [
+                *versions().items(),
+                ("python", platform.python_version()),
+                *((d, distribution_version(d)) for d in VERSIONED),
+            ],
+        ),
+        "",
+        "## Identified choices",
+        "",
     ]
-    lines += [f"| {k} | {v} |" for k, v in versions().items()]
-    lines.append(f"| python | {platform.python_version()} |")
-    lines += [f"| {d} | {distribution_version(d)} |" for d in VERSIONED]
-    lines += ["", "## Identified choices", ""]
-    axis_ids = [entry["id"] for entry in choice_axes()]
-    lines.append("| implementation | " + " | ".join(axis_ids) + " |")
-    lines.append("|---" * (len(axis_ids) + 1) + "|")
-    for item in items:
-        lines.append(f"| {item.name} | " + " | ".join(_cell(item, a) for a in axis_ids) + " |")
-    lines += [
-        "",
-        "## Configurations and closest presets",
-        "",
-        "| implementation | version | float | configuration | closest preset |",
-        "|---|---|---|---|---|",
-    ]
-    for item in items:
-        result = item.identification
-        differing = ", ".join(result.preset_differences)
-        observed = any(f.choices or f.closest for f in result.findings)
-        if not observed:
-            verdict = "– (no axis observed)"
-        elif differing:
-            verdict = f"none (closest {result.preset}: differs on {differing})"
-        else:
-            verdict = result.preset or "–"
-        lines.append(
-            f"| {item.name} | {result.adapter['version']} | {result.adapter['float_width']} | "
-            f"`{result.configuration.canonical()}` | {verdict} |"
-        )
-    lines += [
-        "",
-        "## Presets verified by running the library",
-        "",
-        "| preset | library | pass | declared departures | fail | error | stale departures "
-        "| first disagreeing cases |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+    columns = list(column_choices())
+    lines += _table(
+        ["implementation", *columns],
+        [[item.name, *(cell.text for cell in grid_row(item).values())] for item in items],
+    )
+    lines += ["", "## Configurations and closest presets", "", *_configurations(items)]
+    lines += ["", "## Presets verified by running the library", ""]
+    rows = []
     for record in sorted(preset_records(items), key=lambda r: (r["adapter"], r["preset"])):
-        first = _ids([c for c, _ in [*record["failed"], *record["errors"], *record["stale"]]])
+        first = case_ids([c for c, _ in [*record["failed"], *record["errors"], *record["stale"]]])
         counts = [len(record[k]) for k in ("passed", "departed", "failed", "errors", "stale")]
-        lines.append(
-            f"| {record['preset']} | {record['adapter']} | "
-            + " | ".join(map(str, counts))
-            + f" | {first} |"
-        )
+        rows.append([record["preset"], record["adapter"], *map(str, counts), first])
+    lines += _table(
+        [
+            "preset",
+            "library",
+            "pass",
+            "declared departures",
+            "fail",
+            "error",
+            "stale departures",
+            "first disagreeing cases",
+        ],
+        rows,
+    )
+    lines += _contrasts(items, known)
     lines += ["", "## Sharp edges", ""]
     for item in items:
-        edges = sharp_edges(item)
-        lines.append(f"### {item.name}")
-        lines.append("")
-        lines += [f"- {e}" for e in edges] or ["- none found"]
+        lines += [f"### {item.name}", ""]
+        for edge in sharp_edges(item):
+            shown = reproduction(edge.cases, known)
+            lines.append(f"- {edge.text}" + (f"; reproduce: {shown}" if shown else ""))
+        if not sharp_edges(item):
+            lines.append("- none found")
         lines.append("")
     lines += ["## NIST's official DL19 values (published real-data cases)", ""]
     readers = [i for i in items if i.published]
     if readers:
-        case_ids = sorted({c for i in readers for c in i.published})
-        lines.append("| case | " + " | ".join(i.name for i in readers) + " |")
-        lines.append("|---" * (len(readers) + 1) + "|")
-        for case_id in case_ids:
-            lines.append(
-                f"| `{case_id}` | "
-                + " | ".join(i.published.get(case_id, "") for i in readers)
-                + " |"
-            )
+        published = sorted({c for i in readers for c in i.published})
+        lines += _table(
+            ["case", *(i.name for i in readers)],
+            [[f"`{c}`", *(i.published.get(c, "") for i in readers)] for c in published],
+        )
         lines.append("")
         for item in readers:
             hits = sum(v == "yes" for v in item.published.values())
@@ -370,45 +343,19 @@ def markdown(items: Sequence[Implementation], missing: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def markdown_html(text: str) -> str:
-    """The HTML of the page's markdown: CommonMark with tables, raw HTML off, since the page
-    quotes error messages, which may hold "<" and "&"."""
-    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
-
-
-def html_page(markdown_text: str, items: Sequence[Implementation]) -> str:
-    """The self-contained HTML page: the markdown's tables and the figures as base64 PNG."""
+def html_page(
+    markdown_text: str, items: Sequence[Implementation], probes: Sequence[ProbeInput] = ()
+) -> str:
+    """The self-contained HTML page (``harness/analysis/page_html.py``), with the figures."""
     charts = [
         ("Discount weight by rank", figures.discount_weights()),
         ("nDCG@k by k of the worked example", figures.worked_example_by_cutoff()),
         (
             "Error in ulps per implementation",
-            figures.ulp_errors({i.name: i.ulps for i in items}),
+            figures.ulp_errors({i.name: i.ulps for i in items if i.ulps}),
         ),
     ]
-    body = [markdown_html(markdown_text)]
-    body.append("<h2>Figures</h2>")
-    for title, png in charts:
-        data = base64.b64encode(png).decode("ascii")
-        caption = html.escape(title)
-        body.append(
-            f'<figure><img alt="{caption}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{caption}</figcaption></figure>"
-        )
-    style = (
-        "body{font-family:system-ui,sans-serif;margin:1em;color:#222}"
-        "table{border-collapse:collapse;margin:1em 0;font-size:12px;display:block;overflow-x:auto}"
-        "td,th{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}"
-        "th{background:#f0f0f0}code{font-size:12px;background:#f6f6f6}"
-        "figure{margin:1.5em 0}img{max-width:100%;border:1px solid #ddd}"
-        "li{margin:.2em 0;font-size:14px}"
-    )
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>nDCG conformance matrix</title><style>{style}</style></head><body>\n"
-        + "\n".join(body)
-        + "\n</body></html>\n"
-    )
+    return page_html.page(markdown_text, items, probes, charts)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -427,10 +374,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace) -> int:
     """Build the matrix and write both files."""
     items, missing = build(args.adapters or None, args.jobs)
-    text = markdown(items, missing)
+    probes = probe_inputs()
+    text = markdown(items, missing, probes)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "conformance.md").write_text(text, encoding="utf-8")
-    (args.out / "conformance.html").write_text(html_page(text, items), encoding="utf-8")
+    (args.out / "conformance.html").write_text(html_page(text, items, probes), encoding="utf-8")
     (args.out / EVIDENCE_FILE).write_text(evidence_text(preset_records(items)), encoding="utf-8")
     print(
         f"wrote {args.out / 'conformance.md'}, {args.out / 'conformance.html'} and "

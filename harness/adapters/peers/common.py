@@ -16,6 +16,7 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -26,6 +27,7 @@ from ndcgspec.harness.adapters.base import (
     Adapter,
     AdapterError,
     CaseInput,
+    Rejected,
     scored_queries,
 )
 
@@ -102,3 +104,22 @@ def undefined_as_none(value: float) -> float | None:
     """A library's NaN (undefined) as None, the protocol's undefined value."""
     number = float(value)
     return None if number != number else number
+
+
+def write_trec_files(case_input: CaseInput, folder: Path) -> tuple[Path, Path]:
+    """The qrels (``qid 0 docid label``) and run (``qid Q0 docid rank score tag``) files. A
+    query or document id that is empty or holds white space cannot be written as a field of
+    these files: the input is refused."""
+    for qid, docid, _ in (*case_input.qrels, *case_input.run):
+        if not qid or not docid or any(c.isspace() for c in qid + docid):
+            raise Rejected(f"a TREC file cannot hold the id {qid!r} / {docid!r} as one field")
+    qrels = folder / "qrels.txt"
+    run = folder / "run.txt"
+    qrels.write_text("".join(f"{q} 0 {d} {v}\n" for q, d, v in case_input.qrels), "utf-8")
+    ranks: dict[str, int] = {}
+    lines = []
+    for q, d, s in case_input.run:
+        ranks[q] = ranks.get(q, 0) + 1
+        lines.append(f"{q} Q0 {d} {ranks[q]} {s} ndcgspec\n")
+    run.write_text("".join(lines), "utf-8")
+    return qrels, run

@@ -18,24 +18,11 @@ from ndcgspec.harness.adapters.peers.common import (
     PeerAdapter,
     require,
     undefined_as_none,
+    write_trec_files,
 )
 
 DISTRIBUTION = "trectools"
 DEFAULT_DEPTH = 1000
-
-
-def write_trec_files(case_input: CaseInput, folder: Path) -> tuple[Path, Path]:
-    """The qrels (``qid 0 docid label``) and run (``qid Q0 docid rank score tag``) files."""
-    qrels = folder / "qrels.txt"
-    run = folder / "run.txt"
-    qrels.write_text("".join(f"{q} 0 {d} {v}\n" for q, d, v in case_input.qrels), "utf-8")
-    ranks: dict[str, int] = {}
-    lines = []
-    for q, d, s in case_input.run:
-        ranks[q] = ranks.get(q, 0) + 1
-        lines.append(f"{q} Q0 {d} {ranks[q]} {s} ndcgspec\n")
-    run.write_text("".join(lines), "utf-8")
-    return qrels, run
 
 
 class TrectoolsAdapter(PeerAdapter):
