@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.engine.evaluate import LOG, score_files_fast
+from ndcgspec.engine.evaluate import LOG
 from ndcgspec.engine.read import Unsupported
+from ndcgspec.engine.stream import score_files_fast
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import evaluate
