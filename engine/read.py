@@ -397,16 +397,17 @@ def run_pieces(source: Source, qrels_qids: list[str]) -> Iterator[RunPiece]:
         raise Unsupported(f"{source.name}: empty")
 
 
-def read_run_columns(source: Source, qrels_qids: list[str]) -> RunColumns:
-    """A whole run as columns (`run_pieces` put end to end); `present` marks the qrels
-    queries the run lists."""
-    present = np.zeros(len(qrels_qids), bool)
-    capacity = _capacity(source, 6)
+def read_run_columns(
+    pieces: Iterator[RunPiece], path: str, queries: int, capacity: int = _FALLBACK_ROWS
+) -> RunColumns:
+    """A whole run as columns (its pieces put end to end); `present` marks the `queries` of
+    the qrels that the run lists; `capacity` rows are reserved first."""
+    present = np.zeros(queries, bool)
     qidx, score = _Column(np.int32, capacity), _Column(np.float64, capacity)
     words, lines = _Column(np.uint64, capacity, 1), LineNumbers()
     inexact_rows: list[np.ndarray] = []
     inexact_texts: list[str] = []
-    for piece in run_pieces(source, qrels_qids):
+    for piece in pieces:
         present[piece.qidx] = True
         inexact_rows.append(qidx.size + piece.inexact)
         inexact_texts += piece.inexact_texts
@@ -415,7 +416,7 @@ def read_run_columns(source: Source, qrels_qids: list[str]) -> RunColumns:
         score.extend(piece.score)
         lines.extend(piece.lines)
     return RunColumns(
-        source.name,
+        path,
         present,
         qidx.array(),
         words.array(),
@@ -424,3 +425,8 @@ def read_run_columns(source: Source, qrels_qids: list[str]) -> RunColumns:
         inexact_texts,
         lines,
     )
+
+
+def run_capacity(source: Source) -> int:
+    """The most rows a TREC run can hold (a guess for gzip files)."""
+    return _capacity(source, 6)

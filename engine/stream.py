@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from ndcgspec.engine.read import (
     Unsupported,
     read_qrels_columns,
     read_run_columns,
+    run_capacity,
     run_pieces,
 )
 from ndcgspec.engine.support import not_computed
@@ -124,10 +126,10 @@ def run_blocks(
         yield _joined(held)
 
 
-def _last_pieces(source: Source, qids: list[str]) -> np.ndarray:
-    """The index of the last piece of the run holding each qrels query."""
-    last = np.full(len(qids), -1, np.int64)
-    for index, piece in enumerate(run_pieces(source, qids)):
+def _last_pieces(pieces: Iterator[RunPiece], queries: int) -> np.ndarray:
+    """The index of the last piece of the run holding each of the qrels' `queries`."""
+    last = np.full(queries, -1, np.int64)
+    for index, piece in enumerate(pieces):
         last[piece.qidx] = index
     return last
 
@@ -205,8 +207,15 @@ def combined(config: Config, qids: list[str], per_query: dict[str, QueryResult])
     return Evaluation(config, ordered, mean)
 
 
+Pieces = Callable[[], Iterator[RunPiece]]
+
+
 def _score_blocks(
-    configs: Sequence[Config], qrels: QrelsColumns, run: Source, last: np.ndarray | None
+    configs: Sequence[Config],
+    qrels: QrelsColumns,
+    pieces: Pieces,
+    path: str,
+    last: np.ndarray | None,
 ) -> list[dict[str, Any]]:
     """Every configuration scored block by block, then `combined`."""
     by_query = QrelsByQuery(qrels)
@@ -218,37 +227,59 @@ def _score_blocks(
         for results, config in zip(per_query, configs, strict=True):
             results.update(evaluate_prepared(prep, config).per_query)
 
-    for block in run_blocks(run_pieces(run, qrels.qids), len(qrels.qids), last):
+    for block in run_blocks(pieces(), len(qrels.qids), last):
         seen[block.qidx] = True
-        score(_block_columns(by_query, block, run.name))
+        score(_block_columns(by_query, block, path))
     if not seen.all():
-        score(_absent(by_query, seen, run.name))
+        score(_absent(by_query, seen, path))
     return [
         combined(config, qrels.qids, results).to_json()
         for config, results in zip(configs, per_query, strict=True)
     ]
 
 
-def score_files_fast(
-    configs: Sequence[Config], qrels: str | Path | Source, run: str | Path | Source
+def score_columns(
+    configs: Sequence[Config], qrels: QrelsColumns, pieces: Pieces, path: str, capacity: int
 ) -> list[dict[str, Any]]:
-    """The JSON result object of each configuration, as `scoring.score_files` defines them;
-    raises Unsupported for a configuration the engine does not declare (`support`) and for
-    input the columnar reader declines (among them every input error, which the plain
-    readers then report)."""
-    _log_if_asked()
+    """The JSON result object of each configuration (all of them computed by the engine) for
+    the qrels and the run whose pieces `pieces` reads from the start each time it is called;
+    `capacity` is a first guess of the run's rows."""
+    try:
+        try:
+            return _score_blocks(configs, qrels, pieces, path, None)
+        except NotGrouped:
+            LOG.info("%s is not grouped by query: read twice", path)
+            return _score_blocks(
+                configs, qrels, pieces, path, _last_pieces(pieces(), len(qrels.qids))
+            )
+    except InputError:
+        run = read_run_columns(pieces(), path, len(qrels.qids), capacity)
+        prep = prepare(qrels, run)
+        return [evaluate_prepared(prep, config).to_json() for config in configs]
+
+
+def refuse_undeclared(configs: Sequence[Config]) -> None:
+    """Raise Unsupported for a configuration the engine does not declare (`support`)."""
     for config in configs:
         if missing := not_computed(config):
             raise Unsupported(f"{config.canonical()} uses {', '.join(missing)}")
+
+
+def score_files_fast(
+    configs: Sequence[Config], qrels: str | Path | Source, run: str | Path | Source
+) -> list[dict[str, Any]]:
+    """The JSON result object of each configuration, as `scoring.score_files` defines them,
+    for TREC files; raises Unsupported for a configuration the engine does not declare and
+    for input the columnar reader declines (among them every input error, which the plain
+    readers then report)."""
+    _log_if_asked()
+    refuse_undeclared(configs)
     with opened(qrels) as qrels_source, opened(run) as run_source:
         qrels_columns = read_qrels_columns(qrels_source)
-        try:
-            try:
-                return _score_blocks(configs, qrels_columns, run_source, None)
-            except NotGrouped:
-                LOG.info("%s is not grouped by query: read twice", run_source.name)
-                last = _last_pieces(run_source, qrels_columns.qids)
-                return _score_blocks(configs, qrels_columns, run_source, last)
-        except InputError:
-            prep = prepare(qrels_columns, read_run_columns(run_source, qrels_columns.qids))
-            return [evaluate_prepared(prep, config).to_json() for config in configs]
+        return score_columns(
+            configs,
+            qrels_columns,
+            partial(run_pieces, run_source, qrels_columns.qids),
+            run_source.name,
+            run_capacity(run_source),
+        )
