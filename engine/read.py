@@ -238,7 +238,7 @@ def _one_row_per_line(
     return bool(np.all(firsts[1:] > line_ends[:-1]) and np.all(lasts <= line_ends))
 
 
-def _words(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, count: int) -> np.ndarray:
+def words_of(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, count: int) -> np.ndarray:
     """The token bytes as `count` big-endian 64-bit words each, zero padded."""
     unaligned = np.ndarray((len(data) - 7,), ">u8", data.data, 0, (1,))
     out = np.empty((len(starts), count), np.uint64)
@@ -252,7 +252,7 @@ def _words(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, count: int
 def _token_words(chunk: _Chunk, field: int) -> tuple[np.ndarray, np.ndarray]:
     starts, lengths = chunk.starts[:, field], chunk.ends[:, field] - chunk.starts[:, field]
     count = int(-(-lengths.max() // 8)) if len(lengths) else 1
-    return _words(chunk.data, starts, lengths, count), lengths
+    return words_of(chunk.data, starts, lengths, count), lengths
 
 
 def _texts(chunk: _Chunk, field: int, rows: np.ndarray) -> list[str]:
@@ -323,7 +323,7 @@ def _scores(chunk: _Chunk, field: int, rows: np.ndarray, name: str) -> _Scores:
     lengths = ends - starts
     width = int(lengths.max()) if len(rows) else 1
     count = min(-(-width // 8), 3)
-    raw = _words(chunk.data, starts, np.minimum(lengths, 8 * count), count)
+    raw = words_of(chunk.data, starts, np.minimum(lengths, 8 * count), count)
     columns = raw.astype(">u8").view(np.uint8).reshape(len(rows), 8 * count).T.copy()
     mantissa = np.zeros(len(rows), np.int64)
     digits = np.zeros(len(rows), np.int64)
