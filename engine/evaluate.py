@@ -19,6 +19,7 @@ logger (set ``NDCGSPEC_LOG=INFO`` to see it).
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -82,13 +83,20 @@ def gain_classes(label_texts: Sequence[str], config: Config) -> GainClasses:
     return GainClasses([v._mpf_ for v in values], np.array(classes, np.int64), index[0])
 
 
+@functools.lru_cache(maxsize=64)
+def discounts_by_rank(config: Config, prec: int) -> dict[int, Raw]:
+    """The discounts of `config` at precision `prec` computed so far, by rank: shared by
+    every block of queries (`stream`), so that each is computed once."""
+    return {}
+
+
 class DiscountedGains:
     """gain × discount of the reference (its `discount`, at the working precision), computed
     once per pair of a gain in `values` and a rank."""
 
     def __init__(self, config: Config, values: list[Raw]) -> None:
         self.config, self.values = config, values
-        self.by_rank: dict[int, Raw] = {}
+        self.by_rank = discounts_by_rank(config, _prec())
         self.terms: dict[tuple[int, int], Raw] = {}
 
     def __call__(self, value: int, rank: int) -> Raw:
