@@ -158,7 +158,7 @@ def _ids(array: Any, column: str, where: str, row: int) -> Any:
     return array
 
 
-def _id_words(array: Any) -> np.ndarray:
+def id_words(array: Any) -> np.ndarray:
     """Each id's UTF-8 bytes as big-endian 64-bit words, zero padded (``read.words_of``)."""
     _, offsets, data = array.buffers()
     bounds = np.frombuffer(offsets, np.int64)[array.offset : array.offset + len(array) + 1]
@@ -228,7 +228,7 @@ def qrels_columns(source: Source, kind: str, names: Sequence[str]) -> QrelsColum
         source.name,
         queries.dictionary.to_pylist(),
         queries.indices.to_numpy().astype(np.int32),
-        _id_words(docs),
+        id_words(docs),
         label_id.astype(np.int32),
         texts,
         lines,
@@ -280,7 +280,7 @@ def run_pieces(
         kept = qidx[inexact] >= 0
         yield RunPiece(
             qidx[rows].astype(np.int32),
-            _id_words(docs)[rows],
+            id_words(docs)[rows],
             values[rows],
             first + rows,
             np.searchsorted(rows, inexact[kept]),
