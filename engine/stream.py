@@ -112,16 +112,20 @@ def run_blocks(
         count += len(piece.qidx)
         if count < BLOCK_ROWS:
             continue
-        rows = _joined(held)
         if last_piece is None:
-            complete = rows.qidx != rows.qidx[-1]
+            last = next(p.qidx[-1] for p in reversed(held) if len(p.qidx))
+            complete = [p.qidx != last for p in held]
         else:
-            complete = last_piece[rows.qidx] <= index
-        if np.any(complete):
-            yield _taken(rows, complete)
-            done[rows.qidx[complete]] = True
-            rows = _taken(rows, ~complete)
-        held, count = [rows], len(rows.qidx)
+            complete = [last_piece[p.qidx] <= index for p in held]
+        # Joined only when a block is let go: a query larger than a block is not copied again
+        # with each piece.
+        if not any(np.any(c) for c in complete):
+            continue
+        rows, mask = _joined(held), np.concatenate(complete)
+        yield _taken(rows, mask)
+        done[rows.qidx[mask]] = True
+        held = [_taken(rows, ~mask)]
+        count = len(held[0].qidx)
     if count:
         yield _joined(held)
 
