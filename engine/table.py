@@ -108,7 +108,7 @@ def _batches(source: Source, kind: str, names: Sequence[str]) -> Iterator[Any]:
             batches = pa.csv.open_csv(text, convert_options=options)
         for batch in batches:
             yield batch.select(list(names))
-    except (pa.ArrowInvalid, OSError) as error:
+    except (pa.ArrowException, OSError) as error:
         raise InputError(f"not a readable {kind} table: {error}", source.name) from None
 
 

@@ -223,3 +223,25 @@ def test_the_exact_tenth_is_the_double_of_one_tenth() -> None:
     """The constant above, derived independently: 0.1's double is 3602879701896397 / 2**55."""
     assert Fraction(3602879701896397, 2**55) == Fraction(Decimal(EXACT_TENTH))
     assert float(EXACT_TENTH) == 0.1
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("run.parquet", b"PAR1 cut short PAR1", "not a readable parquet table"),
+        ("run.arrow", b"ARROW1\0\0 cut short", "not a readable arrow table"),
+        ("run.csv", b"query_id,doc_id,score\nq,a,1\nq,b\n", "Expected 3 columns, got 2: q,b"),
+        ("run.csv", b"query_id,doc_id,score\n", "the table has no rows"),
+        ("run.csv", b"query_id,doc,score\nq,a,1\n", "no column 'doc_id'"),
+    ],
+)
+def test_an_unreadable_table_is_a_one_line_error_naming_it(
+    name: str, content: bytes, message: str, tmp_path: Path
+) -> None:
+    qrels = write_trec(tmp_path, [("q", "a", 1)], [("q", "a", "1")])[0]
+    (tmp_path / name).write_bytes(content)
+    with pytest.raises(InputError) as error:
+        score_files([Config.default()], qrels, tmp_path / name)
+    assert str(error.value).startswith(f"{tmp_path / name}: ")
+    assert message in str(error.value)
+    assert "\n" not in str(error.value)
