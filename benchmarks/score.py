@@ -235,11 +235,14 @@ def measure(
         )
     ours = result["ndcgspec"]
     for peer in [t for t in commands if t != "ndcgspec"]:
-        print(
-            f"ratio ndcgspec/{peer}: {ours['median_s'] / result[peer]['median_s']:.2f} wall, "
-            f"{ours['median_cpu_s'] / result[peer]['median_cpu_s']:.2f} CPU"
-        )
+        wall, cpu = (ratio(ours[key], result[peer][key]) for key in ("median_s", "median_cpu_s"))
+        print(f"ratio ndcgspec/{peer}: {wall} wall, {cpu} CPU")
     return result
+
+
+def ratio(ours: float, theirs: float) -> str:
+    """ours / theirs, or why not (a peer's CPU time below the clock's 0.01 s resolution)."""
+    return f"{ours / theirs:.2f}" if theirs else "n/a (under 0.01 s)"
 
 
 def digits_identical(qrels: Path, run: Path) -> None:
