@@ -1,8 +1,10 @@
 """``ndcgspec.score``: nDCG of a run against qrels from Python, exact.
 
-Qrels and runs may be TREC file paths (gzip accepted), ``{qid: {docid: value}}`` dicts (the
-shape pytrec_eval takes) or pandas DataFrames with ir_measures' columns ``query_id, doc_id,
-relevance`` and ``query_id, doc_id, score``. Measures are measure strings of
+Qrels and runs may be TREC file paths (gzip accepted), paths of Parquet, Arrow IPC or CSV
+tables (``ndcg.input.table``), ``{qid: {docid: value}}`` dicts (the shape pytrec_eval takes) or
+pandas DataFrames. Tables and DataFrames have ir_measures' columns ``query_id, doc_id,
+relevance`` and ``query_id, doc_id, score`` unless `qrels_columns` and `run_columns` name
+others. Measures are measure strings of
 ``spec/grammar.yaml``: canonical (``nDCG@10``), presets (``trec_eval@10``), trec_eval names
 (``ndcg_cut.10``) and ir_measures strings (``nDCG(judged_only=True)@5``). Values are exact
 decimals of the spec's output digits (``ndcg.precision``) with a float view.
@@ -17,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from ndcgspec.engine.scoring import score_files
+from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.reference import evaluate, parse_measure
 from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.reference.inputs import Judgment, Posting, qrels_from_labels, run_from_scores
@@ -24,9 +27,6 @@ from ndcgspec.reference.trec_io import read_qrels, read_run
 
 #: A TREC file path, ``{qid: {docid: value}}``, or a pandas DataFrame of ir_measures' columns.
 Source = str | os.PathLike[str] | Mapping[str, Mapping[str, Any]] | Any
-
-QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
-RUN_COLUMNS = ("query_id", "doc_id", "score")
 
 
 class ScoreError(NdcgSpecError):
@@ -80,12 +80,12 @@ def _from_frame(frame: Any, columns: tuple[str, str, str]) -> list[tuple[str, st
     return [(str(q), str(d), v) for q, d, v in frame[list(columns)].itertuples(index=False)]
 
 
-def _qrels(source: Source) -> Mapping[str, Mapping[str, Judgment]]:
+def _qrels(source: Source, columns: tuple[str, str, str]) -> Mapping[str, Mapping[str, Judgment]]:
     if isinstance(source, (str, os.PathLike)):
         return read_qrels(source)
     if hasattr(source, "itertuples"):
         labels: dict[str, dict[str, Any]] = {}
-        for row, (qid, docid, label) in enumerate(_from_frame(source, QRELS_COLUMNS)):
+        for row, (qid, docid, label) in enumerate(_from_frame(source, columns)):
             if docid in labels.setdefault(qid, {}):
                 raise NdcgSpecError(
                     f"qrels row {row}: document {docid!r} is judged twice for query {qid!r}"
@@ -97,12 +97,12 @@ def _qrels(source: Source) -> Mapping[str, Mapping[str, Judgment]]:
     )
 
 
-def _run(source: Source) -> Mapping[str, list[Posting]]:
+def _run(source: Source, columns: tuple[str, str, str]) -> Mapping[str, list[Posting]]:
     if isinstance(source, (str, os.PathLike)):
         return read_run(source)
     if hasattr(source, "itertuples"):
         pairs: dict[str, list[tuple[str, Any]]] = {}
-        for qid, docid, value in _from_frame(source, RUN_COLUMNS):
+        for qid, docid, value in _from_frame(source, columns):
             pairs.setdefault(qid, []).append((docid, _exact(value)))
         return run_from_scores(pairs)
     return run_from_scores(
@@ -110,16 +110,25 @@ def _run(source: Source) -> Mapping[str, list[Posting]]:
     )
 
 
-def score(qrels: Source, run: Source, measures: str | Iterable[str] = "nDCG") -> dict[str, Result]:
+def score(
+    qrels: Source,
+    run: Source,
+    measures: str | Iterable[str] = "nDCG",
+    *,
+    qrels_columns: tuple[str, str, str] = QRELS_COLUMNS,
+    run_columns: tuple[str, str, str] = RUN_COLUMNS,
+) -> dict[str, Result]:
     """Score `run` against `qrels` under each measure; the results keyed by the measure as
-    written. Bad input or an unknown measure raises ScoreError (file, line, anchor)."""
+    written. Bad input or an unknown measure raises ScoreError (file, line or table row,
+    anchor)."""
     wanted = [measures] if isinstance(measures, str) else list(measures)
     try:
         configs = [parse_measure(text) for text in wanted]
         if all(isinstance(s, (str, os.PathLike)) for s in (qrels, run)):
-            outputs = score_files(configs, qrels, run)
+            columns = TableColumns(tuple(qrels_columns), tuple(run_columns))
+            outputs = score_files(configs, qrels, run, columns)
         else:
-            judged, ranked = _qrels(qrels), _run(run)
+            judged, ranked = _qrels(qrels, qrels_columns), _run(run, run_columns)
             outputs = [evaluate(config, judged, ranked).to_json() for config in configs]
     except NdcgSpecError as error:
         raise ScoreError(error) from error

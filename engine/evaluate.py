@@ -12,18 +12,17 @@ reference's own functions, so the definitions live in one place:
 - the first query that is an error under a configuration is evaluated by the reference itself,
   which raises the error with its message and ``file:line``.
 
-Input the columnar reader does not handle (or input errors) is scored by the plain reference,
-with the reason logged on the ``ndcgspec`` logger (set ``NDCGSPEC_LOG=INFO`` to see it).
+`stream` feeds it one block of queries at a time; input the columnar reader does not handle
+(or input errors) is scored by the plain reference, with the reason logged on the ``ndcgspec``
+logger (set ``NDCGSPEC_LOG=INFO`` to see it).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import mpmath
 import numpy as np
@@ -41,12 +40,8 @@ from ndcgspec.engine.rank import (
 from ndcgspec.engine.read import (
     QrelsColumns,
     RunColumns,
-    Unsupported,
-    read_qrels_columns,
-    read_run_columns,
     token_texts,
 )
-from ndcgspec.engine.support import not_computed
 from ndcgspec.reference import aggregate, empty
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import parse_decimal, working_precision
@@ -56,21 +51,10 @@ from ndcgspec.reference.evaluate import Evaluation
 from ndcgspec.reference.ideal import every_gain_enters
 from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
 from ndcgspec.reference.query import QueryResult, evaluate_query, judged_gain
-from ndcgspec.reference.trec_io import Source, opened
 
 LOG = logging.getLogger("ndcgspec.fast")
-LOG_ENV = "NDCGSPEC_LOG"
 UNJUDGED, LABEL_ERROR = -1, -2
 Raw = tuple[int, int, int, int]
-
-
-def _log_if_asked() -> None:
-    level = os.environ.get(LOG_ENV)
-    if level and not LOG.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("ndcgspec: %(message)s"))
-        LOG.addHandler(handler)
-        LOG.setLevel(level.upper())
 
 
 @dataclass
@@ -99,13 +83,20 @@ def gain_classes(label_texts: Sequence[str], config: Config) -> GainClasses:
     return GainClasses([v._mpf_ for v in values], np.array(classes, np.int64), index[0])
 
 
+@functools.lru_cache(maxsize=64)
+def discounts_by_rank(config: Config, prec: int) -> dict[int, Raw]:
+    """The discounts of `config` at precision `prec` computed so far, by rank: shared by
+    every block of queries (`stream`), so that each is computed once."""
+    return {}
+
+
 class DiscountedGains:
     """gain × discount of the reference (its `discount`, at the working precision), computed
     once per pair of a gain in `values` and a rank."""
 
     def __init__(self, config: Config, values: list[Raw]) -> None:
         self.config, self.values = config, values
-        self.by_rank: dict[int, Raw] = {}
+        self.by_rank = discounts_by_rank(config, _prec())
         self.terms: dict[tuple[int, int], Raw] = {}
 
     def __call__(self, value: int, rank: int) -> Raw:
@@ -293,8 +284,8 @@ def _credits(
     return values, credit
 
 
-def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
-    """The JSON result object of `config`, equal to the plain reference's."""
+def evaluate_prepared(prep: Prepared, config: Config) -> Evaluation:
+    """The evaluation of `config`, equal to the plain reference's."""
     qrels, run = prep.qrels, prep.run
     choices = {a: config.choice(a) for a in ("duplicates", "unjudged", "ties", "empty")}
     k = config.cutoff
@@ -337,7 +328,7 @@ def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
                 qid, ndcg, mpmath.mp.make_mpf(dcg), mpmath.mp.make_mpf(idcg), in_mean, ()
             )
         mean = aggregate.mean({q: (r.ndcg, r.in_mean) for q, r in per_query.items()})
-        return Evaluation(config, per_query, mean).to_json()
+        return Evaluation(config, per_query, mean)
 
 
 def _spans(qidx: np.ndarray) -> dict[int, tuple[int, int]]:
@@ -385,20 +376,3 @@ def _raise_first_error(
             judgments, postings = reference_inputs(prep.qrels, prep.run, q)
             evaluate_query(prep.qrels.qids[q], judgments, postings, config)
             LOG.warning("query %s was flagged as an error but the reference accepts it", q)
-
-
-def score_files_fast(
-    configs: Sequence[Config], qrels: str | Path | Source, run: str | Path | Source
-) -> list[dict[str, Any]]:
-    """The JSON result object of each configuration, as `scoring.score_files` defines them;
-    raises Unsupported for a configuration the engine does not declare (`support`) and for
-    input the columnar reader declines (among them every input error, which the plain
-    readers then report)."""
-    _log_if_asked()
-    for config in configs:
-        if missing := not_computed(config):
-            raise Unsupported(f"{config.canonical()} uses {', '.join(missing)}")
-    with opened(qrels) as qrels_source, opened(run) as run_source:
-        qrels_columns = read_qrels_columns(qrels_source)
-        prep = prepare(qrels_columns, read_run_columns(run_source, qrels_columns.qids))
-    return [evaluate_prepared(prep, config) for config in configs]

@@ -56,6 +56,11 @@ class LineNumbers:
     def __getitem__(self, row: int) -> int:
         return row + self.offsets[bisect.bisect_right(self.starts, row) - 1]
 
+    def at(self, rows: np.ndarray) -> np.ndarray:
+        """The lines of many rows at once."""
+        offsets = np.asarray(self.offsets, np.int64)
+        return rows + offsets[np.searchsorted(self.starts, rows, "right") - 1]
+
     def extend(self, lines: np.ndarray) -> None:
         """Add the lines of the next rows."""
         offsets = lines.astype(np.int64) - np.arange(self.rows, self.rows + len(lines))
@@ -116,7 +121,7 @@ class QrelsColumns:
     words: np.ndarray
     label_id: np.ndarray
     label_texts: list[str]
-    lines: LineNumbers
+    lines: LineNumbers | np.ndarray
 
 
 @dataclass
@@ -136,7 +141,7 @@ class RunColumns:
     score: np.ndarray
     inexact_rows: np.ndarray
     inexact_texts: list[str]
-    lines: LineNumbers
+    lines: LineNumbers | np.ndarray
     file_row: np.ndarray | None = None
 
     def file_index(self, row: int) -> int:
@@ -233,7 +238,7 @@ def _one_row_per_line(
     return bool(np.all(firsts[1:] > line_ends[:-1]) and np.all(lasts <= line_ends))
 
 
-def _words(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, count: int) -> np.ndarray:
+def words_of(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, count: int) -> np.ndarray:
     """The token bytes as `count` big-endian 64-bit words each, zero padded."""
     unaligned = np.ndarray((len(data) - 7,), ">u8", data.data, 0, (1,))
     out = np.empty((len(starts), count), np.uint64)
@@ -247,7 +252,7 @@ def _words(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, count: int
 def _token_words(chunk: _Chunk, field: int) -> tuple[np.ndarray, np.ndarray]:
     starts, lengths = chunk.starts[:, field], chunk.ends[:, field] - chunk.starts[:, field]
     count = int(-(-lengths.max() // 8)) if len(lengths) else 1
-    return _words(chunk.data, starts, lengths, count), lengths
+    return words_of(chunk.data, starts, lengths, count), lengths
 
 
 def _texts(chunk: _Chunk, field: int, rows: np.ndarray) -> list[str]:
@@ -318,7 +323,7 @@ def _scores(chunk: _Chunk, field: int, rows: np.ndarray, name: str) -> _Scores:
     lengths = ends - starts
     width = int(lengths.max()) if len(rows) else 1
     count = min(-(-width // 8), 3)
-    raw = _words(chunk.data, starts, np.minimum(lengths, 8 * count), count)
+    raw = words_of(chunk.data, starts, np.minimum(lengths, 8 * count), count)
     columns = raw.astype(">u8").view(np.uint8).reshape(len(rows), 8 * count).T.copy()
     mantissa = np.zeros(len(rows), np.int64)
     digits = np.zeros(len(rows), np.int64)
@@ -352,17 +357,24 @@ def _scores(chunk: _Chunk, field: int, rows: np.ndarray, name: str) -> _Scores:
     return _Scores(values + 0.0, inexact, texts)
 
 
-def read_run_columns(source: Source, qrels_qids: list[str]) -> RunColumns:
-    """A run as columns, keeping only the rows of queries in the qrels (the others never
-    count, ``ndcg.definition.inputs``); `present` marks the qrels queries the run lists."""
+@dataclass
+class RunPiece:
+    """The rows of one piece of a run (`_chunks`) whose query is in the qrels, in file order:
+    `qidx` indexes the qrels queries, `lines` holds each row's file line, `inexact` the rows
+    (of this piece) whose score keeps its text in `inexact_texts`."""
+
+    qidx: np.ndarray
+    words: np.ndarray
+    score: np.ndarray
+    lines: np.ndarray
+    inexact: np.ndarray
+    inexact_texts: list[str]
+
+
+def run_pieces(source: Source, qrels_qids: list[str]) -> Iterator[RunPiece]:
+    """A run piece by piece, keeping only the rows of queries in the qrels (the others never
+    count, ``ndcg.definition.inputs``); a run without a non-blank line is Unsupported."""
     index = {q: i for i, q in enumerate(qrels_qids)}
-    present = np.zeros(len(qrels_qids), bool)
-    capacity = _capacity(source, 6)
-    qidx, score = _Column(np.int32, capacity), _Column(np.float64, capacity)
-    words, lines = _Column(np.uint64, capacity, 1), LineNumbers()
-    inexact_rows: list[np.ndarray] = []
-    inexact_texts: list[str] = []
-    kept_so_far = 0
     seen = False
     for data, line_ends, before in _chunks(source):
         chunk = _tokenise(data, line_ends, before, 6, source.name)
@@ -371,26 +383,50 @@ def read_run_columns(source: Source, qrels_qids: list[str]) -> RunColumns:
         segment_qidx = np.array([index.get(n, -1) for n in names], np.int32)
         row_qidx = np.repeat(segment_qidx, np.diff(first, append=len(chunk.lines)))
         rows = np.flatnonzero(row_qidx >= 0)
-        present[segment_qidx[segment_qidx >= 0]] = True
         scores = _scores(chunk, 4, np.arange(len(chunk.lines)), source.name)
-        qidx.extend(row_qidx[rows])
-        words.extend(_token_words(chunk, 2)[0][rows])
-        score.extend(scores.values[rows])
-        lines.extend(chunk.lines[rows])
         kept = row_qidx[scores.inexact] >= 0
-        new_rows = np.searchsorted(rows, scores.inexact[kept])
-        inexact_rows.append(kept_so_far + new_rows)
-        inexact_texts += [t for t, k in zip(scores.texts, kept.tolist(), strict=True) if k]
-        kept_so_far += len(rows)
+        yield RunPiece(
+            row_qidx[rows],
+            _token_words(chunk, 2)[0][rows],
+            scores.values[rows],
+            chunk.lines[rows],
+            np.searchsorted(rows, scores.inexact[kept]),
+            [t for t, k in zip(scores.texts, kept.tolist(), strict=True) if k],
+        )
     if not seen:
         raise Unsupported(f"{source.name}: empty")
+
+
+def read_run_columns(
+    pieces: Iterator[RunPiece], path: str, queries: int, capacity: int = _FALLBACK_ROWS
+) -> RunColumns:
+    """A whole run as columns (its pieces put end to end); `present` marks the `queries` of
+    the qrels that the run lists; `capacity` rows are reserved first."""
+    present = np.zeros(queries, bool)
+    qidx, score = _Column(np.int32, capacity), _Column(np.float64, capacity)
+    words, lines = _Column(np.uint64, capacity, 1), LineNumbers()
+    inexact_rows: list[np.ndarray] = []
+    inexact_texts: list[str] = []
+    for piece in pieces:
+        present[piece.qidx] = True
+        inexact_rows.append(qidx.size + piece.inexact)
+        inexact_texts += piece.inexact_texts
+        qidx.extend(piece.qidx)
+        words.extend(piece.words)
+        score.extend(piece.score)
+        lines.extend(piece.lines)
     return RunColumns(
-        source.name,
+        path,
         present,
         qidx.array(),
         words.array(),
         score.array(),
-        np.concatenate(inexact_rows).astype(np.int64, copy=False),
+        np.concatenate(inexact_rows or [np.zeros(0, np.int64)]).astype(np.int64, copy=False),
         inexact_texts,
         lines,
     )
+
+
+def run_capacity(source: Source) -> int:
+    """The most rows a TREC run can hold (a guess for gzip files)."""
+    return _capacity(source, 6)

@@ -1,5 +1,9 @@
 """The ``score`` command: nDCG of a TREC run against TREC qrels under one or more measures.
 
+Either file may instead be a Parquet, Arrow IPC or CSV table (``ndcg.input.table``), of the
+columns ``query_id, doc_id, relevance`` and ``query_id, doc_id, score`` unless
+``--qrels-columns`` and ``--run-columns`` name others.
+
 Output formats (``--format``):
 
 - ``text``: trec_eval-like lines ``<measure>\\t<qid or all>\\t<value>``, the measure as the
@@ -27,6 +31,7 @@ from functools import partial
 from typing import Any
 
 from ndcgspec.engine.scoring import score_files
+from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.harness.score_notes import missing_note, missing_queries, query_probes, rounded
 from ndcgspec.reference import Config, ConfigError, parse_measure
 from ndcgspec.reference.config_file import load_config_file
@@ -52,7 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "score",
         help="score a TREC run against TREC qrels",
         description="nDCG of a TREC run against TREC qrels (gzip, pipes and FIFOs accepted), "
-        "per measure. "
+        "or of Parquet, Arrow IPC or CSV tables (a header row; the file named *.csv), per "
+        "measure. "
         "Without -m or --config the measure is nDCG with every axis at the spec's default.",
     )
     parser.add_argument(
@@ -79,6 +85,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="a YAML or JSON file holding one configuration object; repeatable",
     )
+    parser.add_argument(
+        "--qrels-columns",
+        type=column_names,
+        default=QRELS_COLUMNS,
+        metavar="QUERY,DOC,RELEVANCE",
+        help="a qrels table's columns (Parquet, Arrow or CSV with a header); "
+        f"default {','.join(QRELS_COLUMNS)}",
+    )
+    parser.add_argument(
+        "--run-columns",
+        type=column_names,
+        default=RUN_COLUMNS,
+        metavar="QUERY,DOC,SCORE",
+        help=f"a run table's columns; default {','.join(RUN_COLUMNS)}",
+    )
     parser.add_argument("--format", choices=["text", "json"], default="text", help="output format")
     parser.add_argument(
         "-q", "--per-query", action="store_true", help="text format: add a line per query"
@@ -91,6 +112,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="text format: round values to N decimal places (JSON keeps every digit)",
     )
     parser.set_defaults(handler=run_score)
+
+
+def column_names(text: str) -> tuple[str, str, str]:
+    """Three column names, comma-separated (``ndcg.input.table``)."""
+    names = tuple(name.strip() for name in text.split(","))
+    if len(names) != 3 or not all(names):
+        raise argparse.ArgumentTypeError(f"{text!r}: three comma-separated column names wanted")
+    return names  # type: ignore[return-value]
 
 
 def text_lines(
@@ -117,7 +146,8 @@ def run_score(args: argparse.Namespace) -> int:
     exit status 0."""
     makers: list[tuple[str | None, Callable[[], Config]]] = args.configs or [(None, Config.default)]
     configs = [make() for _, make in makers]
-    *results, every, both = score_files([*configs, *query_probes()], args.qrels, args.run)
+    columns = TableColumns(args.qrels_columns, args.run_columns)
+    *results, every, both = score_files([*configs, *query_probes()], args.qrels, args.run, columns)
     for (written, _), result in zip(makers, results, strict=True):
         result["written"] = written or result["measure"]
     missing = missing_queries([every, both])

@@ -18,8 +18,10 @@ from ndcgspec.reference.config import Config
 def query_probes() -> list[Config]:
     """Two configurations whose results list the qrels queries and the queries in both files
     (``ndcg.aggregate.qrels`` / ``ndcg.aggregate.run``); duplicates=first so that they refuse
-    nothing the measures asked for would accept."""
-    every = Config.default().replace(duplicates="first")
+    nothing the measures asked for would accept. Only their queries are read, so they cut the
+    ranking at 1: each query costs one term, and no input that the whole ranking accepts is
+    refused at rank 1 (labels, duplicates and empty ideal lists do not depend on the cutoff)."""
+    every = Config.default().replace(duplicates="first", cutoff=1)
     return [every, every.replace(aggregate="run")]
 
 

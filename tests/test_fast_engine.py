@@ -14,6 +14,7 @@ from collections import defaultdict
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -22,11 +23,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ndcgspec.engine import evaluate as engine_evaluate
-from ndcgspec.engine import rank, support
+from ndcgspec.engine import rank, stream, support
 from ndcgspec.engine import read as fast_read
-from ndcgspec.engine.evaluate import LOG, score_files_fast
+from ndcgspec.engine.evaluate import LOG
 from ndcgspec.engine.read import Unsupported
 from ndcgspec.engine.scoring import score_files, score_files_plain
+from ndcgspec.engine.stream import score_files_fast
 from ndcgspec.harness.suite import load as suite_load
 from ndcgspec.harness.suite.check import within
 from ndcgspec.reference import Config, InputError, NdcgSpecError, ties
@@ -153,18 +155,28 @@ def write(folder: Path, qrels: str, run: str) -> tuple[Path, Path]:
     mappings=st.lists(
         config_mappings(cutoffs=st.one_of(st.none(), st.integers(1, 6))), min_size=1, max_size=3
     ),
+    block_rows=st.sampled_from([1, 2, 5, stream.BLOCK_ROWS]),
+    chunk_bytes=st.sampled_from([16, 64, fast_read.CHUNK_BYTES]),
 )
 # q2 (first in the qrels, judged 0) is empty under keep-in-ideal although it has an ideal
 # list, so its empty=error comes before q1's duplicate, as the reference raises them.
 @example(
     files=("q2 0 d1 0\nq1 0 d1 0\n", "q1 Q0 d1 1 0.1 tag\nq1 Q0 d1 2 0.1 tag\n"),
     mappings=[{"negative": "keep-in-ideal", "empty": "error", "cutoff": None}],
+    block_rows=stream.BLOCK_ROWS,
+    chunk_bytes=fast_read.CHUNK_BYTES,
 )
 def test_fast_engine_agrees_with_the_reference(
-    files: tuple[str, str], mappings: list[dict[str, Any]]
+    files: tuple[str, str], mappings: list[dict[str, Any]], block_rows: int, chunk_bytes: int
 ) -> None:
+    """Also when the run is read in pieces of a few lines and scored in blocks of a few rows
+    (``stream``), grouped by query or not."""
     configs = [Config.from_mapping(m) for m in mappings]
-    with tempfile.TemporaryDirectory() as folder:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        mock.patch.object(stream, "BLOCK_ROWS", block_rows),
+        mock.patch.object(fast_read, "CHUNK_BYTES", chunk_bytes),
+    ):
         qrels_path, run_path = write(Path(folder), *files)
         plain = outcome(lambda: score_files_plain(configs, qrels_path, run_path))
         try:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from ndcgspec.engine.evaluate import score_files_fast
 from ndcgspec.engine.scoring import score_files, score_files_plain
+from ndcgspec.engine.stream import score_files_fast
 from ndcgspec.harness.suite.load import inline_inputs
 from ndcgspec.reference import Config, InputError, NdcgSpecError
 from ndcgspec.reference.decimals import parse_decimal

@@ -1,0 +1,289 @@
+"""Scoring a run one block of queries at a time, so that memory is set by the largest block and
+not by the file (``ndcg.definition.inputs``: every query is scored from its own rows alone).
+
+The qrels are read whole; the run is read piece by piece (`read.run_pieces`). Rows are held
+until at least `BLOCK_ROWS` are, and then every query known to be complete is scored as one
+block and let go. A run grouped by query is read once: a query is complete when the next one
+starts. A query whose rows resume after its block was scored is found on the fly; the run is
+then read a second time, after a first pass that notes the last piece of each query, so that an
+ungrouped run is scored exactly, holding only the queries it interleaves.
+
+The per-query results are kept at full precision and combined once at the end, in qrels order
+(`combined`), so the aggregate is the one of the whole file, digit for digit. An input error in
+any block sends the whole file through `evaluate.prepare` once, so that the error raised is the
+first the reference raises.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ndcgspec.engine.evaluate import LOG, evaluate_prepared, prepare
+from ndcgspec.engine.rank import widen
+from ndcgspec.engine.read import (
+    QrelsColumns,
+    RunColumns,
+    RunPiece,
+    Unsupported,
+    read_qrels_columns,
+    read_run_columns,
+    run_capacity,
+    run_pieces,
+)
+from ndcgspec.engine.support import not_computed
+from ndcgspec.reference import aggregate
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.decimals import working_precision
+from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.evaluate import Evaluation
+from ndcgspec.reference.query import QueryResult
+from ndcgspec.reference.trec_io import Source, opened
+
+LOG_ENV = "NDCGSPEC_LOG"
+# Rows held before the complete queries among them are scored: a block's columns and the
+# temporaries of ranking it stay some tens of MiB, and per-block work stays a small share.
+BLOCK_ROWS = 1 << 18
+
+
+class NotGrouped(Exception):
+    """A query's rows resume after the block holding its earlier rows was scored."""
+
+
+def _log_if_asked() -> None:
+    level = os.environ.get(LOG_ENV)
+    if level and not LOG.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("ndcgspec: %(message)s"))
+        LOG.addHandler(handler)
+        LOG.setLevel(level.upper())
+
+
+def _joined(pieces: list[RunPiece]) -> RunPiece:
+    """Pieces end to end, document ids widened to the widest."""
+    if len(pieces) == 1:
+        return pieces[0]
+    width = max(p.words.shape[1] for p in pieces)
+    offsets = np.cumsum([0, *(len(p.qidx) for p in pieces[:-1])])
+    return RunPiece(
+        np.concatenate([p.qidx for p in pieces]),
+        np.concatenate([widen(p.words, width) for p in pieces]),
+        np.concatenate([p.score for p in pieces]),
+        np.concatenate([p.lines for p in pieces]),
+        np.concatenate([o + p.inexact for o, p in zip(offsets, pieces, strict=True)]),
+        [t for p in pieces for t in p.inexact_texts],
+    )
+
+
+def _taken(piece: RunPiece, keep: np.ndarray) -> RunPiece:
+    """The rows of `piece` where `keep` is true, in order."""
+    kept = keep[piece.inexact]
+    new_index = np.cumsum(keep) - 1
+    return RunPiece(
+        piece.qidx[keep],
+        piece.words[keep],
+        piece.score[keep],
+        piece.lines[keep],
+        new_index[piece.inexact[kept]],
+        [t for t, k in zip(piece.inexact_texts, kept.tolist(), strict=True) if k],
+    )
+
+
+def run_blocks(
+    pieces: Iterator[RunPiece], queries: int, last_piece: np.ndarray | None = None
+) -> Iterator[RunPiece]:
+    """The rows of the run in blocks of whole queries, each of at least `BLOCK_ROWS` rows but
+    the last. With `last_piece` (the index of each query's last piece) a query is complete
+    after its last piece; without it, when a later query starts, and NotGrouped is raised when
+    a complete query's rows resume."""
+    done = np.zeros(queries, bool)
+    held: list[RunPiece] = []
+    count = 0
+    for index, piece in enumerate(pieces):
+        if last_piece is None and np.any(done[piece.qidx]):
+            raise NotGrouped
+        held.append(piece)
+        count += len(piece.qidx)
+        if count < BLOCK_ROWS:
+            continue
+        if last_piece is None:
+            last = next(p.qidx[-1] for p in reversed(held) if len(p.qidx))
+            complete = [p.qidx != last for p in held]
+        else:
+            complete = [last_piece[p.qidx] <= index for p in held]
+        # Joined only when a block is let go: a query larger than a block is not copied again
+        # with each piece.
+        if not any(np.any(c) for c in complete):
+            continue
+        rows, mask = _joined(held), np.concatenate(complete)
+        yield _taken(rows, mask)
+        done[rows.qidx[mask]] = True
+        held = [_taken(rows, ~mask)]
+        count = len(held[0].qidx)
+    if count:
+        yield _joined(held)
+
+
+def _last_pieces(pieces: Iterator[RunPiece], queries: int) -> np.ndarray:
+    """The index of the last piece of the run holding each of the qrels' `queries`."""
+    last = np.full(queries, -1, np.int64)
+    for index, piece in enumerate(pieces):
+        last[piece.qidx] = index
+    return last
+
+
+class QrelsByQuery:
+    """The qrels rows of any set of queries, each query's rows in file order."""
+
+    def __init__(self, qrels: QrelsColumns) -> None:
+        self.qrels = qrels
+        self.order = np.argsort(qrels.qidx, kind="stable")
+        self.bounds = np.searchsorted(qrels.qidx[self.order], np.arange(len(qrels.qids) + 1))
+
+    def of(self, queries: np.ndarray) -> QrelsColumns:
+        """The qrels of `queries` alone; query `queries[i]` becomes query i."""
+        qrels = self.qrels
+        starts = self.bounds[queries]
+        counts = self.bounds[queries + 1] - starts
+        before = np.cumsum(counts) - counts
+        rows = self.order[np.repeat(starts - before, counts) + np.arange(counts.sum())]
+        return QrelsColumns(
+            qrels.path,
+            [qrels.qids[q] for q in queries.tolist()],
+            np.repeat(np.arange(len(queries), dtype=np.int32), counts),
+            qrels.words[rows],
+            qrels.label_id[rows],
+            qrels.label_texts,
+            qrels.lines.at(rows),
+        )
+
+
+def _block_columns(
+    qrels: QrelsByQuery, block: RunPiece, path: str
+) -> tuple[QrelsColumns, RunColumns]:
+    """The qrels and run columns of one block, its queries numbered from 0 by first row."""
+    firsts = np.unique(block.qidx, return_index=True)[1]
+    queries = block.qidx[np.sort(firsts)]
+    local = np.zeros(len(qrels.qrels.qids), np.int32)
+    local[queries] = np.arange(len(queries), dtype=np.int32)
+    run = RunColumns(
+        path,
+        np.ones(len(queries), bool),
+        local[block.qidx],
+        block.words,
+        block.score,
+        block.inexact.astype(np.int64),
+        block.inexact_texts,
+        block.lines,
+    )
+    return qrels.of(queries), run
+
+
+def _absent(qrels: QrelsByQuery, seen: np.ndarray, path: str) -> tuple[QrelsColumns, RunColumns]:
+    """The qrels queries the run never lists, with an empty run."""
+    queries = np.flatnonzero(~seen)
+    empty = np.zeros(0, np.int64)
+    run = RunColumns(
+        path,
+        np.zeros(len(queries), bool),
+        empty.astype(np.int32),
+        np.zeros((0, 1), np.uint64),
+        np.zeros(0),
+        empty,
+        [],
+        empty,
+    )
+    return qrels.of(queries), run
+
+
+def combined(config: Config, qids: list[str], per_query: dict[str, QueryResult]) -> Evaluation:
+    """The evaluation of the whole file from the per-query results of every block: the queries
+    in qrels order, their mean taken once (``ndcg.aggregate``)."""
+    ordered = {q: per_query[q] for q in qids if q in per_query}
+    with working_precision():
+        mean = aggregate.mean({q: (r.ndcg, r.in_mean) for q, r in ordered.items()})
+    return Evaluation(config, ordered, mean)
+
+
+Pieces = Callable[[], Iterator[RunPiece]]
+
+
+def _score_blocks(
+    configs: Sequence[Config],
+    qrels: QrelsColumns,
+    pieces: Pieces,
+    path: str,
+    last: np.ndarray | None,
+) -> list[dict[str, Any]]:
+    """Every configuration scored block by block, then `combined`."""
+    by_query = QrelsByQuery(qrels)
+    per_query: list[dict[str, QueryResult]] = [{} for _ in configs]
+    seen = np.zeros(len(qrels.qids), bool)
+
+    def score(columns: tuple[QrelsColumns, RunColumns]) -> None:
+        prep = prepare(*columns)
+        for results, config in zip(per_query, configs, strict=True):
+            results.update(evaluate_prepared(prep, config).per_query)
+
+    for block in run_blocks(pieces(), len(qrels.qids), last):
+        seen[block.qidx] = True
+        score(_block_columns(by_query, block, path))
+    if not seen.all():
+        score(_absent(by_query, seen, path))
+    return [
+        combined(config, qrels.qids, results).to_json()
+        for config, results in zip(configs, per_query, strict=True)
+    ]
+
+
+def score_columns(
+    configs: Sequence[Config], qrels: QrelsColumns, pieces: Pieces, path: str, capacity: int
+) -> list[dict[str, Any]]:
+    """The JSON result object of each configuration (all of them computed by the engine) for
+    the qrels and the run whose pieces `pieces` reads from the start each time it is called;
+    `capacity` is a first guess of the run's rows."""
+    try:
+        try:
+            return _score_blocks(configs, qrels, pieces, path, None)
+        except NotGrouped:
+            LOG.info("%s is not grouped by query: read twice", path)
+            return _score_blocks(
+                configs, qrels, pieces, path, _last_pieces(pieces(), len(qrels.qids))
+            )
+    except InputError:
+        run = read_run_columns(pieces(), path, len(qrels.qids), capacity)
+        prep = prepare(qrels, run)
+        return [evaluate_prepared(prep, config).to_json() for config in configs]
+
+
+def refuse_undeclared(configs: Sequence[Config]) -> None:
+    """Raise Unsupported for a configuration the engine does not declare (`support`)."""
+    for config in configs:
+        if missing := not_computed(config):
+            raise Unsupported(f"{config.canonical()} uses {', '.join(missing)}")
+
+
+def score_files_fast(
+    configs: Sequence[Config], qrels: str | Path | Source, run: str | Path | Source
+) -> list[dict[str, Any]]:
+    """The JSON result object of each configuration, as `scoring.score_files` defines them,
+    for TREC files; raises Unsupported for a configuration the engine does not declare and
+    for input the columnar reader declines (among them every input error, which the plain
+    readers then report)."""
+    _log_if_asked()
+    refuse_undeclared(configs)
+    with opened(qrels) as qrels_source, opened(run) as run_source:
+        qrels_columns = read_qrels_columns(qrels_source)
+        return score_columns(
+            configs,
+            qrels_columns,
+            partial(run_pieces, run_source, qrels_columns.qids),
+            run_source.name,
+            run_capacity(run_source),
+        )
