@@ -67,8 +67,9 @@ def _decimal(text: str | None) -> Decimal | None:
 
 
 def _exact(value: Any) -> str | int | Decimal:
-    # A float was written as a decimal: its shortest repr is that text (``ndcg.precision``).
-    return repr(value) if isinstance(value, float) else value
+    # A binary float is the exact decimal of its value, as in a table (``ndcg.input.table``):
+    # the number a float implementation is given, so one rule holds for every input kind.
+    return Decimal(value) if isinstance(value, float) else value
 
 
 def _from_frame(frame: Any, columns: tuple[str, str, str]) -> list[tuple[str, str, Any]]:
