@@ -42,9 +42,10 @@ class Evaluation:
 
 
 def evaluate(config: Config, qrels: Qrels, run: Run, dps: int = DPS) -> Evaluation:
-    """Score `run` against `qrels` under `config` at `dps` significant digits."""
+    """Score `run` against `qrels` under `config`; `dps` is the working precision of the
+    values the results hold and of the explain trace (``ndcg.precision``)."""
     with working_precision(dps):
         queries = aggregate.CHOICES[config.choice("aggregate")](qrels.keys(), run.keys())
         per_query = {q: evaluate_query(q, qrels[q], run.get(q, ()), config) for q in queries}
-        mean = aggregate.mean({q: (r.ndcg, r.in_mean) for q, r in per_query.items()})
+        mean = aggregate.mean({q: (r.value, r.in_mean) for q, r in per_query.items()})
     return Evaluation(config, per_query, mean)
