@@ -190,13 +190,7 @@ def _endpoints(interval: Any) -> tuple[Fraction, Fraction] | None:
     low, high = interval._mpi_
     if any(end in (finf, fninf, fnan) for end in (low, high)):
         return None
-    return _raw_fraction(low), _raw_fraction(high)
-
-
-def _raw_fraction(raw: tuple[int, int, int, int]) -> Fraction:
-    sign, man, exp, _ = raw
-    value = Fraction(man) * Fraction(2) ** exp
-    return -value if sign else value
+    return mpf_fraction(low), mpf_fraction(high)
 
 
 def _tried(real: Real, setting: Setting) -> tuple[Fraction, Fraction] | None:

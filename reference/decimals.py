@@ -72,10 +72,12 @@ def round_fraction(value: Fraction, digits: int = OUTPUT_DIGITS) -> Decimal:
     return rounding(digits).divide(Decimal(value.numerator), Decimal(value.denominator))
 
 
-def mpf_fraction(value: mpmath.mpf) -> Fraction:
-    """The binary fraction an mpf holds, exactly."""
-    man, exp = value.man_exp
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+def mpf_fraction(value: mpmath.mpf | tuple[int, int, int, int]) -> Fraction:
+    """The binary fraction an mpf (or a raw one: sign, mantissa, exponent, bits) holds,
+    exactly."""
+    sign, man, exp, _ = value if isinstance(value, tuple) else value._mpf_
+    magnitude = Fraction(int(man)) * Fraction(2) ** int(exp)
+    return -magnitude if sign else magnitude
 
 
 def plain_digits(value: Decimal, digits: int = OUTPUT_DIGITS) -> str:
