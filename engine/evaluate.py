@@ -19,15 +19,17 @@ with the reason logged on the ``ndcgspec`` logger (set ``NDCGSPEC_LOG=INFO`` to 
 from __future__ import annotations
 
 import logging
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import mpmath
 import numpy as np
-from mpmath.libmp import fzero, mpf_add, mpf_div, mpf_mul, round_nearest
 
 from ndcgspec.engine.rank import (
     ConfigRanking,
@@ -48,8 +50,17 @@ from ndcgspec.engine.read import (
 )
 from ndcgspec.engine.support import not_computed
 from ndcgspec.reference import aggregate, empty
+from ndcgspec.reference.arithmetic import (
+    EXACT,
+    NotRational,
+    Real,
+    computing_with,
+    enclose,
+    enclosing,
+    enclosure,
+)
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.decimals import parse_decimal, working_precision
+from ndcgspec.reference.decimals import parse_decimal, round_fraction, working_precision
 from ndcgspec.reference.discount import discount
 from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import Evaluation
@@ -61,7 +72,12 @@ from ndcgspec.reference.trec_io import Source, opened
 LOG = logging.getLogger("ndcgspec.fast")
 LOG_ENV = "NDCGSPEC_LOG"
 UNJUDGED, LABEL_ERROR = -1, -2
-Raw = tuple[int, int, int, int]
+# Fixed-point scales: gains, credits and discounts at 2^FIXED_BITS (77 digits, 37 past the
+# output's), discounts enclosed at DISCOUNT_DPS digits first; a mean part at 2^MEAN_BITS.
+FIXED_BITS = 256
+DISCOUNT_DPS = 90
+MEAN_BITS = 256
+MEAN_DPS = 90
 
 
 def _log_if_asked() -> None:
@@ -73,78 +89,179 @@ def _log_if_asked() -> None:
         LOG.setLevel(level.upper())
 
 
+class NeedsMoreDigits(ArithmeticError):
+    """A mean's bounds straddle a rounding boundary: its digits need more guard bits."""
+
+
+@dataclass(frozen=True)
+class MeanPart:
+    """The mean over queries of any share of them, exactly: ``ndcg.aggregate`` and
+    ``ndcg.precision``.
+
+    `low` and `high` are integers at the scale 2^MEAN_BITS whose sums bound the sum of the
+    true nDCG values of the `count` queries that enter the mean; `undefined` says one of them
+    is undefined (``ndcg.empty.nan``). `combine` adds two parts, so parts of blocks of queries
+    combine in any order and grouping into the same part; `rounded_mean` rounds once.
+    """
+
+    low: int = 0
+    high: int = 0
+    count: int = 0
+    undefined: bool = False
+
+    @classmethod
+    def between(cls, low: Fraction, high: Fraction) -> MeanPart:
+        """One query whose nDCG lies between `low` and `high`."""
+        scale = 1 << MEAN_BITS
+        return cls(math.floor(low * scale), math.ceil(high * scale), 1)
+
+    @classmethod
+    def of(cls, value: Decimal | Fraction | None, in_mean: bool) -> MeanPart:
+        """One query whose nDCG is exactly `value` (None: undefined)."""
+        if not in_mean:
+            return cls()
+        if value is None:
+            return cls(count=1, undefined=True)
+        return cls.between(Fraction(value), Fraction(value))
+
+    @classmethod
+    def of_real(cls, value: Real | None, in_mean: bool) -> MeanPart:
+        """One query whose true nDCG the reference gives as a `Real`."""
+        if not in_mean or value is None:
+            return cls.of(None, in_mean)
+        return cls.between(*enclose(value, MEAN_DPS))
+
+    def combine(self, other: MeanPart) -> MeanPart:
+        """The part of both shares of queries."""
+        return MeanPart(
+            self.low + other.low,
+            self.high + other.high,
+            self.count + other.count,
+            self.undefined or other.undefined,
+        )
+
+    def rounded_mean(self) -> Decimal | None:
+        """The mean correctly rounded to the output digits; None when undefined or no query
+        enters it. Raises NeedsMoreDigits when the bounds round differently."""
+        if self.undefined or not self.count:
+            return None
+        scale = self.count << MEAN_BITS
+        low = round_fraction(Fraction(self.low, scale))
+        if low != round_fraction(Fraction(self.high, scale)):
+            raise NeedsMoreDigits(f"the mean of {self.count} queries")
+        return low
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON: the big integers as decimal strings, and the scale they are at."""
+        return {
+            "low": str(self.low),
+            "high": str(self.high),
+            "count": self.count,
+            "undefined": self.undefined,
+            "bits": MEAN_BITS,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MeanPart:
+        """The part `to_json` wrote; a part at another scale is refused."""
+        if data.get("bits") != MEAN_BITS:
+            raise ValueError(f"a mean part at scale 2^{data.get('bits')}, not 2^{MEAN_BITS}")
+        return cls(int(data["low"]), int(data["high"]), int(data["count"]), bool(data["undefined"]))
+
+
 @dataclass
 class GainClasses:
-    """The distinct gains of a configuration, ascending, and each label's class: an index
-    into `gains`, UNJUDGED (``ndcg.negative.unjudged``) or LABEL_ERROR."""
+    """The distinct gains of a configuration, ascending and exact, and each label's class: an
+    index into `gains`, UNJUDGED (``ndcg.negative.unjudged``) or LABEL_ERROR. `gains` is None
+    when a gain is irrational (2^l − 1 for a fractional l): the reference then scores every
+    query."""
 
-    gains: list[Raw]
+    gains: list[Fraction] | None
     of_label: np.ndarray
     zero: int
 
 
 def gain_classes(label_texts: Sequence[str], config: Config) -> GainClasses:
-    """Resolve each distinct label once with the reference's `judged_gain`."""
-    resolved: list[mpmath.mpf | str | None] = []
-    for text in label_texts:
-        try:
-            resolved.append(judged_gain(Judgment(parse_decimal(text)), config)[1])
-        except InputError:
-            resolved.append("error")
-    values = sorted({g for g in resolved if isinstance(g, mpmath.mpf)} | {mpmath.mpf(0)})
+    """Resolve each distinct label once with the reference's `judged_gain`, exactly."""
+    resolved: list[Fraction | str | None] = []
+    with computing_with(EXACT):
+        for text in label_texts:
+            try:
+                resolved.append(judged_gain(Judgment(parse_decimal(text)), config)[1])
+            except InputError:
+                resolved.append("error")
+            except NotRational:
+                return GainClasses(None, np.zeros(len(label_texts), np.int64), 0)
+    values = sorted({g for g in resolved if isinstance(g, Fraction)} | {Fraction(0)})
     index = {v: i for i, v in enumerate(values)}
     classes = [
         LABEL_ERROR if g == "error" else UNJUDGED if g is None else index[g] for g in resolved
     ]
-    return GainClasses([v._mpf_ for v in values], np.array(classes, np.int64), index[0])
+    return GainClasses(values, np.array(classes, np.int64), index[0])
 
 
-class DiscountedGains:
-    """gain × discount of the reference (its `discount`, at the working precision), computed
-    once per pair of a gain in `values` and a rank."""
-
-    def __init__(self, config: Config, values: list[Raw]) -> None:
-        self.config, self.values = config, values
-        self.by_rank: dict[int, Raw] = {}
-        self.terms: dict[tuple[int, int], Raw] = {}
-
-    def __call__(self, value: int, rank: int) -> Raw:
-        term = self.terms.get((value, rank))
-        if term is None:
-            weight = self.by_rank.get(rank)
-            if weight is None:
-                weight = self.by_rank[rank] = discount(rank, self.config)._mpf_
-            term = mpf_mul(self.values[value], weight, _prec(), round_nearest)
-            self.terms[value, rank] = term
-        return term
+Bounds = tuple[int, int]
 
 
-class IdealSums:
-    """``ndcg.definition.idcg`` added as the reference adds it: the ideal list's discounted
-    gains in rank order, one rounding per addition. The list is given as (gain class, count)
-    pairs, gains descending; the partial sum at the end of each run of one gain is kept, so
-    ideal lists that begin alike share their additions."""
+def _fixed(value: Fraction) -> Bounds:
+    """`value` between two integers at the scale 2^FIXED_BITS: floor and ceiling."""
+    scaled = value * (1 << FIXED_BITS)
+    return math.floor(scaled), math.ceil(scaled)
 
-    def __init__(self, terms: DiscountedGains, k: int | None) -> None:
-        self.terms, self.k = terms, k
-        self.partial: dict[tuple[tuple[int, int], ...], Raw] = {}
 
-    def __call__(self, pairs: list[tuple[int, int]]) -> Raw:
-        prec, key, total, filled = _prec(), (), fzero, 0
-        for cls, count in pairs:
-            n = count if self.k is None else min(count, self.k - filled)
-            key = (*key, (cls, n))
-            cached = self.partial.get(key)
-            if cached is None:
-                for rank in range(filled + 1, filled + n + 1):
-                    total = mpf_add(total, self.terms(cls, rank), prec, round_nearest)
-                self.partial[key] = total
-            else:
-                total = cached
-            filled += n
-            if filled == self.k:
-                break
-        return total
+class Discounts:
+    """Each rank's discount (the reference's `discount`, enclosed) as fixed-point integers at
+    the scale 2^FIXED_BITS, low and high, computed once per rank; and their sums over runs of
+    ranks, the low and high ends of the true sum (every discount is positive)."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.low: list[int] = [0]
+        self.high: list[int] = [0]
+        self.low_prefix: list[int] = [0]
+        self.high_prefix: list[int] = [0]
+
+    def cover(self, ranks: int) -> None:
+        """Compute ranks up to `ranks`."""
+        if ranks < len(self.low):
+            return
+        with computing_with(enclosing(DISCOUNT_DPS)):
+            for rank in range(len(self.low), ranks + 1):
+                low, high = enclosure(discount(rank, self.config))
+                self.low.append(math.floor(low * (1 << FIXED_BITS)))
+                self.high.append(math.ceil(high * (1 << FIXED_BITS)))
+                self.low_prefix.append(self.low_prefix[-1] + self.low[-1])
+                self.high_prefix.append(self.high_prefix[-1] + self.high[-1])
+
+    def between(self, first: int, last: int) -> Bounds:
+        """The sum of the discounts of ranks first .. last."""
+        self.cover(last)
+        return (
+            self.low_prefix[last] - self.low_prefix[first - 1],
+            self.high_prefix[last] - self.high_prefix[first - 1],
+        )
+
+
+def _product(value: Bounds, weights: Bounds) -> Bounds:
+    """Bounds of v × w for v in `value` and w in `weights`, 0 <= w."""
+    (a, b), (s, t) = value, weights
+    return (a * s if a >= 0 else a * t), (b * t if b >= 0 else b * s)
+
+
+def ideal_sum(
+    pairs: list[tuple[int, int]], values: list[Bounds], discounts: Discounts, k: int | None
+) -> Bounds:
+    """``ndcg.definition.idcg`` between two integers at the scale 2^(2 FIXED_BITS): the ideal
+    list given as (gain class, count) pairs, gains descending, each run of one gain times the
+    sum of its ranks' discounts."""
+    low = high = filled = 0
+    for cls, count in pairs:
+        n = count if k is None else min(count, k - filled)
+        if n <= 0:
+            break
+        term = _product(values[cls], discounts.between(filled + 1, filled + n))
+        low, high, filled = low + term[0], high + term[1], filled + n
+    return low, high
 
 
 def _judgment(qrels: QrelsColumns, row: int) -> Judgment:
@@ -261,17 +378,14 @@ def _with_retrieved_zeros(
     return counts
 
 
-def _prec() -> int:
-    return mpmath.mp.prec
-
-
 def _credits(
     classes: GainClasses, ranking: ConfigRanking, average: bool
-) -> tuple[list[Raw], np.ndarray]:
-    """Each kept row's credited gain as an index into a list of raw values: the class gain, or
-    under ``ndcg.ties.average`` the mean gain of its tie group, computed as the reference does
-    (fsum of the group's gains over its size) for every group of two or more."""
-    values: list[Raw] = list(classes.gains)
+) -> tuple[list[Fraction], np.ndarray]:
+    """Each kept row's credited gain as an index into a list of exact values: the class gain,
+    or under ``ndcg.ties.average`` the mean gain of its tie group (``ndcg.ties.average``), for
+    every group of two or more."""
+    assert classes.gains is not None
+    values = list(classes.gains)
     credit = ranking.gain_class.copy()
     if not average:
         return values, credit
@@ -280,17 +394,55 @@ def _credits(
         return values, credit
     starts = grouped[np.r_[True, ranking.tie_group[grouped][1:] != ranking.tie_group[grouped][:-1]]]
     means: dict[tuple[int, ...], int] = {}
-    gains = [mpmath.mp.make_mpf(g) for g in classes.gains]
     sizes = ranking.tie_size[starts].tolist()
     for start, size in zip(starts.tolist(), sizes, strict=True):
         members = tuple(ranking.gain_class[start : start + size].tolist())
         at = means.get(members)
         if at is None:
-            mean = mpmath.fsum(gains[c] for c in members) / size
             at = means[members] = len(values)
-            values.append(mean._mpf_)
+            values.append(sum((values[c] for c in members), Fraction(0)) / size)
         credit[start : start + size] = at
     return values, credit
+
+
+@dataclass
+class QueryBounds:
+    """DCG and IDCG of one query between two integers each, at the scale 2^(2 FIXED_BITS)."""
+
+    dcg: Bounds
+    idcg: Bounds
+
+    def rounded(self, bounds: Bounds) -> Decimal | None:
+        """The correctly rounded value (``ndcg.precision``) when both ends round alike."""
+        low, high = (round_fraction(Fraction(end, 1 << (2 * FIXED_BITS))) for end in bounds)
+        return low if low == high else None
+
+    def ndcg(self) -> tuple[Fraction, Fraction]:
+        """nDCG between two fractions; IDCG is known to be positive."""
+        (a, b), (c, d) = self.dcg, self.idcg
+        if a >= 0:
+            return Fraction(a, d), Fraction(b, c)
+        if b <= 0:
+            return Fraction(a, c), Fraction(b, d)
+        return Fraction(a, c), Fraction(b, c)
+
+
+def _dcg_bounds(
+    pairs: Sequence[tuple[int, int]], values: list[Bounds], discounts: Discounts
+) -> Bounds:
+    """``ndcg.definition.dcg`` between two integers at the scale 2^(2 FIXED_BITS): per credit,
+    the exact sum of its ranks' discounts, then one product."""
+    low_sums: dict[int, int] = {}
+    high_sums: dict[int, int] = {}
+    dlow, dhigh = discounts.low, discounts.high
+    for credit, rank in pairs:
+        low_sums[credit] = low_sums.get(credit, 0) + dlow[rank]
+        high_sums[credit] = high_sums.get(credit, 0) + dhigh[rank]
+    low = high = 0
+    for credit, low_sum in low_sums.items():
+        term = _product(values[credit], (low_sum, high_sums[credit]))
+        low, high = low + term[0], high + term[1]
+    return low, high
 
 
 def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
@@ -298,45 +450,95 @@ def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
     qrels, run = prep.qrels, prep.run
     choices = {a: config.choice(a) for a in ("duplicates", "unjudged", "ties", "empty")}
     k = config.cutoff
+    classes = gain_classes(qrels.label_texts, config)
+    queries = aggregate.CHOICES[config.choice("aggregate")](
+        range(len(qrels.qids)), np.flatnonzero(run.present).tolist()
+    )
+    if classes.gains is None:
+        LOG.info("irrational gains: the reference scores every query")
+        return _by_reference(prep, config, queries)
+    ranking = rank_config(prep.ranked, classes.of_label, classes.zero, choices)
+    ideal = IDEAL_COUNTS[config.choice("ideal")](prep, classes, ranking, every_gain_enters(config))
+    values, credit = _credits(classes, ranking, choices["ties"] == "average")
+    fixed = [_fixed(v) for v in values]
+    discounts = Discounts(config)
+    idcg_of = {q: ideal_sum(pairs, fixed, discounts, k) for q, pairs in ideal.items()}
+    _raise_first_error(prep, config, classes, ranking, idcg_of, queries)
+    counted = ranking.rank <= k if k is not None else np.ones(len(ranking.rank), bool)
+    # A credit of zero adds nothing to the DCG: only non-zero credits meet a discount.
+    counted &= np.array([v != 0 for v in values], bool)[credit]
+    rows = np.flatnonzero(counted)
+    rank_of, credit_of = ranking.rank[rows], credit[rows]
+    if len(rank_of):
+        discounts.cover(int(rank_of.max()))
+    spans = _spans(ranking.qidx[rows])
+    per_query, total = {}, MeanPart()
+    for q in queries:
+        low, high = spans.get(q, (0, 0))
+        pairs = zip(credit_of[low:high].tolist(), rank_of[low:high].tolist(), strict=True)
+        bounds = QueryBounds(_dcg_bounds(list(pairs), fixed, discounts), idcg_of.get(q, (0, 0)))
+        result, part = _query_result(prep, config, q, bounds, choices["empty"])
+        per_query[result.qid] = result
+        total = total.combine(part)
+    try:
+        mean = total.rounded_mean()
+    except NeedsMoreDigits:
+        LOG.info("the mean lies too near a rounding boundary: the reference takes it over")
+        return _by_reference(prep, config, queries)
     with working_precision():
-        classes = gain_classes(qrels.label_texts, config)
-        ranking = rank_config(prep.ranked, classes.of_label, classes.zero, choices)
-        ideal = IDEAL_COUNTS[config.choice("ideal")](
-            prep, classes, ranking, every_gain_enters(config)
+        aggregate_value = None if mean is None else mpmath.mpf(str(mean))
+        return Evaluation(config, per_query, aggregate_value).to_json()
+
+
+def _query_result(
+    prep: Prepared, config: Config, q: int, bounds: QueryBounds, empty_choice: str
+) -> tuple[QueryResult, MeanPart]:
+    """One query's correctly rounded values from its bounds and its share of the mean; a value
+    its bounds cannot round goes to the reference (``ndcg.precision``)."""
+    qid = prep.qrels.qids[q]
+    dcg, idcg = bounds.rounded(bounds.dcg), bounds.rounded(bounds.idcg)
+    low, high = bounds.idcg
+    if dcg is not None and idcg is not None and (low > 0 or high <= 0):
+        if low > 0:
+            ndcg_bounds = bounds.ndcg()
+            ndcg = round_fraction(ndcg_bounds[0])
+            if ndcg == round_fraction(ndcg_bounds[1]):
+                return _result(qid, ndcg, dcg, idcg, True), MeanPart.between(*ndcg_bounds)
+        else:
+            value, in_mean = empty.CHOICES[empty_choice](qid)
+            exact = None if value is None else Decimal(int(value))
+            result = _result(qid, exact, dcg, idcg, in_mean)
+            return result, MeanPart.of(exact, in_mean)
+    judgments, postings = reference_inputs(prep.qrels, prep.run, q)
+    with working_precision():
+        result = evaluate_query(qid, judgments, postings, config)
+    return result, MeanPart.of_real(result.value, result.in_mean)
+
+
+def _result(
+    qid: str, ndcg: Decimal | None, dcg: Decimal, idcg: Decimal, in_mean: bool
+) -> QueryResult:
+    with working_precision():
+        return QueryResult(
+            qid,
+            None if ndcg is None else mpmath.mpf(str(ndcg)),
+            mpmath.mpf(str(dcg)),
+            mpmath.mpf(str(idcg)),
+            in_mean,
+            (),
         )
-        queries = aggregate.CHOICES[config.choice("aggregate")](
-            range(len(qrels.qids)), np.flatnonzero(run.present).tolist()
-        )
-        values, credit = _credits(classes, ranking, choices["ties"] == "average")
-        terms = DiscountedGains(config, values)
-        ideal_sum = IdealSums(terms, k)
-        _raise_first_error(prep, config, classes, ranking, ideal, ideal_sum, queries)
-        counted = ranking.rank <= k if k is not None else np.ones(len(ranking.rank), bool)
-        # A credit of zero adds nothing to the DCG: only non-zero credits meet a discount.
-        counted &= np.array([value[1] != 0 for value in values], bool)[credit]
-        rows = np.flatnonzero(counted)
-        spans = _spans(ranking.qidx[rows])
-        rank_of, credit_of = ranking.rank[rows], credit[rows]
-        prec, known = _prec(), terms.terms
-        per_query = {}
+
+
+def _by_reference(prep: Prepared, config: Config, queries: list[int]) -> dict[str, Any]:
+    """The reference's evaluation of every query of the columns."""
+    per_query = {}
+    with working_precision():
         for q in queries:
-            dcg = fzero
-            low, high = spans.get(q, (0, 0))
-            pairs = zip(credit_of[low:high].tolist(), rank_of[low:high].tolist(), strict=True)
-            for pair in pairs:
-                term = known.get(pair) or terms(*pair)
-                if term[1]:
-                    dcg = mpf_add(dcg, term, prec, round_nearest)
-            idcg = ideal_sum(ideal[q]) if q in ideal else fzero
-            qid = qrels.qids[q]
-            if _positive(idcg):
-                ndcg, in_mean = mpmath.mp.make_mpf(mpf_div(dcg, idcg, prec, round_nearest)), True
-            else:
-                ndcg, in_mean = empty.CHOICES[choices["empty"]](qid)
-            per_query[qid] = QueryResult(
-                qid, ndcg, mpmath.mp.make_mpf(dcg), mpmath.mp.make_mpf(idcg), in_mean, ()
+            judgments, postings = reference_inputs(prep.qrels, prep.run, q)
+            per_query[prep.qrels.qids[q]] = evaluate_query(
+                prep.qrels.qids[q], judgments, postings, config
             )
-        mean = aggregate.mean({q: (r.ndcg, r.in_mean) for q, r in per_query.items()})
+        mean = aggregate.mean({q: (r.value, r.in_mean) for q, r in per_query.items()})
         return Evaluation(config, per_query, mean).to_json()
 
 
@@ -350,18 +552,12 @@ def _spans(qidx: np.ndarray) -> dict[int, tuple[int, int]]:
     )
 
 
-def _positive(raw: Raw) -> bool:
-    """Whether a raw mpf, (sign, mantissa, exponent, bits), is above 0."""
-    return bool(raw[1]) and not raw[0]
-
-
 def _raise_first_error(
     prep: Prepared,
     config: Config,
     classes: GainClasses,
     ranking: ConfigRanking,
-    ideal: dict,
-    ideal_sum: IdealSums,
+    idcg_of: dict[int, Bounds],
     queries: list[int],
 ) -> None:
     """Let the reference evaluate the first query that is an error under `config`, so the
@@ -375,15 +571,17 @@ def _raise_first_error(
         flagged[ranking.unjudged_queries] = True
     if config.choice("empty") == "error":
         # Only positive gains make an ideal list unless zero and negative ones enter it too;
-        # then a query with an ideal list may still have an IDCG of 0 or below.
+        # then a query with an ideal list may still have an IDCG of 0 or below (and one whose
+        # bounds straddle 0 is left to the reference).
         has_ideal = np.zeros(len(flagged), bool)
         every_gain = every_gain_enters(config)
-        has_ideal[[q for q in ideal if not every_gain or _positive(ideal_sum(ideal[q]))]] = True
+        has_ideal[[q for q, (low, _) in idcg_of.items() if not every_gain or low > 0]] = True
         flagged |= ~has_ideal
     for q in queries:
         if flagged[q]:
             judgments, postings = reference_inputs(prep.qrels, prep.run, q)
-            evaluate_query(prep.qrels.qids[q], judgments, postings, config)
+            with working_precision():
+                evaluate_query(prep.qrels.qids[q], judgments, postings, config)
             LOG.warning("query %s was flagged as an error but the reference accepts it", q)
 
 

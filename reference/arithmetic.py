@@ -32,6 +32,7 @@ from ndcgspec.reference.decimals import (
     round_fraction,
     rounding,
 )
+
 # The largest power n tried when asking whether log_b(x) is the integer n (`Rationals.log`).
 LARGEST_RATIONAL_LOG = 64
 
@@ -185,12 +186,37 @@ def _fraction(value: Any) -> Fraction:
     return Fraction(value if not isinstance(value, Decimal) else str(value))
 
 
+def enclosure(interval: Any) -> tuple[Fraction, Fraction]:
+    """The ends of an interval (or the value of a number of any context) as fractions."""
+    if isinstance(interval, Fraction):
+        return interval, interval
+    if isinstance(interval, mpmath.mpf):
+        return mpf_fraction(interval), mpf_fraction(interval)
+    low, high = interval._mpi_
+    return mpf_fraction(low), mpf_fraction(high)
+
+
 def _endpoints(interval: Any) -> tuple[Fraction, Fraction] | None:
     """The ends of an enclosure as fractions; None when one is infinite."""
-    low, high = interval._mpi_
-    if any(end in (finf, fninf, fnan) for end in (low, high)):
+    if any(end in (finf, fninf, fnan) for end in interval._mpi_):
         return None
-    return mpf_fraction(low), mpf_fraction(high)
+    return enclosure(interval)
+
+
+def enclose(real: Real, dps: int) -> tuple[Fraction, Fraction]:
+    """Two fractions around the value of `real`, from an enclosure at `dps` digits or more
+    (more when a comparison needs it), the exact value when rational."""
+    exact = real.exact()
+    if exact is not None:
+        return exact, exact
+    while dps < MAX_DPS:
+        ends = _tried(real, enclosing(dps))
+        if ends is not None:
+            return ends
+        dps *= 2
+    ends = _tried(real, enclosing(MAX_DPS, at_cap=True))
+    assert ends is not None, "an enclosure at the cap decides every comparison"
+    return ends
 
 
 def _tried(real: Real, setting: Setting) -> tuple[Fraction, Fraction] | None:

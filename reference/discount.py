@@ -25,7 +25,9 @@ def _log_b(rank: int, offset: Decimal, config: Config) -> Any:
     base = config.param("log_base")
     context = numbers()
     with mpmath.workdps(mpmath.mp.dps + _fraction_digits(base) + _fraction_digits(offset)):
-        return context.log(number(rank) + number(offset), context.e if base == "e" else number(base))
+        return context.log(
+            number(rank) + number(offset), context.e if base == "e" else number(base)
+        )
 
 
 def log(rank: int, config: Config) -> Any:

@@ -15,16 +15,12 @@ from ndcgspec.reference.config import Config
 from ndcgspec.reference.cutoff import cut
 
 
-def judged(
-    judged_gains: Sequence[Any], retrieved_gains: Sequence[Any]
-) -> list[Any]:
+def judged(judged_gains: Sequence[Any], retrieved_gains: Sequence[Any]) -> list[Any]:
     """``ndcg.ideal.judged``: every judged document of the query, retrieved or not."""
     return list(judged_gains)
 
 
-def retrieved(
-    judged_gains: Sequence[Any], retrieved_gains: Sequence[Any]
-) -> list[Any]:
+def retrieved(judged_gains: Sequence[Any], retrieved_gains: Sequence[Any]) -> list[Any]:
     """``ndcg.ideal.retrieved``: only the documents of the ranking."""
     return list(retrieved_gains)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-
 from typing import Any
 
 from ndcgspec.reference.arithmetic import number
