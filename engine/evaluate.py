@@ -1,14 +1,31 @@
 """The fast engine: the reference's numbers for large TREC files (spec anchor ``ndcg``).
 
-The files are read once into columns (`read`) and ranked once (`rank`); each
-configuration then touches mpmath only where a non-zero gain meets a discount. The gain of each
+The files are read once into columns (`read`) and ranked once (`rank`). The gain of each
 distinct label, the discount of each rank and the error a query raises all come from the plain
-reference's own functions, so the definitions live in one place:
+reference's own functions, so the definitions live in one place; the arithmetic is exact
+integer arithmetic with a stated error bound, one rounding per output (``ndcg.precision``):
 
-- DCG and IDCG add, in rank order, gain × discount at the spec's precision, the very
-  operations of the reference (``ndcg.definition.dcg``, ``ndcg.definition.idcg``), so their
-  digits are the reference's bit for bit; the ideal list is known from the count of each gain,
-  and each product of a gain and a discount is computed once;
+- each distinct gain is exact (a fraction, from `judged_gain` computed with rationals) and is
+  held between two integers at the scale 2^FIXED_BITS, as is each tie group's mean gain
+  (``ndcg.ties.average``); each rank's discount is enclosed by the reference's interval
+  arithmetic at DISCOUNT_DPS digits and held the same way, computed once per rank;
+- DCG (``ndcg.definition.dcg``) is, per credited gain, the exact integer sum of its ranks'
+  discounts, times the gain: one product per distinct gain of the query, giving two integers
+  at the scale 2^(2 FIXED_BITS) between which the true DCG lies. IDCG
+  (``ndcg.definition.idcg``) is the same over the ideal list, known from the count of each
+  gain, the discounts of a run of ranks read from prefix sums. nDCG lies between the
+  quotients of those ends;
+- each output is the correctly rounded value when both ends of its bounds round alike (one
+  exact decimal division each); otherwise, and when the sign of IDCG is not settled, the
+  reference evaluates the query, recomputing at higher precision as it needs;
+- the mean is a `MeanPart`: per query, integers at the scale 2^MEAN_BITS below and above its
+  true nDCG, a count and an any-undefined flag. Parts add exactly, so blocks of queries
+  (streamed, or scored on other machines) combine in any order into one part, and
+  `MeanPart.rounded_mean` rounds once; `to_json`/`from_json` carry a part as plain JSON. When
+  the bounds of the mean still straddle a rounding boundary it raises NeedsMoreDigits, and
+  here the reference computes the mean from every query's true value;
+- a configuration with an irrational gain (2^l − 1 for a fractional label l) is scored by the
+  reference query by query;
 - the first query that is an error under a configuration is evaluated by the reference itself,
   which raises the error with its message and ``file:line``.
 
