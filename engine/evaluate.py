@@ -45,7 +45,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import mpmath
 import numpy as np
 
 from ndcgspec.engine.rank import (
@@ -77,13 +76,18 @@ from ndcgspec.reference.arithmetic import (
     enclosure,
 )
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.decimals import parse_decimal, round_fraction, working_precision
+from ndcgspec.reference.decimals import (
+    parse_decimal,
+    plain_digits,
+    round_quotient,
+    working_precision,
+)
 from ndcgspec.reference.discount import discount
 from ndcgspec.reference.errors import InputError
-from ndcgspec.reference.evaluate import Evaluation
+from ndcgspec.reference.evaluate import Evaluation, query_object, result_object
 from ndcgspec.reference.ideal import every_gain_enters
 from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
-from ndcgspec.reference.query import QueryResult, evaluate_query, judged_gain
+from ndcgspec.reference.query import evaluate_query, judged_gain
 from ndcgspec.reference.trec_io import Source, opened
 
 LOG = logging.getLogger("ndcgspec.fast")
@@ -127,26 +131,28 @@ class MeanPart:
     undefined: bool = False
 
     @classmethod
-    def between(cls, low: Fraction, high: Fraction) -> MeanPart:
-        """One query whose nDCG lies between `low` and `high`."""
-        scale = 1 << MEAN_BITS
-        return cls(math.floor(low * scale), math.ceil(high * scale), 1)
+    def between(cls, low: Bounds, high: Bounds) -> MeanPart:
+        """One query whose nDCG lies between the quotients `low` and `high` (numerator,
+        positive denominator)."""
+        return cls((low[0] << MEAN_BITS) // low[1], -((-high[0] << MEAN_BITS) // high[1]), 1)
 
     @classmethod
-    def of(cls, value: Decimal | Fraction | None, in_mean: bool) -> MeanPart:
+    def of(cls, value: int | Fraction | None, in_mean: bool) -> MeanPart:
         """One query whose nDCG is exactly `value` (None: undefined)."""
         if not in_mean:
             return cls()
         if value is None:
             return cls(count=1, undefined=True)
-        return cls.between(Fraction(value), Fraction(value))
+        exact = Fraction(value)
+        return cls.between(*[(exact.numerator, exact.denominator)] * 2)
 
     @classmethod
     def of_real(cls, value: Real | None, in_mean: bool) -> MeanPart:
         """One query whose true nDCG the reference gives as a `Real`."""
         if not in_mean or value is None:
             return cls.of(None, in_mean)
-        return cls.between(*enclose(value, MEAN_DPS))
+        low, high = enclose(value, MEAN_DPS)
+        return cls.between((low.numerator, low.denominator), (high.numerator, high.denominator))
 
     def combine(self, other: MeanPart) -> MeanPart:
         """The part of both shares of queries."""
@@ -163,8 +169,8 @@ class MeanPart:
         if self.undefined or not self.count:
             return None
         scale = self.count << MEAN_BITS
-        low = round_fraction(Fraction(self.low, scale))
-        if low != round_fraction(Fraction(self.high, scale)):
+        low = round_quotient(self.low, scale)
+        if low != round_quotient(self.high, scale):
             raise NeedsMoreDigits(f"the mean of {self.count} queries")
         return low
 
@@ -429,19 +435,27 @@ class QueryBounds:
     dcg: Bounds
     idcg: Bounds
 
-    def rounded(self, bounds: Bounds) -> Decimal | None:
-        """The correctly rounded value (``ndcg.precision``) when both ends round alike."""
-        low, high = (round_fraction(Fraction(end, 1 << (2 * FIXED_BITS))) for end in bounds)
-        return low if low == high else None
-
-    def ndcg(self) -> tuple[Fraction, Fraction]:
-        """nDCG between two fractions; IDCG is known to be positive."""
+    def ndcg(self) -> tuple[Bounds, Bounds]:
+        """nDCG between two quotients (numerator, denominator); IDCG is known to be
+        positive."""
         (a, b), (c, d) = self.dcg, self.idcg
         if a >= 0:
-            return Fraction(a, d), Fraction(b, c)
+            return (a, d), (b, c)
         if b <= 0:
-            return Fraction(a, c), Fraction(b, d)
-        return Fraction(a, c), Fraction(b, c)
+            return (a, c), (b, d)
+        return (a, c), (b, c)
+
+
+def _rounded(low: Bounds, high: Bounds) -> Decimal | None:
+    """The correctly rounded value (``ndcg.precision``) of a number between the quotients
+    `low` and `high`, when both round alike."""
+    rounded = round_quotient(*low)
+    return rounded if rounded == round_quotient(*high) else None
+
+
+def _scaled(bounds: Bounds) -> tuple[Bounds, Bounds]:
+    scale = 1 << (2 * FIXED_BITS)
+    return (bounds[0], scale), (bounds[1], scale)
 
 
 def _dcg_bounds(
@@ -494,56 +508,40 @@ def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
         low, high = spans.get(q, (0, 0))
         pairs = zip(credit_of[low:high].tolist(), rank_of[low:high].tolist(), strict=True)
         bounds = QueryBounds(_dcg_bounds(list(pairs), fixed, discounts), idcg_of.get(q, (0, 0)))
-        result, part = _query_result(prep, config, q, bounds, choices["empty"])
-        per_query[result.qid] = result
+        entry, part = _query_result(prep, config, q, bounds, choices["empty"])
+        per_query[prep.qrels.qids[q]] = entry
         total = total.combine(part)
     try:
         mean = total.rounded_mean()
     except NeedsMoreDigits:
         LOG.info("the mean lies too near a rounding boundary: the reference takes it over")
         return _by_reference(prep, config, queries)
-    with working_precision():
-        aggregate_value = None if mean is None else mpmath.mpf(str(mean))
-        return Evaluation(config, per_query, aggregate_value).to_json()
+    return result_object(config, None if mean is None else plain_digits(mean), per_query)
 
 
 def _query_result(
     prep: Prepared, config: Config, q: int, bounds: QueryBounds, empty_choice: str
-) -> tuple[QueryResult, MeanPart]:
-    """One query's correctly rounded values from its bounds and its share of the mean; a value
-    its bounds cannot round goes to the reference (``ndcg.precision``)."""
-    qid = prep.qrels.qids[q]
-    dcg, idcg = bounds.rounded(bounds.dcg), bounds.rounded(bounds.idcg)
+) -> tuple[dict[str, str | None], MeanPart]:
+    """One query's entry of the result object, correctly rounded, and its share of the mean;
+    a query whose bounds cannot round a value goes to the reference (``ndcg.precision``)."""
+    dcg, idcg = _rounded(*_scaled(bounds.dcg)), _rounded(*_scaled(bounds.idcg))
     low, high = bounds.idcg
     if dcg is not None and idcg is not None and (low > 0 or high <= 0):
+        entry = {"dcg": plain_digits(dcg), "idcg": plain_digits(idcg)}
         if low > 0:
-            ndcg_bounds = bounds.ndcg()
-            ndcg = round_fraction(ndcg_bounds[0])
-            if ndcg == round_fraction(ndcg_bounds[1]):
-                return _result(qid, ndcg, dcg, idcg, True), MeanPart.between(*ndcg_bounds)
+            ndcg_low, ndcg_high = bounds.ndcg()
+            ndcg = _rounded(ndcg_low, ndcg_high)
+            if ndcg is not None:
+                return {"ndcg": plain_digits(ndcg), **entry}, MeanPart.between(ndcg_low, ndcg_high)
         else:
-            value, in_mean = empty.CHOICES[empty_choice](qid)
-            exact = None if value is None else Decimal(int(value))
-            result = _result(qid, exact, dcg, idcg, in_mean)
-            return result, MeanPart.of(exact, in_mean)
+            value, in_mean = empty.CHOICES[empty_choice](prep.qrels.qids[q])
+            exact = None if value is None else int(value)
+            ndcg_text = None if exact is None else plain_digits(Decimal(exact))
+            return {"ndcg": ndcg_text, **entry}, MeanPart.of(exact, in_mean)
     judgments, postings = reference_inputs(prep.qrels, prep.run, q)
     with working_precision():
-        result = evaluate_query(qid, judgments, postings, config)
-    return result, MeanPart.of_real(result.value, result.in_mean)
-
-
-def _result(
-    qid: str, ndcg: Decimal | None, dcg: Decimal, idcg: Decimal, in_mean: bool
-) -> QueryResult:
-    with working_precision():
-        return QueryResult(
-            qid,
-            None if ndcg is None else mpmath.mpf(str(ndcg)),
-            mpmath.mpf(str(dcg)),
-            mpmath.mpf(str(idcg)),
-            in_mean,
-            (),
-        )
+        result = evaluate_query(prep.qrels.qids[q], judgments, postings, config)
+    return query_object(result), MeanPart.of_real(result.value, result.in_mean)
 
 
 def _by_reference(prep: Prepared, config: Config, queries: list[int]) -> dict[str, Any]:

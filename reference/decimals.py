@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from fractions import Fraction
+from functools import cache
 
 import mpmath
 
@@ -59,17 +60,24 @@ def to_mpf(value: Decimal | int) -> mpmath.mpf:
     return mpmath.mpf(str(value))
 
 
+@cache
 def rounding(digits: int) -> Context:
     """Decimal arithmetic correctly rounded to `digits` significant digits, ties to even."""
     return Context(prec=digits, rounding=ROUND_HALF_EVEN, Emax=10**6, Emin=-(10**6))
 
 
-def round_fraction(value: Fraction, digits: int = OUTPUT_DIGITS) -> Decimal:
-    """`value` correctly rounded to `digits` significant digits, ties to even
-    (``ndcg.precision``): one correctly rounded decimal division of exact integers."""
-    if value == 0:
+def round_quotient(numerator: int, denominator: int, digits: int = OUTPUT_DIGITS) -> Decimal:
+    """numerator / denominator (denominator > 0) correctly rounded to `digits` significant
+    digits, ties to even (``ndcg.precision``): one correctly rounded decimal division of
+    exact integers."""
+    if numerator == 0:
         return Decimal(0)
-    return rounding(digits).divide(Decimal(value.numerator), Decimal(value.denominator))
+    return rounding(digits).divide(Decimal(numerator), Decimal(denominator))
+
+
+def round_fraction(value: Fraction, digits: int = OUTPUT_DIGITS) -> Decimal:
+    """`value` correctly rounded to `digits` significant digits, ties to even."""
+    return round_quotient(value.numerator, value.denominator, digits)
 
 
 def mpf_fraction(value: mpmath.mpf | tuple[int, int, int, int]) -> Fraction:
