@@ -260,7 +260,8 @@ def _at_cap(low: Fraction, high: Fraction, digits: int) -> Decimal:
     above = context.next_plus(below)
     if round_fraction(high, digits) == below:
         return below
-    halfway = rounding(digits + 2).divide(below + above, Decimal(2))
+    wider = rounding(digits + 2)
+    halfway = wider.divide(wider.add(below, above), Decimal(2))
     return context.plus(halfway)
 
 
