@@ -205,10 +205,7 @@ def _endpoints(interval: Any) -> tuple[Fraction, Fraction] | None:
 
 def enclose(real: Real, dps: int) -> tuple[Fraction, Fraction]:
     """Two fractions around the value of `real`, from an enclosure at `dps` digits or more
-    (more when a comparison needs it), the exact value when rational."""
-    exact = real.exact()
-    if exact is not None:
-        return exact, exact
+    (more when a comparison needs it)."""
     while dps < MAX_DPS:
         ends = _tried(real, enclosing(dps))
         if ends is not None:
