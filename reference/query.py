@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -38,6 +38,27 @@ class TraceRow:
     idcg: mpmath.mpf
 
 
+class Trace(Sequence[TraceRow]):
+    """The explain trace of a query, computed when first read, at the working precision its
+    query was evaluated at."""
+
+    def __init__(self, compute: Callable[[], tuple[TraceRow, ...]]) -> None:
+        self._compute, self._dps = compute, mpmath.mp.dps
+        self._rows: tuple[TraceRow, ...] | None = None
+
+    def _all(self) -> tuple[TraceRow, ...]:
+        if self._rows is None:
+            with mpmath.workdps(self._dps):
+                self._rows = self._compute()
+        return self._rows
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
 @dataclass(frozen=True)
 class QueryResult:
     """DCG, IDCG and nDCG of one query, correctly rounded (``ndcg.precision``); `ndcg` None
@@ -52,7 +73,7 @@ class QueryResult:
     dcg: mpmath.mpf
     idcg: mpmath.mpf
     in_mean: bool
-    trace: tuple[TraceRow, ...]
+    trace: Sequence[TraceRow]
     value: Real | None = None
 
 
@@ -102,13 +123,18 @@ def _ranking_and_ideal(
 def _discounted_sums(
     ranking: Sequence[tuple[ScoredDocument, Any]], ideal: Sequence[Any], config: Config
 ) -> tuple[Any, Any]:
-    """DCG and IDCG (``ndcg.definition.dcg``, ``ndcg.definition.idcg``); a gain of exactly 0
-    adds exactly 0, whatever its discount."""
-    credits = [credit for _, credit in ranking]
-    return tuple(  # type: ignore[return-value]
-        fsum(g * discount(rank, config) for rank, g in enumerate(gains, 1) if not is_zero(g))
-        for gains in (credits, ideal)
-    )
+    """DCG and IDCG (``ndcg.definition.dcg``, ``ndcg.definition.idcg``), each rank's discount
+    computed once for both; a gain of exactly 0 adds exactly 0, whatever its discount."""
+    lists = ([credit for _, credit in ranking], list(ideal))
+    terms: tuple[list[Any], list[Any]] = ([], [])
+    for index in range(max(map(len, lists))):
+        gains = [(side, g[index]) for side, g in enumerate(lists) if index < len(g)]
+        gains = [(side, gain) for side, gain in gains if not is_zero(gain)]
+        if gains:
+            weight = discount(index + 1, config)
+            for side, gain in gains:
+                terms[side].append(gain * weight)
+    return fsum(terms[0]), fsum(terms[1])
 
 
 def _trace(
@@ -154,7 +180,7 @@ def evaluate_query(
 ) -> QueryResult:
     """nDCG, DCG, IDCG and the explain trace of one query (``ndcg.definition``): each value
     correctly rounded (``ndcg.precision``), the true nDCG kept for the mean."""
-    trace = _trace(*_ranking_and_ideal(qid, judgments, postings, config), config)
+    trace = Trace(lambda: _trace(*_ranking_and_ideal(qid, judgments, postings, config), config))
     sums = Real(
         lambda: _discounted_sums(*_ranking_and_ideal(qid, judgments, postings, config), config)
     )
