@@ -87,7 +87,7 @@ from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import Evaluation, query_object, result_object
 from ndcgspec.reference.ideal import every_gain_enters
 from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
-from ndcgspec.reference.query import evaluate_query, judged_gain
+from ndcgspec.reference.query import QueryResult, evaluate_query, judged_gain
 from ndcgspec.reference.trec_io import Source, opened
 
 LOG = logging.getLogger("ndcgspec.fast")
@@ -476,18 +476,29 @@ def _dcg_bounds(
     return low, high
 
 
-def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
-    """The JSON result object of `config`, equal to the plain reference's."""
-    qrels, run = prep.qrels, prep.run
+def _scored_queries(prep: Prepared, config: Config) -> list[int]:
+    """The queries the aggregate axis scores, in qrels order (``ndcg.aggregate``)."""
+    return aggregate.CHOICES[config.choice("aggregate")](
+        range(len(prep.qrels.qids)), np.flatnonzero(prep.run.present).tolist()
+    )
+
+
+def evaluate_queries(
+    prep: Prepared, config: Config
+) -> tuple[dict[str, dict[str, str | None]], MeanPart]:
+    """Each scored query's entry of the result object, correctly rounded, and their share of
+    the mean: what a block of queries contributes (``ndcg.precision``)."""
     choices = {a: config.choice(a) for a in ("duplicates", "unjudged", "ties", "empty")}
     k = config.cutoff
-    classes = gain_classes(qrels.label_texts, config)
-    queries = aggregate.CHOICES[config.choice("aggregate")](
-        range(len(qrels.qids)), np.flatnonzero(run.present).tolist()
-    )
+    classes = gain_classes(prep.qrels.label_texts, config)
+    queries = _scored_queries(prep, config)
     if classes.gains is None:
         LOG.info("irrational gains: the reference scores every query")
-        return _by_reference(prep, config, queries)
+        results = _by_reference(prep, config, queries)
+        total = MeanPart()
+        for result in results.values():
+            total = total.combine(MeanPart.of_real(result.value, result.in_mean))
+        return {q: query_object(r) for q, r in results.items()}, total
     ranking = rank_config(prep.ranked, classes.of_label, classes.zero, choices)
     ideal = IDEAL_COUNTS[config.choice("ideal")](prep, classes, ranking, every_gain_enters(config))
     values, credit = _credits(classes, ranking, choices["ties"] == "average")
@@ -511,11 +522,20 @@ def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
         entry, part = _query_result(prep, config, q, bounds, choices["empty"])
         per_query[prep.qrels.qids[q]] = entry
         total = total.combine(part)
+    return per_query, total
+
+
+def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
+    """The JSON result object of `config`, equal to the plain reference's."""
+    per_query, total = evaluate_queries(prep, config)
     try:
         mean = total.rounded_mean()
     except NeedsMoreDigits:
         LOG.info("the mean lies too near a rounding boundary: the reference takes it over")
-        return _by_reference(prep, config, queries)
+        results = _by_reference(prep, config, _scored_queries(prep, config))
+        with working_precision():
+            mean = aggregate.mean({q: (r.value, r.in_mean) for q, r in results.items()})
+            return Evaluation(config, results, mean).to_json()
     return result_object(config, None if mean is None else plain_digits(mean), per_query)
 
 
@@ -544,17 +564,15 @@ def _query_result(
     return query_object(result), MeanPart.of_real(result.value, result.in_mean)
 
 
-def _by_reference(prep: Prepared, config: Config, queries: list[int]) -> dict[str, Any]:
-    """The reference's evaluation of every query of the columns."""
+def _by_reference(prep: Prepared, config: Config, queries: list[int]) -> dict[str, QueryResult]:
+    """The reference's results of the given queries of the columns."""
     per_query = {}
     with working_precision():
         for q in queries:
             judgments, postings = reference_inputs(prep.qrels, prep.run, q)
-            per_query[prep.qrels.qids[q]] = evaluate_query(
-                prep.qrels.qids[q], judgments, postings, config
-            )
-        mean = aggregate.mean({q: (r.value, r.in_mean) for q, r in per_query.items()})
-        return Evaluation(config, per_query, mean).to_json()
+            qid = prep.qrels.qids[q]
+            per_query[qid] = evaluate_query(qid, judgments, postings, config)
+    return per_query
 
 
 def _spans(qidx: np.ndarray) -> dict[int, tuple[int, int]]:

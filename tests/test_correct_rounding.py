@@ -22,7 +22,14 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcgspec.engine.evaluate import MeanPart, NeedsMoreDigits, score_files_fast
+from ndcgspec.engine.evaluate import (
+    MeanPart,
+    NeedsMoreDigits,
+    evaluate_queries,
+    prepare,
+    score_files_fast,
+)
+from ndcgspec.engine.read import read_qrels_columns, read_run_columns
 from ndcgspec.reference import (
     arithmetic,
     evaluate,
@@ -31,6 +38,8 @@ from ndcgspec.reference import (
     run_from_scores,
 )
 from ndcgspec.reference.arithmetic import Real, correctly_rounded, numbers
+from ndcgspec.reference.decimals import plain_digits
+from ndcgspec.reference.trec_io import opened
 
 DIGITS = 40
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "ndcg.yaml"
@@ -300,3 +309,50 @@ def test_engine_hands_undecided_values_to_the_reference() -> None:
             scores = {"q": {"d1": 2, "d2": 1}, "r": {"d1": 3, "d2": 2, "d3": 1}}
             assert fast == scored(measure, labels, scores)
     assert fast["per_query"]["r"]["dcg"] == "0.5000000000000000000000000000000000000002"
+
+
+def block_part(folder: Path, name: str, lines: tuple[str, str], measure: str) -> MeanPart:
+    qrels, run = folder / f"{name}.qrels", folder / f"{name}.run"
+    qrels.write_text(lines[0])
+    run.write_text(lines[1])
+    with opened(qrels) as qrels_source, opened(run) as run_source:
+        columns = read_qrels_columns(qrels_source)
+        prep = prepare(columns, read_run_columns(run_source, columns.qids))
+    return evaluate_queries(prep, parse_measure(measure))[1]
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    queries=st.lists(
+        st.lists(st.sampled_from(["0", "1", "2", "3", "0.5"]), min_size=1, max_size=5),
+        min_size=2,
+        max_size=6,
+    ),
+    cut=st.integers(1, 5),
+    measure=st.sampled_from(["nDCG", "nDCG(discount=reciprocal)@3", "nDCG(empty=skip)"]),
+)
+def test_mean_parts_of_blocks_give_the_mean_of_the_whole(
+    queries: list[list[str]], cut: int, measure: str
+) -> None:
+    """Queries scored in two blocks (two files), their parts combined either way round: the
+    mean the reference gives for all of them at once."""
+    cut = min(cut, len(queries) - 1)
+    qrels = [
+        "".join(f"q{i} 0 d{r} {lab}\n" for r, lab in enumerate(q, 1)) for i, q in enumerate(queries)
+    ]
+    run = [
+        "".join(f"q{i} Q0 d{r} {r} {100 - r} t\n" for r in range(1, len(q) + 1))
+        for i, q in enumerate(queries)
+    ]
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        first = block_part(folder, "a", ("".join(qrels[:cut]), "".join(run[:cut])), measure)
+        second = block_part(folder, "b", ("".join(qrels[cut:]), "".join(run[cut:])), measure)
+    labels = {f"q{i}": {f"d{r}": lab for r, lab in enumerate(q, 1)} for i, q in enumerate(queries)}
+    scores = {
+        f"q{i}": {f"d{r}": 100 - r for r in range(1, len(q) + 1)} for i, q in enumerate(queries)
+    }
+    whole = scored(measure, labels, scores)["aggregate"]
+    for part in (first.combine(second), second.combine(first)):
+        mean = part.rounded_mean()
+        assert (None if mean is None else plain_digits(mean)) == whole
