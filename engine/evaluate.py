@@ -243,6 +243,7 @@ class Discounts:
         self.high: list[int] = [0]
         self.low_prefix: list[int] = [0]
         self.high_prefix: list[int] = [0]
+        self.width = np.zeros(1, np.int64)
 
     def cover(self, ranks: int) -> None:
         """Compute ranks up to `ranks`."""
@@ -255,6 +256,9 @@ class Discounts:
                 self.high.append(math.ceil(high * (1 << FIXED_BITS)))
                 self.low_prefix.append(self.low_prefix[-1] + self.low[-1])
                 self.high_prefix.append(self.high_prefix[-1] + self.high[-1])
+            self.width = np.array(
+                [h - lo for lo, h in zip(self.low, self.high, strict=True)], np.int64
+            )
 
     def between(self, first: int, last: int) -> Bounds:
         """The sum of the discounts of ranks first .. last."""
@@ -459,21 +463,38 @@ def _scaled(bounds: Bounds) -> tuple[Bounds, Bounds]:
 
 
 def _dcg_bounds(
-    pairs: Sequence[tuple[int, int]], values: list[Bounds], discounts: Discounts
-) -> Bounds:
-    """``ndcg.definition.dcg`` between two integers at the scale 2^(2 FIXED_BITS): per credit,
-    the exact sum of its ranks' discounts, then one product."""
-    low_sums: dict[int, int] = {}
-    high_sums: dict[int, int] = {}
-    dlow, dhigh = discounts.low, discounts.high
-    for credit, rank in pairs:
-        low_sums[credit] = low_sums.get(credit, 0) + dlow[rank]
-        high_sums[credit] = high_sums.get(credit, 0) + dhigh[rank]
-    low = high = 0
-    for credit, low_sum in low_sums.items():
-        term = _product(values[credit], (low_sum, high_sums[credit]))
-        low, high = low + term[0], high + term[1]
-    return low, high
+    qidx: np.ndarray,
+    credit: np.ndarray,
+    rank: np.ndarray,
+    values: list[Bounds],
+    discounts: Discounts,
+) -> dict[int, Bounds]:
+    """``ndcg.definition.dcg`` of each query between two integers at the scale
+    2^(2 FIXED_BITS): per query and credit, the exact sum of its ranks' discounts (the low
+    ends summed, the high ends as the low ones plus the summed widths), then one product."""
+    if not len(qidx):
+        return {}
+    order = np.lexsort((credit, qidx))
+    qidx, credit, rank = qidx[order], credit[order], rank[order]
+    starts = np.flatnonzero(np.r_[True, (qidx[1:] != qidx[:-1]) | (credit[1:] != credit[:-1])])
+    widths = np.add.reduceat(discounts.width[rank], starts)
+    ends = np.r_[starts[1:], len(rank)].tolist()
+    ranks, dlow = rank.tolist(), discounts.low
+    sums: dict[int, Bounds] = {}
+    groups = zip(
+        starts.tolist(),
+        ends,
+        widths.tolist(),
+        qidx[starts].tolist(),
+        credit[starts].tolist(),
+        strict=True,
+    )
+    for start, end, width, q, value in groups:
+        low_sum = sum(map(dlow.__getitem__, ranks[start:end]))
+        term = _product(values[value], (low_sum, low_sum + width))
+        low, high = sums.get(q, (0, 0))
+        sums[q] = (low + term[0], high + term[1])
+    return sums
 
 
 def _scored_queries(prep: Prepared, config: Config) -> list[int]:
@@ -510,15 +531,12 @@ def evaluate_queries(
     # A credit of zero adds nothing to the DCG: only non-zero credits meet a discount.
     counted &= np.array([v != 0 for v in values], bool)[credit]
     rows = np.flatnonzero(counted)
-    rank_of, credit_of = ranking.rank[rows], credit[rows]
-    if len(rank_of):
-        discounts.cover(int(rank_of.max()))
-    spans = _spans(ranking.qidx[rows])
+    if len(rows):
+        discounts.cover(int(ranking.rank[rows].max()))
+    dcg_of = _dcg_bounds(ranking.qidx[rows], credit[rows], ranking.rank[rows], fixed, discounts)
     per_query, total = {}, MeanPart()
     for q in queries:
-        low, high = spans.get(q, (0, 0))
-        pairs = zip(credit_of[low:high].tolist(), rank_of[low:high].tolist(), strict=True)
-        bounds = QueryBounds(_dcg_bounds(list(pairs), fixed, discounts), idcg_of.get(q, (0, 0)))
+        bounds = QueryBounds(dcg_of.get(q, (0, 0)), idcg_of.get(q, (0, 0)))
         entry, part = _query_result(prep, config, q, bounds, choices["empty"])
         per_query[prep.qrels.qids[q]] = entry
         total = total.combine(part)
