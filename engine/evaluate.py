@@ -419,17 +419,30 @@ def _credits(
     grouped = np.flatnonzero(ranking.tie_size > 1)
     if grouped.size == 0:
         return values, credit
-    starts = grouped[np.r_[True, ranking.tie_group[grouped][1:] != ranking.tie_group[grouped][:-1]]]
-    means: dict[tuple[int, ...], int] = {}
-    sizes = ranking.tie_size[starts].tolist()
-    for start, size in zip(starts.tolist(), sizes, strict=True):
-        members = tuple(ranking.gain_class[start : start + size].tolist())
-        at = means.get(members)
-        if at is None:
-            at = means[members] = len(values)
-            values.append(sum((values[c] for c in members), Fraction(0)) / size)
-        credit[start : start + size] = at
+    tie_group = ranking.tie_group[grouped]
+    group_of = np.cumsum(np.r_[True, tie_group[1:] != tie_group[:-1]]) - 1
+    # A group's mean depends only on how many members each gain class has.
+    width = len(values)
+    keys = group_of * width + ranking.gain_class[grouped]
+    counts = np.bincount(keys, minlength=(int(group_of[-1]) + 1) * width).reshape(-1, width)
+    distinct, inverse = _distinct_rows(counts)
+    for row in distinct.tolist():
+        members = sum((n * values[c] for c, n in enumerate(row) if n), Fraction(0))
+        values.append(members / sum(row))
+    credit[grouped] = width + inverse[group_of]
     return values, credit
+
+
+def _distinct_rows(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of a matrix of counts and each row's index among them; rows are
+    read as numbers in base (largest count + 1) when those fit 63 bits (a fast 1-D sort)."""
+    base = int(counts.max()) + 1
+    if base ** counts.shape[1] >= 1 << 63:
+        distinct, inverse = np.unique(counts, axis=0, return_inverse=True)
+        return distinct, inverse.reshape(-1)
+    keys = counts @ (base ** np.arange(counts.shape[1], dtype=np.int64))
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    return counts[first], inverse.reshape(-1)
 
 
 @dataclass
