@@ -1,14 +1,31 @@
 """The fast engine: the reference's numbers for large TREC files (spec anchor ``ndcg``).
 
-The files are read once into columns (`read`) and ranked once (`rank`); each
-configuration then touches mpmath only where a non-zero gain meets a discount. The gain of each
+The files are read once into columns (`read`) and ranked once (`rank`). The gain of each
 distinct label, the discount of each rank and the error a query raises all come from the plain
-reference's own functions, so the definitions live in one place:
+reference's own functions, so the definitions live in one place; the arithmetic is exact
+integer arithmetic with a stated error bound, one rounding per output (``ndcg.precision``):
 
-- DCG and IDCG add, in rank order, gain × discount at the spec's precision, the very
-  operations of the reference (``ndcg.definition.dcg``, ``ndcg.definition.idcg``), so their
-  digits are the reference's bit for bit; the ideal list is known from the count of each gain,
-  and each product of a gain and a discount is computed once;
+- each distinct gain is exact (a fraction, from `judged_gain` computed with rationals) and is
+  held between two integers at the scale 2^FIXED_BITS, as is each tie group's mean gain
+  (``ndcg.ties.average``); each rank's discount is enclosed by the reference's interval
+  arithmetic at DISCOUNT_DPS digits and held the same way, computed once per rank;
+- DCG (``ndcg.definition.dcg``) is, per credited gain, the exact integer sum of its ranks'
+  discounts, times the gain: one product per distinct gain of the query, giving two integers
+  at the scale 2^(2 FIXED_BITS) between which the true DCG lies. IDCG
+  (``ndcg.definition.idcg``) is the same over the ideal list, known from the count of each
+  gain, the discounts of a run of ranks read from prefix sums. nDCG lies between the
+  quotients of those ends;
+- each output is the correctly rounded value when both ends of its bounds round alike (one
+  exact decimal division each); otherwise, and when the sign of IDCG is not settled, the
+  reference evaluates the query, recomputing at higher precision as it needs;
+- the mean is a `MeanPart`: per query, integers at the scale 2^MEAN_BITS below and above its
+  true nDCG, a count and an any-undefined flag. Parts add exactly, so blocks of queries
+  (streamed, or scored on other machines) combine in any order into one part, and
+  `MeanPart.rounded_mean` rounds once; `to_json`/`from_json` carry a part as plain JSON. When
+  the bounds of the mean still straddle a rounding boundary it raises NeedsMoreDigits, and
+  here the reference computes the mean from every query's true value;
+- a configuration with an irrational gain (2^l − 1 for a fractional label l) is scored by the
+  reference query by query;
 - the first query that is an error under a configuration is evaluated by the reference itself,
   which raises the error with its message and ``file:line``.
 
@@ -21,12 +38,14 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
 
-import mpmath
 import numpy as np
-from mpmath.libmp import fzero, mpf_add, mpf_div, mpf_mul, round_nearest
 
 from ndcgspec.engine.rank import (
     ConfigRanking,
@@ -37,105 +56,227 @@ from ndcgspec.engine.rank import (
     rank_rows,
     widen,
 )
-from ndcgspec.engine.read import (
-    QrelsColumns,
-    RunColumns,
-    token_texts,
-)
+from ndcgspec.engine.read import QrelsColumns, RunColumns, token_texts
 from ndcgspec.reference import aggregate, empty
+from ndcgspec.reference.arithmetic import (
+    EXACT,
+    NotRational,
+    Real,
+    computing_with,
+    enclose,
+    enclosing,
+    enclosure,
+)
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.decimals import parse_decimal, working_precision
+from ndcgspec.reference.decimals import (
+    parse_decimal,
+    plain_digits,
+    round_quotient,
+    working_precision,
+)
 from ndcgspec.reference.discount import discount
 from ndcgspec.reference.errors import InputError
-from ndcgspec.reference.evaluate import Evaluation
+from ndcgspec.reference.evaluate import Evaluation, query_object, result_object
 from ndcgspec.reference.ideal import every_gain_enters
 from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
 from ndcgspec.reference.query import QueryResult, evaluate_query, judged_gain
 
 LOG = logging.getLogger("ndcgspec.fast")
 UNJUDGED, LABEL_ERROR = -1, -2
-Raw = tuple[int, int, int, int]
+# Fixed-point scales: gains, credits and discounts at 2^FIXED_BITS (77 digits, 37 past the
+# output's), discounts enclosed at DISCOUNT_DPS digits first; a mean part at 2^MEAN_BITS.
+FIXED_BITS = 256
+DISCOUNT_DPS = 90
+MEAN_BITS = 256
+MEAN_DPS = 90
+
+
+class NeedsMoreDigits(ArithmeticError):
+    """A mean's bounds straddle a rounding boundary: its digits need more guard bits."""
+
+
+@dataclass(frozen=True)
+class MeanPart:
+    """The mean over queries of any share of them, exactly: ``ndcg.aggregate`` and
+    ``ndcg.precision``.
+
+    `low` and `high` are integers at the scale 2^MEAN_BITS whose sums bound the sum of the
+    true nDCG values of the `count` queries that enter the mean; `undefined` says one of them
+    is undefined (``ndcg.empty.nan``). `combine` adds two parts, so parts of blocks of queries
+    combine in any order and grouping into the same part; `rounded_mean` rounds once.
+    """
+
+    low: int = 0
+    high: int = 0
+    count: int = 0
+    undefined: bool = False
+
+    @classmethod
+    def between(cls, low: Bounds, high: Bounds) -> MeanPart:
+        """One query whose nDCG lies between the quotients `low` and `high` (numerator,
+        positive denominator)."""
+        return cls((low[0] << MEAN_BITS) // low[1], -((-high[0] << MEAN_BITS) // high[1]), 1)
+
+    @classmethod
+    def of(cls, value: int | Fraction | None, in_mean: bool) -> MeanPart:
+        """One query whose nDCG is exactly `value` (None: undefined)."""
+        if not in_mean:
+            return cls()
+        if value is None:
+            return cls(count=1, undefined=True)
+        exact = Fraction(value)
+        return cls.between(*[(exact.numerator, exact.denominator)] * 2)
+
+    @classmethod
+    def of_real(cls, value: Real | None, in_mean: bool) -> MeanPart:
+        """One query whose true nDCG the reference gives as a `Real`."""
+        if not in_mean or value is None:
+            return cls.of(None, in_mean)
+        low, high = enclose(value, MEAN_DPS)
+        return cls.between((low.numerator, low.denominator), (high.numerator, high.denominator))
+
+    def combine(self, other: MeanPart) -> MeanPart:
+        """The part of both shares of queries."""
+        return MeanPart(
+            self.low + other.low,
+            self.high + other.high,
+            self.count + other.count,
+            self.undefined or other.undefined,
+        )
+
+    def rounded_mean(self) -> Decimal | None:
+        """The mean correctly rounded to the output digits; None when undefined or no query
+        enters it. Raises NeedsMoreDigits when the bounds round differently."""
+        if self.undefined or not self.count:
+            return None
+        scale = self.count << MEAN_BITS
+        low = round_quotient(self.low, scale)
+        if low != round_quotient(self.high, scale):
+            raise NeedsMoreDigits(f"the mean of {self.count} queries")
+        return low
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON: the big integers as decimal strings, and the scale they are at."""
+        return {
+            "low": str(self.low),
+            "high": str(self.high),
+            "count": self.count,
+            "undefined": self.undefined,
+            "bits": MEAN_BITS,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MeanPart:
+        """The part `to_json` wrote; a part at another scale is refused."""
+        if data.get("bits") != MEAN_BITS:
+            raise ValueError(f"a mean part at scale 2^{data.get('bits')}, not 2^{MEAN_BITS}")
+        return cls(int(data["low"]), int(data["high"]), int(data["count"]), bool(data["undefined"]))
 
 
 @dataclass
 class GainClasses:
-    """The distinct gains of a configuration, ascending, and each label's class: an index
-    into `gains`, UNJUDGED (``ndcg.negative.unjudged``) or LABEL_ERROR."""
+    """The distinct gains of a configuration, ascending and exact, and each label's class: an
+    index into `gains`, UNJUDGED (``ndcg.negative.unjudged``) or LABEL_ERROR. `gains` is None
+    when a gain is irrational (2^l − 1 for a fractional l): the reference then scores every
+    query."""
 
-    gains: list[Raw]
+    gains: list[Fraction] | None
     of_label: np.ndarray
     zero: int
 
 
 def gain_classes(label_texts: Sequence[str], config: Config) -> GainClasses:
-    """Resolve each distinct label once with the reference's `judged_gain`."""
-    resolved: list[mpmath.mpf | str | None] = []
-    for text in label_texts:
-        try:
-            resolved.append(judged_gain(Judgment(parse_decimal(text)), config)[1])
-        except InputError:
-            resolved.append("error")
-    values = sorted({g for g in resolved if isinstance(g, mpmath.mpf)} | {mpmath.mpf(0)})
+    """Resolve each distinct label once with the reference's `judged_gain`, exactly."""
+    resolved: list[Fraction | str | None] = []
+    with computing_with(EXACT):
+        for text in label_texts:
+            try:
+                resolved.append(judged_gain(Judgment(parse_decimal(text)), config)[1])
+            except InputError:
+                resolved.append("error")
+            except NotRational:
+                return GainClasses(None, np.zeros(len(label_texts), np.int64), 0)
+    values = sorted({g for g in resolved if isinstance(g, Fraction)} | {Fraction(0)})
     index = {v: i for i, v in enumerate(values)}
     classes = [
         LABEL_ERROR if g == "error" else UNJUDGED if g is None else index[g] for g in resolved
     ]
-    return GainClasses([v._mpf_ for v in values], np.array(classes, np.int64), index[0])
+    return GainClasses(values, np.array(classes, np.int64), index[0])
+
+
+Bounds = tuple[int, int]
+
+
+def _fixed(value: Fraction) -> Bounds:
+    """`value` between two integers at the scale 2^FIXED_BITS: floor and ceiling."""
+    scaled = value * (1 << FIXED_BITS)
+    return math.floor(scaled), math.ceil(scaled)
+
+
+class Discounts:
+    """Each rank's discount (the reference's `discount`, enclosed) as fixed-point integers at
+    the scale 2^FIXED_BITS, low and high, computed once per rank; and their sums over runs of
+    ranks, the low and high ends of the true sum (every discount is positive)."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.low: list[int] = [0]
+        self.high: list[int] = [0]
+        self.low_prefix: list[int] = [0]
+        self.high_prefix: list[int] = [0]
+        self.width = np.zeros(1, np.int64)
+
+    def cover(self, ranks: int) -> None:
+        """Compute ranks up to `ranks`."""
+        if ranks < len(self.low):
+            return
+        with computing_with(enclosing(DISCOUNT_DPS)):
+            for rank in range(len(self.low), ranks + 1):
+                low, high = enclosure(discount(rank, self.config))
+                self.low.append(math.floor(low * (1 << FIXED_BITS)))
+                self.high.append(math.ceil(high * (1 << FIXED_BITS)))
+                self.low_prefix.append(self.low_prefix[-1] + self.low[-1])
+                self.high_prefix.append(self.high_prefix[-1] + self.high[-1])
+            self.width = np.array(
+                [h - lo for lo, h in zip(self.low, self.high, strict=True)], np.int64
+            )
+
+    def between(self, first: int, last: int) -> Bounds:
+        """The sum of the discounts of ranks first .. last."""
+        self.cover(last)
+        return (
+            self.low_prefix[last] - self.low_prefix[first - 1],
+            self.high_prefix[last] - self.high_prefix[first - 1],
+        )
 
 
 @functools.lru_cache(maxsize=64)
-def discounts_by_rank(config: Config, prec: int) -> dict[int, Raw]:
-    """The discounts of `config` at precision `prec` computed so far, by rank: shared by
-    every block of queries (`stream`), so that each is computed once."""
-    return {}
+def discounts_of(config: Config) -> Discounts:
+    """The discounts of `config`, shared by every block of queries (`stream`), so that each
+    rank's is computed once."""
+    return Discounts(config)
 
 
-class DiscountedGains:
-    """gain × discount of the reference (its `discount`, at the working precision), computed
-    once per pair of a gain in `values` and a rank."""
-
-    def __init__(self, config: Config, values: list[Raw]) -> None:
-        self.config, self.values = config, values
-        self.by_rank = discounts_by_rank(config, _prec())
-        self.terms: dict[tuple[int, int], Raw] = {}
-
-    def __call__(self, value: int, rank: int) -> Raw:
-        term = self.terms.get((value, rank))
-        if term is None:
-            weight = self.by_rank.get(rank)
-            if weight is None:
-                weight = self.by_rank[rank] = discount(rank, self.config)._mpf_
-            term = mpf_mul(self.values[value], weight, _prec(), round_nearest)
-            self.terms[value, rank] = term
-        return term
+def _product(value: Bounds, weights: Bounds) -> Bounds:
+    """Bounds of v × w for v in `value` and w in `weights`, 0 <= w."""
+    (a, b), (s, t) = value, weights
+    return (a * s if a >= 0 else a * t), (b * t if b >= 0 else b * s)
 
 
-class IdealSums:
-    """``ndcg.definition.idcg`` added as the reference adds it: the ideal list's discounted
-    gains in rank order, one rounding per addition. The list is given as (gain class, count)
-    pairs, gains descending; the partial sum at the end of each run of one gain is kept, so
-    ideal lists that begin alike share their additions."""
-
-    def __init__(self, terms: DiscountedGains, k: int | None) -> None:
-        self.terms, self.k = terms, k
-        self.partial: dict[tuple[tuple[int, int], ...], Raw] = {}
-
-    def __call__(self, pairs: list[tuple[int, int]]) -> Raw:
-        prec, key, total, filled = _prec(), (), fzero, 0
-        for cls, count in pairs:
-            n = count if self.k is None else min(count, self.k - filled)
-            key = (*key, (cls, n))
-            cached = self.partial.get(key)
-            if cached is None:
-                for rank in range(filled + 1, filled + n + 1):
-                    total = mpf_add(total, self.terms(cls, rank), prec, round_nearest)
-                self.partial[key] = total
-            else:
-                total = cached
-            filled += n
-            if filled == self.k:
-                break
-        return total
+def ideal_sum(
+    pairs: list[tuple[int, int]], values: list[Bounds], discounts: Discounts, k: int | None
+) -> Bounds:
+    """``ndcg.definition.idcg`` between two integers at the scale 2^(2 FIXED_BITS): the ideal
+    list given as (gain class, count) pairs, gains descending, each run of one gain times the
+    sum of its ranks' discounts."""
+    low = high = filled = 0
+    for cls, count in pairs:
+        n = count if k is None else min(count, k - filled)
+        if n <= 0:
+            break
+        term = _product(values[cls], discounts.between(filled + 1, filled + n))
+        low, high, filled = low + term[0], high + term[1], filled + n
+    return low, high
 
 
 def _judgment(qrels: QrelsColumns, row: int) -> Judgment:
@@ -252,83 +393,205 @@ def _with_retrieved_zeros(
     return counts
 
 
-def _prec() -> int:
-    return mpmath.mp.prec
-
-
 def _credits(
     classes: GainClasses, ranking: ConfigRanking, average: bool
-) -> tuple[list[Raw], np.ndarray]:
-    """Each kept row's credited gain as an index into a list of raw values: the class gain, or
-    under ``ndcg.ties.average`` the mean gain of its tie group, computed as the reference does
-    (fsum of the group's gains over its size) for every group of two or more."""
-    values: list[Raw] = list(classes.gains)
+) -> tuple[list[Fraction], np.ndarray]:
+    """Each kept row's credited gain as an index into a list of exact values: the class gain,
+    or under ``ndcg.ties.average`` the mean gain of its tie group (``ndcg.ties.average``), for
+    every group of two or more."""
+    assert classes.gains is not None
+    values = list(classes.gains)
     credit = ranking.gain_class.copy()
     if not average:
         return values, credit
     grouped = np.flatnonzero(ranking.tie_size > 1)
     if grouped.size == 0:
         return values, credit
-    starts = grouped[np.r_[True, ranking.tie_group[grouped][1:] != ranking.tie_group[grouped][:-1]]]
-    means: dict[tuple[int, ...], int] = {}
-    gains = [mpmath.mp.make_mpf(g) for g in classes.gains]
-    sizes = ranking.tie_size[starts].tolist()
-    for start, size in zip(starts.tolist(), sizes, strict=True):
-        members = tuple(ranking.gain_class[start : start + size].tolist())
-        at = means.get(members)
-        if at is None:
-            mean = mpmath.fsum(gains[c] for c in members) / size
-            at = means[members] = len(values)
-            values.append(mean._mpf_)
-        credit[start : start + size] = at
+    tie_group = ranking.tie_group[grouped]
+    group_of = np.cumsum(np.r_[True, tie_group[1:] != tie_group[:-1]]) - 1
+    # A group's mean depends only on how many members each gain class has.
+    width = len(values)
+    keys = group_of * width + ranking.gain_class[grouped]
+    counts = np.bincount(keys, minlength=(int(group_of[-1]) + 1) * width).reshape(-1, width)
+    distinct, inverse = _distinct_rows(counts)
+    for row in distinct.tolist():
+        members = sum((n * values[c] for c, n in enumerate(row) if n), Fraction(0))
+        values.append(members / sum(row))
+    credit[grouped] = width + inverse[group_of]
     return values, credit
 
 
-def evaluate_prepared(prep: Prepared, config: Config) -> Evaluation:
-    """The evaluation of `config`, equal to the plain reference's."""
-    qrels, run = prep.qrels, prep.run
+def _distinct_rows(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of a matrix of counts and each row's index among them; rows are
+    read as numbers in base (largest count + 1) when those fit 63 bits (a fast 1-D sort)."""
+    base = int(counts.max()) + 1
+    if base ** counts.shape[1] >= 1 << 63:
+        distinct, inverse = np.unique(counts, axis=0, return_inverse=True)
+        return distinct, inverse.reshape(-1)
+    keys = counts @ (base ** np.arange(counts.shape[1], dtype=np.int64))
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    return counts[first], inverse.reshape(-1)
+
+
+@dataclass
+class QueryBounds:
+    """DCG and IDCG of one query between two integers each, at the scale 2^(2 FIXED_BITS)."""
+
+    dcg: Bounds
+    idcg: Bounds
+
+    def ndcg(self) -> tuple[Bounds, Bounds]:
+        """nDCG between two quotients (numerator, denominator); IDCG is known to be
+        positive."""
+        (a, b), (c, d) = self.dcg, self.idcg
+        if a >= 0:
+            return (a, d), (b, c)
+        if b <= 0:
+            return (a, c), (b, d)
+        return (a, c), (b, c)
+
+
+def _rounded(low: Bounds, high: Bounds) -> Decimal | None:
+    """The correctly rounded value (``ndcg.precision``) of a number between the quotients
+    `low` and `high`, when both round alike."""
+    rounded = round_quotient(*low)
+    return rounded if rounded == round_quotient(*high) else None
+
+
+def _scaled(bounds: Bounds) -> tuple[Bounds, Bounds]:
+    scale = 1 << (2 * FIXED_BITS)
+    return (bounds[0], scale), (bounds[1], scale)
+
+
+def _dcg_bounds(
+    qidx: np.ndarray,
+    credit: np.ndarray,
+    rank: np.ndarray,
+    values: list[Bounds],
+    discounts: Discounts,
+) -> dict[int, Bounds]:
+    """``ndcg.definition.dcg`` of each query between two integers at the scale
+    2^(2 FIXED_BITS): per query and credit, the exact sum of its ranks' discounts (the low
+    ends summed, the high ends as the low ones plus the summed widths), then one product."""
+    if not len(qidx):
+        return {}
+    order = np.lexsort((credit, qidx))
+    qidx, credit, rank = qidx[order], credit[order], rank[order]
+    starts = np.flatnonzero(np.r_[True, (qidx[1:] != qidx[:-1]) | (credit[1:] != credit[:-1])])
+    widths = np.add.reduceat(discounts.width[rank], starts)
+    ends = np.r_[starts[1:], len(rank)].tolist()
+    ranks, dlow = rank.tolist(), discounts.low
+    sums: dict[int, Bounds] = {}
+    groups = zip(
+        starts.tolist(),
+        ends,
+        widths.tolist(),
+        qidx[starts].tolist(),
+        credit[starts].tolist(),
+        strict=True,
+    )
+    for start, end, width, q, value in groups:
+        low_sum = sum(map(dlow.__getitem__, ranks[start:end]))
+        term = _product(values[value], (low_sum, low_sum + width))
+        low, high = sums.get(q, (0, 0))
+        sums[q] = (low + term[0], high + term[1])
+    return sums
+
+
+def _scored_queries(prep: Prepared, config: Config) -> list[int]:
+    """The queries the aggregate axis scores, in qrels order (``ndcg.aggregate``)."""
+    return aggregate.CHOICES[config.choice("aggregate")](
+        range(len(prep.qrels.qids)), np.flatnonzero(prep.run.present).tolist()
+    )
+
+
+def evaluate_queries(
+    prep: Prepared, config: Config
+) -> tuple[dict[str, dict[str, str | None]], MeanPart]:
+    """Each scored query's entry of the result object, correctly rounded, and their share of
+    the mean: what a block of queries contributes (``ndcg.precision``)."""
     choices = {a: config.choice(a) for a in ("duplicates", "unjudged", "ties", "empty")}
     k = config.cutoff
+    classes = gain_classes(prep.qrels.label_texts, config)
+    queries = _scored_queries(prep, config)
+    if classes.gains is None:
+        LOG.info("irrational gains: the reference scores every query")
+        results = _by_reference(prep, config, queries)
+        total = MeanPart()
+        for result in results.values():
+            total = total.combine(MeanPart.of_real(result.value, result.in_mean))
+        return {q: query_object(r) for q, r in results.items()}, total
+    ranking = rank_config(prep.ranked, classes.of_label, classes.zero, choices)
+    ideal = IDEAL_COUNTS[config.choice("ideal")](prep, classes, ranking, every_gain_enters(config))
+    values, credit = _credits(classes, ranking, choices["ties"] == "average")
+    fixed = [_fixed(v) for v in values]
+    discounts = discounts_of(config)
+    idcg_of = {q: ideal_sum(pairs, fixed, discounts, k) for q, pairs in ideal.items()}
+    _raise_first_error(prep, config, classes, ranking, idcg_of, queries)
+    counted = ranking.rank <= k if k is not None else np.ones(len(ranking.rank), bool)
+    # A credit of zero adds nothing to the DCG: only non-zero credits meet a discount.
+    counted &= np.array([v != 0 for v in values], bool)[credit]
+    rows = np.flatnonzero(counted)
+    if len(rows):
+        discounts.cover(int(ranking.rank[rows].max()))
+    dcg_of = _dcg_bounds(ranking.qidx[rows], credit[rows], ranking.rank[rows], fixed, discounts)
+    per_query, total = {}, MeanPart()
+    for q in queries:
+        bounds = QueryBounds(dcg_of.get(q, (0, 0)), idcg_of.get(q, (0, 0)))
+        entry, part = _query_result(prep, config, q, bounds, choices["empty"])
+        per_query[prep.qrels.qids[q]] = entry
+        total = total.combine(part)
+    return per_query, total
+
+
+def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
+    """The JSON result object of `config`, equal to the plain reference's."""
+    per_query, total = evaluate_queries(prep, config)
+    try:
+        mean = total.rounded_mean()
+    except NeedsMoreDigits:
+        LOG.info("the mean lies too near a rounding boundary: the reference takes it over")
+        results = _by_reference(prep, config, _scored_queries(prep, config))
+        with working_precision():
+            mean = aggregate.mean({q: (r.value, r.in_mean) for q, r in results.items()})
+            return Evaluation(config, results, mean).to_json()
+    return result_object(config, None if mean is None else plain_digits(mean), per_query)
+
+
+def _query_result(
+    prep: Prepared, config: Config, q: int, bounds: QueryBounds, empty_choice: str
+) -> tuple[dict[str, str | None], MeanPart]:
+    """One query's entry of the result object, correctly rounded, and its share of the mean;
+    a query whose bounds cannot round a value goes to the reference (``ndcg.precision``)."""
+    dcg, idcg = _rounded(*_scaled(bounds.dcg)), _rounded(*_scaled(bounds.idcg))
+    low, high = bounds.idcg
+    if dcg is not None and idcg is not None and (low > 0 or high <= 0):
+        entry = {"dcg": plain_digits(dcg), "idcg": plain_digits(idcg)}
+        if low > 0:
+            ndcg_low, ndcg_high = bounds.ndcg()
+            ndcg = _rounded(ndcg_low, ndcg_high)
+            if ndcg is not None:
+                return {"ndcg": plain_digits(ndcg), **entry}, MeanPart.between(ndcg_low, ndcg_high)
+        else:
+            value, in_mean = empty.CHOICES[empty_choice](prep.qrels.qids[q])
+            exact = None if value is None else int(value)
+            ndcg_text = None if exact is None else plain_digits(Decimal(exact))
+            return {"ndcg": ndcg_text, **entry}, MeanPart.of(exact, in_mean)
+    judgments, postings = reference_inputs(prep.qrels, prep.run, q)
     with working_precision():
-        classes = gain_classes(qrels.label_texts, config)
-        ranking = rank_config(prep.ranked, classes.of_label, classes.zero, choices)
-        ideal = IDEAL_COUNTS[config.choice("ideal")](
-            prep, classes, ranking, every_gain_enters(config)
-        )
-        queries = aggregate.CHOICES[config.choice("aggregate")](
-            range(len(qrels.qids)), np.flatnonzero(run.present).tolist()
-        )
-        values, credit = _credits(classes, ranking, choices["ties"] == "average")
-        terms = DiscountedGains(config, values)
-        ideal_sum = IdealSums(terms, k)
-        _raise_first_error(prep, config, classes, ranking, ideal, ideal_sum, queries)
-        counted = ranking.rank <= k if k is not None else np.ones(len(ranking.rank), bool)
-        # A credit of zero adds nothing to the DCG: only non-zero credits meet a discount.
-        counted &= np.array([value[1] != 0 for value in values], bool)[credit]
-        rows = np.flatnonzero(counted)
-        spans = _spans(ranking.qidx[rows])
-        rank_of, credit_of = ranking.rank[rows], credit[rows]
-        prec, known = _prec(), terms.terms
-        per_query = {}
+        result = evaluate_query(prep.qrels.qids[q], judgments, postings, config)
+    return query_object(result), MeanPart.of_real(result.value, result.in_mean)
+
+
+def _by_reference(prep: Prepared, config: Config, queries: list[int]) -> dict[str, QueryResult]:
+    """The reference's results of the given queries of the columns."""
+    per_query = {}
+    with working_precision():
         for q in queries:
-            dcg = fzero
-            low, high = spans.get(q, (0, 0))
-            pairs = zip(credit_of[low:high].tolist(), rank_of[low:high].tolist(), strict=True)
-            for pair in pairs:
-                term = known.get(pair) or terms(*pair)
-                if term[1]:
-                    dcg = mpf_add(dcg, term, prec, round_nearest)
-            idcg = ideal_sum(ideal[q]) if q in ideal else fzero
-            qid = qrels.qids[q]
-            if _positive(idcg):
-                ndcg, in_mean = mpmath.mp.make_mpf(mpf_div(dcg, idcg, prec, round_nearest)), True
-            else:
-                ndcg, in_mean = empty.CHOICES[choices["empty"]](qid)
-            per_query[qid] = QueryResult(
-                qid, ndcg, mpmath.mp.make_mpf(dcg), mpmath.mp.make_mpf(idcg), in_mean, ()
-            )
-        mean = aggregate.mean({q: (r.ndcg, r.in_mean) for q, r in per_query.items()})
-        return Evaluation(config, per_query, mean)
+            judgments, postings = reference_inputs(prep.qrels, prep.run, q)
+            qid = prep.qrels.qids[q]
+            per_query[qid] = evaluate_query(qid, judgments, postings, config)
+    return per_query
 
 
 def _spans(qidx: np.ndarray) -> dict[int, tuple[int, int]]:
@@ -341,18 +604,12 @@ def _spans(qidx: np.ndarray) -> dict[int, tuple[int, int]]:
     )
 
 
-def _positive(raw: Raw) -> bool:
-    """Whether a raw mpf, (sign, mantissa, exponent, bits), is above 0."""
-    return bool(raw[1]) and not raw[0]
-
-
 def _raise_first_error(
     prep: Prepared,
     config: Config,
     classes: GainClasses,
     ranking: ConfigRanking,
-    ideal: dict,
-    ideal_sum: IdealSums,
+    idcg_of: dict[int, Bounds],
     queries: list[int],
 ) -> None:
     """Let the reference evaluate the first query that is an error under `config`, so the
@@ -366,13 +623,15 @@ def _raise_first_error(
         flagged[ranking.unjudged_queries] = True
     if config.choice("empty") == "error":
         # Only positive gains make an ideal list unless zero and negative ones enter it too;
-        # then a query with an ideal list may still have an IDCG of 0 or below.
+        # then a query with an ideal list may still have an IDCG of 0 or below (and one whose
+        # bounds straddle 0 is left to the reference).
         has_ideal = np.zeros(len(flagged), bool)
         every_gain = every_gain_enters(config)
-        has_ideal[[q for q in ideal if not every_gain or _positive(ideal_sum(ideal[q]))]] = True
+        has_ideal[[q for q, (low, _) in idcg_of.items() if not every_gain or low > 0]] = True
         flagged |= ~has_ideal
     for q in queries:
         if flagged[q]:
             judgments, postings = reference_inputs(prep.qrels, prep.run, q)
-            evaluate_query(prep.qrels.qids[q], judgments, postings, config)
+            with working_precision():
+                evaluate_query(prep.qrels.qids[q], judgments, postings, config)
             LOG.warning("query %s was flagged as an error but the reference accepts it", q)

@@ -8,7 +8,8 @@ starts. A query whose rows resume after its block was scored is found on the fly
 then read a second time, after a first pass that notes the last piece of each query, so that an
 ungrouped run is scored exactly, holding only the queries it interleaves.
 
-The per-query results are kept at full precision and combined once at the end, in qrels order
+Each block gives its queries' correctly rounded entries and an exact share of the mean
+(`evaluate.MeanPart`); the shares add in any order and the mean is rounded once at the end
 (`combined`), so the aggregate is the one of the whole file, digit for digit. An input error in
 any block sends the whole file through `evaluate.prepare` once, so that the error raised is the
 first the reference raises.
@@ -25,7 +26,14 @@ from typing import Any
 
 import numpy as np
 
-from ndcgspec.engine.evaluate import LOG, evaluate_prepared, prepare
+from ndcgspec.engine.evaluate import (
+    LOG,
+    MeanPart,
+    NeedsMoreDigits,
+    evaluate_prepared,
+    evaluate_queries,
+    prepare,
+)
 from ndcgspec.engine.rank import widen
 from ndcgspec.engine.read import (
     QrelsColumns,
@@ -38,12 +46,10 @@ from ndcgspec.engine.read import (
     run_pieces,
 )
 from ndcgspec.engine.support import not_computed
-from ndcgspec.reference import aggregate
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.decimals import working_precision
+from ndcgspec.reference.decimals import plain_digits
 from ndcgspec.reference.errors import InputError
-from ndcgspec.reference.evaluate import Evaluation
-from ndcgspec.reference.query import QueryResult
+from ndcgspec.reference.evaluate import result_object
 from ndcgspec.reference.trec_io import Source, opened
 
 LOG_ENV = "NDCGSPEC_LOG"
@@ -202,13 +208,15 @@ def _absent(qrels: QrelsByQuery, seen: np.ndarray, path: str) -> tuple[QrelsColu
     return qrels.of(queries), run
 
 
-def combined(config: Config, qids: list[str], per_query: dict[str, QueryResult]) -> Evaluation:
-    """The evaluation of the whole file from the per-query results of every block: the queries
-    in qrels order, their mean taken once (``ndcg.aggregate``)."""
+def combined(
+    config: Config, qids: list[str], per_query: dict[str, dict[str, str | None]], part: MeanPart
+) -> dict[str, Any]:
+    """The JSON result object of the whole file from every block's entries and share of the
+    mean: the queries in qrels order, the mean rounded once (``ndcg.aggregate``,
+    ``ndcg.precision``). NeedsMoreDigits when the shares cannot round the mean."""
+    mean = part.rounded_mean()
     ordered = {q: per_query[q] for q in qids if q in per_query}
-    with working_precision():
-        mean = aggregate.mean({q: (r.ndcg, r.in_mean) for q, r in ordered.items()})
-    return Evaluation(config, ordered, mean)
+    return result_object(config, None if mean is None else plain_digits(mean), ordered)
 
 
 Pieces = Callable[[], Iterator[RunPiece]]
@@ -223,13 +231,16 @@ def _score_blocks(
 ) -> list[dict[str, Any]]:
     """Every configuration scored block by block, then `combined`."""
     by_query = QrelsByQuery(qrels)
-    per_query: list[dict[str, QueryResult]] = [{} for _ in configs]
+    per_query: list[dict[str, dict[str, str | None]]] = [{} for _ in configs]
+    parts = [MeanPart() for _ in configs]
     seen = np.zeros(len(qrels.qids), bool)
 
     def score(columns: tuple[QrelsColumns, RunColumns]) -> None:
         prep = prepare(*columns)
-        for results, config in zip(per_query, configs, strict=True):
-            results.update(evaluate_prepared(prep, config).per_query)
+        for i, config in enumerate(configs):
+            entries, part = evaluate_queries(prep, config)
+            per_query[i].update(entries)
+            parts[i] = parts[i].combine(part)
 
     for block in run_blocks(pieces(), len(qrels.qids), last):
         seen[block.qidx] = True
@@ -237,8 +248,8 @@ def _score_blocks(
     if not seen.all():
         score(_absent(by_query, seen, path))
     return [
-        combined(config, qrels.qids, results).to_json()
-        for config, results in zip(configs, per_query, strict=True)
+        combined(config, qrels.qids, entries, part)
+        for config, entries, part in zip(configs, per_query, parts, strict=True)
     ]
 
 
@@ -256,10 +267,13 @@ def score_columns(
             return _score_blocks(
                 configs, qrels, pieces, path, _last_pieces(pieces(), len(qrels.qids))
             )
-    except InputError:
+    except (InputError, NeedsMoreDigits) as reason:
+        # The whole file at once: the reference's first error, or a mean the reference
+        # computes from every query's true value (`evaluate.evaluate_prepared`).
+        LOG.info("the whole run at once: %s", reason)
         run = read_run_columns(pieces(), path, len(qrels.qids), capacity)
         prep = prepare(qrels, run)
-        return [evaluate_prepared(prep, config).to_json() for config in configs]
+        return [evaluate_prepared(prep, config) for config in configs]
 
 
 def refuse_undeclared(configs: Sequence[Config]) -> None:

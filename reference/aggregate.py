@@ -6,8 +6,11 @@ Run queries absent from the qrels are ignored under every choice.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import mpmath
+
+from ndcgspec.reference.arithmetic import Real, correctly_rounded, fsum
 
 
 def qrels(qrels_queries: Iterable[str], run_queries: Iterable[str]) -> list[str]:
@@ -27,11 +30,15 @@ CHOICES: dict[str, Callable[[Iterable[str], Iterable[str]], list[str]]] = {
 }
 
 
-def mean(scores: Mapping[str, tuple[mpmath.mpf | float | None, bool]]) -> mpmath.mpf | None:
-    """The arithmetic mean, at the working precision, of the queries that enter it; None when
-    one of them is undefined or none enters (``ndcg.empty.nan``, ``ndcg.empty.skip``). The
-    harness computes the mean an adapter's per-query values imply with it too."""
+def mean(scores: Mapping[str, tuple[Real | Any | None, bool]]) -> mpmath.mpf | None:
+    """The true mean of the values of the queries that enter it, correctly rounded once
+    (``ndcg.precision``) and held as an mpf at the working precision; None when one of them is
+    undefined or none enters (``ndcg.empty.nan``, ``ndcg.empty.skip``). A value is a `Real`
+    or an exactly known number (an mpf, a float, an int): the harness computes the mean an
+    adapter's per-query values imply with it too."""
     values = [value for value, enters in scores.values() if enters]
     if not values or any(v is None for v in values):
         return None
-    return mpmath.fsum(values) / len(values)
+    reals = [v if isinstance(v, Real) else Real.of(v) for v in values]
+    total = Real(lambda: fsum(v() for v in reals) / len(reals))
+    return mpmath.mpf(str(correctly_rounded(total)))

@@ -1,12 +1,14 @@
-"""Exact decimal input (``ndcg.input.number``), and mpmath arithmetic at the spec's precision
-(``ndcg.precision``)."""
+"""Exact decimal input (``ndcg.input.number``), the working precision and the correctly
+rounded output digits (``ndcg.precision``)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Context, Decimal
+from fractions import Fraction
+from functools import cache
 
 import mpmath
 
@@ -14,6 +16,7 @@ from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.spec import load_spec
 
 DPS: int = load_spec()["precision"]["dps"]
+MAX_DPS: int = load_spec()["precision"]["max_dps"]
 OUTPUT_DIGITS: int = load_spec()["precision"]["output_digits"]
 NUMBER: re.Pattern[str] = re.compile(load_spec()["input"]["number"]["pattern"], re.ASCII)
 
@@ -57,15 +60,53 @@ def to_mpf(value: Decimal | int) -> mpmath.mpf:
     return mpmath.mpf(str(value))
 
 
-def decimal_string(value: mpmath.mpf | None, digits: int = OUTPUT_DIGITS) -> str | None:
+@cache
+def rounding(digits: int) -> Context:
+    """Decimal arithmetic correctly rounded to `digits` significant digits, ties to even."""
+    return Context(prec=digits, rounding=ROUND_HALF_EVEN, Emax=10**6, Emin=-(10**6))
+
+
+def round_quotient(numerator: int, denominator: int, digits: int = OUTPUT_DIGITS) -> Decimal:
+    """numerator / denominator (denominator > 0) correctly rounded to `digits` significant
+    digits, ties to even (``ndcg.precision``): one correctly rounded decimal division of
+    exact integers."""
+    if numerator == 0:
+        return Decimal(0)
+    return rounding(digits).divide(Decimal(numerator), Decimal(denominator))
+
+
+def round_fraction(value: Fraction, digits: int = OUTPUT_DIGITS) -> Decimal:
+    """`value` correctly rounded to `digits` significant digits, ties to even."""
+    return round_quotient(value.numerator, value.denominator, digits)
+
+
+def mpf_fraction(value: mpmath.mpf | tuple[int, int, int, int]) -> Fraction:
+    """The binary fraction an mpf (or a raw one: sign, mantissa, exponent, bits) holds,
+    exactly."""
+    sign, man, exp, _ = value if isinstance(value, tuple) else value._mpf_
+    magnitude = Fraction(int(man)) * Fraction(2) ** int(exp)
+    return -magnitude if sign else magnitude
+
+
+def plain_digits(value: Decimal, digits: int = OUTPUT_DIGITS) -> str:
+    """A decimal of at most `digits` significant digits written with exactly `digits` of
+    them, without exponent; "0" for zero."""
+    if value == 0:
+        return "0"
+    exponent = Decimal(1).scaleb(value.adjusted() - digits + 1)
+    return format(value.quantize(exponent, context=rounding(digits)), "f")
+
+
+def decimal_string(value: mpmath.mpf | Decimal | None, digits: int = OUTPUT_DIGITS) -> str | None:
     """`value` as a plain decimal string of `digits` significant digits; None stays None.
 
-    The output rule of ``ndcg.precision``: rounded to nearest, no exponent, "0" for zero.
+    The output rule of ``ndcg.precision``: correctly rounded, ties to even, no exponent, "0"
+    for zero.
     """
     if value is None:
         return None
-    if value == 0:
-        return "0"
-    return mpmath.nstr(
-        value, digits, strip_zeros=False, min_fixed=-mpmath.inf, max_fixed=mpmath.inf
-    )
+    if isinstance(value, Decimal):
+        exact = Fraction(str(value))
+    else:
+        exact = mpf_fraction(value if isinstance(value, mpmath.mpf) else mpmath.mpf(value))
+    return plain_digits(round_fraction(exact, digits), digits)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 import mpmath
 
+from ndcgspec.reference.arithmetic import number, numbers
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.decimals import canonical_decimal, to_mpf
+from ndcgspec.reference.decimals import canonical_decimal
 
 
 def _fraction_digits(value: Decimal | str) -> int:
@@ -16,43 +18,47 @@ def _fraction_digits(value: Decimal | str) -> int:
     return 0 if isinstance(value, str) else len(canonical_decimal(value).partition(".")[2])
 
 
-def _log_b(rank: int, offset: Decimal, config: Config) -> mpmath.mpf:
-    """log_b(i + o) with b = `log_base`, computed with as many extra digits as b and o have
-    after the point: log(1 + o) and log(b) near b = 1 cancel that many (``ndcg.limits``)."""
+def _log_b(rank: int, offset: Decimal, config: Config) -> Any:
+    """log_b(i + o) with b = `log_base`. At the working precision it is computed with as many
+    extra digits as b and o have after the point: log(1 + o) and log(b) near b = 1 cancel that
+    many (``ndcg.limits``); an enclosure widens by what cancels instead."""
     base = config.param("log_base")
+    context = numbers()
     with mpmath.workdps(mpmath.mp.dps + _fraction_digits(base) + _fraction_digits(offset)):
-        return mpmath.log(rank + to_mpf(offset), mpmath.e if base == "e" else to_mpf(base))
+        return context.log(
+            number(rank) + number(offset), context.e if base == "e" else number(base)
+        )
 
 
-def log(rank: int, config: Config) -> mpmath.mpf:
+def log(rank: int, config: Config) -> Any:
     """``ndcg.discount.log``: 1 / log_b(i + o)."""
     return 1 / _log_b(rank, config.param("log_offset"), config)
 
 
-def jarvelin2002(rank: int, config: Config) -> mpmath.mpf:
+def jarvelin2002(rank: int, config: Config) -> Any:
     """``ndcg.discount.jarvelin2002``: 1 for i < b, 1 / log_b(i) for i ≥ b (Järvelin &
     Kekäläinen 2002, §2.2)."""
     base = config.param("log_base")
     below = rank < (mpmath.e if base == "e" else base)
-    return mpmath.mpf(1) if below else 1 / _log_b(rank, Decimal(0), config)
+    return number(1) if below else 1 / _log_b(rank, Decimal(0), config)
 
 
-def reciprocal(rank: int, config: Config) -> mpmath.mpf:
+def reciprocal(rank: int, config: Config) -> Any:
     """``ndcg.discount.reciprocal``: 1 / i."""
-    return mpmath.mpf(1) / rank
+    return number(1) / rank
 
 
-def geometric(rank: int, config: Config) -> mpmath.mpf:
+def geometric(rank: int, config: Config) -> Any:
     """``ndcg.discount.geometric``: p^(i − 1), the rank-biased precision user model."""
-    return mpmath.power(to_mpf(config.param("persistence")), rank - 1)
+    return numbers().power(number(config.param("persistence")), rank - 1)
 
 
-def none(rank: int, config: Config) -> mpmath.mpf:
+def none(rank: int, config: Config) -> Any:
     """``ndcg.discount.none``: 1 at every rank (cumulative gain)."""
-    return mpmath.mpf(1)
+    return number(1)
 
 
-CHOICES: dict[str, Callable[[int, Config], mpmath.mpf]] = {
+CHOICES: dict[str, Callable[[int, Config], Any]] = {
     "log": log,
     "jarvelin2002": jarvelin2002,
     "reciprocal": reciprocal,
@@ -61,6 +67,6 @@ CHOICES: dict[str, Callable[[int, Config], mpmath.mpf]] = {
 }
 
 
-def discount(rank: int, config: Config) -> mpmath.mpf:
+def discount(rank: int, config: Config) -> Any:
     """The weight of 1-based `rank` under the configuration's discount (``ndcg.discount``)."""
     return CHOICES[config.choice("discount")](rank, config)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-
-import mpmath
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -19,5 +18,5 @@ class ScoredDocument:
     docid: str
     score: Decimal
     label: Decimal | None
-    gain: mpmath.mpf | None
+    gain: Any | None
     where: str | None = None

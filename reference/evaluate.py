@@ -25,26 +25,41 @@ class Evaluation:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON result object of ``ndcgspec score --format json`` (a contract)."""
-        return {
-            "measure": self.config.canonical(),
-            "fingerprint": self.config.fingerprint(),
-            "spec_version": load_spec()["spec_version"],
-            "aggregate": decimal_string(self.aggregate),
-            "per_query": {
-                qid: {
-                    "ndcg": decimal_string(r.ndcg),
-                    "dcg": decimal_string(r.dcg),
-                    "idcg": decimal_string(r.idcg),
-                }
-                for qid, r in self.per_query.items()
-            },
-        }
+        return result_object(
+            self.config,
+            decimal_string(self.aggregate),
+            {qid: query_object(r) for qid, r in self.per_query.items()},
+        )
+
+
+def query_object(result: QueryResult) -> dict[str, str | None]:
+    """One query's entry of the result object: its values as decimal strings."""
+    return {
+        "ndcg": decimal_string(result.ndcg),
+        "dcg": decimal_string(result.dcg),
+        "idcg": decimal_string(result.idcg),
+    }
+
+
+def result_object(
+    config: Config, aggregate: str | None, per_query: dict[str, dict[str, str | None]]
+) -> dict[str, Any]:
+    """The JSON result object of ``ndcgspec score --format json`` (a contract), from the
+    decimal strings of the values."""
+    return {
+        "measure": config.canonical(),
+        "fingerprint": config.fingerprint(),
+        "spec_version": load_spec()["spec_version"],
+        "aggregate": aggregate,
+        "per_query": per_query,
+    }
 
 
 def evaluate(config: Config, qrels: Qrels, run: Run, dps: int = DPS) -> Evaluation:
-    """Score `run` against `qrels` under `config` at `dps` significant digits."""
+    """Score `run` against `qrels` under `config`; `dps` is the working precision of the
+    values the results hold and of the explain trace (``ndcg.precision``)."""
     with working_precision(dps):
         queries = aggregate.CHOICES[config.choice("aggregate")](qrels.keys(), run.keys())
         per_query = {q: evaluate_query(q, qrels[q], run.get(q, ()), config) for q in queries}
-        mean = aggregate.mean({q: (r.ndcg, r.in_mean) for q, r in per_query.items()})
+        mean = aggregate.mean({q: (r.value, r.in_mean) for q, r in per_query.items()})
     return Evaluation(config, per_query, mean)

@@ -4,31 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
-import mpmath
-
+from ndcgspec.reference.arithmetic import number, numbers
 from ndcgspec.reference.config import LIMITS, Config
-from ndcgspec.reference.decimals import to_mpf
 from ndcgspec.reference.errors import InputError
 
 
-def linear(label: Decimal, config: Config) -> mpmath.mpf:
+def linear(label: Decimal, config: Config) -> Any:
     """``ndcg.gain.linear``: g(l) = l."""
-    return to_mpf(label)
+    return number(label)
 
 
-def exponential(label: Decimal, config: Config) -> mpmath.mpf:
+def exponential(label: Decimal, config: Config) -> Any:
     """``ndcg.gain.exponential``: g(l) = 2^l − 1."""
-    return mpmath.power(2, to_mpf(label)) - 1
+    return numbers().power(2, number(label)) - 1
 
 
-def mapped(label: Decimal, config: Config) -> mpmath.mpf:
+def mapped(label: Decimal, config: Config) -> Any:
     """``ndcg.gain.map``: the gain the table lists for `label`, else g(l) = l."""
     table = dict(config.param("gain_map"))
-    return to_mpf(table.get(label, label))
+    return number(table.get(label, label))
 
 
-CHOICES: dict[str, Callable[[Decimal, Config], mpmath.mpf]] = {
+CHOICES: dict[str, Callable[[Decimal, Config], Any]] = {
     "linear": linear,
     "exponential": exponential,
     "map": mapped,
@@ -46,6 +45,6 @@ def check_label(label: Decimal, config: Config, where: str | None) -> None:
         )
 
 
-def gain(label: Decimal, config: Config) -> mpmath.mpf:
+def gain(label: Decimal, config: Config) -> Any:
     """The gain of `label` under the configuration's gain choice (``ndcg.gain``)."""
     return CHOICES[config.choice("gain")](label, config)

@@ -8,28 +8,24 @@ Each choice returns the candidate gains; `ideal_gains` keeps those > 0 (all of t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
-import mpmath
-
+from ndcgspec.reference.arithmetic import Ordered, positive
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.cutoff import cut
 
 
-def judged(
-    judged_gains: Sequence[mpmath.mpf], retrieved_gains: Sequence[mpmath.mpf]
-) -> list[mpmath.mpf]:
+def judged(judged_gains: Sequence[Any], retrieved_gains: Sequence[Any]) -> list[Any]:
     """``ndcg.ideal.judged``: every judged document of the query, retrieved or not."""
     return list(judged_gains)
 
 
-def retrieved(
-    judged_gains: Sequence[mpmath.mpf], retrieved_gains: Sequence[mpmath.mpf]
-) -> list[mpmath.mpf]:
+def retrieved(judged_gains: Sequence[Any], retrieved_gains: Sequence[Any]) -> list[Any]:
     """``ndcg.ideal.retrieved``: only the documents of the ranking."""
     return list(retrieved_gains)
 
 
-CHOICES: dict[str, Callable[[Sequence[mpmath.mpf], Sequence[mpmath.mpf]], list[mpmath.mpf]]] = {
+CHOICES: dict[str, Callable[[Sequence[Any], Sequence[Any]], list[Any]]] = {
     "judged": judged,
     "retrieved": retrieved,
 }
@@ -42,11 +38,11 @@ def every_gain_enters(config: Config) -> bool:
 
 
 def ideal_gains(
-    judged_gains: Sequence[mpmath.mpf], retrieved_gains: Sequence[mpmath.mpf], config: Config
-) -> list[mpmath.mpf]:
+    judged_gains: Sequence[Any], retrieved_gains: Sequence[Any], config: Config
+) -> list[Any]:
     """The ideal list's gains at ranks 1, 2, ...: positive (every gain under
     ``ndcg.negative.keep-in-ideal``), non-increasing, cut at k."""
     candidates = CHOICES[config.choice("ideal")](judged_gains, retrieved_gains)
     if not every_gain_enters(config):
-        candidates = [g for g in candidates if g > 0]
-    return cut(sorted(candidates, reverse=True), config)
+        candidates = [g for g in candidates if positive(g)]
+    return cut(sorted(candidates, key=Ordered, reverse=True), config)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 import mpmath
 
 from ndcgspec.reference import duplicates, empty, fractional, negative, ties, unjudged
+from ndcgspec.reference.arithmetic import Real, correctly_rounded, fsum, is_zero, sign
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.cutoff import cut
 from ndcgspec.reference.discount import discount
@@ -36,11 +38,34 @@ class TraceRow:
     idcg: mpmath.mpf
 
 
+class Trace(Sequence[TraceRow]):
+    """The explain trace of a query, computed when first read, at the working precision its
+    query was evaluated at."""
+
+    def __init__(self, compute: Callable[[], tuple[TraceRow, ...]]) -> None:
+        self._compute, self._dps = compute, mpmath.mp.dps
+        self._rows: tuple[TraceRow, ...] | None = None
+
+    def _all(self) -> tuple[TraceRow, ...]:
+        if self._rows is None:
+            with mpmath.workdps(self._dps):
+                self._rows = self._compute()
+        return self._rows
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
 @dataclass(frozen=True)
 class QueryResult:
-    """DCG, IDCG and nDCG of one query; `ndcg` None is undefined (``ndcg.definition.ndcg``).
+    """DCG, IDCG and nDCG of one query, correctly rounded (``ndcg.precision``); `ndcg` None
+    is undefined (``ndcg.definition.ndcg``).
 
-    `in_mean` says whether the query enters the aggregate (``ndcg.empty``).
+    `in_mean` says whether the query enters the aggregate (``ndcg.empty``); `value` is the true
+    nDCG, which the mean is taken of (None when undefined, or when not known).
     """
 
     qid: str
@@ -48,10 +73,11 @@ class QueryResult:
     dcg: mpmath.mpf
     idcg: mpmath.mpf
     in_mean: bool
-    trace: tuple[TraceRow, ...]
+    trace: Sequence[TraceRow]
+    value: Real | None = None
 
 
-def judged_gain(judgment: Judgment, config: Config) -> tuple[Decimal | None, mpmath.mpf | None]:
+def judged_gain(judgment: Judgment, config: Config) -> tuple[Decimal | None, Any | None]:
     """The label after the fractional and negative axes and its gain; (None, None) when the
     negative axis turns the judgment into no judgment (``ndcg.negative.unjudged``)."""
     check_label(judgment.label, config, judgment.where)
@@ -62,11 +88,61 @@ def judged_gain(judgment: Judgment, config: Config) -> tuple[Decimal | None, mpm
     return (None, None) if value is None else (label, value)
 
 
+def _resolved(
+    judgments: Mapping[str, Judgment], config: Config
+) -> dict[str, tuple[Decimal | None, Any | None]]:
+    """Each judged document's label and gain; equal labels share one gain, so that an
+    enclosure of a gain is never compared with a copy of itself."""
+    known: dict[Decimal, tuple[Decimal | None, Any | None]] = {}
+    resolved = {}
+    for docid, judgment in judgments.items():
+        if judgment.label not in known:
+            known[judgment.label] = judged_gain(judgment, config)
+        resolved[docid] = known[judgment.label]
+    return resolved
+
+
+def _ranking_and_ideal(
+    qid: str, judgments: Mapping[str, Judgment], postings: Sequence[Posting], config: Config
+) -> tuple[list[tuple[ScoredDocument, Any]], list[Any]]:
+    """The credited ranking, cut at k, and the ideal list's gains, in the current numbers."""
+    resolved = _resolved(judgments, config)
+    kept = duplicates.CHOICES[config.choice("duplicates")](postings, qid)
+    documents = [
+        ScoredDocument(p.docid, p.score, *resolved.get(p.docid, (None, None)), where=p.where)
+        for p in kept
+    ]
+    ranked = unjudged.CHOICES[config.choice("unjudged")](documents, qid)
+    ranking = cut(ties.rank(ranked, config), config)
+    ideal = ideal_gains(
+        [g for _, g in resolved.values() if g is not None], [d.gain for d in ranked], config
+    )
+    return ranking, ideal
+
+
+def _discounted_sums(
+    ranking: Sequence[tuple[ScoredDocument, Any]], ideal: Sequence[Any], config: Config
+) -> tuple[Any, Any]:
+    """DCG and IDCG (``ndcg.definition.dcg``, ``ndcg.definition.idcg``), each rank's discount
+    computed once for both; a gain of exactly 0 adds exactly 0, whatever its discount."""
+    lists = ([credit for _, credit in ranking], list(ideal))
+    terms: tuple[list[Any], list[Any]] = ([], [])
+    for index in range(max(map(len, lists))):
+        gains = [(side, g[index]) for side, g in enumerate(lists) if index < len(g)]
+        gains = [(side, gain) for side, gain in gains if not is_zero(gain)]
+        if gains:
+            weight = discount(index + 1, config)
+            for side, gain in gains:
+                terms[side].append(gain * weight)
+    return fsum(terms[0]), fsum(terms[1])
+
+
 def _trace(
     ranking: Sequence[tuple[ScoredDocument, mpmath.mpf]],
     ideal: Sequence[mpmath.mpf],
     config: Config,
 ) -> tuple[TraceRow, ...]:
+    """The running sums at the working precision, for display (``ndcgspec explain``)."""
     rows = []
     dcg = idcg = mpmath.mpf(0)
     for index in range(max(len(ranking), len(ideal))):
@@ -93,26 +169,27 @@ def _trace(
     return tuple(rows)
 
 
+def rounded(value: Real) -> mpmath.mpf:
+    """`value` correctly rounded to the output digits (``ndcg.precision``), held as an mpf at
+    the working precision, which keeps every one of those digits."""
+    return mpmath.mpf(str(correctly_rounded(value)))
+
+
 def evaluate_query(
     qid: str, judgments: Mapping[str, Judgment], postings: Sequence[Posting], config: Config
 ) -> QueryResult:
-    """nDCG, DCG, IDCG and the explain trace of one query (``ndcg.definition``)."""
-    resolved = {docid: judged_gain(j, config) for docid, j in judgments.items()}
-    kept = duplicates.CHOICES[config.choice("duplicates")](postings, qid)
-    documents = [
-        ScoredDocument(p.docid, p.score, *resolved.get(p.docid, (None, None)), where=p.where)
-        for p in kept
-    ]
-    ranked = unjudged.CHOICES[config.choice("unjudged")](documents, qid)
-    ranking = cut(ties.rank(ranked, config), config)
-    ideal = ideal_gains(
-        [g for _, g in resolved.values() if g is not None], [d.gain for d in ranked], config
+    """nDCG, DCG, IDCG and the explain trace of one query (``ndcg.definition``): each value
+    correctly rounded (``ndcg.precision``), the true nDCG kept for the mean."""
+    trace = Trace(lambda: _trace(*_ranking_and_ideal(qid, judgments, postings, config), config))
+    sums = Real(
+        lambda: _discounted_sums(*_ranking_and_ideal(qid, judgments, postings, config), config)
     )
-    trace = _trace(ranking, ideal, config)
-    dcg = trace[-1].dcg if trace else mpmath.mpf(0)
-    idcg = trace[-1].idcg if trace else mpmath.mpf(0)
-    if idcg > 0:
-        ndcg, in_mean = dcg / idcg, True
+    dcg, idcg = Real(lambda: sums()[0]), Real(lambda: sums()[1])
+    value: Real | None
+    if sign(idcg) > 0:
+        value, in_mean = Real(lambda: dcg() / idcg()), True
+        ndcg = rounded(value)
     else:
         ndcg, in_mean = empty.CHOICES[config.choice("empty")](qid)
-    return QueryResult(qid, ndcg, dcg, idcg, in_mean, trace)
+        value = None if ndcg is None else Real.of(ndcg)
+    return QueryResult(qid, ndcg, rounded(dcg), rounded(idcg), in_mean, trace, value)

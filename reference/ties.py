@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import groupby
+from typing import Any
 
-import mpmath
-
+from ndcgspec.reference.arithmetic import Ordered, fsum
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.document import ScoredDocument
 
-Credited = list[tuple[ScoredDocument, mpmath.mpf]]
+Credited = list[tuple[ScoredDocument, Any]]
 
 
 def _own_gains(group: Sequence[ScoredDocument]) -> Credited:
@@ -45,18 +45,18 @@ def docid_asc(group: Sequence[ScoredDocument]) -> Credited:
 def average(group: Sequence[ScoredDocument]) -> Credited:
     """``ndcg.ties.average``: each document credited with the group's mean gain
     (McSherry & Najork 2008)."""
-    mean = mpmath.fsum(d.gain for d in group) / len(group)
+    mean = fsum(d.gain for d in group) / len(group)
     return [(d, mean) for d in group]
 
 
 def pessimistic(group: Sequence[ScoredDocument]) -> Credited:
     """``ndcg.ties.pessimistic``: lowest gain first, run order among equal gains."""
-    return _own_gains(sorted(group, key=lambda d: d.gain))
+    return _own_gains(sorted(group, key=lambda d: Ordered(d.gain)))
 
 
 def optimistic(group: Sequence[ScoredDocument]) -> Credited:
     """``ndcg.ties.optimistic``: highest gain first, run order among equal gains."""
-    return _own_gains(sorted(group, key=lambda d: -d.gain))
+    return _own_gains(sorted(group, key=lambda d: Ordered(d.gain), reverse=True))
 
 
 CHOICES: dict[str, Callable[[Sequence[ScoredDocument]], Credited]] = {

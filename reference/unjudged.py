@@ -9,15 +9,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-import mpmath
-
+from ndcgspec.reference.arithmetic import number
 from ndcgspec.reference.document import ScoredDocument
 from ndcgspec.reference.rejection import rejection
 
 
 def zero(documents: Sequence[ScoredDocument], qid: str) -> list[ScoredDocument]:
     """``ndcg.unjudged.zero``: gain 0, and the document keeps its rank."""
-    return [dataclasses.replace(d, gain=mpmath.mpf(0)) if d.gain is None else d for d in documents]
+    return [dataclasses.replace(d, gain=number(0)) if d.gain is None else d for d in documents]
 
 
 def condense(documents: Sequence[ScoredDocument], qid: str) -> list[ScoredDocument]:

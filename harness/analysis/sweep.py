@@ -16,9 +16,11 @@ configuration that agrees on the axes the step depends on:
 - IDCG the same way over the ideal list (``ndcg.definition.idcg``);
 - nDCG, the empty and aggregate axes last.
 
-Every addition, product and division is the reference's, at the spec's precision and in the
-reference's order, so the numbers are the reference's to the last digit; the tests check this
-against `ndcgspec.reference.evaluate` on random inputs.
+Every addition, product and division is done at the spec's working precision, rounded at each
+step (spec 1.x's digits): a value within about 10^-50 of a rounding boundary of spec 2.0's
+correctly rounded digits (``ndcg.precision``) may differ from the reference in its 40th digit,
+far below the published precision `which` compares at; the tests check the numbers against
+`ndcgspec.reference.evaluate` on random inputs.
 """
 
 from __future__ import annotations
