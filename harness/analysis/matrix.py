@@ -40,6 +40,15 @@ from ndcgspec.harness.analysis.identify import (
     Identification,
     identify,
 )
+from ndcgspec.harness.analysis.prediction import (
+    PAGE_QUERIES,
+    PAGE_SEED,
+    PREDICTIONS_FILE,
+    Prediction,
+    declared_departures,
+    predict,
+    predictions_text,
+)
 from ndcgspec.harness.analysis.preset_check import PresetCheck, verify_preset
 from ndcgspec.harness.analysis.preset_evidence import (
     EVIDENCE_FILE,
@@ -96,6 +105,7 @@ class Implementation:
     presets: list[PresetCheck] = field(default_factory=list)
     ulps: list[float] = field(default_factory=list)
     published: dict[str, str] = field(default_factory=dict)
+    prediction: Prediction | None = None
 
 
 def ulp_errors(
@@ -175,6 +185,7 @@ def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
     item.ulps = ulp_errors(name, result.configuration, numbers[0], probes)
     if name in TREC_READERS:
         item.published = published_results(name, result.configuration, numbers)
+    item.prediction = predict(name, result.configuration, declared_departures(result, name))
     return item
 
 
@@ -430,8 +441,12 @@ def handle(args: argparse.Namespace) -> int:
     (args.out / "conformance.md").write_text(text, encoding="utf-8")
     (args.out / "conformance.html").write_text(html_page(text, items), encoding="utf-8")
     (args.out / EVIDENCE_FILE).write_text(evidence_text(preset_records(items)), encoding="utf-8")
+    predicted = [i.prediction for i in items if i.prediction is not None]
+    (args.out / PREDICTIONS_FILE).write_text(
+        predictions_text(predicted, PAGE_SEED, PAGE_QUERIES), encoding="utf-8"
+    )
     print(
-        f"wrote {args.out / 'conformance.md'}, {args.out / 'conformance.html'} and "
-        f"{args.out / EVIDENCE_FILE}"
+        f"wrote {args.out / 'conformance.md'}, {args.out / 'conformance.html'}, "
+        f"{args.out / EVIDENCE_FILE} and {args.out / PREDICTIONS_FILE}"
     )
     return 0
