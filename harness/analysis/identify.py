@@ -45,8 +45,10 @@ from ndcgspec.harness.analysis.probes import (
     expected_of,
     meets,
     meets_aggregate,
+    number_reading_inputs,
     outcome_key,
     probe_inputs,
+    scores_merged,
     spread_ties,
     tie_order_inputs,
     with_choice,
@@ -228,8 +230,8 @@ class Observation:
             return f"cutoffs that explain some: {self.cutoffs or 'none'}"
         if self.outcome in (READS_NEIGHBOURS_EQUAL, READS_NEIGHBOURS_APART):
             return (
-                "probes: the ties cases with each tie group spread to adjacent doubles written "
-                "as their shortest decimals (0.223, 0.22300000000000003)"
+                "probes: two documents scored with adjacent doubles written as their shortest "
+                "decimals (0.223, 0.22300000000000003), the relevant one higher"
             )
         if self.outcome == UNDEFINED_WHERE_SCORED:
             return (
@@ -535,25 +537,29 @@ def close_scores(
     spreads = {
         gap: [(p, s) for p in ties if (s := spread_ties(p, rule, gap)) is not None]
         for gap in RESOLUTION_GAPS
+        if gap != ULP
     }
+    adjacent = number_reading_inputs()
+    asked = identified.replace(cutoff=None)
     answers = ask(
         command,
         [
-            (s, identified.replace(cutoff=s.config.cutoff))
-            for pairs in spreads.values()
-            for _, s in pairs
+            *(
+                (s, identified.replace(cutoff=s.config.cutoff))
+                for pairs in spreads.values()
+                for _, s in pairs
+            ),
+            *((p, asked) for p in adjacent),
         ],
     )
     verdicts = {
         gap: _spread_verdicts(pairs, identified, answers, numbers) for gap, pairs in spreads.items()
     }
     precision = load_spec()["precision"]["anchor"]
-    coarse = [gap for gap in RESOLUTION_GAPS if gap != ULP]
-    tied = [gap for gap in coarse if verdicts[gap][1]]
-    found = []
+    tied = [gap for gap in spreads if verdicts[gap][1]]
     if tied:
         exact, collapsed = verdicts[tied[0]]
-        found.append(
+        return [
             Observation(
                 SCORE_RESOLUTION,
                 TIES_CLOSE_SCORES,
@@ -563,9 +569,9 @@ def close_scores(
                 anchor=precision,
                 gaps=[_gap_text(g) for g in tied],
             )
-        )
-        return found
-    exact = [case for gap in coarse for case in verdicts[gap][0]]
+        ]
+    found = []
+    exact = [case for gap in spreads for case in verdicts[gap][0]]
     if exact:
         found.append(
             Observation(
@@ -574,18 +580,24 @@ def close_scores(
                 "exact decimals",
                 evidence=exact,
                 anchor=precision,
-                gaps=[_gap_text(g) for g in coarse],
+                gaps=[_gap_text(g) for g in spreads],
             )
         )
-    exact, collapsed = verdicts[ULP]
-    if exact or collapsed:
+    apart, equal = [], []
+    for probe in adjacent:
+        answer = answers[(probe.case_id, asked.full())]
+        if meets(probe, identified, answer, asked, *numbers):
+            apart.append(probe.case_id)
+        elif within_tie_bounds(scores_merged(probe), identified, answer, asked, *numbers):
+            equal.append(probe.case_id)
+    if apart or equal:
         found.append(
             Observation(
                 NUMBER_READING,
-                READS_NEIGHBOURS_EQUAL if collapsed else READS_NEIGHBOURS_APART,
+                READS_NEIGHBOURS_EQUAL if equal else READS_NEIGHBOURS_APART,
                 "exact decimals",
-                evidence=collapsed or exact,
-                disagreeing=exact if collapsed else [],
+                evidence=equal or apart,
+                disagreeing=apart if equal else [],
                 anchor=precision,
                 gaps=[ULP],
             )

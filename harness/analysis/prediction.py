@@ -97,6 +97,7 @@ from ndcgspec.harness.analysis.probes import (
     meets,
     meets_aggregate,
     nudged,
+    scores_merged,
     within_tie_bounds,
 )
 from ndcgspec.harness.running.compare import Tolerance, compare_value, is_undefined
@@ -245,17 +246,6 @@ def _float32_scores(
     return bool(meets(rounded, expected, answer, asked, *numbers))
 
 
-def _neighbours_merged(probe: ProbeInput) -> ProbeInput:
-    """The input with scores whose doubles are adjacent made equal (to the lowest of a run of
-    adjacent doubles), as a number reader that is not correctly rounded may read them."""
-    doubles = sorted({float(s) for _, _, s in probe.run})
-    lowest: dict[float, float] = {}
-    for value in doubles:
-        below = np.nextafter(value, -np.inf)
-        lowest[value] = lowest.get(float(below), value)
-    return _with_scores(probe, lambda s: repr(lowest[float(s)]), "neighbours")
-
-
 def _neighbours_tie(
     probe: ProbeInput,
     expected: Config,
@@ -266,7 +256,7 @@ def _neighbours_tie(
 ) -> bool:
     """Decimals one double apart read as equal or not: some order of the documents whose
     scores are adjacent doubles explains the answer."""
-    return within_tie_bounds(_neighbours_merged(probe), expected, answer, asked, *numbers)
+    return within_tie_bounds(scores_merged(probe), expected, answer, asked, *numbers)
 
 
 def _undefined_where_scored(
@@ -439,9 +429,12 @@ def preset_departures(adapter: str) -> list[Declared]:
 def declared_departures(identification: Identification, adapter: str) -> list[Declared]:
     """Every departure the page declares for `adapter`: from its identification's
     observations and from the presets naming it, one per model id."""
-    found = [d for o in identification.extras if (d := _declared_by(o)) is not None]
-    found += preset_departures(adapter)
-    return list({d.id: d for d in found}.values())
+    found: dict[str, Declared] = {}
+    observed = [d for o in identification.extras if (d := _declared_by(o)) is not None]
+    for declared in [*observed, *preset_departures(adapter)]:
+        # What the identification measured (a tie order's first length) comes first.
+        found.setdefault(declared.id, declared)
+    return list(found.values())
 
 
 # --- the check --------------------------------------------------------------------------------

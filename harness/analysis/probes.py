@@ -352,7 +352,42 @@ def tie_order_inputs(lengths: Sequence[int] = TIE_LENGTHS, seed: int = 0) -> lis
                 docid = f"d{d:03d}"
                 qrels.append((qid, docid, str(rng.randint(0, 3))))
                 run.append((qid, docid, str(rng.randint(1, 3))))
+            if all(label == "0" for _, _, label in qrels[-length:]):
+                # A relevant document in every query: an empty query would test ``ndcg.empty``.
+                qrels[rng.randrange(len(qrels) - length, len(qrels))] = (qid, docid, "1")
         found.append(
             ProbeInput(f"ties.length-{length}", tuple(qrels), tuple(run), Config.default())
         )
     return found
+
+
+NUMBER_READING_INPUTS = 24
+
+
+def number_reading_inputs(count: int = NUMBER_READING_INPUTS, seed: int = 0) -> list[ProbeInput]:
+    """Inputs whose two queries each rank two documents with adjacent doubles as scores, the
+    relevant one higher, written as their shortest decimals (x and the double just above it,
+    x of every magnitude and up to 17 significant digits): a number reader that rounds
+    correctly ranks the relevant document first in both, one that reads them as equal (or
+    swaps them) cannot, in both, whatever its tie rule."""
+    rng = random.Random(seed)
+    found = []
+    for index in range(count):
+        low = rng.random() * 10.0 ** rng.randint(-3, 4)
+        high = repr(math.nextafter(low, math.inf))
+        run = (("q1", "a", repr(low)), ("q1", "b", high), ("q2", "a", high), ("q2", "b", repr(low)))
+        qrels = (("q1", "a", "0"), ("q1", "b", "1"), ("q2", "a", "1"), ("q2", "b", "0"))
+        found.append(ProbeInput(f"numbers.adjacent-{index:02d}", qrels, run, Config.default()))
+    return found
+
+
+def scores_merged(probe: ProbeInput) -> ProbeInput:
+    """The probe with every score that is one double above another score of the run read as
+    that lower score (runs of adjacent doubles become the lowest of the run): the input as a
+    number reader that cannot tell adjacent doubles apart may see it."""
+    doubles = sorted({float(s) for _, _, s in probe.run})
+    lowest: dict[float, float] = {}
+    for value in doubles:
+        lowest[value] = lowest.get(math.nextafter(value, -math.inf), value)
+    run = tuple((q, d, repr(lowest[float(s)])) for q, d, s in probe.run)
+    return ProbeInput(f"{probe.case_id}~merged", probe.qrels, run, probe.config)
