@@ -242,8 +242,12 @@ def _float32_scores(
 ) -> bool:
     """Scores stored as float32 (``ndcg.precision``): the reference on the input with every
     score rounded to the nearest float32, ties among them broken by the configuration's rule."""
-    rounded = _with_scores(probe, lambda s: repr(float(np.float32(s))), "float32")
-    return bool(meets(rounded, expected, answer, asked, *numbers))
+    return bool(meets(_float32_view(probe), expected, answer, asked, *numbers))
+
+
+def _float32_view(probe: ProbeInput) -> ProbeInput:
+    """The input with every score rounded to the nearest float32."""
+    return _with_scores(probe, lambda s: repr(float(np.float32(s))), "float32")
 
 
 def _neighbours_tie(
@@ -389,6 +393,10 @@ MODELS: dict[str, Model] = {
 }
 """The model of every departure a page may declare, by id: whether it explains an answer that
 misses the configuration's value."""
+VIEWS: dict[str, Callable[[ProbeInput], ProbeInput]] = {FLOAT32_SCORES: _float32_view}
+"""The departures that change how the library sees every input: the other models are also
+tried on the input as such a declared departure makes the library see it (a negative ideal
+DCG divided out, of float32 scores)."""
 
 
 def _declared_by(observation: Observation) -> Declared | None:
@@ -534,11 +542,13 @@ def predict(
         if meets(probe, expected, answer, asked, *numbers):
             found.predicted += 1
             continue
+        views = [probe, *(VIEWS[d.id](probe) for d in declared if d.id in VIEWS)]
         model = next(
             (
                 d
                 for d in declared
-                if MODELS[d.id](probe, expected, answer, asked, numbers, d.params)
+                for view in views
+                if MODELS[d.id](view, expected, answer, asked, numbers, d.params)
             ),
             None,
         )
