@@ -67,6 +67,25 @@ ties_reversed = _Mutated("fake-ties-reversed", _ties_reversed)
 ideal_retrieved = _Mutated("fake-ideal-retrieved", _ideal_from_retrieved)
 
 
+class _ScoresRead(ReferenceAdapter):
+    """The reference, on scores read through a lossy number reader."""
+
+    def __init__(self, name: str, read: Callable[[str], float]) -> None:
+        super().__init__()
+        self.name = name
+        self._read = read
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+        run = [(q, d, repr(self._read(s))) for q, d, s in case_input.run]
+        return super().compute(CaseInput(case_input.qrels, run), config)
+
+
+# Scores stored as float32, as torchmetrics and trec_eval's `float sim` do.
+scores_in_float32 = _ScoresRead("fake-scores-in-float32", lambda s: float(np.float32(s)))
+# Scores read to 15 significant digits: adjacent doubles become one score, coarser gaps do not.
+scores_to_15_digits = _ScoresRead("fake-scores-to-15-digits", lambda s: float(f"{float(s):.15g}"))
+
+
 class _AlwaysZero(ReferenceAdapter):
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
         return dict.fromkeys(scored_queries(case_input, config), 0.0)

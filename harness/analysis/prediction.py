@@ -395,8 +395,8 @@ MODELS: dict[str, Model] = {
 misses the configuration's value."""
 VIEWS: dict[str, Callable[[ProbeInput], ProbeInput]] = {FLOAT32_SCORES: _float32_view}
 """The departures that change how the library sees every input: the other models are also
-tried on the input as such a declared departure makes the library see it (a negative ideal
-DCG divided out, of float32 scores)."""
+tried on the input as such a departure makes the library see it (a negative ideal DCG divided
+out, say, of scores rounded to float32)."""
 
 
 def _declared_by(observation: Observation) -> Declared | None:
@@ -585,6 +585,18 @@ def predictions_text(found: Sequence[Prediction], seed: int, count: int) -> str:
     return json.dumps(document, indent=1, sort_keys=False, default=str) + "\n"
 
 
+def declared_option(text: str) -> Declared:
+    """A departure named on the command line: ``ID``, or ``tie-order=N``."""
+    name, _, value = text.partition("=")
+    if name not in MODELS:
+        raise NdcgSpecError(f"unknown departure {name!r}; known: {', '.join(sorted(MODELS))}")
+    if not value:
+        return Declared(name, text)
+    if name != TIE_ORDER_ID or not value.isdigit() or int(value) < 2:
+        raise NdcgSpecError(f"--departure {text}: only tie-order takes a value, a length >= 2")
+    return Declared(name, text, {"from_length": int(value)})
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``predict`` subcommand."""
     parser = subparsers.add_parser(
@@ -600,7 +612,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="ID",
-        help=f"a declared departure without parameters ({', '.join(sorted(MODELS))})",
+        help=f"a declared departure: {', '.join(sorted(MODELS))}; tie-order=N breaks ties "
+        "from rankings of N documents on (2 when N is not given)",
     )
     parser.add_argument("--seed", type=int, default=PAGE_SEED)
     parser.add_argument("--queries", type=int, default=PAGE_QUERIES)
@@ -610,10 +623,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Print the prediction; exit 1 when a query is unexplained or none was compared."""
-    unknown = [d for d in args.departure if d not in MODELS]
-    if unknown:
-        raise NdcgSpecError(f"unknown departure {unknown[0]!r}; known: {', '.join(MODELS)}")
-    declared = [Declared(d, d) for d in args.departure]
+    declared = [declared_option(text) for text in args.departure]
     found = predict(args.adapter, parse_measure(args.measure), declared, args.seed, args.queries)
     if args.format == "json":
         print(json.dumps(found.to_json(), indent=1, default=str))
