@@ -143,7 +143,8 @@ def _docid(rng: random.Random, style: str, index: int) -> str:
 
 def _scores(rng: random.Random, count: int) -> list[str]:
     """Scores with exact ties (drawn from a small pool) and near ties (a document nudged by
-    one of `NEAR_GAPS` above another's score)."""
+    one of `NEAR_GAPS` above another's score), each the shortest decimal of a double: a
+    library given doubles can tell apart every two distinct scores."""
     pool = [
         Decimal(str(round(rng.uniform(-3, 12), rng.choice((0, 1, 2, 3)))))
         for _ in range(max(1, count // rng.choice((1, 2, 3))))
@@ -152,7 +153,8 @@ def _scores(rng: random.Random, count: int) -> list[str]:
     for index in range(count):
         if count > 1 and rng.random() < 0.25:
             other = Decimal(scores[rng.randrange(count)])
-            scores[index] = nudged(other, rng.choice((1, 1, 2)), rng.choice(NEAR_GAPS))
+            near = nudged(other, rng.choice((1, 1, 2)), rng.choice(NEAR_GAPS))
+            scores[index] = repr(float(near))
     return scores
 
 
