@@ -61,7 +61,15 @@ def _ideal_from_retrieved(config: Config) -> Config:
     return config
 
 
+def _depth_1000(config: Config) -> Config:
+    # trectools' get_ndcg(depth=1000): a cutoff of its own when none is asked.
+    if config["cutoff"] is None:
+        config["cutoff"] = 1000
+    return config
+
+
 linear_gain = _Mutated("fake-linear-gain", _linear_for_exponential)
+depth_1000 = _Mutated("fake-depth-1000", _depth_1000)
 discount_off_by_one = _Mutated("fake-discount-off-by-one", _discount_one_rank_late)
 ties_reversed = _Mutated("fake-ties-reversed", _ties_reversed)
 ideal_retrieved = _Mutated("fake-ideal-retrieved", _ideal_from_retrieved)

@@ -8,6 +8,7 @@ import math
 
 from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.analysis.identify import (
+    CHOSEN_CUTOFF,
     NUMBER_READING,
     RANKS_CLOSE_SCORES,
     READS_NEIGHBOURS_APART,
@@ -17,6 +18,7 @@ from ndcgspec.harness.analysis.identify import (
     TIE_RULE_HOLDS,
     TIES_CLOSE_SCORES,
     UNDEFINED_WHERE_SCORED,
+    chosen_cutoff,
     close_scores,
     tie_order_by_length,
     undefined_values,
@@ -114,3 +116,16 @@ def test_ties_broken_the_other_way_break_from_two_documents() -> None:
     found = tie_order_by_length(command, Config.default(), FLOAT64, ApiView())
     assert found is not None
     assert (found.outcome, found.lengths[0], found.departs) == (TIE_RULE_BREAKS, 2, True)
+
+
+def test_a_default_depth_beyond_the_searched_lengths_is_found() -> None:
+    # 1200 documents, relevant at ranks 700 and 1100: nDCG@k is 0 for k < 700 (every cutoff
+    # searched up to 200, and the defaults 256, 500 and 512), takes the rank-700 document
+    # alone for 700 <= k < 1100 (1000 is the first default there), both for the whole ranking.
+    run = tuple(("q1", f"d{i:04d}", str(2000 - i)) for i in range(1200))
+    qrels = (("q1", "d0699", "1"), ("q1", "d1099", "1"))
+    probe = ProbeInput("long", qrels, run, Config.default())
+    command = adapter_command("fakes:depth_1000", None)
+    found = chosen_cutoff(command, Config.default(), [probe], FLOAT64)
+    assert found is not None
+    assert (found.outcome, found.cutoffs) == (CHOSEN_CUTOFF, [1000])

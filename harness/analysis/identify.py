@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -55,6 +56,7 @@ from ndcgspec.harness.analysis.probes import (
     within_tie_bounds,
 )
 from ndcgspec.harness.running.command import show_progress
+from ndcgspec.harness.running.compare import is_undefined
 from ndcgspec.harness.running.pool import declared_adapter
 from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.reference import Config, NdcgSpecError
@@ -63,8 +65,10 @@ from ndcgspec.reference.rejection import REJECTING_CHOICE, choice_anchor
 from ndcgspec.spec import load_spec
 
 EVIDENCE_SHOWN = 5
-# Whole-ranking probes tried against every cutoff up to this length, to find a chosen cutoff.
+# Whole-ranking probes tried against every cutoff up to this length, to find a chosen cutoff,
+# and then against the longer defaults of libraries (trectools' depth=1000, say).
 CUTOFF_SEARCH_LENGTH = 200
+CUTOFF_DEFAULTS = (256, 500, 512, 1000, 1024, 2000, 5000)
 
 MET, NONE, NOT_OBSERVABLE, NOT_EXERCISED = "met", "none", "not observable", "not exercised"
 """The status of an axis finding: the adapter meets the finding's choices, meets none of the
@@ -458,6 +462,16 @@ def rejected_valid_inputs(
     )
 
 
+def _leaves_undefined(probe: ProbeInput, config: Config, answer: Answer) -> bool:
+    """Whether the answer leaves a query undefined (NaN) or out where `config` scores it."""
+    given = answer.result.get("per_query") or {}
+    expected = expected_of(probe, config)
+    return any(
+        entry["ndcg"] is not None and is_undefined(given.get(qid))
+        for qid, entry in expected.get("per_query", {}).items()
+    )
+
+
 def chosen_cutoff(
     command: Sequence[str] | str,
     identified: Config,
@@ -476,9 +490,16 @@ def chosen_cutoff(
         scored = "per_query" in answer.result and "error" not in expected_of(probe, asked)
         if not scored or meets(probe, asked, answer, asked, *numbers):
             continue
+        if _leaves_undefined(probe, asked, answer):
+            # Another observation (`undefined_values`), whatever the cutoff.
+            continue
         missed.append(probe.case_id)
-        longest = max((sum(1 for r in probe.run if r[0] == q) for q, *_ in probe.run), default=0)
-        for k in range(1, min(longest, CUTOFF_SEARCH_LENGTH) + 1):
+        longest = max(Counter(q for q, *_ in probe.run).values(), default=0)
+        candidates = [
+            *range(1, min(longest, CUTOFF_SEARCH_LENGTH) + 1),
+            *(k for k in CUTOFF_DEFAULTS if CUTOFF_SEARCH_LENGTH < k < longest),
+        ]
+        for k in candidates:
             if meets(probe, asked.replace(cutoff=k), answer, asked, *numbers):
                 found.setdefault(k, []).append(probe.case_id)
                 break
@@ -622,13 +643,9 @@ def undefined_values(
         expected = expected_of(probe, identified.replace(cutoff=probe.config.cutoff))
         if answer is None or "per_query" not in answer.result or "per_query" not in expected:
             continue
-        given = answer.result["per_query"]
-        if any(
-            entry["ndcg"] is not None and given.get(qid) is None
-            for qid, entry in expected["per_query"].items()
-        ):
+        expected_config = identified.replace(cutoff=probe.config.cutoff)
+        if _leaves_undefined(probe, expected_config, answer):
             shown.append(probe.case_id)
-            expected_config = identified.replace(cutoff=probe.config.cutoff)
             if meets_aggregate(probe, expected_config, answer, sent, *numbers):
                 mean_meets.append(probe.case_id)
     if not shown:
