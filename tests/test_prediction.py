@@ -201,3 +201,12 @@ def test_the_page_predicts_every_peer_on_fresh_queries(adapter: str) -> None:
         pytest.skip(f"{adapter} is not installed: {error}")
     assert found.left_out < CI_QUERIES, "no fresh query could be shown to the library"
     assert found.unexplained == [], "\n".join(e["line"][:300] for e in found.unexplained)
+
+
+def test_a_mean_left_undefined_is_explained_only_when_declared_so() -> None:
+    probe = _probe([("d1", "1"), ("d2", "0")], [("d2", "2.0"), ("d1", "1.0")])
+    config = Config.default().replace(cutoff=1)
+    answer = Answer({"per_query": {"q1": None}, "aggregate": None})
+    model = MODELS[UNDEFINED_WHERE_SCORED_ID]
+    assert not model(probe, config, answer, config, FLOAT64, {"mean_kept": True})
+    assert model(probe, config, answer, config, FLOAT64, {"mean_kept": False})

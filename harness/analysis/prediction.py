@@ -274,12 +274,16 @@ def _undefined_where_scored(
     params: Mapping[str, Any],
 ) -> bool:
     """Per-query values undefined or left out where the configuration gives a number, every
-    other value and the mean meeting the configuration's."""
+    other value meeting the configuration's, and the mean too unless the identification saw
+    the undefined values make the mean undefined (``params["mean_kept"]`` false)."""
     want = expected_of(probe, expected)
     given = answer.result.get("per_query")
     if given is None or "per_query" not in want:
         return False
-    if not meets_aggregate(probe, expected, answer, asked, *numbers):
+    mean_undefined = "aggregate" in answer.result and is_undefined(answer.result["aggregate"])
+    if not meets_aggregate(probe, expected, answer, asked, *numbers) and (
+        params.get("mean_kept", True) or not mean_undefined
+    ):
         return False
     terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
     for qid, entry in want["per_query"].items():
@@ -409,7 +413,8 @@ def _declared_by(observation: Observation) -> Declared | None:
     if observation.topic == NUMBER_READING and observation.outcome == READS_NEIGHBOURS_EQUAL:
         return Declared(NEIGHBOURS_TIE, said)
     if observation.topic == UNDEFINED_VALUES and observation.outcome == UNDEFINED_WHERE_SCORED:
-        return Declared(UNDEFINED_WHERE_SCORED_ID, said)
+        kept = len(observation.mean_meets) == len(observation.evidence)
+        return Declared(UNDEFINED_WHERE_SCORED_ID, said, {"mean_kept": kept})
     if observation.topic == TIE_ORDER and observation.outcome == TIE_RULE_BREAKS:
         return Declared(TIE_ORDER_ID, said, {"from_length": observation.lengths[0]})
     if observation.topic == REJECTIONS and observation.outcome == REFUSES_VALID_INPUTS:
@@ -588,15 +593,21 @@ def predictions_text(found: Sequence[Prediction], seed: int, count: int) -> str:
 
 
 def declared_option(text: str) -> Declared:
-    """A departure named on the command line: ``ID``, or ``tie-order=N``."""
+    """A departure named on the command line: ``ID``, ``tie-order=N`` or
+    ``undefined-where-scored=mean-undefined``."""
     name, _, value = text.partition("=")
     if name not in MODELS:
         raise NdcgSpecError(f"unknown departure {name!r}; known: {', '.join(sorted(MODELS))}")
     if not value:
         return Declared(name, text)
-    if name != TIE_ORDER_ID or not value.isdigit() or int(value) < 2:
-        raise NdcgSpecError(f"--departure {text}: only tie-order takes a value, a length >= 2")
-    return Declared(name, text, {"from_length": int(value)})
+    if name == TIE_ORDER_ID and value.isdigit() and int(value) >= 2:
+        return Declared(name, text, {"from_length": int(value)})
+    if name == UNDEFINED_WHERE_SCORED_ID and value == "mean-undefined":
+        return Declared(name, text, {"mean_kept": False})
+    raise NdcgSpecError(
+        f"--departure {text}: only tie-order=N (a length >= 2) and "
+        "undefined-where-scored=mean-undefined take a value"
+    )
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -615,7 +626,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=[],
         metavar="ID",
         help=f"a declared departure: {', '.join(sorted(MODELS))}; tie-order=N breaks ties "
-        "from rankings of N documents on (2 when N is not given)",
+        "from rankings of N documents on (2 when N is not given); "
+        "undefined-where-scored=mean-undefined leaves the mean undefined too",
     )
     parser.add_argument("--seed", type=int, default=PAGE_SEED)
     parser.add_argument("--queries", type=int, default=PAGE_QUERIES)
