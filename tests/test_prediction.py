@@ -19,6 +19,7 @@ from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
 from ndcgspec.harness.analysis.prediction import (
     CUTOFFS,
+    ERRORS_ID,
     MODELS,
     NEIGHBOURS_TIE,
     PREDICTIONS_FILE,
@@ -210,3 +211,15 @@ def test_a_mean_left_undefined_is_explained_only_when_declared_so() -> None:
     model = MODELS[UNDEFINED_WHERE_SCORED_ID]
     assert not model(probe, config, answer, config, FLOAT64, {"mean_kept": True})
     assert model(probe, config, answer, config, FLOAT64, {"mean_kept": False})
+
+
+def test_a_failure_is_explained_only_by_an_error_the_page_shows() -> None:
+    probe = _probe([("d1", "0.5")], [("d1", "1")])
+    config = parse_measure("nDCG(fractional=error)")
+    model = MODELS[ERRORS_ID]
+    seen = {"errors": ["AssertionError: DataFrame scores column dtype must be `int`"]}
+    crash = Answer({"error": "AssertionError: DataFrame scores column dtype must be `int`\n  at"})
+    assert model(probe, config, crash, config, FLOAT64, seen)
+    other = Answer({"error": "adapter crashed: killed by SIGSEGV"})
+    assert not model(probe, config, other, config, FLOAT64, seen)
+    assert not model(probe, config, Answer({"rejected": "fraction"}), config, FLOAT64, seen)

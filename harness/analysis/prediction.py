@@ -86,6 +86,7 @@ from ndcgspec.harness.analysis.identify import (
     Observation,
 )
 from ndcgspec.harness.analysis.preset_check import asked_and_expected
+from ndcgspec.harness.analysis.preset_evidence import without_temporary_paths
 from ndcgspec.harness.analysis.probes import (
     ULP,
     Answer,
@@ -212,6 +213,8 @@ NEIGHBOURS_TIE = "adjacent-doubles-tie"
 UNDEFINED_WHERE_SCORED_ID = "undefined-where-scored"
 TIE_ORDER_ID = "tie-order"
 REFUSES_ID = "refuses"
+ERRORS_ID = "errors"
+ERROR_SHOWN = 80
 SUM_ZERO_EMPTY = "targets-summing-to-zero-empty"
 NEGATIVE_IDEAL_QUOTIENT = "negative-ideal-quotient"
 
@@ -341,6 +344,27 @@ def _refuses(
     return reasons is None or refusal_reason(answer.result["rejected"]) in reasons
 
 
+def error_line(text: object) -> str:
+    """An error's first line, cut as the page shows it, without temporary file names."""
+    return without_temporary_paths(str(text).splitlines()[0])[:ERROR_SHOWN] if str(text) else ""
+
+
+def _errors(
+    probe: ProbeInput,
+    expected: Config,
+    answer: Answer,
+    asked: Config,
+    numbers: NumberFormat,
+    params: Mapping[str, Any],
+) -> bool:
+    """A failure (an exception, a crash) with one of the errors the identification saw the
+    library fail with on its probes (any error when none is given)."""
+    if not answer.failed:
+        return False
+    errors = params.get("errors")
+    return errors is None or error_line(answer.result["error"]) in errors
+
+
 def _labels_zeroed(probe: ProbeInput) -> ProbeInput:
     qrels = tuple((q, d, "0") for q, d, _ in probe.qrels)
     return ProbeInput(f"{probe.case_id}~zeroed", qrels, probe.run, probe.config)
@@ -394,6 +418,7 @@ MODELS: dict[str, Model] = {
     UNDEFINED_WHERE_SCORED_ID: _undefined_where_scored,
     TIE_ORDER_ID: _tie_order,
     REFUSES_ID: _refuses,
+    ERRORS_ID: _errors,
     SUM_ZERO_EMPTY: _sum_zero_empty,
     NEGATIVE_IDEAL_QUOTIENT: _negative_ideal_quotient,
 }
@@ -446,6 +471,10 @@ def declared_departures(identification: Identification, adapter: str) -> list[De
     observations and from the presets naming it, one per model id."""
     found: dict[str, Declared] = {}
     observed = [d for o in identification.extras if (d := _declared_by(o)) is not None]
+    errors = sorted({error_line(e.error) for f in identification.findings for e in f.errors})
+    if errors:
+        said = f"errors on valid probes: {' | '.join(errors[:3])}"
+        observed.append(Declared(ERRORS_ID, said, {"errors": errors}))
     for declared in [*observed, *preset_departures(adapter)]:
         # What the identification measured (a tie order's first length) comes first.
         found.setdefault(declared.id, declared)
@@ -593,8 +622,8 @@ def predictions_text(found: Sequence[Prediction], seed: int, count: int) -> str:
 
 
 def declared_option(text: str) -> Declared:
-    """A departure named on the command line: ``ID``, ``tie-order=N`` or
-    ``undefined-where-scored=mean-undefined``."""
+    """A departure named on the command line: ``ID``, ``tie-order=N``,
+    ``undefined-where-scored=mean-undefined`` or ``errors=FIRST LINE``."""
     name, _, value = text.partition("=")
     if name not in MODELS:
         raise NdcgSpecError(f"unknown departure {name!r}; known: {', '.join(sorted(MODELS))}")
@@ -602,10 +631,12 @@ def declared_option(text: str) -> Declared:
         return Declared(name, text)
     if name == TIE_ORDER_ID and value.isdigit() and int(value) >= 2:
         return Declared(name, text, {"from_length": int(value)})
+    if name == ERRORS_ID:
+        return Declared(name, text, {"errors": [value]})
     if name == UNDEFINED_WHERE_SCORED_ID and value == "mean-undefined":
         return Declared(name, text, {"mean_kept": False})
     raise NdcgSpecError(
-        f"--departure {text}: only tie-order=N (a length >= 2) and "
+        f"--departure {text}: only tie-order=N (a length >= 2), errors=FIRST-LINE and "
         "undefined-where-scored=mean-undefined take a value"
     )
 
@@ -627,7 +658,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="ID",
         help=f"a declared departure: {', '.join(sorted(MODELS))}; tie-order=N breaks ties "
         "from rankings of N documents on (2 when N is not given); "
-        "undefined-where-scored=mean-undefined leaves the mean undefined too",
+        "undefined-where-scored=mean-undefined leaves the mean undefined too; errors=LINE "
+        "fails with an error whose first line is LINE",
     )
     parser.add_argument("--seed", type=int, default=PAGE_SEED)
     parser.add_argument("--queries", type=int, default=PAGE_QUERIES)
