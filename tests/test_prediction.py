@@ -26,6 +26,7 @@ from ndcgspec.harness.analysis.prediction import (
     TIE_ORDER_ID,
     UNDEFINED_WHERE_SCORED_ID,
     Declared,
+    Miss,
     fresh_inputs,
     predict,
 )
@@ -130,7 +131,7 @@ def _probe(qrels: list[tuple[str, str]], run: list[tuple[str, str]]) -> ProbeInp
 
 def _explains(model: str, probe: ProbeInput, config: Config, result: dict[str, Any]) -> bool:
     answer = Answer(result)
-    return MODELS[model](probe, config, answer, config, FLOAT64, {})
+    return MODELS[model](Miss(probe, config, answer, config, FLOAT64), {})
 
 
 def test_float32_scores_explain_near_ties_averaged() -> None:
@@ -209,8 +210,9 @@ def test_a_mean_left_undefined_is_explained_only_when_declared_so() -> None:
     config = Config.default().replace(cutoff=1)
     answer = Answer({"per_query": {"q1": None}, "aggregate": None})
     model = MODELS[UNDEFINED_WHERE_SCORED_ID]
-    assert not model(probe, config, answer, config, FLOAT64, {"mean_kept": True})
-    assert model(probe, config, answer, config, FLOAT64, {"mean_kept": False})
+    miss = Miss(probe, config, answer, config, FLOAT64)
+    assert not model(miss, {"mean_kept": True})
+    assert model(miss, {"mean_kept": False})
 
 
 def test_a_failure_is_explained_only_by_an_error_the_page_shows() -> None:
@@ -219,7 +221,8 @@ def test_a_failure_is_explained_only_by_an_error_the_page_shows() -> None:
     model = MODELS[ERRORS_ID]
     seen = {"errors": ["AssertionError: DataFrame scores column dtype must be `int`"]}
     crash = Answer({"error": "AssertionError: DataFrame scores column dtype must be `int`\n  at"})
-    assert model(probe, config, crash, config, FLOAT64, seen)
+    assert model(Miss(probe, config, crash, config, FLOAT64), seen)
     other = Answer({"error": "adapter crashed: killed by SIGSEGV"})
-    assert not model(probe, config, other, config, FLOAT64, seen)
-    assert not model(probe, config, Answer({"rejected": "fraction"}), config, FLOAT64, seen)
+    assert not model(Miss(probe, config, other, config, FLOAT64), seen)
+    refused = Answer({"rejected": "fraction"})
+    assert not model(Miss(probe, config, refused, config, FLOAT64), seen)

@@ -229,7 +229,37 @@ class Declared:
     params: Mapping[str, Any] = field(default_factory=dict)
 
 
-Model = Callable[[ProbeInput, Config, Answer, Config, NumberFormat, Mapping[str, Any]], bool]
+@dataclass(frozen=True)
+class Miss:
+    """An answer that misses the configuration's value on a fresh query: the query (`probe`,
+    or the input as a departure makes the library see it), the configuration whose value it
+    misses (`expected`), the library's `answer` when `asked`, and its number format."""
+
+    probe: ProbeInput
+    expected: Config
+    answer: Answer
+    asked: Config
+    numbers: NumberFormat
+
+    def met_on(self, probe: ProbeInput) -> bool:
+        """Whether the answer meets the reference's on `probe` instead."""
+        return bool(meets(probe, self.expected, self.answer, self.asked, *self.numbers))
+
+    def tied_on(self, probe: ProbeInput) -> bool:
+        """Whether some order of the tied documents of `probe` explains the answer."""
+        return within_tie_bounds(probe, self.expected, self.answer, self.asked, *self.numbers)
+
+    def mean_met(self) -> bool:
+        """Whether the answer's mean meets the reference's."""
+        return meets_aggregate(self.probe, self.expected, self.answer, self.asked, *self.numbers)
+
+    def rule(self, qid: str) -> Tolerance:
+        """The comparison rule of one query's value."""
+        terms = summed_terms(self.probe.qrels, self.probe.run, self.asked.to_mapping())
+        return Tolerance(self.numbers[0], terms.get(qid, 1), self.numbers[1])
+
+
+Model = Callable[[Miss, Mapping[str, Any]], bool]
 
 
 def _with_scores(probe: ProbeInput, score: Callable[[str], str], suffix: str) -> ProbeInput:
@@ -237,17 +267,10 @@ def _with_scores(probe: ProbeInput, score: Callable[[str], str], suffix: str) ->
     return ProbeInput(f"{probe.case_id}~{suffix}", probe.qrels, run, probe.config)
 
 
-def _float32_scores(
-    probe: ProbeInput,
-    expected: Config,
-    answer: Answer,
-    asked: Config,
-    numbers: NumberFormat,
-    params: Mapping[str, Any],
-) -> bool:
+def _float32_scores(miss: Miss, params: Mapping[str, Any]) -> bool:
     """Scores stored as float32 (``ndcg.precision``): the reference on the input with every
     score rounded to the nearest float32, ties among them broken by the configuration's rule."""
-    return bool(meets(_float32_view(probe), expected, answer, asked, *numbers))
+    return miss.met_on(_float32_view(miss.probe))
 
 
 def _float32_view(probe: ProbeInput) -> ProbeInput:
@@ -255,45 +278,29 @@ def _float32_view(probe: ProbeInput) -> ProbeInput:
     return _with_scores(probe, lambda s: repr(float(np.float32(s))), "float32")
 
 
-def _neighbours_tie(
-    probe: ProbeInput,
-    expected: Config,
-    answer: Answer,
-    asked: Config,
-    numbers: NumberFormat,
-    params: Mapping[str, Any],
-) -> bool:
+def _neighbours_tie(miss: Miss, params: Mapping[str, Any]) -> bool:
     """Decimals one double apart read as equal or not: some order of the documents whose
     scores are adjacent doubles explains the answer."""
-    return within_tie_bounds(scores_merged(probe), expected, answer, asked, *numbers)
+    return miss.tied_on(scores_merged(miss.probe))
 
 
-def _undefined_where_scored(
-    probe: ProbeInput,
-    expected: Config,
-    answer: Answer,
-    asked: Config,
-    numbers: NumberFormat,
-    params: Mapping[str, Any],
-) -> bool:
+def _undefined_where_scored(miss: Miss, params: Mapping[str, Any]) -> bool:
     """Per-query values undefined or left out where the configuration gives a number, every
     other value meeting the configuration's, and the mean too unless the identification saw
     the undefined values make the mean undefined (``params["mean_kept"]`` false)."""
-    want = expected_of(probe, expected)
-    given = answer.result.get("per_query")
+    want = expected_of(miss.probe, miss.expected)
+    result = miss.answer.result
+    given = result.get("per_query")
     if given is None or "per_query" not in want:
         return False
-    mean_undefined = "aggregate" in answer.result and is_undefined(answer.result["aggregate"])
-    if not meets_aggregate(probe, expected, answer, asked, *numbers) and (
-        params.get("mean_kept", True) or not mean_undefined
-    ):
+    mean_undefined = "aggregate" in result and is_undefined(result["aggregate"])
+    if not miss.mean_met() and (params.get("mean_kept", True) or not mean_undefined):
         return False
-    terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
     for qid, entry in want["per_query"].items():
         value = given.get(qid)
         if is_undefined(value) and entry["ndcg"] is not None:
             continue
-        if compare_value(qid, entry["ndcg"], value, Tolerance(numbers[0], terms[qid], numbers[1])):
+        if compare_value(qid, entry["ndcg"], value, miss.rule(qid)):
             return False
     return True
 
@@ -305,19 +312,12 @@ def _longest_ranking(probe: ProbeInput) -> int:
     return max(counts.values(), default=0)
 
 
-def _tie_order(
-    probe: ProbeInput,
-    expected: Config,
-    answer: Answer,
-    asked: Config,
-    numbers: NumberFormat,
-    params: Mapping[str, Any],
-) -> bool:
+def _tie_order(miss: Miss, params: Mapping[str, Any]) -> bool:
     """Tied documents put in an order other than the tie rule's, on rankings of at least
     ``params["from_length"]`` documents: some order of each tie group explains the answer."""
-    if _longest_ranking(probe) < params.get("from_length", 2):
+    if _longest_ranking(miss.probe) < params.get("from_length", 2):
         return False
-    return within_tie_bounds(probe, expected, answer, asked, *numbers)
+    return miss.tied_on(miss.probe)
 
 
 QUERY_PREFIX = re.compile(r"^query \S+: ")
@@ -328,20 +328,13 @@ def refusal_reason(text: object) -> str:
     return QUERY_PREFIX.sub("", str(text).splitlines()[0] if str(text) else "")[:120]
 
 
-def _refuses(
-    probe: ProbeInput,
-    expected: Config,
-    answer: Answer,
-    asked: Config,
-    numbers: NumberFormat,
-    params: Mapping[str, Any],
-) -> bool:
+def _refuses(miss: Miss, params: Mapping[str, Any]) -> bool:
     """A refusal of a valid input for one of the reasons the identification saw (for any
     reason when none is given)."""
-    if "rejected" not in answer.result:
+    if "rejected" not in miss.answer.result:
         return False
     reasons = params.get("reasons")
-    return reasons is None or refusal_reason(answer.result["rejected"]) in reasons
+    return reasons is None or refusal_reason(miss.answer.result["rejected"]) in reasons
 
 
 def error_line(text: object) -> str:
@@ -349,20 +342,13 @@ def error_line(text: object) -> str:
     return without_temporary_paths(str(text).splitlines()[0])[:ERROR_SHOWN] if str(text) else ""
 
 
-def _errors(
-    probe: ProbeInput,
-    expected: Config,
-    answer: Answer,
-    asked: Config,
-    numbers: NumberFormat,
-    params: Mapping[str, Any],
-) -> bool:
+def _errors(miss: Miss, params: Mapping[str, Any]) -> bool:
     """A failure (an exception, a crash) with one of the errors the identification saw the
     library fail with on its probes (any error when none is given)."""
-    if not answer.failed:
+    if not miss.answer.failed:
         return False
     errors = params.get("errors")
-    return errors is None or error_line(answer.result["error"]) in errors
+    return errors is None or error_line(miss.answer.result["error"]) in errors
 
 
 def _labels_zeroed(probe: ProbeInput) -> ProbeInput:
@@ -370,44 +356,28 @@ def _labels_zeroed(probe: ProbeInput) -> ProbeInput:
     return ProbeInput(f"{probe.case_id}~zeroed", qrels, probe.run, probe.config)
 
 
-def _sum_zero_empty(
-    probe: ProbeInput,
-    expected: Config,
-    answer: Answer,
-    asked: Config,
-    numbers: NumberFormat,
-    params: Mapping[str, Any],
-) -> bool:
+def _sum_zero_empty(miss: Miss, params: Mapping[str, Any]) -> bool:
     """A query whose retrieved documents' labels sum to 0 treated as empty: the reference on
     the input with every label 0 (an empty query, ``ndcg.empty``)."""
-    labels = {(q, d): Decimal(v) for q, d, v in probe.qrels}
-    retrieved = [labels.get((q, d), Decimal(0)) for q, d, _ in probe.run]
+    labels = {(q, d): Decimal(v) for q, d, v in miss.probe.qrels}
+    retrieved = [labels.get((q, d), Decimal(0)) for q, d, _ in miss.probe.run]
     if sum(retrieved) != 0:
         return False
-    return bool(meets(_labels_zeroed(probe), expected, answer, asked, *numbers))
+    return miss.met_on(_labels_zeroed(miss.probe))
 
 
-def _negative_ideal_quotient(
-    probe: ProbeInput,
-    expected: Config,
-    answer: Answer,
-    asked: Config,
-    numbers: NumberFormat,
-    params: Mapping[str, Any],
-) -> bool:
+def _negative_ideal_quotient(miss: Miss, params: Mapping[str, Any]) -> bool:
     """A query whose ideal DCG is negative scored DCG / IDCG instead of as empty."""
-    want = expected_of(probe, expected)
-    given = answer.result.get("per_query") or {}
+    want = expected_of(miss.probe, miss.expected)
+    given = miss.answer.result.get("per_query") or {}
     if "per_query" not in want:
         return False
-    terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
     for qid, entry in want["per_query"].items():
         idcg = Decimal(entry["idcg"]) if entry.get("idcg") is not None else None
         if idcg is None or idcg >= 0:
             return False
         quotient = canonical_decimal(Decimal(entry["dcg"]) / idcg)
-        rule = Tolerance(numbers[0], terms[qid], numbers[1])
-        if compare_value(qid, quotient, given.get(qid), rule):
+        if compare_value(qid, quotient, given.get(qid), miss.rule(qid)):
             return False
     return True
 
@@ -584,7 +554,7 @@ def predict(
                 d
                 for d in declared
                 for view in views
-                if MODELS[d.id](view, expected, answer, asked, numbers, d.params)
+                if MODELS[d.id](Miss(view, expected, answer, asked, numbers), d.params)
             ),
             None,
         )
