@@ -229,7 +229,10 @@ class Observation:
             return "reasons: " + " | ".join(self.reasons[:3])
         if self.outcome == CHOSEN_CUTOFF:
             k = self.cutoffs[0]
-            return f"asked for the whole ranking, it returns nDCG@{k} on every such probe it misses"
+            return (
+                f"asked for the whole ranking, it returns nDCG@{k} on every such probe longer "
+                f"than {k} that it misses"
+            )
         if self.outcome == NO_SINGLE_CUTOFF:
             return f"cutoffs that explain some: {self.cutoffs or 'none'}"
         if self.outcome in (READS_NEIGHBOURS_EQUAL, READS_NEIGHBOURS_APART):
@@ -479,12 +482,14 @@ def chosen_cutoff(
     numbers: NumberFormat,
 ) -> Observation | None:
     """A cutoff the implementation applies when asked for the whole ranking: whole-ranking
-    probes it misses, each met by the reference at some cutoff k instead."""
+    probes it misses, met by the reference at one cutoff k instead, every one of them that
+    is longer than k (ranked or judged documents of a query); a miss on a probe no longer than
+    k, which no cutoff of k can explain, has another cause and is listed as disagreeing."""
     asked = identified.replace(cutoff=None)
     whole = [p for p in probes if p.config.cutoff is None]
     answers = ask(command, _questions(asked, whole))
     found: dict[int, list[str]] = {}
-    missed = []
+    missed: dict[str, int] = {}
     for probe in whole:
         answer = answers[(probe.case_id, asked.full())]
         scored = "per_query" in answer.result and "error" not in expected_of(probe, asked)
@@ -493,8 +498,8 @@ def chosen_cutoff(
         if _leaves_undefined(probe, asked, answer):
             # Another observation (`undefined_values`), whatever the cutoff.
             continue
-        missed.append(probe.case_id)
         longest = max(Counter(q for q, *_ in probe.run).values(), default=0)
+        missed[probe.case_id] = max(longest, *Counter(q for q, *_ in probe.qrels).values(), 0)
         candidates = [
             *range(1, min(longest, CUTOFF_SEARCH_LENGTH) + 1),
             *(k for k in CUTOFF_DEFAULTS if CUTOFF_SEARCH_LENGTH < k < longest),
@@ -506,9 +511,13 @@ def chosen_cutoff(
     if not missed:
         return None
     anchor = axis(CUTOFF)["anchor"]
-    if len(found) == 1 and sum(map(len, found.values())) == len(missed):
+    if len(found) == 1:
         k, cases = next(iter(found.items()))
-        return Observation(CUTOFF, CHOSEN_CUTOFF, "null", sorted(cases), cutoffs=[k], anchor=anchor)
+        if {case for case, length in missed.items() if length > k} <= set(cases):
+            others = sorted(set(missed) - set(cases))
+            return Observation(
+                CUTOFF, CHOSEN_CUTOFF, "null", sorted(cases), others, cutoffs=[k], anchor=anchor
+            )
     return Observation(
         CUTOFF,
         NO_SINGLE_CUTOFF,
