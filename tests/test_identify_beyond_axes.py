@@ -9,6 +9,7 @@ import math
 from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.analysis.identify import (
     CHOSEN_CUTOFF,
+    DIVIDES_NEGATIVE_IDEAL,
     NUMBER_READING,
     RANKS_CLOSE_SCORES,
     READS_NEIGHBOURS_APART,
@@ -20,6 +21,7 @@ from ndcgspec.harness.analysis.identify import (
     UNDEFINED_WHERE_SCORED,
     chosen_cutoff,
     close_scores,
+    negative_ideal,
     tie_order_by_length,
     undefined_values,
 )
@@ -129,3 +131,21 @@ def test_a_default_depth_beyond_the_searched_lengths_is_found() -> None:
     found = chosen_cutoff(command, Config.default(), [probe], FLOAT64)
     assert found is not None
     assert (found.outcome, found.cutoffs) == (CHOSEN_CUTOFF, [1000])
+
+
+def test_a_division_by_a_negative_ideal_dcg_is_observed() -> None:
+    # Under negative=keep-in-ideal, ideal=retrieved: b (-2) ranked above a (1). By hand,
+    # DCG = -2 + 1 / log2(3), IDCG = 1 - 2 / log2(3) < 0: the spec scores the query as empty
+    # (0), a library that divides anyway gives DCG / IDCG.
+    config = parse_measure("nDCG(ideal=retrieved,negative=keep-in-ideal)")
+    probe = ProbeInput(
+        "neg", (("q1", "a", "1"), ("q1", "b", "-2")), (("q1", "a", "1"), ("q1", "b", "2")), config
+    )
+    quotient = (-2 + 1 / math.log2(3)) / (1 - 2 / math.log2(3))
+    key = ("neg", config.full())
+    divided = {key: Answer({"per_query": {"q1": quotient}, "aggregate": quotient})}
+    found = negative_ideal(config, config, [probe], divided, FLOAT64)
+    assert found is not None
+    assert (found.outcome, found.evidence, found.departs) == (DIVIDES_NEGATIVE_IDEAL, ["neg"], True)
+    empty = {key: Answer({"per_query": {"q1": 0.0}, "aggregate": 0.0})}
+    assert negative_ideal(config, config, [probe], empty, FLOAT64) is None

@@ -46,9 +46,11 @@ from ndcgspec.harness.analysis.probes import (
     expected_of,
     meets,
     meets_aggregate,
+    meets_values,
     number_reading_inputs,
     outcome_key,
     probe_inputs,
+    quotient_values,
     scores_merged,
     spread_ties,
     tie_order_inputs,
@@ -153,6 +155,7 @@ class AxisFinding:
 
 REJECTIONS, CUTOFF, SCORE_RESOLUTION = "rejections", "cutoff", "score resolution"
 NUMBER_READING, UNDEFINED_VALUES, TIE_ORDER = "number reading", "undefined values", "tie order"
+NEGATIVE_IDEAL = "negative ideal"
 """The topics of the probes beyond the axes."""
 REFUSES_VALID_INPUTS = "refuses valid inputs"
 CHOSEN_CUTOFF = "chosen cutoff"
@@ -162,6 +165,7 @@ RANKS_CLOSE_SCORES = "ranks close scores"
 READS_NEIGHBOURS_EQUAL = "reads adjacent doubles as equal"
 READS_NEIGHBOURS_APART = "reads adjacent doubles apart"
 UNDEFINED_WHERE_SCORED = "undefined where scored"
+DIVIDES_NEGATIVE_IDEAL = "divides by a negative ideal DCG"
 TIE_RULE_BREAKS = "tie rule breaks"
 TIE_RULE_HOLDS = "tie rule holds"
 EXACT_OUTCOMES = (RANKS_CLOSE_SCORES, READS_NEIGHBOURS_APART, TIE_RULE_HOLDS)
@@ -214,6 +218,8 @@ class Observation:
             return "reads decimals one double apart as different scores"
         if self.outcome == UNDEFINED_WHERE_SCORED:
             return "leaves per-query values undefined or out where its configuration gives one"
+        if self.outcome == DIVIDES_NEGATIVE_IDEAL:
+            return "scores a query whose ideal DCG is negative DCG / IDCG, not as empty"
         if self.outcome == TIE_RULE_BREAKS:
             return (
                 f"breaks ties against its tie rule from rankings of {self.lengths[0]} "
@@ -245,6 +251,8 @@ class Observation:
                 f"its mean meets the configuration's on {len(self.mean_meets)} of "
                 f"{len(self.evidence)} such probes"
             )
+        if self.outcome == DIVIDES_NEGATIVE_IDEAL:
+            return "probes: the inputs whose negative labels make a query's ideal DCG negative"
         if self.outcome in (TIE_RULE_BREAKS, TIE_RULE_HOLDS):
             return (
                 f"probes: {TIE_LENGTHS[0]} to {TIE_LENGTHS[-1]} documents per ranking, scores "
@@ -669,6 +677,34 @@ def undefined_values(
     )
 
 
+def negative_ideal(
+    own: Config,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    answers: Mapping[tuple[str, str], Answer],
+    numbers: NumberFormat,
+) -> Observation | None:
+    """Queries whose ideal DCG is negative, which the identified configuration scores as
+    empty (``ndcg.empty``): probes the adapter, asked for its own configuration, misses with
+    DCG / IDCG for such queries instead."""
+    shown = []
+    for probe in probes:
+        sent = own.replace(cutoff=probe.config.cutoff)
+        answer = answers.get((probe.case_id, sent.full()))
+        expected = identified.replace(cutoff=probe.config.cutoff)
+        values = quotient_values(probe, expected)
+        if answer is None or values is None or meets(probe, expected, answer, sent, *numbers):
+            continue
+        if meets_values(probe, values, answer, sent, *numbers):
+            shown.append(probe.case_id)
+    if not shown:
+        return None
+    anchor = axis("empty")["anchor"]
+    return Observation(
+        NEGATIVE_IDEAL, DIVIDES_NEGATIVE_IDEAL, own.canonical(), shown, anchor=anchor
+    )
+
+
 def tie_order_by_length(
     command: Sequence[str] | str, identified: Config, numbers: NumberFormat, view: ApiView
 ) -> Observation | None:
@@ -816,6 +852,7 @@ def identify(
             cutoff,
             *close_scores(command, identified, probes, numbers),
             undefined_values(own, identified, probes, answers, numbers),
+            negative_ideal(own, identified, probes, answers, numbers),
             tie_order_by_length(command, identified, numbers, view),
         )
         if found is not None

@@ -72,6 +72,8 @@ from ndcgspec.harness.adapters.base import (
 )
 from ndcgspec.harness.adapters.registry import preset_adapters
 from ndcgspec.harness.analysis.identify import (
+    DIVIDES_NEGATIVE_IDEAL,
+    NEGATIVE_IDEAL,
     NUMBER_READING,
     READS_NEIGHBOURS_EQUAL,
     REFUSES_VALID_INPUTS,
@@ -97,7 +99,9 @@ from ndcgspec.harness.analysis.probes import (
     expected_of,
     meets,
     meets_aggregate,
+    meets_values,
     nudged,
+    quotient_values,
     scores_merged,
     within_tie_bounds,
 )
@@ -368,18 +372,10 @@ def _sum_zero_empty(miss: Miss, params: Mapping[str, Any]) -> bool:
 
 def _negative_ideal_quotient(miss: Miss, params: Mapping[str, Any]) -> bool:
     """A query whose ideal DCG is negative scored DCG / IDCG instead of as empty."""
-    want = expected_of(miss.probe, miss.expected)
-    given = miss.answer.result.get("per_query") or {}
-    if "per_query" not in want:
-        return False
-    for qid, entry in want["per_query"].items():
-        idcg = Decimal(entry["idcg"]) if entry.get("idcg") is not None else None
-        if idcg is None or idcg >= 0:
-            return False
-        quotient = canonical_decimal(Decimal(entry["dcg"]) / idcg)
-        if compare_value(qid, quotient, given.get(qid), miss.rule(qid)):
-            return False
-    return True
+    values = quotient_values(miss.probe, miss.expected)
+    return values is not None and meets_values(
+        miss.probe, values, miss.answer, miss.asked, *miss.numbers
+    )
 
 
 MODELS: dict[str, Model] = {
@@ -410,6 +406,8 @@ def _declared_by(observation: Observation) -> Declared | None:
     if observation.topic == UNDEFINED_VALUES and observation.outcome == UNDEFINED_WHERE_SCORED:
         kept = len(observation.mean_meets) == len(observation.evidence)
         return Declared(UNDEFINED_WHERE_SCORED_ID, said, {"mean_kept": kept})
+    if observation.topic == NEGATIVE_IDEAL and observation.outcome == DIVIDES_NEGATIVE_IDEAL:
+        return Declared(NEGATIVE_IDEAL_QUOTIENT, said)
     if observation.topic == TIE_ORDER and observation.outcome == TIE_RULE_BREAKS:
         return Declared(TIE_ORDER_ID, said, {"from_length": observation.lengths[0]})
     if observation.topic == REJECTIONS and observation.outcome == REFUSES_VALID_INPUTS:

@@ -173,6 +173,40 @@ def meets_aggregate(
     )
 
 
+def quotient_values(probe: ProbeInput, config: Config) -> dict[str, str | None] | None:
+    """The reference's per-query values under `config` with every query whose ideal DCG is
+    negative (negative labels in the ideal, ``ndcg.negative``) scored DCG / IDCG instead of as
+    empty (``ndcg.empty``); None when no query has a negative ideal DCG."""
+    found = expected_of(probe, config)
+    per_query = found.get("per_query", {})
+    negative = {
+        q for q, v in per_query.items() if v.get("idcg") is not None and Decimal(v["idcg"]) < 0
+    }
+    if not negative:
+        return None
+    return {
+        q: canonical_decimal(Decimal(v["dcg"]) / Decimal(v["idcg"])) if q in negative else v["ndcg"]
+        for q, v in per_query.items()
+    }
+
+
+def meets_values(
+    probe: ProbeInput,
+    per_query: Mapping[str, str | None],
+    answer: Answer,
+    asked: Config,
+    width: int,
+    places: int | None = None,
+) -> bool:
+    """Whether the answer's per-query values meet `per_query` (its mean aside)."""
+    if answer.failed:
+        return False
+    case = {"config": asked.to_mapping(), "expected": {"per_query": dict(per_query)}}
+    terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
+    verdict = judge({**case, "origin": "published"}, answer.result, terms, width, places)
+    return verdict.outcome == "pass"
+
+
 def within_tie_bounds(
     probe: ProbeInput,
     config: Config,
