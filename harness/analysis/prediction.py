@@ -19,9 +19,14 @@ when the query asks for none), never from the library. A query is
   API is never given (an axis the adapter cannot be asked about is settled by the way the
   adapter gives the input to the library, so the published choice holds there).
 
-The declared departures come from the identification (`Observation`s beyond the axes that
-depart from exact nDCG) and from the ``departures`` of the presets naming the adapter that
-give a ``model``; each is shown on the page with the first fresh query it explains.
+The declared departures come from the identification (the `Observation`s beyond the axes that
+depart from exact nDCG, and the errors its findings record) and from the ``departures`` of the
+presets naming the adapter that give a ``model``; each is shown on the page with the first
+fresh query it explains. Their ids: ``float32-scores``, ``adjacent-doubles-tie`` (a number
+reader that takes adjacent doubles for one score), ``undefined-where-scored`` (params
+``mean_kept``), ``negative-ideal-quotient``, ``tie-order`` (params ``from_length``),
+``refuses`` (params ``reasons``), ``errors`` (params ``errors``: first lines) and
+``targets-summing-to-zero-empty``.
 
 The record (`Prediction.to_json`), stored on the matrix's ``Implementation.prediction`` and,
 per adapter name, under ``"libraries"`` in ``docs/predictions.json``
@@ -40,7 +45,8 @@ per adapter name, under ``"libraries"`` in ``docs/predictions.json``
       "unexplained": [                         # neither: each with its reproduction
         {"query": "fresh-17/0042", "measure": "nDCG(...)@3",
          "qrels": [[q, doc, label], ...], "run": [[q, doc, score], ...],
-         "library": <the adapter's result object>, "reference": <the reference's answer>}
+         "library": <the adapter's result object>, "reference": <the reference's answer>,
+         "line": "<the same as one line of text>"}
       ],
       "declared": [                            # the departures the page declares
         {"id": "tie-order", "text": "...", "params": {"from_length": 16},
