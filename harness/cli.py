@@ -20,6 +20,7 @@ COMMAND_MODULES: dict[str, str] = {
     "report": "running.render",
     "smoke": "analysis.smoke",
     "identify": "analysis.identify",
+    "predict": "analysis.prediction",
     "matrix": "analysis.matrix",
     "which": "analysis.which",
     "compare": "analysis.compare_runs",

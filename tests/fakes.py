@@ -61,10 +61,37 @@ def _ideal_from_retrieved(config: Config) -> Config:
     return config
 
 
+def _depth_1000(config: Config) -> Config:
+    # trectools' get_ndcg(depth=1000): a cutoff of its own when none is asked.
+    if config["cutoff"] is None:
+        config["cutoff"] = 1000
+    return config
+
+
 linear_gain = _Mutated("fake-linear-gain", _linear_for_exponential)
+depth_1000 = _Mutated("fake-depth-1000", _depth_1000)
 discount_off_by_one = _Mutated("fake-discount-off-by-one", _discount_one_rank_late)
 ties_reversed = _Mutated("fake-ties-reversed", _ties_reversed)
 ideal_retrieved = _Mutated("fake-ideal-retrieved", _ideal_from_retrieved)
+
+
+class _ScoresRead(ReferenceAdapter):
+    """The reference, on scores read through a lossy number reader."""
+
+    def __init__(self, name: str, read: Callable[[str], float]) -> None:
+        super().__init__()
+        self.name = name
+        self._read = read
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+        run = [(q, d, repr(self._read(s))) for q, d, s in case_input.run]
+        return super().compute(CaseInput(case_input.qrels, run), config)
+
+
+# Scores stored as float32, as torchmetrics and trec_eval's `float sim` do.
+scores_in_float32 = _ScoresRead("fake-scores-in-float32", lambda s: float(np.float32(s)))
+# Scores read to 15 significant digits: adjacent doubles become one score, coarser gaps do not.
+scores_to_15_digits = _ScoresRead("fake-scores-to-15-digits", lambda s: float(f"{float(s):.15g}"))
 
 
 class _AlwaysZero(ReferenceAdapter):

@@ -75,7 +75,7 @@ def test_the_text_output_renders_the_data() -> None:
         "cutoff (asked null): @32 (a cutoff the implementation chose)",
         "    shown by: c",
     ]
-    assert "it returns nDCG@32 on every such probe it misses" in text
+    assert "it returns nDCG@32 on every such probe longer than 32 that it misses" in text
 
 
 def test_observations_as_json_say_whether_they_depart() -> None:

@@ -21,8 +21,9 @@ from ndcgspec.harness.analysis.identify import (
     Identification,
     Observation,
 )
-from ndcgspec.harness.analysis.matrix import Implementation, PredictionCount, markdown
+from ndcgspec.harness.analysis.matrix import Implementation, markdown
 from ndcgspec.harness.analysis.page_html import markdown_html
+from ndcgspec.harness.analysis.prediction import Prediction
 from ndcgspec.harness.analysis.preset_check import Departure, PresetCheck
 from ndcgspec.harness.analysis.probes import ProbeInput
 from ndcgspec.reference import Config
@@ -109,7 +110,10 @@ def fixture() -> list[Implementation]:
             failed=[("f1", "differs")],
         )
     ]
-    first.prediction = PredictionCount(7, 10)
+    # 12 fresh queries: 2 left out (unseen labels), 7 predicted, 1 explained by a departure.
+    first.prediction = Prediction(
+        "first", "1.0", "nDCG", 5, 12, left_out=2, predicted=7, departures={"refuses": 1}
+    )
     second = _implementation(
         "second",
         [
@@ -193,12 +197,14 @@ def test_counts_are_shown_as_bars_and_text() -> None:
         row.find("th").text: [s.text for s in row.iter("span") if s.get("class") == "ratetext"]  # type: ignore[union-attr]
         for row in bars
     }
-    # 3 pass, 1 departs as declared, 1 fails: 5 cases; 7 of 10 fresh queries predicted.
-    assert said["first"] == ["3 of 5 (+1 declared departures)", "7 of 10"]
+    # 3 pass, 1 departs as declared, 1 fails: 5 cases; of the 10 fresh queries it can see, 7
+    # predicted and 1 explained by a declared departure.
+    assert said["first"] == ["3 of 5 (+1 declared departures)", "7 of 10 (+1 declared departures)"]
     assert said["second"] == []
     good = next(s for s in bars[0].iter("span") if s.get("class") == "good")
     assert good.get("style") == "left:0;width:60.00%"
-    assert "| first | 1.0 | 32 | `nDCG(negative=keep,ties=input)` | – | 7 of 10 |" in text
+    row = "| first | 1.0 | 32 | `nDCG(negative=keep,ties=input)` | – |"
+    assert f"{row} 7 of 10 (+1 declared departures) |" in text
     assert "| second | 1.0 | 64 | `nDCG(gain=exponential)` | – | – |" in text
 
 

@@ -265,6 +265,16 @@ class Rate:
         return f"{self.good} of {self.total}{declared}"
 
 
+def prediction_rate(item: Implementation) -> Rate:
+    """The fresh queries the published configuration predicts, and those a declared departure
+    explains, of all whose answer the adapter can see (``harness/analysis/prediction.py``)."""
+    found = item.prediction
+    assert found is not None
+    return Rate(
+        "fresh queries predicted", found.predicted, found.explained, found.queries - found.left_out
+    )
+
+
 def rates(item: Implementation) -> list[Rate]:
     """The implementation's presets checked (cases passing, departing as declared, of all
     run), fresh queries predicted, and published values reproduced, where measured."""
@@ -275,9 +285,7 @@ def rates(item: Implementation) -> list[Rate]:
         wrong = sum(len(c.failed) + len(c.errors) + len(c.stale) for c in item.presets)
         found.append(Rate("preset cases", passed, departed, passed + departed + wrong))
     if item.prediction is not None:
-        found.append(
-            Rate("fresh queries predicted", item.prediction.predicted, 0, item.prediction.queries)
-        )
+        found.append(prediction_rate(item))
     if item.published:
         hits = sum(value == "yes" for value in item.published.values())
         found.append(Rate("DL19 official values", hits, 0, len(item.published)))

@@ -5,8 +5,11 @@ the axis's choices while every other axis stays at the adapter's own choice, ask
 for them and reports the choice whose reference answers it meets on all of them, "none of the
 spec's choices" with the cases that disagree, or "not observable through this API". It then
 probes what lies outside the axes: a cutoff the implementation chooses itself when asked for
-the whole ranking, and scores too close for float32 that it ties. Finally it gives the
-canonical configuration and the closest preset.
+the whole ranking (which then belongs to its configuration), scores 1e-9 and 1e-12 apart
+(relative) that it ties under its own tie rule, decimals one double apart that its number reader
+takes for equal, per-query values it leaves undefined or out where its configuration gives a
+number, and the ranking length from which its tie order departs from its tie rule. Finally it
+gives the canonical configuration and the closest preset.
 
 The findings are data (`AxisFinding`, `Observation`), which the text output, ``--format json``
 and the conformance matrix render. All the harness knows of the adapter beyond its answers is
@@ -18,30 +21,44 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ndcgspec.harness.adapters.base import (
+    ApiView,
     NumberFormat,
     declared_number_format,
     declared_view,
 )
 from ndcgspec.harness.analysis.probes import (
     RESOLUTION_GAP,
+    RESOLUTION_GAPS,
+    TIE_LENGTHS,
+    ULP,
     Answer,
+    Gap,
     ProbeInput,
     ask,
     beyond_view,
     distinguishing,
     expected_of,
     meets,
+    meets_aggregate,
+    meets_values,
+    number_reading_inputs,
     outcome_key,
     probe_inputs,
+    quotient_values,
+    scores_merged,
     spread_ties,
+    tie_order_inputs,
     with_choice,
+    within_tie_bounds,
 )
 from ndcgspec.harness.running.command import show_progress
+from ndcgspec.harness.running.compare import is_undefined
 from ndcgspec.harness.running.pool import declared_adapter, shared_pools
 from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.reference import Config, NdcgSpecError
@@ -50,8 +67,10 @@ from ndcgspec.reference.rejection import REJECTING_CHOICE, choice_anchor
 from ndcgspec.spec import load_spec
 
 EVIDENCE_SHOWN = 5
-# Whole-ranking probes tried against every cutoff up to this length, to find a chosen cutoff.
+# Whole-ranking probes tried against every cutoff up to this length, to find a chosen cutoff,
+# and then against the longer defaults of libraries (trectools' depth=1000, say).
 CUTOFF_SEARCH_LENGTH = 200
+CUTOFF_DEFAULTS = (256, 500, 512, 1000, 1024, 2000, 5000)
 
 MET, NONE, NOT_OBSERVABLE, NOT_EXERCISED = "met", "none", "not observable", "not exercised"
 """The status of an axis finding: the adapter meets the finding's choices, meets none of the
@@ -135,13 +154,22 @@ class AxisFinding:
 
 
 REJECTIONS, CUTOFF, SCORE_RESOLUTION = "rejections", "cutoff", "score resolution"
+NUMBER_READING, UNDEFINED_VALUES, TIE_ORDER = "number reading", "undefined values", "tie order"
+NEGATIVE_IDEAL = "negative ideal"
 """The topics of the probes beyond the axes."""
 REFUSES_VALID_INPUTS = "refuses valid inputs"
 CHOSEN_CUTOFF = "chosen cutoff"
 NO_SINGLE_CUTOFF = "no single cutoff"
 TIES_CLOSE_SCORES = "ties close scores"
 RANKS_CLOSE_SCORES = "ranks close scores"
-"""The outcomes of those probes; every one but RANKS_CLOSE_SCORES departs from exact nDCG."""
+READS_NEIGHBOURS_EQUAL = "reads adjacent doubles as equal"
+READS_NEIGHBOURS_APART = "reads adjacent doubles apart"
+UNDEFINED_WHERE_SCORED = "undefined where scored"
+DIVIDES_NEGATIVE_IDEAL = "divides by a negative ideal DCG"
+TIE_RULE_BREAKS = "tie rule breaks"
+TIE_RULE_HOLDS = "tie rule holds"
+EXACT_OUTCOMES = (RANKS_CLOSE_SCORES, READS_NEIGHBOURS_APART, TIE_RULE_HOLDS)
+"""The outcomes of those probes; every one but the EXACT_OUTCOMES departs from exact nDCG."""
 
 
 @dataclass
@@ -149,8 +177,12 @@ class Observation:
     """What the probes of one `topic` beyond the axes show (its `outcome`): refusing valid
     inputs (with the first line of each distinct reason, `reasons`), applying a cutoff of its
     own when asked for the whole ranking (the cutoff in `cutoffs`), or not (the cutoffs that
-    explain some of the probes missed), tying or ranking scores a relative `RESOLUTION_GAP`
-    apart. `evidence` are the probes that show it, `disagreeing` those against it."""
+    explain some of the probes missed), tying or ranking scores apart by the relative `gaps`,
+    reading decimals one double apart as equal or not, leaving per-query values undefined or
+    out where its configuration gives a number (`mean_meets`: those probes whose mean still
+    meets the configuration's), and breaking or keeping its tie rule on rankings of the
+    `lengths` tried (when it breaks, the lengths on which it did). `evidence` are the probes that
+    show it, `disagreeing` those against it."""
 
     topic: str
     outcome: str
@@ -160,11 +192,14 @@ class Observation:
     cutoffs: list[int] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
     anchor: str | None = None
+    gaps: list[str] = field(default_factory=list)
+    lengths: list[int] = field(default_factory=list)
+    mean_meets: list[str] = field(default_factory=list)
 
     @property
     def departs(self) -> bool:
         """Whether the implementation departs from exact nDCG here (a sharp edge)."""
-        return self.outcome != RANKS_CLOSE_SCORES
+        return self.outcome not in EXACT_OUTCOMES
 
     def verdict(self) -> str:
         """The outcome in words."""
@@ -175,8 +210,24 @@ class Observation:
         if self.outcome == NO_SINGLE_CUTOFF:
             return "misses whole-ranking probes that no single cutoff explains"
         if self.outcome == TIES_CLOSE_SCORES:
-            return f"ties scores {RESOLUTION_GAP:e} apart (float32 scores)"
-        return f"ranks scores {RESOLUTION_GAP:e} apart"
+            float32 = " (float32 scores)" if _gap_text(RESOLUTION_GAP) in self.gaps else ""
+            return f"ties scores {' and '.join(self.gaps)} apart{float32}"
+        if self.outcome == READS_NEIGHBOURS_EQUAL:
+            return "reads decimals one double apart as equal scores"
+        if self.outcome == READS_NEIGHBOURS_APART:
+            return "reads decimals one double apart as different scores"
+        if self.outcome == UNDEFINED_WHERE_SCORED:
+            return "leaves per-query values undefined or out where its configuration gives one"
+        if self.outcome == DIVIDES_NEGATIVE_IDEAL:
+            return "scores a query whose ideal DCG is negative DCG / IDCG, not as empty"
+        if self.outcome == TIE_RULE_BREAKS:
+            return (
+                f"breaks ties against its tie rule from rankings of {self.lengths[0]} "
+                f"documents on ({len(self.lengths)} of {len(TIE_LENGTHS)} lengths tried)"
+            )
+        if self.outcome == TIE_RULE_HOLDS:
+            return f"keeps its tie rule on rankings of {self.lengths[0]} to {self.lengths[-1]}"
+        return f"ranks scores {' and '.join(self.gaps)} apart"
 
     def note(self) -> str:
         """How the probes show it, in words."""
@@ -184,12 +235,33 @@ class Observation:
             return "reasons: " + " | ".join(self.reasons[:3])
         if self.outcome == CHOSEN_CUTOFF:
             k = self.cutoffs[0]
-            return f"asked for the whole ranking, it returns nDCG@{k} on every such probe it misses"
+            return (
+                f"asked for the whole ranking, it returns nDCG@{k} on every such probe longer "
+                f"than {k} that it misses"
+            )
         if self.outcome == NO_SINGLE_CUTOFF:
             return f"cutoffs that explain some: {self.cutoffs or 'none'}"
+        if self.outcome in (READS_NEIGHBOURS_EQUAL, READS_NEIGHBOURS_APART):
+            return (
+                "probes: two documents scored with adjacent doubles written as their shortest "
+                "decimals (0.223, 0.22300000000000003), the relevant one higher"
+            )
+        if self.outcome == UNDEFINED_WHERE_SCORED:
+            return (
+                f"its mean meets the configuration's on {len(self.mean_meets)} of "
+                f"{len(self.evidence)} such probes"
+            )
+        if self.outcome == DIVIDES_NEGATIVE_IDEAL:
+            return "probes: the inputs whose negative labels make a query's ideal DCG negative"
+        if self.outcome in (TIE_RULE_BREAKS, TIE_RULE_HOLDS):
+            return (
+                f"probes: {TIE_LENGTHS[0]} to {TIE_LENGTHS[-1]} documents per ranking, scores "
+                "of three values, every document judged; a miss counts when every value lies "
+                "between the pessimistic and the optimistic tie order"
+            )
         return (
-            f"probes: the ties cases with each tie group spread by a relative "
-            f"{RESOLUTION_GAP:e}, against the adapter's own tie rule"
+            "probes: the ties cases with each tie group spread by the relative gaps, against "
+            "the adapter's own tie rule"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -401,6 +473,16 @@ def rejected_valid_inputs(
     )
 
 
+def _leaves_undefined(probe: ProbeInput, config: Config, answer: Answer) -> bool:
+    """Whether the answer leaves a query undefined (NaN) or out where `config` scores it."""
+    given = answer.result.get("per_query") or {}
+    expected = expected_of(probe, config)
+    return any(
+        entry["ndcg"] is not None and is_undefined(given.get(qid))
+        for qid, entry in expected.get("per_query", {}).items()
+    )
+
+
 def chosen_cutoff(
     command: Sequence[str] | str,
     identified: Config,
@@ -408,29 +490,42 @@ def chosen_cutoff(
     numbers: NumberFormat,
 ) -> Observation | None:
     """A cutoff the implementation applies when asked for the whole ranking: whole-ranking
-    probes it misses, each met by the reference at some cutoff k instead."""
+    probes it misses, met by the reference at one cutoff k instead, every one of them that
+    is longer than k (ranked or judged documents of a query); a miss on a probe no longer than
+    k, which no cutoff of k can explain, has another cause and is listed as disagreeing."""
     asked = identified.replace(cutoff=None)
     whole = [p for p in probes if p.config.cutoff is None]
     answers = ask(command, _questions(asked, whole))
     found: dict[int, list[str]] = {}
-    missed = []
+    missed: dict[str, int] = {}
     for probe in whole:
         answer = answers[(probe.case_id, asked.full())]
         scored = "per_query" in answer.result and "error" not in expected_of(probe, asked)
         if not scored or meets(probe, asked, answer, asked, *numbers):
             continue
-        missed.append(probe.case_id)
-        longest = max((sum(1 for r in probe.run if r[0] == q) for q, *_ in probe.run), default=0)
-        for k in range(1, min(longest, CUTOFF_SEARCH_LENGTH) + 1):
+        if _leaves_undefined(probe, asked, answer):
+            # Another observation (`undefined_values`), whatever the cutoff.
+            continue
+        longest = max(Counter(q for q, *_ in probe.run).values(), default=0)
+        missed[probe.case_id] = max(longest, *Counter(q for q, *_ in probe.qrels).values(), 0)
+        candidates = [
+            *range(1, min(longest, CUTOFF_SEARCH_LENGTH) + 1),
+            *(k for k in CUTOFF_DEFAULTS if CUTOFF_SEARCH_LENGTH < k < longest),
+        ]
+        for k in candidates:
             if meets(probe, asked.replace(cutoff=k), answer, asked, *numbers):
                 found.setdefault(k, []).append(probe.case_id)
                 break
     if not missed:
         return None
     anchor = axis(CUTOFF)["anchor"]
-    if len(found) == 1 and sum(map(len, found.values())) == len(missed):
+    if len(found) == 1:
         k, cases = next(iter(found.items()))
-        return Observation(CUTOFF, CHOSEN_CUTOFF, "null", sorted(cases), cutoffs=[k], anchor=anchor)
+        if {case for case, length in missed.items() if length > k} <= set(cases):
+            others = sorted(set(missed) - set(cases))
+            return Observation(
+                CUTOFF, CHOSEN_CUTOFF, "null", sorted(cases), others, cutoffs=[k], anchor=anchor
+            )
     return Observation(
         CUTOFF,
         NO_SINGLE_CUTOFF,
@@ -441,21 +536,17 @@ def chosen_cutoff(
     )
 
 
-def score_resolution(
-    command: Sequence[str] | str,
-    identified: Config,
-    probes: Sequence[ProbeInput],
+def _gap_text(gap: Gap) -> str:
+    return gap if isinstance(gap, str) else f"{gap:e} relative"
+
+
+def _spread_verdicts(
+    pairs: Sequence[tuple[ProbeInput, ProbeInput]],
+    asked: Config,
+    answers: Mapping[tuple[str, str], Answer],
     numbers: NumberFormat,
-) -> Observation | None:
-    """Scores a relative `RESOLUTION_GAP` apart: does the implementation rank them, or tie
-    them again?"""
-    rule = identified.choice("ties")
-    if rule not in ("input", "docid-desc"):
-        return None
-    pairs = [(p, spread_ties(p, rule)) for p in probes if p.case_id.startswith("ties.")]
-    pairs = [(p, s) for p, s in pairs if s is not None]
-    asked = identified
-    answers = ask(command, [(s, asked.replace(cutoff=s.config.cutoff)) for _, s in pairs])
+) -> tuple[list[str], list[str]]:
+    """The spread probes the adapter ranks exactly, and those it ties again as the original."""
     exact, collapsed = [], []
     for original, spread in pairs:
         sent = asked.replace(cutoff=spread.config.cutoff)
@@ -466,15 +557,187 @@ def score_resolution(
             exact.append(spread.case_id)
         elif meets(original, sent, answer, sent, *numbers):
             collapsed.append(spread.case_id)
-    if not exact and not collapsed:
+    return exact, collapsed
+
+
+def close_scores(
+    command: Sequence[str] | str,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    numbers: NumberFormat,
+) -> list[Observation]:
+    """Scores a relative 1e-9 or 1e-12 apart (``RESOLUTION_GAPS``): does the implementation
+    rank them, or tie them again under its own tie rule, whichever it is? And decimals one
+    double apart (0.223, 0.22300000000000003): does its number reader tell them apart? The
+    second is asked only of an implementation that ranks the coarser gaps exactly."""
+    rule = identified.choice("ties")
+    ties = [p for p in probes if p.case_id.startswith("ties.")]
+    spreads = {
+        gap: [(p, s) for p in ties if (s := spread_ties(p, rule, gap)) is not None]
+        for gap in RESOLUTION_GAPS
+        if gap != ULP
+    }
+    adjacent = number_reading_inputs()
+    asked = identified.replace(cutoff=None)
+    answers = ask(
+        command,
+        [
+            *(
+                (s, identified.replace(cutoff=s.config.cutoff))
+                for pairs in spreads.values()
+                for _, s in pairs
+            ),
+            *((p, asked) for p in adjacent),
+        ],
+    )
+    verdicts = {
+        gap: _spread_verdicts(pairs, identified, answers, numbers) for gap, pairs in spreads.items()
+    }
+    precision = load_spec()["precision"]["anchor"]
+    tied = [gap for gap in spreads if verdicts[gap][1]]
+    if tied:
+        exact, collapsed = verdicts[tied[0]]
+        return [
+            Observation(
+                SCORE_RESOLUTION,
+                TIES_CLOSE_SCORES,
+                "exact decimals",
+                evidence=collapsed,
+                disagreeing=exact,
+                anchor=precision,
+                gaps=[_gap_text(g) for g in tied],
+            )
+        ]
+    found = []
+    exact = [case for gap in spreads for case in verdicts[gap][0]]
+    if exact:
+        found.append(
+            Observation(
+                SCORE_RESOLUTION,
+                RANKS_CLOSE_SCORES,
+                "exact decimals",
+                evidence=exact,
+                anchor=precision,
+                gaps=[_gap_text(g) for g in spreads],
+            )
+        )
+    apart, equal = [], []
+    for probe in adjacent:
+        answer = answers[(probe.case_id, asked.full())]
+        if meets(probe, identified, answer, asked, *numbers):
+            apart.append(probe.case_id)
+        elif within_tie_bounds(scores_merged(probe), identified, answer, asked, *numbers):
+            equal.append(probe.case_id)
+    if apart or equal:
+        found.append(
+            Observation(
+                NUMBER_READING,
+                READS_NEIGHBOURS_EQUAL if equal else READS_NEIGHBOURS_APART,
+                "exact decimals",
+                evidence=equal or apart,
+                disagreeing=apart if equal else [],
+                anchor=precision,
+                gaps=[ULP],
+            )
+        )
+    return found
+
+
+def undefined_values(
+    own: Config,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    answers: Mapping[tuple[str, str], Answer],
+    numbers: NumberFormat,
+) -> Observation | None:
+    """Per-query values the adapter, asked for its own configuration, leaves undefined (NaN)
+    or out of its answer where the identified configuration gives a number: an observation of
+    the implementation, recorded with the probes whose mean still meets the configuration's."""
+    shown, mean_meets = [], []
+    for probe in probes:
+        sent = own.replace(cutoff=probe.config.cutoff)
+        answer = answers.get((probe.case_id, sent.full()))
+        expected = expected_of(probe, identified.replace(cutoff=probe.config.cutoff))
+        if answer is None or "per_query" not in answer.result or "per_query" not in expected:
+            continue
+        expected_config = identified.replace(cutoff=probe.config.cutoff)
+        if _leaves_undefined(probe, expected_config, answer):
+            shown.append(probe.case_id)
+            if meets_aggregate(probe, expected_config, answer, sent, *numbers):
+                mean_meets.append(probe.case_id)
+    if not shown:
         return None
     return Observation(
-        SCORE_RESOLUTION,
-        TIES_CLOSE_SCORES if collapsed else RANKS_CLOSE_SCORES,
-        "exact decimals",
-        evidence=collapsed or exact,
-        disagreeing=exact if collapsed else [],
-        anchor=load_spec()["precision"]["anchor"],
+        UNDEFINED_VALUES,
+        UNDEFINED_WHERE_SCORED,
+        own.canonical(),
+        evidence=shown,
+        mean_meets=mean_meets,
+        anchor=axis("empty")["anchor"],
+    )
+
+
+def negative_ideal(
+    own: Config,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    answers: Mapping[tuple[str, str], Answer],
+    numbers: NumberFormat,
+) -> Observation | None:
+    """Queries whose ideal DCG is negative, which the identified configuration scores as
+    empty (``ndcg.empty``): probes the adapter, asked for its own configuration, misses with
+    DCG / IDCG for such queries instead."""
+    shown = []
+    for probe in probes:
+        sent = own.replace(cutoff=probe.config.cutoff)
+        answer = answers.get((probe.case_id, sent.full()))
+        expected = identified.replace(cutoff=probe.config.cutoff)
+        values = quotient_values(probe, expected)
+        if answer is None or values is None or meets(probe, expected, answer, sent, *numbers):
+            continue
+        if meets_values(probe, values, answer, sent, *numbers):
+            shown.append(probe.case_id)
+    if not shown:
+        return None
+    anchor = axis("empty")["anchor"]
+    return Observation(
+        NEGATIVE_IDEAL, DIVIDES_NEGATIVE_IDEAL, own.canonical(), shown, anchor=anchor
+    )
+
+
+def tie_order_by_length(
+    command: Sequence[str] | str, identified: Config, numbers: NumberFormat, view: ApiView
+) -> Observation | None:
+    """On rankings of every length in ``TIE_LENGTHS`` full of tied scores, does the adapter
+    keep the identified tie rule (``ndcg.ties``)? The lengths on which it misses with every
+    value between the pessimistic and the optimistic tie order (so that the order of tied
+    documents alone explains the miss) say from which length on it breaks the rule."""
+    asked = identified.replace(cutoff=None)
+    inputs = [p for p in tie_order_inputs() if not beyond_view(p, asked, view)]
+    if not inputs:
+        return None
+    answers = ask(command, [(p, asked) for p in inputs])
+    kept, broken = [], []
+    for probe in inputs:
+        answer = answers[(probe.case_id, asked.full())]
+        if meets(probe, identified, answer, asked, *numbers):
+            kept.append(int(probe.case_id.rsplit("-", 1)[1]))
+        elif within_tie_bounds(probe, identified, answer, asked, *numbers):
+            broken.append(int(probe.case_id.rsplit("-", 1)[1]))
+    anchor = axis("ties")["anchor"]
+    if broken:
+        return Observation(
+            TIE_ORDER,
+            TIE_RULE_BREAKS,
+            identified.choice("ties"),
+            evidence=[f"ties.length-{n}" for n in broken],
+            lengths=broken,
+            anchor=anchor,
+        )
+    if not kept:
+        return None
+    return Observation(
+        TIE_ORDER, TIE_RULE_HOLDS, identified.choice("ties"), lengths=kept, anchor=anchor
     )
 
 
@@ -577,17 +840,25 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
         _record_set_aside(findings, earlier, aside)
     order = [a["id"] for a in choice_axes()]
     findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
+    cutoff = chosen_cutoff(
+        command,
+        identified,
+        [p for p in probes if not _depends_on(p, identified, confounders)],
+        numbers,
+    )
+    if cutoff is not None and cutoff.outcome == CHOSEN_CUTOFF:
+        # The cutoff it applies unasked is part of what it computes: the configuration
+        # string says it, so that the string alone predicts the implementation.
+        identified = identified.replace(cutoff=cutoff.cutoffs[0])
     extras = [
         found
         for found in (
             refused,
-            chosen_cutoff(
-                command,
-                identified,
-                [p for p in probes if not _depends_on(p, identified, confounders)],
-                numbers,
-            ),
-            score_resolution(command, identified, probes, numbers),
+            cutoff,
+            *close_scores(command, identified, probes, numbers),
+            undefined_values(own, identified, probes, answers, numbers),
+            negative_ideal(own, identified, probes, answers, numbers),
+            tie_order_by_length(command, identified, numbers, view),
         )
         if found is not None
     ]

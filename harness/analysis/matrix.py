@@ -34,10 +34,20 @@ from ndcgspec.harness.analysis.grid import (
     column_choices,
     contrasts,
     grid_row,
+    prediction_rate,
     reproduction,
     sharp_edges,
 )
 from ndcgspec.harness.analysis.identify import Identification, identify
+from ndcgspec.harness.analysis.prediction import (
+    PAGE_QUERIES,
+    PAGE_SEED,
+    PREDICTIONS_FILE,
+    Prediction,
+    declared_departures,
+    predict,
+    predictions_text,
+)
 from ndcgspec.harness.analysis.preset_check import PresetCheck, verify_preset
 from ndcgspec.harness.analysis.preset_evidence import (
     EVIDENCE_FILE,
@@ -85,15 +95,6 @@ VERSIONED = (
 )
 
 
-@dataclass(frozen=True)
-class PredictionCount:
-    """How many fresh random queries the implementation's published configuration (with its
-    declared departures) predicted, of how many it was given."""
-
-    predicted: int
-    queries: int
-
-
 @dataclass
 class Implementation:
     """Everything the matrix says about one built-in adapter."""
@@ -103,7 +104,7 @@ class Implementation:
     presets: list[PresetCheck] = field(default_factory=list)
     ulps: list[float] = field(default_factory=list)
     published: dict[str, str] = field(default_factory=dict)
-    prediction: PredictionCount | None = None
+    prediction: Prediction | None = None
 
 
 def ulp_errors(
@@ -173,7 +174,8 @@ def _short(value: Any) -> str:
 
 def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
     """Identify one adapter, check the presets naming it, measure its errors and, for a TREC
-    reader, its DL19 numbers. One set of adapter processes answers all of it."""
+    reader, its DL19 numbers, and how its configuration predicts fresh queries. One set of
+    adapter processes answers all of it."""
     with shared_pools():
         result = identify(name)
         numbers = declared_number_format(result.adapter)
@@ -186,6 +188,7 @@ def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
             item.ulps = ulp_errors(name, result.configuration, numbers[0], probes)
         if name in TREC_READERS:
             item.published = published_results(name, result.configuration, numbers)
+        item.prediction = predict(name, result.configuration, declared_departures(result, name))
     return item
 
 
@@ -241,8 +244,7 @@ def _configurations(items: Sequence[Implementation]) -> list[str]:
             closest_preset_text(item),
         ]
         if predicted:
-            count = item.prediction
-            row.append("–" if count is None else f"{count.predicted} of {count.queries}")
+            row.append("–" if item.prediction is None else prediction_rate(item).text())
         rows.append(row)
     return _table([*header, *(["fresh queries predicted"] if predicted else [])], rows)
 
@@ -380,8 +382,12 @@ def handle(args: argparse.Namespace) -> int:
     (args.out / "conformance.md").write_text(text, encoding="utf-8")
     (args.out / "conformance.html").write_text(html_page(text, items, probes), encoding="utf-8")
     (args.out / EVIDENCE_FILE).write_text(evidence_text(preset_records(items)), encoding="utf-8")
+    predicted = [i.prediction for i in items if i.prediction is not None]
+    (args.out / PREDICTIONS_FILE).write_text(
+        predictions_text(predicted, PAGE_SEED, PAGE_QUERIES), encoding="utf-8"
+    )
     print(
-        f"wrote {args.out / 'conformance.md'}, {args.out / 'conformance.html'} and "
-        f"{args.out / EVIDENCE_FILE}"
+        f"wrote {args.out / 'conformance.md'}, {args.out / 'conformance.html'}, "
+        f"{args.out / EVIDENCE_FILE} and {args.out / PREDICTIONS_FILE}"
     )
     return 0

@@ -10,6 +10,8 @@ and what an adapter declares about itself is read from its start reply (`declare
 
 from __future__ import annotations
 
+import math
+import random
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +22,7 @@ from typing import Any
 from tqdm import tqdm
 
 from ndcgspec.harness.adapters.base import ApiView
+from ndcgspec.harness.running.compare import Tolerance, compare_value, exact, is_undefined
 from ndcgspec.harness.running.outcome import judge, summed_terms
 from ndcgspec.harness.running.pool import Job, PoolOptions, pooled
 from ndcgspec.harness.suite.expect import outcome
@@ -38,6 +41,13 @@ PROBES_PER_FILE = 8
 BATCH = 16
 # Relative gap of the score-resolution probes: distinct in float64, equal in float32.
 RESOLUTION_GAP = Decimal("1e-9")
+ULP = "one float64 ulp"
+"""The finest gap between two scores: adjacent doubles, written as their shortest decimals
+(0.223 and 0.22300000000000003), which only a correctly rounding number reader tells apart."""
+Gap = Decimal | str
+RESOLUTION_GAPS: tuple[Gap, ...] = (RESOLUTION_GAP, Decimal("1e-12"), ULP)
+"""The gaps of the score-resolution probes, coarsest first: relative gaps of 1e-9 (equal in
+float32), 1e-12 (distinct in float64), and `ULP`."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +152,95 @@ def meets(
     return judge(case, answer.result, terms, width, places).outcome == "pass"
 
 
+def meets_aggregate(
+    probe: ProbeInput,
+    config: Config,
+    answer: Answer,
+    asked: Config,
+    width: int,
+    places: int | None = None,
+) -> bool:
+    """Whether the answer's mean (given, or implied by its per-query values) meets the
+    reference's mean under `config`, whatever its per-query values are."""
+    expected = expected_of(probe, config)
+    if answer.failed or "aggregate" not in expected:
+        return False
+    # A published case compares only the values it lists: here, the mean alone.
+    case = {"config": asked.to_mapping(), "expected": {"aggregate": expected["aggregate"]}}
+    terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
+    return judge({**case, "origin": "published"}, answer.result, terms, width, places).outcome == (
+        "pass"
+    )
+
+
+def quotient_values(probe: ProbeInput, config: Config) -> dict[str, str | None] | None:
+    """The reference's per-query values under `config` with every query whose ideal DCG is
+    negative (negative labels in the ideal, ``ndcg.negative``) scored DCG / IDCG instead of as
+    empty (``ndcg.empty``); None when no query has a negative ideal DCG."""
+    found = expected_of(probe, config)
+    per_query = found.get("per_query", {})
+    negative = {
+        q for q, v in per_query.items() if v.get("idcg") is not None and Decimal(v["idcg"]) < 0
+    }
+    if not negative:
+        return None
+    return {
+        q: canonical_decimal(Decimal(v["dcg"]) / Decimal(v["idcg"])) if q in negative else v["ndcg"]
+        for q, v in per_query.items()
+    }
+
+
+def meets_values(
+    probe: ProbeInput,
+    per_query: Mapping[str, str | None],
+    answer: Answer,
+    asked: Config,
+    width: int,
+    places: int | None = None,
+) -> bool:
+    """Whether the answer's per-query values meet `per_query` (its mean aside)."""
+    if answer.failed:
+        return False
+    case = {"config": asked.to_mapping(), "expected": {"per_query": dict(per_query)}}
+    terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
+    verdict = judge({**case, "origin": "published"}, answer.result, terms, width, places)
+    return verdict.outcome == "pass"
+
+
+def within_tie_bounds(
+    probe: ProbeInput,
+    config: Config,
+    answer: Answer,
+    asked: Config,
+    width: int,
+    places: int | None = None,
+) -> bool:
+    """Whether every per-query value of the answer lies between the reference's values under
+    the pessimistic and the optimistic tie rule (``ndcg.ties``), bounds included under the
+    comparison rule: some order of the tied documents may explain it."""
+    low = expected_of(probe, config.replace(ties="pessimistic"))
+    high = expected_of(probe, config.replace(ties="optimistic"))
+    given = answer.result.get("per_query")
+    if answer.failed or not given or "per_query" not in low:
+        return False
+    terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
+    for qid, entry in low["per_query"].items():
+        value = given.get(qid)
+        bounds = (entry["ndcg"], high["per_query"][qid]["ndcg"])
+        if is_undefined(value) or None in bounds:
+            if not is_undefined(value) or bounds != (None, None):
+                return False
+            continue
+        rule = Tolerance(width, terms.get(qid, 1), places)
+        if any(compare_value(qid, bound, value, rule) is None for bound in bounds):
+            continue
+        if not isinstance(value, (int, float)) or not (
+            exact(bounds[0]) <= exact(value) <= exact(bounds[1])
+        ):
+            return False
+    return True
+
+
 def distinguishing(probe: ProbeInput, asked: Config, axis_id: str) -> dict[str, Config] | None:
     """The candidate configurations of an axis on one probe, or None when the reference
     answers the same for every candidate (the input tells nothing about the axis)."""
@@ -221,13 +320,27 @@ def ask(
     return answers
 
 
-def spread_ties(probe: ProbeInput, order: str) -> ProbeInput | None:
-    """The probe with every tie group's scores made distinct by a relative gap of
-    `RESOLUTION_GAP`, so that exact ranking puts the group in the reverse of the tie `order`
-    ("input" or "docid-desc"); None when the input has no tie group of non-zero scores.
+def nudged(score: Decimal, steps: int, gap: Gap) -> str:
+    """`score` raised by `steps` times `gap`: a relative gap, or `ULP` (the double nearest to
+    the score, moved up `steps` doubles and written as its shortest decimal)."""
+    if gap == ULP:
+        value = float(score)
+        for _ in range(steps):
+            value = math.nextafter(value, math.inf)
+        return repr(value) if steps else canonical_decimal(score)
+    assert isinstance(gap, Decimal)
+    return canonical_decimal(score + score.copy_abs() * gap * steps)
 
-    A float64 implementation ranks the new input exactly; one that stores scores in float32
-    sees the old ties again and orders them by its tie rule, the opposite way."""
+
+def spread_ties(probe: ProbeInput, order: str, gap: Gap = RESOLUTION_GAP) -> ProbeInput | None:
+    """The probe with every tie group's scores made distinct by `gap`, so that exact ranking
+    puts the group in the reverse of the tie `order` ("input", "docid-desc" or "docid-asc";
+    the rules that do not order a group, such as ``average``, get the reverse of input order);
+    None when the input has no tie group of non-zero scores.
+
+    A float64 implementation ranks the new input exactly; one that stores scores in float32,
+    or reads decimals without correct rounding, sees the old ties again and applies its tie
+    rule to them, which the reference tells apart from the exact ranking."""
     groups: dict[tuple[str, Decimal], list[int]] = {}
     for index, (qid, _, score) in enumerate(probe.run):
         if Decimal(score) != 0:
@@ -237,11 +350,76 @@ def spread_ties(probe: ProbeInput, order: str) -> ProbeInput | None:
         return None
     run = [list(r) for r in probe.run]
     for (_, score), rows in tied.items():
-        if order == "docid-desc":
-            rows = sorted(rows, key=lambda i: docid_key(probe.run[i][1]), reverse=True)
+        if order in ("docid-desc", "docid-asc"):
+            rows = sorted(
+                rows, key=lambda i: docid_key(probe.run[i][1]), reverse=order == "docid-desc"
+            )
         # The document the tie rule ranks first gets the lowest score, and so on up.
         for step, index in enumerate(rows):
-            run[index][2] = canonical_decimal(score + score.copy_abs() * RESOLUTION_GAP * step)
+            run[index][2] = nudged(score, step, gap)
+    suffix = "~spread" if gap == RESOLUTION_GAP else f"~spread-{str(gap).replace(' ', '-')}"
     return ProbeInput(
-        f"{probe.case_id}~spread", probe.qrels, tuple(tuple(r) for r in run), probe.config
+        f"{probe.case_id}{suffix}", probe.qrels, tuple(tuple(r) for r in run), probe.config
     )
+
+
+TIE_LENGTHS = (*range(2, 41), 48, 64, 96, 128, 192, 256, 320)
+"""The ranking lengths of the tie-order probes: every length up to 40 (where a sort switches
+from insertion sort to something else), then a few up to a few hundred."""
+TIE_QUERIES = 12
+
+
+def tie_order_inputs(lengths: Sequence[int] = TIE_LENGTHS, seed: int = 0) -> list[ProbeInput]:
+    """One input per ranking length: `TIE_QUERIES` queries of that many documents, every one
+    judged and retrieved, with graded labels 0-3 and scores drawn from three values, so that
+    most documents share their score with others and the order of each tie group decides the
+    value (``ndcg.ties``). Seeded: the same inputs on every run."""
+    rng = random.Random(seed)
+    found = []
+    for length in lengths:
+        qrels, run = [], []
+        for q in range(TIE_QUERIES):
+            qid = f"q{q:02d}"
+            for d in range(length):
+                docid = f"d{d:03d}"
+                qrels.append((qid, docid, str(rng.randint(0, 3))))
+                run.append((qid, docid, str(rng.randint(1, 3))))
+            if all(label == "0" for _, _, label in qrels[-length:]):
+                # A relevant document in every query: an empty query would test ``ndcg.empty``.
+                qrels[rng.randrange(len(qrels) - length, len(qrels))] = (qid, docid, "1")
+        found.append(
+            ProbeInput(f"ties.length-{length}", tuple(qrels), tuple(run), Config.default())
+        )
+    return found
+
+
+NUMBER_READING_INPUTS = 24
+
+
+def number_reading_inputs(count: int = NUMBER_READING_INPUTS, seed: int = 0) -> list[ProbeInput]:
+    """Inputs whose two queries each rank two documents with adjacent doubles as scores, the
+    relevant one higher, written as their shortest decimals (x and the double just above it,
+    x of every magnitude and up to 17 significant digits): a number reader that rounds
+    correctly ranks the relevant document first in both, one that reads them as equal (or
+    swaps them) cannot, in both, whatever its tie rule."""
+    rng = random.Random(seed)
+    found = []
+    for index in range(count):
+        low = rng.random() * 10.0 ** rng.randint(-3, 4)
+        high = repr(math.nextafter(low, math.inf))
+        run = (("q1", "a", repr(low)), ("q1", "b", high), ("q2", "a", high), ("q2", "b", repr(low)))
+        qrels = (("q1", "a", "0"), ("q1", "b", "1"), ("q2", "a", "1"), ("q2", "b", "0"))
+        found.append(ProbeInput(f"numbers.adjacent-{index:02d}", qrels, run, Config.default()))
+    return found
+
+
+def scores_merged(probe: ProbeInput) -> ProbeInput:
+    """The probe with every score that is one double above another score of the run read as
+    that lower score (runs of adjacent doubles become the lowest of the run): the input as a
+    number reader that cannot tell adjacent doubles apart may see it."""
+    doubles = sorted({float(s) for _, _, s in probe.run})
+    lowest: dict[float, float] = {}
+    for value in doubles:
+        lowest[value] = lowest.get(math.nextafter(value, -math.inf), value)
+    run = tuple((q, d, repr(lowest[float(s)])) for q, d, s in probe.run)
+    return ProbeInput(f"{probe.case_id}~merged", probe.qrels, run, probe.config)
