@@ -295,6 +295,12 @@ def _credits(
 
 def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
     """The JSON result object of `config`, equal to the plain reference's."""
+    return evaluation_prepared(prep, config).to_json()
+
+
+def evaluation_prepared(prep: Prepared, config: Config) -> Evaluation:
+    """The evaluation of `config`, every value at the working precision, equal to the plain
+    reference's `evaluate`."""
     qrels, run = prep.qrels, prep.run
     choices = {a: config.choice(a) for a in ("duplicates", "unjudged", "ties", "empty")}
     k = config.cutoff
@@ -337,7 +343,7 @@ def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
                 qid, ndcg, mpmath.mp.make_mpf(dcg), mpmath.mp.make_mpf(idcg), in_mean, ()
             )
         mean = aggregate.mean({q: (r.ndcg, r.in_mean) for q, r in per_query.items()})
-        return Evaluation(config, per_query, mean).to_json()
+        return Evaluation(config, per_query, mean)
 
 
 def _spans(qidx: np.ndarray) -> dict[int, tuple[int, int]]:

@@ -1,0 +1,165 @@
+"""One partition of the Spark path, scored inside an executor: every qrels and run line of
+some queries, scored by ndcgspec's engine exactly as ``ndcgspec score`` scores whole files.
+
+The lines arrive as TREC text (``ndcg.input``) with the row number each had in its input; in
+that order they are handed to the engine as in-memory files, so the readers apply their own
+grammar and errors, and input order (``ndcg.ties.input``, ``ndcg.duplicates.first``) is the
+input's. Each query comes back with the row of its first qrels line, which orders the queries
+as the qrels do (``ndcg.aggregate``).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ndcgspec.engine.evaluate import evaluation_prepared, prepare
+from ndcgspec.engine.read import Unsupported, read_qrels_columns, read_run_columns
+from ndcgspec.engine.support import not_computed
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.decimals import working_precision
+from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.evaluate import Evaluation, evaluate
+from ndcgspec.reference.trec_io import Source, read_qrels, read_run
+from ndcgspec.spark.transport import exact_decimal_text, sent
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+LOG = logging.getLogger("ndcgspec.spark")
+QRELS, RUN = 0, 1
+LINES_SCHEMA = "kind int, row long, qid string, line string"
+"""A line of either input: `kind` QRELS or RUN, `row` its place in that input."""
+RESULTS_SCHEMA = (
+    "config int, qid string, first long, ndcg string, dcg string, idcg string, "
+    "in_mean boolean, error string, anchor string, axis string"
+)
+"""One query under one configuration (`config` its index), or one input error (`config`
+-1, `first` the row of the offending line)."""
+UNDECODED = "\ufffd"
+
+
+def in_memory(name: str, lines: Sequence[str]) -> Source:
+    """`lines` as one text file named `name`."""
+    data = "".join(f"{line}\n" for line in lines).encode("utf-8")
+    return Source(name, io.BytesIO(data), False, len(data))
+
+
+def evaluations(configs: Sequence[Config], qrels: Source, run: Source | None) -> list[Evaluation]:
+    """The evaluation of each configuration, as ``engine.scoring.score_files`` computes it:
+    the fast engine, or the plain reference for what the engine declines. `run` None is a
+    partition whose queries the run does not list: they are scored against no postings."""
+    if run is not None and not any(not_computed(config) for config in configs):
+        try:
+            columns = read_qrels_columns(qrels)
+            prep = prepare(columns, read_run_columns(run, columns.qids))
+            return [evaluation_prepared(prep, config) for config in configs]
+        except Unsupported as reason:
+            LOG.info("plain reference used: %s", reason)
+    judgments = read_qrels(qrels)
+    postings = read_run(run) if run is not None else {}
+    return [evaluate(config, judgments, postings) for config in configs]
+
+
+def _located(
+    error: InputError, names: Sequence[str], frames: Sequence[pd.DataFrame]
+) -> tuple[int, str]:
+    """The input row of the line `error` names, and its message naming the input and quoting
+    the line (its number in the partition's in-memory file would mean nothing to a user)."""
+    where = error.where or ""
+    name, _, number = where.rpartition(":")
+    if name not in names or not number.isdigit():
+        return -1, str(error)
+    frame = frames[names.index(name)]
+    at = int(number) - 1
+    message = str(error)[len(where) + 2 :]
+    return int(frame["row"].iloc[at]), f"{name}, line {frame['line'].iloc[at]!r}: {message}"
+
+
+def _reject_undecoded(
+    names: Sequence[str], frames: Sequence[pd.DataFrame], decoded: Sequence[bool]
+) -> None:
+    for name, frame, text in zip(names, frames, decoded, strict=True):
+        if not text:
+            continue
+        bad = frame["line"].str.contains(UNDECODED, regex=False).to_numpy().nonzero()[0]
+        if len(bad):
+            raise InputError("line is not valid UTF-8", f"{name}:{bad[0] + 1}")
+
+
+def _result_rows(found: Sequence[Evaluation], qrels: pd.DataFrame) -> list[dict[str, Any]]:
+    first = qrels.groupby("qid", sort=False)["row"].min().to_dict()
+    return [
+        {
+            "config": index,
+            "qid": qid,
+            "first": int(first[qid]),
+            "ndcg": sent(result.ndcg),
+            "dcg": sent(result.dcg),
+            "idcg": sent(result.idcg),
+            "in_mean": result.in_mean,
+        }
+        for index, evaluation in enumerate(found)
+        for qid, result in evaluation.per_query.items()
+    ]
+
+
+def trec_lines(kind: int, batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+    """mapInPandas from columns (row, qid, docid, value) to (row, line): each row as a TREC
+    qrels or run line (``ndcg.input``). A label or score is the exact decimal its column
+    holds (`exact_decimal_text`: a float64 is the double's exact decimal); a missing field
+    (SQL NULL) leaves the line short, which the reader reports."""
+    for batch in batches:
+        values = batch["value"].map(_value_text, na_action="ignore")
+        if kind == QRELS:
+            fields = [batch["qid"], "0", batch["docid"], values]
+        else:
+            fields = [batch["qid"], "Q0", batch["docid"], "0", values, "spark"]
+        lines = [
+            " ".join(f for f in row if isinstance(f, str))
+            for row in zip(*(_column(f, len(batch)) for f in fields), strict=True)
+        ]
+        yield batch[["row"]].assign(line=lines)
+
+
+def _column(field: Any, length: int) -> list[Any]:
+    return [field] * length if isinstance(field, str) else field.tolist()
+
+
+def _value_text(value: object) -> str:
+    return value if isinstance(value, str) else exact_decimal_text(value) or ""
+
+
+def score_partition(
+    configs: Sequence[Config],
+    names: tuple[str, str],
+    decoded: tuple[bool, bool],
+    batches: Iterator[pd.DataFrame],
+) -> Iterator[pd.DataFrame]:
+    """mapInPandas over a partition of LINES_SCHEMA rows, to RESULTS_SCHEMA rows. `decoded`
+    marks the inputs (qrels, run) whose lines Spark decoded from text files, where U+FFFD
+    stands for bytes that were not UTF-8: such a line is an error, as the readers make it."""
+    import pandas as pd
+
+    batches = [batch for batch in batches if len(batch)]
+    if not batches:
+        return
+    rows = pd.concat(batches).sort_values(["kind", "row"], kind="stable")
+    frames = (rows[rows["kind"] == QRELS], rows[rows["kind"] == RUN])
+    if frames[QRELS].empty:
+        # Run queries absent from the qrels are scored under no choice (ndcg.aggregate).
+        return
+    columns = dict.fromkeys(field.split()[0] for field in RESULTS_SCHEMA.split(", "))
+    try:
+        _reject_undecoded(names, frames, decoded)
+        qrels, run = (in_memory(n, f["line"].tolist()) for n, f in zip(names, frames, strict=True))
+        with working_precision():
+            found = evaluations(configs, qrels, run if len(frames[RUN]) else None)
+            yield pd.DataFrame([columns | row for row in _result_rows(found, frames[QRELS])])
+    except InputError as error:
+        row, message = _located(error, names, frames)
+        failure = {"config": -1, "first": row, "error": message, "in_mean": False}
+        failure |= {"anchor": error.anchor, "axis": error.axis}
+        yield pd.DataFrame([columns | failure])
