@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -66,16 +67,20 @@ def evaluations(configs: Sequence[Config], qrels: Source, run: Source | None) ->
 def _located(
     error: InputError, names: Sequence[str], frames: Sequence[pd.DataFrame]
 ) -> tuple[int, str]:
-    """The input row of the line `error` names, and its message naming the input and quoting
-    the line (its number in the partition's in-memory file would mean nothing to a user)."""
-    where = error.where or ""
-    name, _, number = where.rpartition(":")
-    if name not in names or not number.isdigit():
-        return -1, str(error)
-    frame = frames[names.index(name)]
-    at = int(number) - 1
-    message = str(error)[len(where) + 2 :]
-    return int(frame["row"].iloc[at]), f"{name}, line {frame['line'].iloc[at]!r}: {message}"
+    """The input row of the line `error` names and its message, each ``name:N`` of the
+    partition's in-memory files (numbers that would mean nothing to a user) replaced by the
+    input's name and the line itself."""
+    pattern = "|".join(re.escape(name) for name in names)
+
+    def line(match: re.Match[str]) -> str:
+        frame = frames[names.index(match[1])]
+        return f"{match[1]}, line {frame['line'].iloc[int(match[2]) - 1]!r}"
+
+    message = re.sub(f"({pattern}):([0-9]+)", line, str(error))
+    where = re.fullmatch(f"({pattern}):([0-9]+)", error.where or "")
+    if where is None:
+        return -1, message
+    return int(frames[names.index(where[1])]["row"].iloc[int(where[2]) - 1]), message
 
 
 def _reject_undecoded(
