@@ -26,6 +26,9 @@ PEER_ADAPTERS: dict[str, str] = {
     "xgboost": f"{_PEERS}xgboost:adapter",
     "catboost": f"{_PEERS}catboost:adapter",
     "numpy-snippet": f"{_PEERS}numpy_snippet:adapter",
+    "spark-mllib": f"{_PEERS}spark_mllib:adapter",
+    "spark-mllib-relevance": f"{_PEERS}spark_mllib:adapter_relevance",
+    "spark-ml": f"{_PEERS}spark_mllib:adapter_evaluator",
 }
 
 
