@@ -35,10 +35,12 @@ LINES_SCHEMA = "kind int, row long, qid string, line string"
 """A line of either input: `kind` QRELS or RUN, `row` its place in that input."""
 RESULTS_SCHEMA = (
     "config int, qid string, first long, ndcg string, dcg string, idcg string, "
-    "in_mean boolean, error string, anchor string, axis string"
+    "in_mean boolean, error string, anchor string, axis string, qrels_lines long, run_lines long"
 )
-"""One query under one configuration (`config` its index), or one input error (`config`
--1, `first` the row of the offending line)."""
+"""One query under one configuration (`config` its index); or one input error (`config`
+FAILED, `first` the row of the offending line); or a partition's count of lines (`config`
+COUNTED), which tells the driver whether an input held none."""
+FAILED, COUNTED = -1, -2
 UNDECODED = "\ufffd"
 
 
@@ -153,18 +155,23 @@ def score_partition(
         return
     rows = pd.concat(batches).sort_values(["kind", "row"], kind="stable")
     frames = (rows[rows["kind"] == QRELS], rows[rows["kind"] == RUN])
-    if frames[QRELS].empty:
-        # Run queries absent from the qrels are scored under no choice (ndcg.aggregate).
-        return
     columns = dict.fromkeys(field.split()[0] for field in RESULTS_SCHEMA.split(", "))
+    counts = {"config": COUNTED, "in_mean": False}
+    counts |= {"qrels_lines": len(frames[QRELS]), "run_lines": len(frames[RUN])}
+    yield pd.DataFrame([columns | counts])
     try:
         _reject_undecoded(names, frames, decoded)
         qrels, run = (in_memory(n, f["line"].tolist()) for n, f in zip(names, frames, strict=True))
+        if frames[QRELS].empty:
+            # These run queries are scored under no choice (ndcg.aggregate), yet their lines
+            # obey the run's grammar as everywhere.
+            read_run(run)
+            return
         with working_precision():
             found = evaluations(configs, qrels, run if len(frames[RUN]) else None)
             yield pd.DataFrame([columns | row for row in _result_rows(found, frames[QRELS])])
     except InputError as error:
         row, message = _located(error, names, frames)
-        failure = {"config": -1, "first": row, "error": message, "in_mean": False}
+        failure = {"config": FAILED, "first": row, "error": message, "in_mean": False}
         failure |= {"anchor": error.anchor, "axis": error.axis}
         yield pd.DataFrame([columns | failure])

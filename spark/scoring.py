@@ -20,6 +20,8 @@ from ndcgspec.reference.evaluate import Evaluation
 from ndcgspec.reference.query import QueryResult
 from ndcgspec.reference.trec_io import SEPARATORS, STDIN
 from ndcgspec.spark.partition import (
+    COUNTED,
+    FAILED,
     LINES_SCHEMA,
     QRELS,
     RESULTS_SCHEMA,
@@ -46,16 +48,22 @@ def combined_mean(per_query: Mapping[str, QueryResult]) -> mpmath.mpf | None:
     return aggregate.mean({q: (r.ndcg, r.in_mean) for q, r in per_query.items()})
 
 
-def _results(configs: Sequence[Config], rows: list[Row]) -> list[dict[str, Any]]:
-    """The result object of each configuration from the executors' rows; the input error
-    of the earliest line when a partition found one."""
-    failures = sorted((row["first"], row["error"], row) for row in rows if row["config"] < 0)
+def _results(
+    configs: Sequence[Config], rows: list[Row], names: tuple[str, str]
+) -> list[dict[str, Any]]:
+    """The result object of each configuration from the executors' rows; an input without a
+    line, or else the input error of the earliest line a partition found, raises."""
+    for kind, counted in ((QRELS, "qrels_lines"), (RUN, "run_lines")):
+        if not any(row[counted] for row in rows if row["config"] == COUNTED):
+            raise InputError("file is empty", names[kind])
+    failures = sorted((row["first"], row["error"], row) for row in rows if row["config"] == FAILED)
     if failures:
         _, message, row = failures[0]
         raise InputError(message, anchor=row["anchor"], axis=row["axis"])
     by_config: list[list[Row]] = [[] for _ in configs]
     for row in rows:
-        by_config[row["config"]].append(row)
+        if row["config"] >= 0:
+            by_config[row["config"]].append(row)
     out = []
     with working_precision():
         for config, queries in zip(configs, by_config, strict=True):
@@ -97,16 +105,15 @@ def score_lines(
     `decoded` marks an input Spark decoded from a text file (`partition.score_partition`)."""
     from pyspark.sql import functions as F
 
-    tagged = []
-    for kind, lines, name in ((QRELS, qrels, names[QRELS]), (RUN, run, names[RUN])):
-        lines = _with_query(lines).where(F.col("qid") != "")
-        if not lines.head(1):
-            raise InputError("file is empty", name)
-        tagged.append(lines.withColumn("kind", F.lit(kind)).select(*_names(LINES_SCHEMA)))
+    tagged = [
+        _with_query(lines).where(F.col("qid") != "").withColumn("kind", F.lit(kind))
+        for kind, lines in ((QRELS, qrels), (RUN, run))
+    ]
+    tagged = [lines.select(*_names(LINES_SCHEMA)) for lines in tagged]
     union = tagged[QRELS].unionByName(tagged[RUN])
     union = union.repartition(partitions, "qid") if partitions else union.repartition("qid")
     scorer = partial(score_partition, list(configs), names, decoded)
-    return _results(configs, union.mapInPandas(scorer, RESULTS_SCHEMA).collect())
+    return _results(configs, union.mapInPandas(scorer, RESULTS_SCHEMA).collect(), names)
 
 
 def _names(schema: str) -> list[str]:
