@@ -97,6 +97,9 @@ class SparkRankingAdapter(PeerAdapter):
             version=distribution_version(DISTRIBUTION),
             capabilities={
                 "gain": ["exponential" if relevance else "linear"],
+                # With relevance values every judged document is in the label list, so zero
+                # and negative gains enter the ideal list too.
+                "negative": ["keep-in-ideal" if relevance else "zero"],
                 "ties": ["input"],
                 "aggregate": ["qrels", "run"],
             },
