@@ -7,17 +7,14 @@ and say why."""
 from __future__ import annotations
 
 import gzip
-import os
 import random
-import shutil
-import sys
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import mpmath
 import pytest
+from spark_session import spark_fixture  # noqa: F401 (the fixture `spark`)
 
 from ndcgspec.engine.scoring import score_files
 from ndcgspec.harness.cli import main
@@ -31,27 +28,6 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 CASES_PER_AXIS = 1
-
-
-@pytest.fixture(scope="module")
-def spark() -> Iterator[SparkSession]:
-    pytest.importorskip("pyspark", reason="pyspark is not installed: pip install 'ndcgspec[spark]'")
-    if shutil.which("java") is None and "JAVA_HOME" not in os.environ:
-        pytest.skip("Java is not installed (no java on the PATH, no JAVA_HOME): Spark cannot start")
-    from pyspark.sql import SparkSession
-
-    # The executors of local mode must import ndcgspec: they run this interpreter.
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    session = (
-        SparkSession.builder.master("local[2]")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 def outcome(score: Any) -> tuple[str, Any]:

@@ -15,6 +15,12 @@ A query with an empty label set, or an ideal DCG of 0, scores 0.0 (with a logged
 result is the plain mean over the rows. RankingEvaluator casts both columns to array<double>
 and calls the same RankingMetrics.ndcgAt (binary).
 
+PySpark (4.3.0, and since the relevance form came in 3.4) never hands the relevance values to
+Scala: ``PythonMLLibAPI.newRankingMetrics`` maps each row of the DataFrame it builds to a pair
+(prediction, labels), so the three-element rows of ``spark-mllib-relevance`` are scored as
+binary nDCG in which every listed document, including those judged 0, is relevant. The
+relevance form works from Scala and Java only.
+
 What these adapters hand Spark, as a careful user would: one row per query the ``aggregate``
 axis scores (an empty prediction for a query the run lacks), the prediction the run's
 documents sorted by score descending, ties kept in run order (a stable sort; ``ORDER BY score
@@ -22,14 +28,17 @@ DESC`` alone leaves tie order to Spark), repeated documents passed as they are; 
 the judged documents with a positive label (binary), or every judged document with its label
 as the relevance value, the list sorted by label descending (Spark's ideal DCG takes the list
 as given, so an unsorted list gives a wrong ideal). A whole ranking (no cutoff) is k = 2^31 − 1.
-ndcgAt returns only the mean: each query is one call on a one-row dataset. Each worker process
-starts one local Spark session and reuses it across cases.
+ndcgAt returns only the mean: each query is one call on a one-row dataset, documents numbered
+and the lists typed arrays of doubles (Spark cannot infer the type of an empty Python list, and
+RankingEvaluator takes only numbers). Each worker process starts one local Spark session and
+reuses it across cases.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from array import array
 from collections.abc import Mapping
 from decimal import Decimal
 from functools import cache
@@ -51,8 +60,12 @@ WHOLE_RANKING = 2**31 - 1
 
 @cache
 def local_session() -> Any:
-    """The worker process's Spark session: local mode on one core, no UI, quiet."""
+    """The worker process's Spark session: local mode on one core, no UI, quiet; a session
+    already running in the process (a test's) is used as it is."""
     sql = require("pyspark.sql", DISTRIBUTION)
+    running = sql.SparkSession.getActiveSession()
+    if running is not None:
+        return running
     # Spark's Python workers (which turn the rows into a DataFrame) run this interpreter.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session = (
@@ -95,11 +108,10 @@ class SparkRankingAdapter(PeerAdapter):
         super().__init__(
             name=name,
             version=distribution_version(DISTRIBUTION),
+            # pyspark drops the relevance values (see the module's docstring): both mllib
+            # adapters compute binary nDCG.
             capabilities={
-                "gain": ["exponential" if relevance else "linear"],
-                # With relevance values every judged document is in the label list, so zero
-                # and negative gains enter the ideal list too.
-                "negative": ["keep-in-ideal" if relevance else "zero"],
+                "gain": ["linear"],
                 "ties": ["input"],
                 "aggregate": ["qrels", "run"],
             },
@@ -119,19 +131,23 @@ class SparkRankingAdapter(PeerAdapter):
         return out
 
     def _ndcg(self, predicted: list[str], truth: list[tuple[str, Decimal]], k: int) -> float:
-        relevant = [d for d, _ in truth]
+        # Documents are numbered, as recommenders' item ids are, and the lists are typed
+        # arrays of doubles (RankingEvaluator takes nothing else): Spark infers the type of
+        # an empty Python list from nothing and refuses it, and a query the run lacks has one.
+        number = {
+            d: float(n) for n, d in enumerate(dict.fromkeys(predicted + [d for d, _ in truth]))
+        }
+        ranked = array("d", [number[d] for d in predicted])
+        relevant = array("d", [number[d] for d, _ in truth])
         if self.evaluator:
-            # RankingEvaluator takes arrays of doubles: documents are numbered.
-            number = {d: float(n) for n, d in enumerate(dict.fromkeys(predicted + relevant))}
             frame = self.session.createDataFrame(
-                [([number[d] for d in predicted], [number[d] for d in relevant])],
-                "prediction array<double>, label array<double>",
+                [(list(ranked), list(relevant))], "prediction array<double>, label array<double>"
             )
             evaluator = self.ml.RankingEvaluator(metricName="ndcgAtK", k=k)
             return float(evaluator.evaluate(frame))
-        row: tuple[Any, ...] = (predicted, relevant)
+        row: tuple[Any, ...] = (ranked, relevant)
         if self.relevance:
-            row = (*row, [float(label_number(label)) for _, label in truth])
+            row = (*row, array("d", [float(label_number(label)) for _, label in truth]))
         rows = self.session.sparkContext.parallelize([row], 1)
         return float(self.mllib.RankingMetrics(rows).ndcgAt(k))
 
