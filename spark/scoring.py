@@ -15,10 +15,10 @@ import mpmath
 from ndcgspec.reference import aggregate
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import working_precision
-from ndcgspec.reference.errors import InputError, NdcgSpecError
+from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import Evaluation
 from ndcgspec.reference.query import QueryResult
-from ndcgspec.reference.trec_io import SEPARATORS, STDIN
+from ndcgspec.reference.trec_io import SEPARATORS
 from ndcgspec.spark.partition import (
     COUNTED,
     FAILED,
@@ -185,9 +185,7 @@ def score_paths(
     """`score_frames` of files Spark reads itself: TREC text (gzip by the ``.gz`` suffix,
     as Spark reads it) or Parquet tables (a ``.parquet`` file or a directory) with the
     columns of QRELS_COLUMNS and RUN_COLUMNS. Any path Spark reads is accepted (hdfs://,
-    s3a://, ...); standard input is not."""
-    if STDIN in (qrels, run):
-        raise NdcgSpecError("--engine spark reads files, not standard input ('-')")
+    s3a://, ...)."""
     from pyspark.errors import AnalysisException
 
     lines, decoded = [], []

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.errors import NdcgSpecError
+from ndcgspec.reference.trec_io import STDIN
 from ndcgspec.spark.scoring import score_paths
 
 if TYPE_CHECKING:
@@ -47,5 +48,7 @@ def score_files_spark(
     configs: Sequence[Config], qrels: str | Path, run: str | Path, master: str | None = None
 ) -> list[dict[str, Any]]:
     """`engine.scoring.score_files` computed on Spark (`score_paths`), the same result
-    objects."""
+    objects; Spark reads files, so standard input is refused before Spark starts."""
+    if STDIN in (str(qrels), str(run)):
+        raise NdcgSpecError("--engine spark reads files, not standard input ('-')")
     return score_paths(spark_session(master), configs, str(qrels), str(run))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import random
+import sys
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -260,3 +261,26 @@ def test_numeric_columns_are_written_as_the_exact_decimal_they_hold() -> None:
     assert exact_decimal_text(0.1) == "0.1000000000000000055511151231257827021181583404541015625"
     assert exact_decimal_text(Decimal("1.50E-3")) == "0.0015"
     assert exact_decimal_text(float("nan")) == "NaN"
+
+
+def test_engine_spark_refuses_standard_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "qrels").write_text("q1 0 a 1\n")
+    assert main(["score", "--engine", "spark", str(tmp_path / "qrels"), "-"]) == 2
+    assert capsys.readouterr().err == (
+        "ndcgspec: error: --engine spark reads files, not standard input ('-')\n"
+    )
+
+
+def test_without_pyspark_engine_spark_says_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in [m for m in sys.modules if m.split(".")[0] == "pyspark"] + ["pyspark"]:
+        monkeypatch.setitem(sys.modules, name, None)
+    (tmp_path / "qrels").write_text("q1 0 a 1\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 1 t\n")
+    assert main(["score", "--engine", "spark", str(tmp_path / "qrels"), str(tmp_path / "run")]) == 2
+    assert capsys.readouterr().err == (
+        "ndcgspec: error: --engine spark needs pyspark: pip install 'ndcgspec[spark]'\n"
+    )

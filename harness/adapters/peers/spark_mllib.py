@@ -15,7 +15,7 @@ A query with an empty label set, or an ideal DCG of 0, scores 0.0 (with a logged
 result is the plain mean over the rows. RankingEvaluator casts both columns to array<double>
 and calls the same RankingMetrics.ndcgAt (binary).
 
-PySpark (4.3.0, and since the relevance form came in 3.4) never hands the relevance values to
+PySpark 4.3.0 never hands the relevance values (the rows of the Spark ≥ 3.4 form) to
 Scala: ``PythonMLLibAPI.newRankingMetrics`` maps each row of the DataFrame it builds to a pair
 (prediction, labels), so the three-element rows of ``spark-mllib-relevance`` are scored as
 binary nDCG in which every listed document, including those judged 0, is relevant. The
