@@ -39,7 +39,7 @@ from __future__ import annotations
 import functools
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -505,6 +505,17 @@ def _scored_queries(prep: Prepared, config: Config) -> list[int]:
     )
 
 
+def reference_share(
+    results: Mapping[str, QueryResult],
+) -> tuple[dict[str, dict[str, str | None]], MeanPart]:
+    """`evaluate_queries` of queries the plain reference evaluated: each one's entry of the
+    result object and their share of the mean."""
+    total = MeanPart()
+    for result in results.values():
+        total = total.combine(MeanPart.of_real(result.value, result.in_mean))
+    return {q: query_object(r) for q, r in results.items()}, total
+
+
 def evaluate_queries(
     prep: Prepared, config: Config
 ) -> tuple[dict[str, dict[str, str | None]], MeanPart]:
@@ -516,11 +527,7 @@ def evaluate_queries(
     queries = _scored_queries(prep, config)
     if classes.gains is None:
         LOG.info("irrational gains: the reference scores every query")
-        results = _by_reference(prep, config, queries)
-        total = MeanPart()
-        for result in results.values():
-            total = total.combine(MeanPart.of_real(result.value, result.in_mean))
-        return {q: query_object(r) for q, r in results.items()}, total
+        return reference_share(_by_reference(prep, config, queries))
     ranking = rank_config(prep.ranked, classes.of_label, classes.zero, choices)
     ideal = IDEAL_COUNTS[config.choice("ideal")](prep, classes, ranking, every_gain_enters(config))
     values, credit = _credits(classes, ranking, choices["ties"] == "average")

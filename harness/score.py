@@ -111,6 +111,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="text format: round values to N decimal places (JSON keeps every digit)",
     )
+    parser.add_argument(
+        "--engine",
+        choices=["local", "spark"],
+        default="local",
+        help="local: this process; spark: Apache Spark, partitioned by query (TREC text or "
+        "Parquet files Spark reads; needs ndcgspec[spark]); the same result either way",
+    )
+    parser.add_argument(
+        "--master",
+        metavar="URL",
+        help="--engine spark: the Spark master (local[4], spark://host:7077, yarn, ...)",
+    )
     parser.set_defaults(handler=run_score)
 
 
@@ -147,7 +159,12 @@ def run_score(args: argparse.Namespace) -> int:
     makers: list[tuple[str | None, Callable[[], Config]]] = args.configs or [(None, Config.default)]
     configs = [make() for _, make in makers]
     columns = TableColumns(args.qrels_columns, args.run_columns)
-    *results, every, both = score_files([*configs, *query_probes()], args.qrels, args.run, columns)
+    scorer = score_files
+    if args.engine == "spark":
+        from ndcgspec.spark.session import score_files_spark
+
+        scorer = partial(score_files_spark, master=args.master)
+    *results, every, both = scorer([*configs, *query_probes()], args.qrels, args.run, columns)
     for (written, _), result in zip(makers, results, strict=True):
         result["written"] = written or result["measure"]
     missing = missing_queries([every, both])

@@ -5,6 +5,7 @@ and only the peer adapters, which run in worker processes, touch a peer library.
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,12 +18,19 @@ MAY_IMPORT: dict[str, set[str]] = {
     "spec": {"spec"},
     "reference": {"spec", "reference"},
     "engine": {"spec", "reference", "engine"},
-    "harness": {"spec", "reference", "engine", "harness", "cases"},
+    "harness": {"spec", "reference", "engine", "harness", "cases", "spark"},
     "api": {"spec", "reference", "engine", "harness", "api"},
+    # Spark scoring: executors run the engine on their queries; the harness's score command
+    # reaches it only for --engine spark.
+    "spark": {"spec", "reference", "engine", "spark"},
 }
 """Each installed package of ndcgspec and the packages of ndcgspec it may import."""
 
 PEER_FOLDER = REPO_ROOT / "harness" / "adapters" / "peers"
+SPARK_FOLDER = REPO_ROOT / "spark"
+SPARK_LIBRARIES = {"pyspark", "pandas"}
+"""What the Spark package may import, inside functions only: pyspark and the pandas frames of
+its mapInPandas."""
 API_MODULES = {p.stem for p in (REPO_ROOT / "api").glob("*.py")} - {"__init__"}
 """The modules of the top-level package ``ndcgspec`` itself (the folder ``api/``)."""
 
@@ -107,8 +115,41 @@ def test_only_the_peer_adapters_import_a_peer_library() -> None:
         if PEER_FOLDER not in path.parents
         for name in imported_names(path)
         if top_level(name) in libraries
+        and not (SPARK_FOLDER in path.parents and top_level(name) in SPARK_LIBRARIES)
     ]
     assert outside == []
+
+
+def _module_level_imports(path: Path) -> Iterator[str]:
+    """The modules a file imports at module level, outside ``if TYPE_CHECKING:``."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module
+
+
+def test_the_spark_package_imports_pyspark_only_inside_functions() -> None:
+    # `import ndcgspec` (and the score command without --engine spark) must not need pyspark.
+    eager = [
+        f"{path.relative_to(REPO_ROOT)} imports {name} at module level"
+        for path in modules_of("spark")
+        for name in _module_level_imports(path)
+        if top_level(name) in SPARK_LIBRARIES
+    ]
+    assert eager == []
+    assert {"pyspark"} <= {top_level(n) for p in modules_of("spark") for n in imported_names(p)}
+
+
+def test_importing_ndcgspec_and_its_spark_package_loads_no_pyspark() -> None:
+    code = (
+        "import sys, ndcgspec, ndcgspec.spark, ndcgspec.harness.score; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspark', 'pandas')))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "[]"
 
 
 def test_peer_adapters_import_their_library_only_when_built() -> None:

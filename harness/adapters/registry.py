@@ -27,6 +27,9 @@ PEER_ADAPTERS: dict[str, str] = {
     "catboost": f"{_PEERS}catboost:adapter",
     "numpy-snippet": f"{_PEERS}numpy_snippet:adapter",
     "trec_eval": f"{_PEERS}trec_eval:adapter",
+    "spark-mllib": f"{_PEERS}spark_mllib:adapter",
+    "spark-mllib-relevance": f"{_PEERS}spark_mllib:adapter_relevance",
+    "spark-ml": f"{_PEERS}spark_mllib:adapter_evaluator",
 }
 
 

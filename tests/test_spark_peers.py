@@ -1,0 +1,55 @@
+"""The Spark MLlib peers (``harness/adapters/peers/spark_mllib.py``) hand Spark what they say
+and report what Spark computes: values derived here by hand from RankingMetrics.ndcgAt's
+definition (gain / ln(i + 2), ideal from the label list cut at k), with ties in run order."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from spark_session import spark_fixture  # noqa: F401 (the fixture `spark`)
+
+from ndcgspec.harness.adapters.base import CaseInput
+from ndcgspec.reference import Config
+
+# q1 ranks a (2.0), then b and c tied at 1.0 in run order; b is judged 2, d (unretrieved) 1,
+# c 0. q2 is judged but absent from the run.
+CASE = CaseInput(
+    qrels=[["q1", "b", "2"], ["q1", "d", "1"], ["q1", "c", "0"], ["q2", "x", "1"]],
+    run=[["q1", "a", "2.0"], ["q1", "b", "1.0"], ["q1", "c", "1.0"]],
+)
+
+
+def discount(rank: int) -> float:
+    return 1 / math.log2(rank + 1)
+
+
+def computed(name: str, config: Config) -> dict[str, float]:
+    from ndcgspec.harness.adapters.base import load_adapter
+    from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
+
+    adapter = load_adapter(PEER_ADAPTERS[name])
+    return dict(adapter.compute(CASE, config.to_mapping()))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["spark-mllib", "spark-ml"])
+def test_binary_ndcg_counts_each_positive_judgment_as_one(spark: Any, name: str) -> None:
+    # Relevant: b and d. DCG: b at rank 2. Ideal: two relevant documents at ranks 1 and 2.
+    got = computed(name, Config.default())
+    assert got["q1"] == pytest.approx(discount(2) / (discount(1) + discount(2)), rel=1e-12)
+    assert got["q2"] == 0.0
+    # Cut at 1: a is not relevant; the ideal keeps one document.
+    assert computed(name, Config.default().replace(cutoff=1))["q1"] == 0.0
+
+
+def test_pyspark_drops_the_relevance_values(spark: Any) -> None:
+    # PythonMLLibAPI.newRankingMetrics keeps (prediction, labels) of each row: with relevance
+    # values b (2), d (1) and c (0) are the label set, all relevant. DCG: b and c at ranks 2
+    # and 3; ideal: three relevant documents. With the values Scala would compute
+    # 3/log2(3) / (3 + 1/log2(3)).
+    got = computed("spark-mllib-relevance", Config.default().replace(gain="exponential"))
+    binary = (discount(2) + discount(3)) / (discount(1) + discount(2) + discount(3))
+    assert got["q1"] == pytest.approx(binary, rel=1e-12)
+    assert got["q1"] != pytest.approx(3 * discount(2) / (3 + discount(2)), rel=1e-3)
+    assert got["q2"] == 0.0
