@@ -17,6 +17,7 @@ import pytest
 from spark_session import spark_fixture  # noqa: F401 (the fixture `spark`)
 
 from ndcgspec.engine.scoring import score_files
+from ndcgspec.engine.table import TableColumns
 from ndcgspec.harness.cli import main
 from ndcgspec.harness.suite import load as suite_load
 from ndcgspec.reference import Config, InputError
@@ -169,6 +170,15 @@ def test_a_generated_table_on_spark_is_the_single_machine_result(
     run_frame.to_parquet(tmp_path / "run.parquet")
     parquet = [str(tmp_path / "qrels.parquet"), str(tmp_path / "run.parquet")]
     assert score_paths(spark, GENERATED_CONFIGS, *parquet) == expected
+
+    run_frame.set_axis(["topic", "document", "s"], axis=1).to_parquet(tmp_path / "named.parquet")
+    named = TableColumns(run=("topic", "document", "s"))
+    assert (
+        score_paths(
+            spark, GENERATED_CONFIGS, parquet[0], str(tmp_path / "named.parquet"), columns=named
+        )
+        == expected
+    )
 
     renamed = spark.createDataFrame(run_frame.set_axis(["topic", "document", "s"], axis=1))
     assert (
