@@ -25,6 +25,7 @@ SOURCE_ITEMS = [
     "reference",
     "engine",
     "harness",
+    "spark",
 ]
 
 
@@ -93,6 +94,7 @@ def test_wheel_ships_the_reference_and_the_harness(wheel_names: set[str]) -> Non
     assert "ndcgspec/reference/config_schema.py" in wheel_names
     assert "ndcgspec/harness/cli.py" in wheel_names
     assert "ndcgspec/engine/scoring.py" in wheel_names
+    assert "ndcgspec/spark/scoring.py" in wheel_names
     for folder in ("suite", "running", "adapters", "adapters/peers", "analysis"):
         assert f"ndcgspec/harness/{folder}/__init__.py" in wheel_names
     assert "ndcgspec/harness/adapters/ndcg_adapter.mjs" in wheel_names
