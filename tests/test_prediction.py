@@ -194,6 +194,8 @@ def _page_records() -> dict[str, Any]:
 OUTSIDE_THE_SPEC = {"spark-mllib", "spark-mllib-relevance", "spark-ml"}
 
 
+# Every peer library runs live, Spark's in their JVMs: minutes, so with the slow tests.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "adapter",
     [
