@@ -36,7 +36,6 @@ logger (set ``NDCGSPEC_LOG=INFO`` to see it).
 
 from __future__ import annotations
 
-import functools
 import logging
 import math
 from collections.abc import Mapping, Sequence
@@ -67,7 +66,7 @@ from ndcgspec.reference.arithmetic import (
     enclosing,
     enclosure,
 )
-from ndcgspec.reference.config import Config
+from ndcgspec.reference.config import Config, axis
 from ndcgspec.reference.decimals import (
     parse_decimal,
     plain_digits,
@@ -78,7 +77,7 @@ from ndcgspec.reference.discount import discount
 from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import Evaluation, query_object, result_object
 from ndcgspec.reference.ideal import every_gain_enters
-from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
+from ndcgspec.reference.inputs import Judgment, Posting, Qrels, Run, add_judgment
 from ndcgspec.reference.query import QueryResult, evaluate_query, judged_gain
 
 LOG = logging.getLogger("ndcgspec.fast")
@@ -250,11 +249,28 @@ class Discounts:
         )
 
 
-@functools.lru_cache(maxsize=64)
+# The discounts of the last configurations used, by what they depend on (`discount_key`).
+_DISCOUNTS: dict[tuple, Discounts] = {}
+_DISCOUNTS_KEPT = 64
+
+
+def discount_key(config: Config) -> tuple:
+    """The discount choice with its parameters: all a rank's discount depends on
+    (``ndcg.discount``)."""
+    chosen = config.choice("discount")
+    params = next(c for c in axis("discount")["choices"] if c["id"] == chosen).get("params", [])
+    return (chosen, *(config.param(name) for name in params))
+
+
 def discounts_of(config: Config) -> Discounts:
-    """The discounts of `config`, shared by every block of queries (`stream`), so that each
-    rank's is computed once."""
-    return Discounts(config)
+    """The discounts of `config`, shared by every block of queries (`stream`) and every
+    configuration with the same discount, so that each rank's is computed once."""
+    key = discount_key(config)
+    found = _DISCOUNTS.pop(key, None) or Discounts(config)
+    _DISCOUNTS[key] = found
+    if len(_DISCOUNTS) > _DISCOUNTS_KEPT:
+        del _DISCOUNTS[next(iter(_DISCOUNTS))]
+    return found
 
 
 def _product(value: Bounds, weights: Bounds) -> Bounds:
@@ -323,20 +339,35 @@ def reference_inputs(
 
 @dataclass
 class Prepared:
-    """What every configuration shares: the columns and the run's ranking order."""
+    """What every configuration shares: the columns and the run's ranking order; `inputs`
+    are the reference's own qrels and run when the columns were built from them
+    (`memory`)."""
 
     qrels: QrelsColumns
     run: RunColumns
     ranked: Ranked
+    inputs: tuple[Qrels, Run] | None = None
+
+    def query_inputs(self, q: int) -> tuple[Mapping[str, Judgment], Sequence[Posting]]:
+        """Query `q`'s judgments and postings as the reference takes them: the very objects
+        given, or as the plain readers build them from the columns."""
+        if self.inputs is None:
+            return reference_inputs(self.qrels, self.run, q)
+        qrels, run = self.inputs
+        qid = self.qrels.qids[q]
+        return qrels[qid], run.get(qid, ())
 
 
-def prepare(qrels: QrelsColumns, run: RunColumns) -> Prepared:
+def prepare(
+    qrels: QrelsColumns, run: RunColumns, inputs: tuple[Qrels, Run] | None = None
+) -> Prepared:
     """Join the run to the qrels by exact document id, and rank it once."""
     width = max(qrels.words.shape[1], run.words.shape[1])
     qrels.words, run.words = widen(qrels.words, width), widen(run.words, width)
     table = KeyTable(qrels.qidx, qrels.words, load=4)
     _reject_judged_twice(qrels, table)
-    return Prepared(qrels, run, rank_rows(run, table.find(run.qidx, run.words, qrels.label_id)))
+    ranked = rank_rows(run, table.find(run.qidx, run.words, qrels.label_id))
+    return Prepared(qrels, run, ranked, inputs)
 
 
 def _counts(qidx: np.ndarray, classes: np.ndarray, kept: np.ndarray, width: int) -> dict:
@@ -584,7 +615,7 @@ def _query_result(
             exact = None if value is None else int(value)
             ndcg_text = None if exact is None else plain_digits(Decimal(exact))
             return {"ndcg": ndcg_text, **entry}, MeanPart.of(exact, in_mean)
-    judgments, postings = reference_inputs(prep.qrels, prep.run, q)
+    judgments, postings = prep.query_inputs(q)
     with working_precision():
         result = evaluate_query(prep.qrels.qids[q], judgments, postings, config)
     return query_object(result), MeanPart.of_real(result.value, result.in_mean)
@@ -595,7 +626,7 @@ def _by_reference(prep: Prepared, config: Config, queries: list[int]) -> dict[st
     per_query = {}
     with working_precision():
         for q in queries:
-            judgments, postings = reference_inputs(prep.qrels, prep.run, q)
+            judgments, postings = prep.query_inputs(q)
             qid = prep.qrels.qids[q]
             per_query[qid] = evaluate_query(qid, judgments, postings, config)
     return per_query
@@ -638,7 +669,7 @@ def _raise_first_error(
         flagged |= ~has_ideal
     for q in queries:
         if flagged[q]:
-            judgments, postings = reference_inputs(prep.qrels, prep.run, q)
+            judgments, postings = prep.query_inputs(q)
             with working_precision():
                 evaluate_query(prep.qrels.qids[q], judgments, postings, config)
             LOG.warning("query %s was flagged as an error but the reference accepts it", q)

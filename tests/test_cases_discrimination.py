@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ndcgspec.harness.suite.expect import outcome
+from ndcgspec.harness.suite.expect import reference_outcome
 from ndcgspec.harness.suite.load import case_inputs, iter_cases
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes, choice_ids
@@ -32,7 +32,7 @@ def failures(cases: list[dict[str, Any]], change: dict[str, Any]) -> Iterator[st
     for case in cases:
         qrels, run = case_inputs(case)
         wrong = Config.from_mapping(case["config"]).replace(**change)
-        if outcome(wrong, qrels, run) != case["expected"]:
+        if reference_outcome(wrong, qrels, run) != case["expected"]:
             yield case["id"]
 
 

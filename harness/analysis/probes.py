@@ -21,11 +21,12 @@ from typing import Any
 
 from tqdm import tqdm
 
+from ndcgspec.engine.memory import Inputs
 from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.running.compare import Tolerance, compare_value, exact, is_undefined
 from ndcgspec.harness.running.outcome import judge, summed_terms
 from ndcgspec.harness.running.pool import Job, PoolOptions, pooled
-from ndcgspec.harness.suite.expect import outcome
+from ndcgspec.harness.suite.expect import outcome_of
 from ndcgspec.harness.suite.load import LoadedCase, inline_inputs, iter_cases
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import axis as spec_axis
@@ -116,9 +117,14 @@ def with_choice(asked: Config, axis_id: str, choice: str, source: Config) -> Con
 
 
 @cache
+def _inputs(probe: ProbeInput) -> Inputs:
+    """The probe's input, prepared once for every configuration asked of it."""
+    return Inputs(*inline_inputs({"qrels": probe.qrels, "run": probe.run}))
+
+
+@cache
 def _outcome(probe: ProbeInput, config: Config) -> tuple[str, Any]:
-    qrels, run = inline_inputs({"qrels": probe.qrels, "run": probe.run})
-    found = outcome(config, qrels, run)
+    found = outcome_of(_inputs(probe), config)
     # A canonical text makes outcomes comparable and hashable.
     return repr(sorted(found.items())), found
 

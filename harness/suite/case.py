@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ndcgspec.harness.suite.anchors import first_sentence
-from ndcgspec.harness.suite.expect import open_outcomes, outcome
+from ndcgspec.harness.suite.expect import open_outcomes, reference_outcome
 from ndcgspec.harness.suite.load import inline_inputs
 from ndcgspec.reference import Config
 from ndcgspec.reference.decimals import DPS
@@ -49,7 +49,7 @@ def computed_case(
     }
     parsed_qrels, parsed_run = inline_inputs(case["input"])
     if open_axis is None:
-        case["expected"] = outcome(config, parsed_qrels, parsed_run)
+        case["expected"] = reference_outcome(config, parsed_qrels, parsed_run)
     else:
         case["open"] = open_axis
         case["expected_any"] = open_outcomes(

@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from ndcgspec.harness.running.compare import exact, published_tolerance
 from ndcgspec.harness.suite import generated, published
-from ndcgspec.harness.suite.expect import open_outcomes, outcome, published_outcome
+from ndcgspec.harness.suite.expect import open_outcomes, published_outcome, reference_outcome
 from ndcgspec.harness.suite.lint import Problem, duplicate_id_problems, lint_file, pointer
 from ndcgspec.harness.suite.load import (
     case_files,
@@ -77,7 +77,7 @@ def _exact_problems(path: str, where: str, case: dict[str, Any]) -> list[Problem
                 "the allowed answers differ from the reference's",
             )
         ]
-    actual = outcome(config, qrels, run)
+    actual = reference_outcome(config, qrels, run)
     return [
         Problem(
             path,

@@ -1,5 +1,10 @@
 """What the reference answers for a case: its values, the error it raises, or, for a
-deliberately open axis, every answer the open choices allow (``ndcg.precision``)."""
+deliberately open axis, every answer the open choices allow (``ndcg.precision``).
+
+The golden cases are made and checked by the reference itself (`reference_outcome`,
+`open_outcomes`); the analysis tools, which need expected values in bulk, take the same
+answers from the fast engine (`outcome`, `outcome_of`: ``engine.memory``), which gives the
+reference's digits and errors exactly and hands it whatever it does not declare."""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ndcgspec.engine.memory import Inputs, evaluate_inputs
 from ndcgspec.engine.scoring import score_files
 from ndcgspec.harness.suite.load import case_inputs, checked_file
 from ndcgspec.reference import Config, InputError, evaluate
@@ -14,7 +20,19 @@ from ndcgspec.reference.inputs import Qrels, Run
 
 
 def outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
-    """The expected object of a case: ``{"per_query", "aggregate"}`` or ``{"error": {anchor}}``."""
+    """The expected object of a case, ``{"per_query", "aggregate"}`` or
+    ``{"error": {anchor}}``, computed by the fast engine: `reference_outcome`'s answer."""
+    return _expected(lambda: evaluate_inputs(config, qrels, run))
+
+
+def outcome_of(inputs: Inputs, config: Config) -> dict[str, Any]:
+    """`outcome` of inputs the engine has prepared once for many configurations."""
+    return _expected(lambda: inputs.result(config))
+
+
+def reference_outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
+    """The expected object of a case as the plain reference computes it: what makes and
+    checks the golden cases."""
     return _expected(lambda: evaluate(config, qrels, run).to_json())
 
 
@@ -48,7 +66,7 @@ def open_outcomes(
     """The distinct outcomes over the allowed choices of an open axis, in the order given."""
     found: list[dict[str, Any]] = []
     for choice in choices:
-        result = outcome(config.replace(**{axis_id: choice}), qrels, run)
+        result = reference_outcome(config.replace(**{axis_id: choice}), qrels, run)
         if result not in found:
             found.append(result)
     return found

@@ -1,0 +1,151 @@
+"""The engine on in-memory inputs: the reference's `Qrels` and `Run` (``ndcg.definition.inputs``)
+scored as `evaluate` scores files, giving exactly ``reference.evaluate(...).to_json()``.
+
+The inputs become the engine's columns: the qrels' queries in their order, each judgment a
+row, each label its exact decimal text; the run's postings of qrels queries in their order
+(input order, ``ndcg.ties.input``), each score a double exact for a decimal of at most
+`read.EXACT_DIGITS` significant digits (the columnar reader's rule) and otherwise kept as its
+decimal text. The objects themselves go with the columns (`evaluate.Prepared.inputs`), so a
+query the engine leaves to the reference, and every error, is the reference's on the very
+judgments and postings given: the same message, anchor and axis. A configuration the engine
+does not declare (`support`), or input the columns cannot hold (a document id with a NUL
+character or one that is not UTF-8, a label or score that is not finite), is evaluated by the
+reference (fail closed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from ndcgspec.engine.evaluate import LOG, Prepared, evaluate_prepared, prepare
+from ndcgspec.engine.read import EXACT_DIGITS, QrelsColumns, RunColumns, Unsupported
+from ndcgspec.engine.support import not_computed
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.decimals import canonical_decimal
+from ndcgspec.reference.evaluate import evaluate
+from ndcgspec.reference.inputs import Qrels, Run
+
+PATH = "<memory>"
+# The smallest positive normal double: below it a double no longer holds 15 digits.
+_SMALLEST_NORMAL = Decimal("2.2250738585072014e-308")
+
+
+def id_words(docids: Sequence[str]) -> np.ndarray:
+    """Each id's UTF-8 bytes as big-endian 64-bit words, zero padded (`read.words_of`'s
+    layout). Unsupported for an id holding a NUL character (the padding) or not UTF-8."""
+    try:
+        encoded = [docid.encode("utf-8") for docid in docids]
+    except UnicodeEncodeError:
+        raise Unsupported("a document id is not UTF-8") from None
+    if any(b"\0" in e for e in encoded):
+        raise Unsupported("a document id holds a NUL character")
+    count = max(1, -(-max(map(len, encoded), default=0) // 8))
+    padded = b"".join(e.ljust(8 * count, b"\0") for e in encoded)
+    return np.frombuffer(padded, ">u8").reshape(len(encoded), count).astype(np.uint64)
+
+
+def _finite(value: Decimal) -> Decimal:
+    if not value.is_finite():
+        raise Unsupported(f"{value} is not a finite decimal")
+    return value
+
+
+def _double_is_exact(value: Decimal) -> bool:
+    """Whether the double nearest `value` identifies it: at most 15 significant digits and
+    a normal double (DBL_DIG), so `rank.exact_score` reads the decimal back from it."""
+    return len(value.as_tuple().digits) <= EXACT_DIGITS and (
+        value.is_zero() or _SMALLEST_NORMAL <= abs(value) <= Decimal("1e308")
+    )
+
+
+def qrels_columns(qrels: Qrels) -> QrelsColumns:
+    """The qrels as columns, queries in their order, judgments in theirs."""
+    qids = list(qrels)
+    docids: list[str] = []
+    qidx: list[int] = []
+    label_of: dict[str, int] = {}
+    label_id: list[int] = []
+    for q, judged in enumerate(qrels.values()):
+        for docid, judgment in judged.items():
+            docids.append(docid)
+            qidx.append(q)
+            text = canonical_decimal(_finite(judgment.label))
+            label_id.append(label_of.setdefault(text, len(label_of)))
+    rows = len(qidx)
+    return QrelsColumns(
+        PATH,
+        qids,
+        np.array(qidx, np.int32),
+        id_words(docids),
+        np.array(label_id, np.int32),
+        list(label_of),
+        np.arange(1, rows + 1),
+    )
+
+
+def run_columns(run: Run, qids: Sequence[str]) -> RunColumns:
+    """The postings of the qrels' queries as columns, in the run's order."""
+    index = {qid: q for q, qid in enumerate(qids)}
+    present = np.zeros(len(qids), bool)
+    docids: list[str] = []
+    qidx: list[int] = []
+    scores: list[float] = []
+    inexact_rows: list[int] = []
+    inexact_texts: list[str] = []
+    for qid, postings in run.items():
+        q = index.get(qid)
+        if q is None:
+            continue
+        present[q] = True
+        for posting in postings:
+            score = _finite(posting.score)
+            if not _double_is_exact(score):
+                inexact_rows.append(len(qidx))
+                inexact_texts.append(canonical_decimal(score))
+            docids.append(posting.docid)
+            qidx.append(q)
+            scores.append(float(score))
+    return RunColumns(
+        PATH,
+        present,
+        np.array(qidx, np.int32),
+        id_words(docids),
+        np.array(scores, np.float64),
+        np.array(inexact_rows, np.int64),
+        inexact_texts,
+        np.arange(1, len(qidx) + 1),
+    )
+
+
+class Inputs:
+    """In-memory qrels and run turned into columns and ranked once, for any number of
+    configurations (``ndcg.definition.inputs``)."""
+
+    def __init__(self, qrels: Qrels, run: Run) -> None:
+        self.qrels, self.run = qrels, run
+        self.prepared: Prepared | None = None
+        try:
+            columns = qrels_columns(qrels)
+            self.prepared = prepare(columns, run_columns(run, columns.qids), (qrels, run))
+        except Unsupported as reason:
+            LOG.info("plain reference used: %s", reason)
+
+    def result(self, config: Config) -> dict[str, Any]:
+        """The JSON result object of `config`: exactly
+        ``reference.evaluate(config, qrels, run).to_json()``, or the InputError it raises."""
+        if self.prepared is None or not_computed(config):
+            return evaluate(config, self.qrels, self.run).to_json()
+        return evaluate_prepared(self.prepared, config)
+
+
+def evaluate_inputs(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
+    """The JSON result object of `config` for in-memory qrels and run, as `Inputs.result`;
+    a configuration the engine does not declare goes to the reference before any column is
+    built."""
+    if not_computed(config):
+        return evaluate(config, qrels, run).to_json()
+    return Inputs(qrels, run).result(config)
