@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -206,7 +206,7 @@ def gain_classes(label_texts: Sequence[str], config: Config) -> GainClasses:
 Bounds = tuple[int, int]
 
 
-def _fixed(value: Fraction) -> Bounds:
+def fixed_point(value: Fraction) -> Bounds:
     """`value` between two integers at the scale 2^FIXED_BITS: floor and ceiling."""
     scaled = value * (1 << FIXED_BITS)
     return math.floor(scaled), math.ceil(scaled)
@@ -273,7 +273,7 @@ def discounts_of(config: Config) -> Discounts:
     return found
 
 
-def _product(value: Bounds, weights: Bounds) -> Bounds:
+def product_bounds(value: Bounds, weights: Bounds) -> Bounds:
     """Bounds of v × w for v in `value` and w in `weights`, 0 <= w."""
     (a, b), (s, t) = value, weights
     return (a * s if a >= 0 else a * t), (b * t if b >= 0 else b * s)
@@ -290,7 +290,7 @@ def ideal_sum(
         n = count if k is None else min(count, k - filled)
         if n <= 0:
             break
-        term = _product(values[cls], discounts.between(filled + 1, filled + n))
+        term = product_bounds(values[cls], discounts.between(filled + 1, filled + n))
         low, high, filled = low + term[0], high + term[1], filled + n
     return low, high
 
@@ -523,7 +523,7 @@ def _dcg_bounds(
     )
     for start, end, width, q, value in groups:
         low_sum = sum(map(dlow.__getitem__, ranks[start:end]))
-        term = _product(values[value], (low_sum, low_sum + width))
+        term = product_bounds(values[value], (low_sum, low_sum + width))
         low, high = sums.get(q, (0, 0))
         sums[q] = (low + term[0], high + term[1])
     return sums
@@ -562,7 +562,7 @@ def evaluate_queries(
     ranking = rank_config(prep.ranked, classes.of_label, classes.zero, choices)
     ideal = IDEAL_COUNTS[config.choice("ideal")](prep, classes, ranking, every_gain_enters(config))
     values, credit = _credits(classes, ranking, choices["ties"] == "average")
-    fixed = [_fixed(v) for v in values]
+    fixed = [fixed_point(v) for v in values]
     discounts = discounts_of(config)
     idcg_of = {q: ideal_sum(pairs, fixed, discounts, k) for q, pairs in ideal.items()}
     _raise_first_error(prep, config, classes, ranking, idcg_of, queries)
@@ -576,8 +576,9 @@ def evaluate_queries(
     per_query, total = {}, MeanPart()
     for q in queries:
         bounds = QueryBounds(dcg_of.get(q, (0, 0)), idcg_of.get(q, (0, 0)))
-        entry, part = _query_result(prep, config, q, bounds, choices["empty"])
-        per_query[prep.qrels.qids[q]] = entry
+        qid = prep.qrels.qids[q]
+        entry, part = query_result(config, qid, bounds, lambda q=q: prep.query_inputs(q))
+        per_query[qid] = entry
         total = total.combine(part)
     return per_query, total
 
@@ -596,11 +597,15 @@ def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
     return result_object(config, None if mean is None else plain_digits(mean), per_query)
 
 
-def _query_result(
-    prep: Prepared, config: Config, q: int, bounds: QueryBounds, empty_choice: str
+QueryInputs = Callable[[], tuple[Mapping[str, Judgment], Sequence[Posting]]]
+
+
+def query_result(
+    config: Config, qid: str, bounds: QueryBounds, inputs: QueryInputs
 ) -> tuple[dict[str, str | None], MeanPart]:
     """One query's entry of the result object, correctly rounded, and its share of the mean;
-    a query whose bounds cannot round a value goes to the reference (``ndcg.precision``)."""
+    a query whose bounds cannot round a value goes to the reference, on the judgments and
+    postings `inputs` gives (``ndcg.precision``)."""
     dcg, idcg = _rounded(*_scaled(bounds.dcg)), _rounded(*_scaled(bounds.idcg))
     low, high = bounds.idcg
     if dcg is not None and idcg is not None and (low > 0 or high <= 0):
@@ -611,13 +616,13 @@ def _query_result(
             if ndcg is not None:
                 return {"ndcg": plain_digits(ndcg), **entry}, MeanPart.between(ndcg_low, ndcg_high)
         else:
-            value, in_mean = empty.CHOICES[empty_choice](prep.qrels.qids[q])
+            value, in_mean = empty.CHOICES[config.choice("empty")](qid)
             exact = None if value is None else int(value)
             ndcg_text = None if exact is None else plain_digits(Decimal(exact))
             return {"ndcg": ndcg_text, **entry}, MeanPart.of(exact, in_mean)
-    judgments, postings = prep.query_inputs(q)
+    judgments, postings = inputs()
     with working_precision():
-        result = evaluate_query(prep.qrels.qids[q], judgments, postings, config)
+        result = evaluate_query(qid, judgments, postings, config)
     return query_object(result), MeanPart.of_real(result.value, result.in_mean)
 
 

@@ -9,8 +9,8 @@ decimal text. The objects themselves go with the columns (`evaluate.Prepared.inp
 query the engine leaves to the reference, and every error, is the reference's on the very
 judgments and postings given: the same message, anchor and axis. A configuration the engine
 does not declare (`support`), or input the columns cannot hold (a document id with a NUL
-character or one that is not UTF-8, a label or score that is not finite), is evaluated by the
-reference (fail closed).
+character or one that is not UTF-8, a label or score that is not finite, qrels without a
+judgment), is evaluated by the reference (fail closed).
 """
 
 from __future__ import annotations
@@ -76,6 +76,9 @@ def qrels_columns(qrels: Qrels) -> QrelsColumns:
             text = canonical_decimal(_finite(judgment.label))
             label_id.append(label_of.setdefault(text, len(label_of)))
     rows = len(qidx)
+    if not rows:
+        # As the columnar reader, which declines an empty file.
+        raise Unsupported("no judgment")
     return QrelsColumns(
         PATH,
         qids,

@@ -10,60 +10,80 @@ configuration that agrees on the axes the step depends on:
   share everything downstream;
 - ranking: duplicates, unjudged and ties (`ndcgspec.reference.ties.rank`) once per resolved
   gains and choice of those three axes;
-- DCG: the running sum of gain × discount in rank order, as the reference adds it
-  (``ndcg.definition.dcg``), once per ranking and discount; every cutoff reads its DCG@k
-  from that one running sum, since DCG@k is the sum of the first min(k, n) terms;
+- DCG: the running sum of gain × discount in rank order (``ndcg.definition.dcg``), once per
+  ranking and discount; every cutoff reads its DCG@k from that one running sum, since DCG@k
+  is the sum of the first min(k, n) terms;
 - IDCG the same way over the ideal list (``ndcg.definition.idcg``);
 - nDCG, the empty and aggregate axes last.
 
-Every addition, product and division is done at the spec's working precision, rounded at each
-step (spec 1.x's digits): a value within about 10^-50 of a rounding boundary of spec 2.0's
-correctly rounded digits (``ndcg.precision``) may differ from the reference in its 40th digit,
-far below the published precision `which` compares at; the tests check the numbers against
-`ndcgspec.reference.evaluate` on random inputs.
+The arithmetic is the fast engine's (`ndcgspec.engine.evaluate`): gains are exact fractions
+(the axes computed with rationals), each rank's discount is held between two fixed-point
+integers, so each running sum is a pair of integers between which the true sum lies; each
+output is then rounded once from those bounds (``ndcg.precision``), a query whose bounds do
+not settle its digits is evaluated by the reference, and the mean is an exact
+`evaluate.MeanPart`. A configuration with an irrational gain (2^l − 1 for a fractional l), or
+whose mean the parts cannot round, is scored by the engine on the whole input
+(`ndcgspec.engine.memory`). The digits are therefore the reference's, correctly rounded; the
+tests check them against `ndcgspec.reference.evaluate` on random inputs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import mpmath
-from mpmath.libmp import fzero, mpf_add, mpf_div, mpf_mul, round_nearest
 
-from ndcgspec.reference import aggregate, duplicates, empty, ties, unjudged
-from ndcgspec.reference.config import Config, axis
-from ndcgspec.reference.decimals import working_precision
-from ndcgspec.reference.discount import discount
+from ndcgspec.engine.evaluate import (
+    Bounds,
+    MeanPart,
+    NeedsMoreDigits,
+    QueryBounds,
+    discount_key,
+    discounts_of,
+    fixed_point,
+    product_bounds,
+    query_result,
+)
+from ndcgspec.engine.memory import Inputs
+from ndcgspec.reference import aggregate, duplicates, ties, unjudged
+from ndcgspec.reference.arithmetic import EXACT, NotRational, computing_with
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.decimals import plain_digits, working_precision
 from ndcgspec.reference.document import ScoredDocument
 from ndcgspec.reference.errors import InputError
-from ndcgspec.reference.evaluate import Evaluation
+from ndcgspec.reference.evaluate import result_object
 from ndcgspec.reference.ideal import every_gain_enters
 from ndcgspec.reference.inputs import Judgment, Posting, Qrels, Run
-from ndcgspec.reference.query import QueryResult, judged_gain
+from ndcgspec.reference.query import judged_gain
 
-Raw = tuple[int, int, int, int]
+Entries = dict[str, dict[str, str | None]]
 
 
 @dataclass(frozen=True)
 class _Ranked:
     """One query's ranking: credited gains in rank order, and the gains of the ranked
-    documents (after duplicates and unjudged, before ties) for ``ndcg.ideal.retrieved``."""
+    documents (after duplicates and unjudged, before ties) for ``ndcg.ideal.retrieved``;
+    exact fractions."""
 
-    credits: tuple[mpmath.mpf, ...]
-    gains: tuple[mpmath.mpf, ...]
+    credits: tuple[Fraction, ...]
+    gains: tuple[Fraction, ...]
 
 
 @dataclass(frozen=True)
 class _Keys:
-    """What each step of one configuration depends on; equal keys share the step."""
+    """What each step of one configuration depends on; equal keys share the step. `rational`
+    says every gain is a fraction (else the engine scores the configuration whole)."""
 
     labels: int
     ranking: tuple
     ideal: tuple
     discount: tuple
+    rational: bool
 
 
 class Sweep:
@@ -82,6 +102,8 @@ class Sweep:
             len({p.docid for p in postings}) < len(postings) for postings in run.values()
         )
         self._memo: dict[Hashable, Any] = {}
+        self._fixed: dict[Fraction, Bounds] = {}
+        self._inputs: Inputs | None = None
 
     def _cached(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         if key not in self._memo:
@@ -105,33 +127,32 @@ class Sweep:
             every_gain_enters(config),
             ranking[1:3] if retrieved else None,
         )
-        return _Keys(labels, ranking, ideal, _discount_key(config))
+        return _Keys(labels, ranking, ideal, discount_key(config), resolved is not IRRATIONAL)
 
     # -- labels: fractional, negative, gain ------------------------------------------------
 
-    def _resolve(self, config: Config) -> tuple:
-        """The gain of every distinct label, as raw mpf, None (``ndcg.negative.unjudged``) or
-        ERROR (the configuration rejects the label)."""
-        resolved: list[Raw | _Rejected | None] = []
-        with working_precision():
+    def _resolve(self, config: Config) -> tuple | _Rejected:
+        """The gain of every distinct label, as an exact fraction, None
+        (``ndcg.negative.unjudged``) or ERROR (the configuration rejects the label); IRRATIONAL
+        when a gain is not a fraction."""
+        resolved: list[Fraction | _Rejected | None] = []
+        with computing_with(EXACT):
             for label in self.labels:
                 try:
                     value = judged_gain(Judgment(label), config)[1]
                 except InputError:
                     resolved.append(ERROR)
                     continue
-                resolved.append(None if value is None else value._mpf_)
+                except NotRational:
+                    return IRRATIONAL
+                resolved.append(value)
         return tuple(resolved)
 
     def _gains(self, labels: int, config: Config) -> dict[str, dict[str, Any]]:
         """Per query, each judged document's gain: an mpf, None or ERROR."""
 
         def compute() -> dict[str, dict[str, Any]]:
-            resolved = self._resolve(config)
-            by_label = {
-                label: value if value is None or value is ERROR else mpmath.mp.make_mpf(value)
-                for label, value in zip(self.labels, resolved, strict=True)
-            }
+            by_label = dict(zip(self.labels, self._resolve(config), strict=True))
             return {
                 q: {d: by_label[j.label] for d, j in docs.items()} for q, docs in self.qrels.items()
             }
@@ -160,7 +181,8 @@ class Sweep:
         )
         if isinstance(ranked, InputError):
             return ranked
-        credits = tuple(credit for _, credit in ties.rank(ranked, config))
+        with computing_with(EXACT):
+            credits = tuple(credit for _, credit in ties.rank(ranked, config))
         return _Ranked(credits, tuple(d.gain for d in ranked))
 
     def _judged(self, qid: str, labels: int, config: Config) -> list[ScoredDocument] | InputError:
@@ -175,38 +197,34 @@ class Sweep:
                 ScoredDocument(p.docid, p.score, None, gains.get(p.docid), where=p.where)
                 for p in kept
             ]
-            return unjudged.CHOICES[config.choice("unjudged")](documents, qid)
+            with computing_with(EXACT):
+                return unjudged.CHOICES[config.choice("unjudged")](documents, qid)
         except InputError as error:
             return error
 
     # -- DCG and IDCG: running sums read at each cutoff --------------------------------------
 
-    def _weights(self, keys: _Keys, config: Config, length: int) -> list[Raw]:
-        weights: list[Raw] = self._cached(("weights", keys.discount), list)
-        for rank in range(len(weights) + 1, length + 1):
-            weights.append(discount(rank, config)._mpf_)
-        return weights
-
-    def _running_sums(
-        self, gains: Sequence[mpmath.mpf], keys: _Keys, config: Config
-    ) -> dict[int | None, Raw]:
+    def _running_sums(self, gains: Sequence[Fraction], config: Config) -> dict[int | None, Bounds]:
         """Σ gain × discount over ranks 1 .. min(k, n) for every checkpoint k, and over the
-        whole list (key None), each term added in rank order as the reference adds it; a
-        zero term adds nothing there either."""
-        weights = self._weights(keys, config, len(gains))
-        prec = mpmath.mp.prec
-        sums: dict[int | None, Raw] = {}
-        total, marks, at = fzero, self.checkpoints, 0
+        whole list (key None): two integers at the scale 2^(2 FIXED_BITS) between which the
+        true sum lies (`evaluate.QueryBounds`)."""
+        discounts = discounts_of(config)
+        discounts.cover(len(gains))
+        sums: dict[int | None, Bounds] = {}
+        low = high = 0
+        marks, at = self.checkpoints, 0
         for index, value in enumerate(gains):
             while at < len(marks) and marks[at] <= index:
-                sums[marks[at]] = total
+                sums[marks[at]] = (low, high)
                 at += 1
             if value:
-                term = mpf_mul(value._mpf_, weights[index], prec, round_nearest)
-                total = mpf_add(total, term, prec, round_nearest)
+                fixed = self._fixed.get(value) or self._fixed.setdefault(value, fixed_point(value))
+                rank = index + 1
+                term = product_bounds(fixed, (discounts.low[rank], discounts.high[rank]))
+                low, high = low + term[0], high + term[1]
         for mark in marks[at:]:
-            sums[mark] = total
-        sums[None] = total
+            sums[mark] = (low, high)
+        sums[None] = (low, high)
         return sums
 
     def _sums(self, qid: str, keys: _Keys, config: Config) -> tuple[dict, dict] | InputError:
@@ -216,15 +234,15 @@ class Sweep:
             return ranking
         dcg = self._cached(
             ("dcg", qid, keys.ranking, keys.discount),
-            lambda: self._running_sums(ranking.credits, keys, config),
+            lambda: self._running_sums(ranking.credits, config),
         )
         idcg = self._cached(
             ("idcg", qid, keys.ideal, keys.discount),
-            lambda: self._running_sums(self._ideal(qid, ranking, keys, config), keys, config),
+            lambda: self._running_sums(self._ideal(qid, ranking, keys, config), config),
         )
         return dcg, idcg
 
-    def _ideal(self, qid: str, ranking: _Ranked, keys: _Keys, config: Config) -> list[mpmath.mpf]:
+    def _ideal(self, qid: str, ranking: _Ranked, keys: _Keys, config: Config) -> list[Fraction]:
         """The ideal list, uncut (``ndcg.ideal``, ``ndcg.definition.idcg``)."""
         if config.choice("ideal") == "retrieved":
             candidates = list(ranking.gains)
@@ -239,15 +257,17 @@ class Sweep:
 
     def _pairs(
         self, keys: _Keys, config: Config, cutoff: int | None
-    ) -> dict[str, tuple[Raw, Raw] | InputError]:
-        """Per qrels query, (DCG@k, IDCG@k) or its InputError."""
+    ) -> dict[str, QueryBounds | InputError]:
+        """Per qrels query, the bounds of DCG@k and IDCG@k, or its InputError."""
 
-        def compute() -> dict[str, tuple[Raw, Raw] | InputError]:
-            out: dict[str, tuple[Raw, Raw] | InputError] = {}
+        def compute() -> dict[str, QueryBounds | InputError]:
+            out: dict[str, QueryBounds | InputError] = {}
             for qid in self.qids:
                 sums = self._sums(qid, keys, config)
                 out[qid] = (
-                    sums if isinstance(sums, InputError) else (sums[0][cutoff], sums[1][cutoff])
+                    sums
+                    if isinstance(sums, InputError)
+                    else QueryBounds(sums[0][cutoff], sums[1][cutoff])
                 )
             return out
 
@@ -261,56 +281,81 @@ class Sweep:
         given when already computed for `config`."""
         if cutoff is not None and cutoff not in self.checkpoints:
             raise ValueError(f"cutoff {cutoff} was not declared to this sweep")
-        with working_precision():
-            keys = keys or self.keys(config)
-            tail = (config.choice("empty"), config.choice("aggregate"))
-            key = ("scores", keys.ranking, keys.ideal, keys.discount, cutoff, *tail)
-            return self._cached(key, lambda: self._score(config, keys, cutoff))
+        keys = keys or self.keys(config)
+        tail = (config.choice("empty"), config.choice("aggregate"))
+        key = ("scores", keys.ranking, keys.ideal, keys.discount, cutoff, *tail)
+        return self._cached(key, lambda: self._score(config, keys, cutoff))
 
     def _score(self, config: Config, keys: _Keys, cutoff: int | None) -> Scores | InputError:
+        measure = config.replace(cutoff=cutoff)
+        if not keys.rational:
+            return self._by_engine(measure)
         pairs = self._pairs(keys, config, cutoff)
         queries = aggregate.CHOICES[config.choice("aggregate")](self.qids, self.run.keys())
-        make, prec = mpmath.mp.make_mpf, mpmath.mp.prec
-        per_query: dict[str, QueryResult] = {}
+        per_query: Entries = {}
+        in_mean: dict[str, bool] = {}
+        total = MeanPart()
         for qid in queries:
-            pair = pairs[qid]
-            if isinstance(pair, InputError):
-                return pair
-            dcg, idcg = pair
-            if idcg[1] and not idcg[0]:
-                ndcg, in_mean = make(mpf_div(dcg, idcg, prec, round_nearest)), True
-            else:
-                try:
-                    ndcg, in_mean = empty.CHOICES[config.choice("empty")](qid)
-                except InputError as error:
-                    return error
-            per_query[qid] = QueryResult(qid, ndcg, make(dcg), make(idcg), in_mean, ())
-        mean = aggregate.mean({q: (r.ndcg, r.in_mean) for q, r in per_query.items()})
-        return Scores(per_query, mean)
+            bounds = pairs[qid]
+            if isinstance(bounds, InputError):
+                return bounds
+            try:
+                entry, part = query_result(measure, qid, bounds, partial(self._query, qid))
+            except InputError as error:
+                return error
+            per_query[qid], in_mean[qid] = entry, part.count > 0
+            total = total.combine(part)
+        try:
+            mean = total.rounded_mean()
+        except NeedsMoreDigits:
+            return self._by_engine(measure)
+        return Scores(per_query, in_mean, None if mean is None else plain_digits(mean))
 
-    def evaluate(self, config: Config) -> Evaluation | InputError:
-        """What `ndcgspec.reference.evaluate` gives for `config` (per-query results without
-        traces), or an InputError it raises when the configuration rejects the input."""
+    def _query(self, qid: str) -> tuple[Mapping[str, Judgment], Sequence[Posting]]:
+        return self.qrels[qid], self.run.get(qid, ())
+
+    def _by_engine(self, measure: Config) -> Scores | InputError:
+        """`measure` scored by the engine on the whole input."""
+        if self._inputs is None:
+            self._inputs = Inputs(self.qrels, self.run)
+        try:
+            result = self._inputs.result(measure)
+        except InputError as error:
+            return error
+        skipped = measure.choice("empty") == "skip"
+        in_mean = {q: not (skipped and e["ndcg"] is None) for q, e in result["per_query"].items()}
+        return Scores(result["per_query"], in_mean, result["aggregate"])
+
+    def evaluate(self, config: Config) -> dict[str, Any] | InputError:
+        """What ``ndcgspec.reference.evaluate(...).to_json()`` gives for `config`, or an
+        InputError it raises when the configuration rejects the input."""
         result = self.scores(config, config.cutoff)
         if isinstance(result, InputError):
             return result
-        return Evaluation(config, result.per_query, result.aggregate)
+        return result_object(config, result.mean, result.per_query)
 
 
 @dataclass(frozen=True)
 class Scores:
-    """Per-query results (in qrels order) and their mean, None when undefined."""
+    """Per-query entries of the result object (decimal strings, in qrels order), whether each
+    query enters the mean, and the mean's digits (None when undefined)."""
 
-    per_query: dict[str, QueryResult]
-    aggregate: mpmath.mpf | None
+    per_query: Entries
+    in_mean: Mapping[str, bool]
+    mean: str | None
+
+    @property
+    def aggregate(self) -> mpmath.mpf | None:
+        """The mean at the working precision."""
+        if self.mean is None:
+            return None
+        with working_precision():
+            return mpmath.mpf(self.mean)
 
     def signature(self) -> tuple:
         """Equal for results that agree on every query's nDCG and on which queries enter
         the mean: configurations indistinguishable on this input."""
-        return tuple(
-            (q, None if r.ndcg is None else r.ndcg._mpf_, r.in_mean)
-            for q, r in self.per_query.items()
-        )
+        return tuple((q, e["ndcg"], self.in_mean[q]) for q, e in self.per_query.items())
 
 
 _LABEL_AXES = ("fractional", "negative", "gain")
@@ -324,17 +369,11 @@ class _Rejected:
 
 
 ERROR = _Rejected()
+IRRATIONAL = _Rejected()
 
 
 def _gain_map(config: Config) -> object:
     return config.param("gain_map") if config.choice("gain") == "map" else None
-
-
-def _discount_key(config: Config) -> tuple:
-    """The discount choice with its parameters: what the weights depend on."""
-    chosen = config.choice("discount")
-    params = next(c for c in axis("discount")["choices"] if c["id"] == chosen).get("params", [])
-    return (chosen, *(config.param(name) for name in params))
 
 
 def label_values(qrels: Qrels) -> list[Decimal]:

@@ -1,0 +1,140 @@
+"""The engine on in-memory inputs (`ndcgspec.engine.memory`) gives exactly what the plain
+reference gives: the same JSON result object, digit for digit, or the same InputError
+(message, ``file:line``, anchor and axis).
+
+The expected values are `ndcgspec.reference.evaluate`'s, the definition: on the inputs of
+every golden case (under the case's configuration and every open choice), and on random
+inputs over every axis. A last test makes sure the comparisons compare the engine: the
+engine path is taken, without the reference, on inputs it declares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import config_mappings
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndcgspec.engine import memory
+from ndcgspec.engine.memory import Inputs, evaluate_inputs
+from ndcgspec.engine.support import not_computed
+from ndcgspec.harness.suite.load import case_files, case_inputs, cases_root, iter_cases
+from ndcgspec.reference import Config, InputError, evaluate
+from ndcgspec.reference.inputs import Judgment, Posting
+
+
+def result_or_error(compute: Callable[..., dict[str, Any]], *args: Any) -> Any:
+    """The JSON result object `compute(*args)` returns, or everything an InputError says."""
+    try:
+        return compute(*args)
+    except InputError as error:
+        return ("error", str(error), error.where, error.anchor, error.axis)
+
+
+def reference(config: Config, qrels: Any, run: Any) -> dict[str, Any]:
+    return evaluate(config, qrels, run).to_json()
+
+
+def configs_of(case: dict[str, Any]) -> list[Config]:
+    """The case's configuration, or one per allowed choice of its open axis."""
+    config = Config.from_mapping(case["config"])
+    if "open" not in case:
+        return [config]
+    axis = case["open"]["axis"]
+    return [config.replace(**{axis: choice}) for choice in case["open"]["choices"]]
+
+
+CASE_FILES = case_files()
+
+
+def test_every_case_file_is_compared() -> None:
+    assert len(CASE_FILES) == 96
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=[p.stem for p in CASE_FILES])
+def test_golden_inputs_give_the_reference_result(path: Path) -> None:
+    """Every inline case of the file (the published ones are read from files, which
+    `test_fast_engine` covers), scored on one `Inputs` for all its configurations."""
+    glob = path.relative_to(cases_root()).as_posix()
+    cases = [c.case for c in iter_cases(glob) if "input" in c.case]
+    assert cases or all("input_files" in c.case for c in iter_cases(glob))
+    for case in cases:
+        qrels, run = case_inputs(case)
+        inputs = Inputs(qrels, run)
+        for config in configs_of(case):
+            expected = result_or_error(reference, config, qrels, run)
+            assert result_or_error(inputs.result, config) == expected, (case["id"], config)
+
+
+labels = st.one_of(
+    st.integers(-2, 4).map(str), st.sampled_from(["1.5", "2.7", "-0.5", "1E+1", "0.0", "-0"])
+)
+docids = st.sampled_from(["d1", "d2", "d3", "d4", "d5", "http://x.org/a|7", "é", "d 1", ""])
+scores = st.one_of(
+    st.integers(0, 3).map(str),
+    st.sampled_from(
+        ["0.5", "0.50", "2.25", "1e400", "0.1000000000000000000001", "0.1", "5E-330", "-0"]
+    ),
+)
+queries = st.sampled_from(["q1", "q2", "q3", "q 4"])
+
+
+@st.composite
+def inputs(draw: st.DrawFn) -> tuple[dict, dict]:
+    """Qrels and a run with origins, as the readers give them: ties, duplicates, unjudged,
+    negative and fractional labels, empty queries, queries on one side only, scores a double
+    cannot tell apart."""
+    qrels = draw(st.dictionaries(queries, st.dictionaries(docids, labels, max_size=6), max_size=3))
+    run = draw(
+        st.dictionaries(queries, st.lists(st.tuples(docids, scores), max_size=8), max_size=3)
+    )
+    return (
+        {
+            q: {d: Judgment(Decimal(label), f"qrels:{q}:{d}") for d, label in docs.items()}
+            for q, docs in qrels.items()
+        },
+        {
+            q: [Posting(d, Decimal(s), f"run:{q}:{i}") for i, (d, s) in enumerate(postings)]
+            for q, postings in run.items()
+        },
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(inputs(), st.lists(config_mappings(), min_size=1, max_size=4))
+def test_random_inputs_give_the_reference_result(given_inputs, mappings) -> None:
+    qrels, run = given_inputs
+    prepared = Inputs(qrels, run)
+    for config in map(Config.from_mapping, mappings):
+        expected = result_or_error(reference, config, qrels, run)
+        assert result_or_error(prepared.result, config) == expected, config
+        assert result_or_error(evaluate_inputs, config, qrels, run) == expected, config
+
+
+def test_the_engine_path_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the reference out of reach, the engine still answers a configuration it
+    declares: rel 0 then 1 under the reciprocal discount, DCG 1/2 and IDCG 1 (hand
+    arithmetic); a document id holding NUL is left to the reference."""
+    qrels = {"q": {"a": Judgment(Decimal(0)), "b": Judgment(Decimal(1))}}
+    run = {"q": [Posting("a", Decimal(2)), Posting("b", Decimal(1))]}
+    config = Config.from_mapping({"discount": "reciprocal"})
+    assert not not_computed(config)
+
+    def unreachable(*args: Any) -> Any:
+        raise AssertionError("the reference was asked")
+
+    monkeypatch.setattr(memory, "evaluate", unreachable)
+    result = Inputs(qrels, run).result(config)
+    assert Decimal(result["aggregate"]) == Decimal("0.5")
+    assert [Decimal(v) for v in result["per_query"]["q"].values()] == [
+        Decimal("0.5"),
+        Decimal("0.5"),
+        Decimal(1),
+    ]
+    with pytest.raises(AssertionError, match="reference was asked"):
+        Inputs({"q": {"a\0": Judgment(Decimal(1))}}, run).result(config)
