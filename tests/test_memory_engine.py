@@ -66,6 +66,9 @@ def test_golden_inputs_give_the_reference_result(path: Path) -> None:
     for case in cases:
         qrels, run = case_inputs(case)
         inputs = Inputs(qrels, run)
+        # Every golden input with a judgment fits the columns: the comparison is the
+        # engine's, not the reference's with itself.
+        assert inputs.prepared is not None or not any(qrels.values()), case["id"]
         for config in configs_of(case):
             expected = result_or_error(reference, config, qrels, run)
             assert result_or_error(inputs.result, config) == expected, (case["id"], config)
@@ -105,7 +108,7 @@ def inputs(draw: st.DrawFn) -> tuple[dict, dict]:
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(inputs(), st.lists(config_mappings(), min_size=1, max_size=4))
 def test_random_inputs_give_the_reference_result(given_inputs, mappings) -> None:
     qrels, run = given_inputs
