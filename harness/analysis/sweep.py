@@ -149,7 +149,7 @@ class Sweep:
         return tuple(resolved)
 
     def _gains(self, labels: int, config: Config) -> dict[str, dict[str, Any]]:
-        """Per query, each judged document's gain: an mpf, None or ERROR."""
+        """Per query, each judged document's gain: an exact fraction, None or ERROR."""
 
         def compute() -> dict[str, dict[str, Any]]:
             by_label = dict(zip(self.labels, self._resolve(config), strict=True))

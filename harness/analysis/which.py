@@ -2,11 +2,11 @@
 
 Given qrels, a run and a number as a paper reports it, every configuration of the declared
 space (`ndcgspec.harness.analysis.space`) is evaluated once over shared per-query work
-(`ndcgspec.harness.analysis.sweep`), with the reference's exact arithmetic. A configuration
-reproduces the value when its mean is within half a unit of the last reported decimal
-(``ndcg.comparison.published``). Configurations that give the same per-query scores on this
-input cannot be told apart by it; they are listed as one group under the most plausible of
-them. When nothing reproduces the value, the closest results are shown.
+(`ndcgspec.harness.analysis.sweep`), with the engine's exact arithmetic: the reference's
+digits. A configuration reproduces the value when its mean is within half a unit of the last
+reported decimal (``ndcg.comparison.published``). Configurations that give the same per-query
+scores on this input cannot be told apart by it; they are listed as one group under the most
+plausible of them. When nothing reproduces the value, the closest results are shown.
 """
 
 from __future__ import annotations
