@@ -132,10 +132,10 @@ class Sweep:
     # -- labels: fractional, negative, gain ------------------------------------------------
 
     def _resolve(self, config: Config) -> tuple | _Rejected:
-        """The gain of every distinct label, as an exact fraction, None
+        """The gain of every distinct label, as an exact fraction (an int when integral), None
         (``ndcg.negative.unjudged``) or ERROR (the configuration rejects the label); IRRATIONAL
         when a gain is not a fraction."""
-        resolved: list[Fraction | _Rejected | None] = []
+        resolved: list[Fraction | int | _Rejected | None] = []
         with computing_with(EXACT):
             for label in self.labels:
                 try:
@@ -145,7 +145,9 @@ class Sweep:
                     continue
                 except NotRational:
                     return IRRATIONAL
-                resolved.append(value)
+                # An integral gain as an int: the same number, and ranking compares ints fast.
+                integral = value is not None and value.denominator == 1
+                resolved.append(int(value) if integral else value)
         return tuple(resolved)
 
     def _gains(self, labels: int, config: Config) -> dict[str, dict[str, Any]]:
