@@ -62,6 +62,12 @@ def _double_is_exact(value: Decimal) -> bool:
     )
 
 
+def _rows(qidx: list[int], docids: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The query index and document id words of each row, and its line: its 1-based place
+    (the reference reports an error at the object given, never at this line)."""
+    return np.array(qidx, np.int32), id_words(docids), np.arange(1, len(qidx) + 1)
+
+
 def qrels_columns(qrels: Qrels) -> QrelsColumns:
     """The qrels as columns, queries in their order, judgments in theirs."""
     qids = list(qrels)
@@ -75,19 +81,12 @@ def qrels_columns(qrels: Qrels) -> QrelsColumns:
             qidx.append(q)
             text = canonical_decimal(_finite(judgment.label))
             label_id.append(label_of.setdefault(text, len(label_of)))
-    rows = len(qidx)
-    if not rows:
+    if not qidx:
         # As the columnar reader, which declines an empty file.
         raise Unsupported("no judgment")
-    return QrelsColumns(
-        PATH,
-        qids,
-        np.array(qidx, np.int32),
-        id_words(docids),
-        np.array(label_id, np.int32),
-        list(label_of),
-        np.arange(1, rows + 1),
-    )
+    query, words, lines = _rows(qidx, docids)
+    labels = np.array(label_id, np.int32)
+    return QrelsColumns(PATH, qids, query, words, labels, list(label_of), lines)
 
 
 def run_columns(run: Run, qids: Sequence[str]) -> RunColumns:
@@ -112,16 +111,9 @@ def run_columns(run: Run, qids: Sequence[str]) -> RunColumns:
             docids.append(posting.docid)
             qidx.append(q)
             scores.append(float(score))
-    return RunColumns(
-        PATH,
-        present,
-        np.array(qidx, np.int32),
-        id_words(docids),
-        np.array(scores, np.float64),
-        np.array(inexact_rows, np.int64),
-        inexact_texts,
-        np.arange(1, len(qidx) + 1),
-    )
+    query, words, lines = _rows(qidx, docids)
+    inexact = np.array(inexact_rows, np.int64)
+    return RunColumns(PATH, present, query, words, np.array(scores), inexact, inexact_texts, lines)
 
 
 class Inputs:
