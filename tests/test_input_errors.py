@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,15 +77,19 @@ def test_an_error_no_axis_makes_carries_no_axis(tmp_path: Path) -> None:
     assert (caught.value.axis, caught.value.anchor) == (None, None)
 
 
+@pytest.mark.parametrize(
+    ("outcome", "computed_by"),
+    [(expect.outcome, "evaluate_inputs"), (expect.reference_outcome, "evaluate")],
+)
 def test_the_expected_outcome_reads_the_fields_not_the_message(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, outcome: Any, computed_by: str
 ) -> None:
     """An error whose message reads like a rejection but that no axis raised is not taken
-    for one."""
+    for one, whether the engine or the reference computes the outcome."""
 
     def fails(*_: object) -> None:
         raise InputError("cannot read (duplicates=error)", "run:1")
 
-    monkeypatch.setattr(expect, "evaluate", fails)
+    monkeypatch.setattr(expect, computed_by, fails)
     with pytest.raises(InputError, match="cannot read"):
-        expect.outcome(Config.default(), {}, {})
+        outcome(Config.default(), {}, {})

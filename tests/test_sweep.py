@@ -42,12 +42,12 @@ def outcome(result: Any) -> Any:
     """What both must agree on: the JSON result object, or that the input is rejected."""
     if isinstance(result, InputError):
         return "error"
-    return result
+    return result.to_json()
 
 
 def reference_outcome(config: Config, qrels: Any, run: Any) -> Any:
     try:
-        return outcome(evaluate(config, qrels, run).to_json())
+        return outcome(evaluate(config, qrels, run))
     except InputError:
         return "error"
 

@@ -56,10 +56,10 @@ from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import plain_digits, working_precision
 from ndcgspec.reference.document import ScoredDocument
 from ndcgspec.reference.errors import InputError
-from ndcgspec.reference.evaluate import result_object
+from ndcgspec.reference.evaluate import Evaluation
 from ndcgspec.reference.ideal import every_gain_enters
 from ndcgspec.reference.inputs import Judgment, Posting, Qrels, Run
-from ndcgspec.reference.query import judged_gain
+from ndcgspec.reference.query import QueryResult, judged_gain
 
 Entries = dict[str, dict[str, str | None]]
 
@@ -328,13 +328,13 @@ class Sweep:
         in_mean = {q: not (skipped and e["ndcg"] is None) for q, e in result["per_query"].items()}
         return Scores(result["per_query"], in_mean, result["aggregate"])
 
-    def evaluate(self, config: Config) -> dict[str, Any] | InputError:
-        """What ``ndcgspec.reference.evaluate(...).to_json()`` gives for `config`, or an
-        InputError it raises when the configuration rejects the input."""
+    def evaluate(self, config: Config) -> Evaluation | InputError:
+        """What `ndcgspec.reference.evaluate` gives for `config` (per-query results without
+        traces), or an InputError it raises when the configuration rejects the input."""
         result = self.scores(config, config.cutoff)
         if isinstance(result, InputError):
             return result
-        return result_object(config, result.mean, result.per_query)
+        return Evaluation(config, result.results(), result.aggregate)
 
 
 @dataclass(frozen=True)
@@ -353,6 +353,19 @@ class Scores:
             return None
         with working_precision():
             return mpmath.mpf(self.mean)
+
+    def results(self) -> dict[str, QueryResult]:
+        """Each query's result, its values at the working precision."""
+        with working_precision():
+            return {
+                q: QueryResult(
+                    q,
+                    *(None if e[v] is None else mpmath.mpf(e[v]) for v in ("ndcg", "dcg", "idcg")),
+                    self.in_mean[q],
+                    (),
+                )
+                for q, e in self.per_query.items()
+            }
 
     def signature(self) -> tuple:
         """Equal for results that agree on every query's nDCG and on which queries enter
