@@ -15,19 +15,24 @@ A query with an empty label set, or an ideal DCG of 0, scores 0.0 (with a logged
 result is the plain mean over the rows. RankingEvaluator casts both columns to array<double>
 and calls the same RankingMetrics.ndcgAt (binary).
 
+Without relevance values this is the spec's binary gain (``ndcg.gain.binary``): a document
+of the label set gains 1 whatever its grade.
+
 PySpark 4.3.0 never hands the relevance values (the rows of the Spark ≥ 3.4 form) to
 Scala: ``PythonMLLibAPI.newRankingMetrics`` maps each row of the DataFrame it builds to a pair
 (prediction, labels), so the three-element rows of ``spark-mllib-relevance`` are scored as
-binary nDCG in which every listed document, including those judged 0, is relevant. The
-relevance form works from Scala and Java only.
+binary nDCG and the relevance values are ignored. The relevance form works from Scala and Java
+only; there, with the label list below, it would give exponential gain (2^relevance − 1).
 
 What these adapters hand Spark, as a careful user would: one row per query the ``aggregate``
 axis scores (an empty prediction for a query the run lacks), the prediction the run's
 documents sorted by score descending, ties kept in run order (a stable sort; ``ORDER BY score
 DESC`` alone leaves tie order to Spark), repeated documents passed as they are; the label set
-the judged documents with a positive label (binary), or every judged document with its label
-as the relevance value, the list sorted by label descending (Spark's ideal DCG takes the list
-as given, so an unsorted list gives a wrong ideal). A whole ranking (no cutoff) is k = 2^31 − 1.
+the relevant documents, those judged with a positive label, sorted by label descending
+(Spark's ideal DCG takes the list as given, so an unsorted list gives a wrong ideal), with
+``spark-mllib-relevance`` their labels as the relevance values. A document judged 0 or below
+is left out: in the label set it would count as relevant.
+A whole ranking (no cutoff) is k = 2^31 − 1.
 ndcgAt returns only the mean: each query is one call on a one-row dataset, documents numbered
 and the lists typed arrays of doubles (Spark cannot infer the type of an empty Python list, and
 RankingEvaluator takes only numbers). Each worker process starts one local Spark session and
@@ -85,10 +90,10 @@ def ranked_documents(ranking: list[tuple[str, Decimal]]) -> list[str]:
     return [docid for docid, _ in sorted(ranking, key=lambda row: -row[1])]
 
 
-def label_list(judged: Mapping[str, Decimal], relevance: bool) -> list[tuple[str, Decimal]]:
-    """The ground truth handed to Spark: the judged documents with a positive label
-    (binary), or every judged document (with relevance), by label descending."""
-    kept = [(d, label) for d, label in judged.items() if relevance or label > 0]
+def label_list(judged: Mapping[str, Decimal]) -> list[tuple[str, Decimal]]:
+    """The ground truth handed to Spark: the judged documents with a positive label, by label
+    descending (the relevance values of ``spark-mllib-relevance`` are these labels)."""
+    kept = [(d, label) for d, label in judged.items() if label > 0]
     return sorted(kept, key=lambda row: -row[1])
 
 
@@ -109,9 +114,9 @@ class SparkRankingAdapter(PeerAdapter):
             name=name,
             version=distribution_version(DISTRIBUTION),
             # pyspark drops the relevance values (see the module's docstring): both mllib
-            # adapters compute binary nDCG.
+            # adapters compute binary nDCG (``ndcg.gain.binary``).
             capabilities={
-                "gain": ["linear"],
+                "gain": ["binary"],
                 "ties": ["input"],
                 "aggregate": ["qrels", "run"],
             },
@@ -126,7 +131,7 @@ class SparkRankingAdapter(PeerAdapter):
         out = {}
         for qid in scored_queries(case_input, config):
             predicted = ranked_documents(rankings.get(qid, []))
-            truth = label_list(labels.get(qid, {}), self.relevance)
+            truth = label_list(labels.get(qid, {}))
             out[qid] = self._ndcg(predicted, truth, k)
         return out
 
