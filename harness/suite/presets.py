@@ -18,7 +18,7 @@ from typing import Any
 
 from ndcgspec.harness.running.plan import preset_target
 from ndcgspec.harness.suite.case import case_file, cite, computed_case
-from ndcgspec.reference.config import choice_axes, presets
+from ndcgspec.reference.config import choice_axes, presets, since
 
 ORIGIN = "generated"
 SOURCE = "ndcgspec.harness.suite.presets"
@@ -62,14 +62,8 @@ def preset_inputs(files: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def added_in(config: dict[str, Any]) -> tuple[int, ...]:
-    """The spec version that added the newest choice of `config` (a choice's `since`,
-    ``ndcg.definition.versions``)."""
-    return max(
-        tuple(int(part) for part in choice.get("since", "1.0.0").split("."))
-        for entry in choice_axes()
-        for choice in entry["choices"]
-        if choice["id"] == config[entry["id"]]
-    )
+    """The spec version that added the newest choice of `config`."""
+    return max(since(entry["id"], config[entry["id"]]) for entry in choice_axes())
 
 
 def preset_file(entry: dict[str, Any], inputs: Sequence[dict[str, Any]]) -> dict[str, Any]:
