@@ -190,26 +190,10 @@ def _page_records() -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))["libraries"]
 
 
-# Spark's nDCG gains 1 for every positive label (binary relevance), a gain the spec has no
-# choice for: identify names no configuration that predicts it, and the page shows its misses.
-OUTSIDE_THE_SPEC = {"spark-mllib", "spark-mllib-relevance", "spark-ml"}
-
-
 # CI regenerates docs/ with every peer library installed and fails when predictions.json is
 # not what they answer today, so each record is a live run of its library on the page's fresh
 # queries; this test holds every record to zero unexplained misses.
-@pytest.mark.parametrize(
-    "adapter",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                name in OUTSIDE_THE_SPEC, reason="binary relevance: no gain choice", strict=True
-            ),
-        )
-        for name in sorted(PEER_ADAPTERS)
-    ],
-)
+@pytest.mark.parametrize("adapter", sorted(PEER_ADAPTERS))
 def test_the_page_predicts_every_peer_on_fresh_queries(adapter: str) -> None:
     record = _page_records().get(adapter)
     if record is None:

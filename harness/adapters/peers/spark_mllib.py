@@ -15,26 +15,30 @@ A query with an empty label set, or an ideal DCG of 0, scores 0.0 (with a logged
 result is the plain mean over the rows. RankingEvaluator casts both columns to array<double>
 and calls the same RankingMetrics.ndcgAt (binary).
 
+Without relevance values this is the spec's binary gain (``ndcg.gain.binary``): a document
+of the label set gains 1 whatever its grade.
+
 The two RankingMetrics adapters call the Scala class in the session's JVM, as Scala and Java
 users do, through the gateway pyspark opens. pyspark's own Python wrapper
 (``pyspark.mllib.evaluation.RankingMetrics``) computes the same binary nDCG, but it cannot
 compute the relevance form: ``PythonMLLibAPI.newRankingMetrics`` maps each row of the
 DataFrame it builds to a pair (prediction, labels), so three-element rows are scored as binary
-nDCG in which every listed document is relevant (``tests/test_spark_peers.py`` shows both). It
-also costs two Python-worker jobs per call to turn the Python rows into that DataFrame.
+nDCG and the relevance values are ignored (``tests/test_spark_peers.py`` shows both). It also
+costs two Python-worker jobs per call to turn the Python rows into that DataFrame.
 
 What these adapters hand Spark, as a careful user would: one row per query the ``aggregate``
 axis scores (an empty prediction for a query the run lacks), the prediction the run's
 documents sorted by score descending, ties kept in run order (a stable sort; ``ORDER BY score
 DESC`` alone leaves tie order to Spark), repeated documents passed as they are; the label set
-the judged documents with a positive label (binary), or every judged document with its label
-as the relevance value, the list sorted by label descending (Spark's ideal DCG takes the list
-as given, so an unsorted list gives a wrong ideal). A whole ranking (no cutoff) is k = 2^31 − 1.
-ndcgAt returns only the mean, so each query is one Spark job on a one-row dataset; documents
-are numbered and the lists are arrays of doubles (RankingEvaluator takes only numbers, and
-Spark cannot infer the type of an empty Python list). A query that reaches Spark as the same
-numbered lists and k as an earlier one is not recomputed: the worker keeps each answer. Each
-worker process starts one local Spark session and reuses it across cases.
+the relevant documents, those judged with a positive label, sorted by label descending
+(Spark's ideal DCG takes the list as given, so an unsorted list gives a wrong ideal), with
+``spark-mllib-relevance`` their labels as the relevance values. A document judged 0 or below
+is left out: in the label set it would count as relevant. A whole ranking (no cutoff) is
+k = 2^31 − 1. ndcgAt returns only the mean, so each query is one Spark job on a one-row
+dataset; documents are numbered and the lists are arrays of doubles (RankingEvaluator takes
+only numbers, and Spark cannot infer the type of an empty Python list). A query that reaches
+Spark as the same numbered lists and k as an earlier one is not recomputed: the worker keeps
+each answer. Each worker process starts one local Spark session and reuses it across cases.
 """
 
 from __future__ import annotations
@@ -69,7 +73,7 @@ def local_session() -> Any:
     running = sql.SparkSession.getActiveSession()
     if running is not None:
         return running
-    # Spark's Python workers (which turn the rows into a DataFrame) run this interpreter.
+    # Any Python worker Spark starts runs this interpreter, which has ndcgspec.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session = (
         sql.SparkSession.builder.master("local[1]")
@@ -88,10 +92,10 @@ def ranked_documents(ranking: list[tuple[str, Decimal]]) -> list[str]:
     return [docid for docid, _ in sorted(ranking, key=lambda row: -row[1])]
 
 
-def label_list(judged: Mapping[str, Decimal], relevance: bool) -> list[tuple[str, Decimal]]:
-    """The ground truth handed to Spark: the judged documents with a positive label
-    (binary), or every judged document (with relevance), by label descending."""
-    kept = [(d, label) for d, label in judged.items() if relevance or label > 0]
+def label_list(judged: Mapping[str, Decimal]) -> list[tuple[str, Decimal]]:
+    """The ground truth handed to Spark: the judged documents with a positive label, by label
+    descending (the relevance values of ``spark-mllib-relevance`` are these labels)."""
+    kept = [(d, label) for d, label in judged.items() if label > 0]
     return sorted(kept, key=lambda row: -row[1])
 
 
@@ -124,7 +128,7 @@ class SparkRankingAdapter(PeerAdapter):
             name=name,
             version=distribution_version(DISTRIBUTION),
             capabilities={
-                "gain": ["exponential" if relevance else "linear"],
+                "gain": ["exponential" if relevance else "binary"],
                 "ties": ["input"],
                 "aggregate": ["qrels", "run"],
             },
@@ -139,7 +143,7 @@ class SparkRankingAdapter(PeerAdapter):
         out = {}
         for qid in scored_queries(case_input, config):
             predicted = ranked_documents(rankings.get(qid, []))
-            truth = label_list(labels.get(qid, {}), self.relevance)
+            truth = label_list(labels.get(qid, {}))
             # Documents are numbered, as recommenders' item ids are.
             number = {
                 d: float(n) for n, d in enumerate(dict.fromkeys(predicted + [d for d, _ in truth]))
