@@ -17,6 +17,7 @@ COMPUTED: frozenset[str] = frozenset(
         "ndcg.gain.exponential",
         "ndcg.gain.map",
         "ndcg.gain.map.gain_map",
+        "ndcg.gain.binary",
         "ndcg.discount.log",
         "ndcg.discount.jarvelin2002",
         "ndcg.discount.reciprocal",

@@ -61,6 +61,12 @@ def choice_ids(axis_id: str, as_of: str | None = None) -> list[str]:
     ]
 
 
+def since(axis_id: str, choice_id: str) -> tuple[int, ...]:
+    """The spec version that added a choice (``ndcg.definition.versions``: its `since`,
+    1.0.0 when absent), as a tuple of integers."""
+    return _version(_choice(axis_id, choice_id).get("since", "1.0.0"))
+
+
 def _version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split("."))
 

@@ -27,10 +27,16 @@ def mapped(label: Decimal, config: Config) -> Any:
     return number(table.get(label, label))
 
 
+def binary(label: Decimal, config: Config) -> Any:
+    """``ndcg.gain.binary``: g(l) = 1 if l > 0 else 0 (binary relevance)."""
+    return number(1 if label > 0 else 0)
+
+
 CHOICES: dict[str, Callable[[Decimal, Config], Any]] = {
     "linear": linear,
     "exponential": exponential,
     "map": mapped,
+    "binary": binary,
 }
 
 

@@ -36,20 +36,30 @@ def computed(name: str, config: Config) -> dict[str, float]:
 @pytest.mark.parametrize("name", ["spark-mllib", "spark-ml"])
 def test_binary_ndcg_counts_each_positive_judgment_as_one(spark: Any, name: str) -> None:
     # Relevant: b and d. DCG: b at rank 2. Ideal: two relevant documents at ranks 1 and 2.
-    got = computed(name, Config.default())
+    binary = Config.default().replace(gain="binary")
+    got = computed(name, binary)
     assert got["q1"] == pytest.approx(discount(2) / (discount(1) + discount(2)), rel=1e-12)
     assert got["q2"] == 0.0
     # Cut at 1: a is not relevant; the ideal keeps one document.
-    assert computed(name, Config.default().replace(cutoff=1))["q1"] == 0.0
+    assert computed(name, binary.replace(cutoff=1))["q1"] == 0.0
+
+
+def test_scala_scores_the_relevance_values(spark: Any) -> None:
+    # The label list holds the relevant documents only, b (2) and d (1), with their labels as
+    # relevance values; c, judged 0, is left out (in the list it would count as relevant).
+    # Scala's relevance form: b at rank 2 gains 2^2 - 1 = 3; ideal: 3 at rank 1, 1 at rank 2.
+    got = computed("spark-mllib-relevance", Config.default().replace(gain="exponential"))
+    assert got["q1"] == pytest.approx(3 * discount(2) / (3 + discount(2)), rel=1e-12)
+    assert got["q2"] == 0.0
 
 
 def test_pyspark_drops_the_relevance_values(spark: Any) -> None:
-    # PythonMLLibAPI.newRankingMetrics keeps (prediction, labels) of each row: with relevance
-    # values b (2), d (1) and c (0) are the label set, all relevant. DCG: b and c at ranks 2
-    # and 3; ideal: three relevant documents. With the values Scala would compute
-    # 3/log2(3) / (3 + 1/log2(3)).
-    got = computed("spark-mllib-relevance", Config.default().replace(gain="exponential"))
+    # pyspark's wrapper, given q1 as three-element rows (a, b, c numbered 0, 1, 2 and d 3):
+    # PythonMLLibAPI.newRankingMetrics keeps (prediction, labels) of each row, so b (2), d (1)
+    # and c (0) are the label set, all relevant. DCG: b and c at ranks 2 and 3; ideal: three
+    # relevant documents.
+    from pyspark.mllib.evaluation import RankingMetrics
+
+    rows = spark.sparkContext.parallelize([([0.0, 1.0, 2.0], [1.0, 3.0, 2.0], [2.0, 1.0, 0.0])])
     binary = (discount(2) + discount(3)) / (discount(1) + discount(2) + discount(3))
-    assert got["q1"] == pytest.approx(binary, rel=1e-12)
-    assert got["q1"] != pytest.approx(3 * discount(2) / (3 + discount(2)), rel=1e-3)
-    assert got["q2"] == 0.0
+    assert RankingMetrics(rows).ndcgAt(10) == pytest.approx(binary, rel=1e-12)

@@ -328,3 +328,27 @@ def test_negative_exponential_gain_in_the_ideal_list() -> None:
     ideal list 3, 0, −1/2 gives IDCG = 3 − 1/4."""
     result = score([0, -1, 2], gain="exponential", negative="keep-in-ideal")
     assert_exact(result.ndcg, (mpmath.mpf(3) / 2 - 1 / (2 * log2(3))) / (mpmath.mpf(11) / 4))
+
+
+def assert_forty_digits(value: mpmath.mpf | None, closed_form: mpmath.mpf) -> None:
+    """The output, correctly rounded to 40 digits (``ndcg.precision``), is the closed form's
+    50-digit value rounded to 40 digits."""
+    assert value is not None
+    assert mpmath.nstr(value, 40) == mpmath.nstr(closed_form, 40), (value, closed_form)
+
+
+@mpmath.workdps(50)
+def test_binary_gain_counts_every_positive_label_once() -> None:
+    """3, 0, 0.5, −1, 1 in rank order under gain=binary (``ndcg.gain.binary``), the label
+    taken after the fractional and negative axes: kept, 0.5 gains 1 and −1 (negative=keep)
+    gains 0, so DCG = 1 + 1/log2 4 + 1/log2 6 over the three positive labels' IDCG =
+    1 + 1/log2 3 + 1/log2 4; truncated, 0.5 becomes 0 and gains 0, so DCG = 1 + 1/log2 6 over
+    IDCG = 1 + 1/log2 3. Linear gain would count 3 for the first document."""
+    ranked: list[Any] = [3, 0, "0.5", -1, 1]
+    kept = score(ranked, gain="binary", negative="keep")
+    assert_forty_digits(kept.dcg, 1 + mpmath.mpf(1) / 2 + 1 / log2(6))
+    assert_forty_digits(kept.idcg, 1 + 1 / log2(3) + mpmath.mpf(1) / 2)
+    assert rounded(kept.ndcg) == Decimal("0.885")
+    truncated = score(ranked, gain="binary", negative="keep", fractional="truncate")
+    assert_forty_digits(truncated.ndcg, (1 + 1 / log2(6)) / (1 + 1 / log2(3)))
+    assert rounded(truncated.ndcg) == Decimal("0.850")

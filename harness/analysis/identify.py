@@ -33,6 +33,7 @@ from ndcgspec.harness.adapters.base import (
     declared_view,
 )
 from ndcgspec.harness.analysis.probes import (
+    ANALYSIS_POOL,
     RESOLUTION_GAP,
     RESOLUTION_GAPS,
     TIE_LENGTHS,
@@ -779,7 +780,7 @@ def identify(
 
 
 def _identify(command: list[str] | str, progress: bool) -> Identification:
-    adapter = declared_adapter(command)
+    adapter = declared_adapter(command, ANALYSIS_POOL)
     numbers = declared_number_format(adapter)
     view = declared_view(adapter)
     hidden = view.hidden

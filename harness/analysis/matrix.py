@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import platform
+import sys
+import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -176,6 +178,7 @@ def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
     """Identify one adapter, check the presets naming it, measure its errors and, for a TREC
     reader, its DL19 numbers, and how its configuration predicts fresh queries. One set of
     adapter processes answers all of it."""
+    started = time.monotonic()
     with shared_pools():
         result = identify(name)
         numbers = declared_number_format(result.adapter)
@@ -189,6 +192,8 @@ def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
         if name in TREC_READERS:
             item.published = published_results(name, result.configuration, numbers)
         item.prediction = predict(name, result.configuration, declared_departures(result, name))
+    # On standard error, so that a long run (CI's) shows where its time goes.
+    print(f"matrix: examined {name} in {time.monotonic() - started:.0f} s", file=sys.stderr)
     return item
 
 

@@ -40,6 +40,9 @@ Rows = tuple[tuple[str, str, str], ...]
 # enumerated files repeat the same kinds of input, and the reference's time grows with them.
 PROBES_PER_FILE = 8
 BATCH = 16
+ANALYSIS_POOL = PoolOptions(jobs=2, timeout=120.0)
+"""How the analysis tools run an adapter's processes: the start reply (`declared_adapter`) and
+every question share them."""
 # Relative gap of the score-resolution probes: distinct in float64, equal in float32.
 RESOLUTION_GAP = Decimal("1e-9")
 ULP = "one float64 ulp"
@@ -319,7 +322,7 @@ def ask(
         bar.update(1)
 
     try:
-        with pooled(command, options or PoolOptions(jobs=2, timeout=120.0)) as pool:
+        with pooled(command, options or ANALYSIS_POOL) as pool:
             pool.run([jobs[i : i + BATCH] for i in range(0, len(jobs), BATCH)], keep)
     finally:
         bar.close()

@@ -8,7 +8,7 @@ The space is declared here and stated in every answer:
 3. every two-axis departure from a preset;
 
 each at every cutoff of `DEFAULT_CUTOFFS` (and the preset's own cutoff, if it has one). On
-the gain axis the choices are linear, exponential and gain maps (``ndcg.gain.map``) that
+the gain axis the choices are the spec's (binary among them) and gain maps (``ndcg.gain.map``) that
 collapse grades, built from the integer grades of the qrels (`collapsing_maps`), plus any map
 the user gives. A configuration reached from several presets keeps its most plausible origin.
 """

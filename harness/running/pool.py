@@ -56,6 +56,7 @@ class WorkerPool:
         self._live: set[Worker] = set()
         self._lock = threading.Lock()
         self._closed = False
+        self.start_reply: dict[str, Any] = {}
 
     def _spawn(self) -> Worker:
         worker = Worker(
@@ -87,6 +88,7 @@ class WorkerPool:
             self._retire(worker, graceful=False)
             raise
         self._spare.append(worker)
+        self.start_reply = reply
         return reply
 
     def _keep_spare(self, worker: Worker) -> None:
@@ -219,8 +221,8 @@ def shared_pools() -> Iterator[None]:
                 kept.close()
 
 
-def _shared_key(kind: str, command: Sequence[str] | str, options: PoolOptions) -> str:
-    return json.dumps([kind, command, asdict(options)])
+def _shared_key(command: Sequence[str] | str, options: PoolOptions) -> str:
+    return json.dumps([command, asdict(options)])
 
 
 @contextmanager
@@ -228,7 +230,7 @@ def pooled(command: Sequence[str] | str, options: PoolOptions) -> Iterator[Worke
     """An open pool running `command`: inside `shared_pools` the one kept for this command and
     options, otherwise a new one, closed on leaving. WorkerFailure if it does not start."""
     shared = _SHARED.get()
-    key = _shared_key("pool", command, options)
+    key = _shared_key(command, options)
     if shared is not None and key in shared:
         yield shared[key]
         return
@@ -248,19 +250,12 @@ def declared_adapter(
 ) -> dict[str, Any]:
     """The ``adapter`` object of the adapter's start reply: all the harness learns about an
     adapter it does not run (name, version, capabilities, number format, observability), from
-    a worker process, so that no adapter module or library is imported by the harness."""
+    a worker process, so that no adapter module or library is imported by the harness. Inside
+    `shared_pools` the process that answers it is kept for the questions asked with the same
+    options."""
     options = options or PoolOptions()
-    shared = _SHARED.get()
-    key = _shared_key("adapter", command, options)
-    if shared is not None and key in shared:
-        return dict(shared[key])
-    pool = WorkerPool(command, options)
     try:
-        adapter = dict(pool.open()["adapter"])
+        with pooled(command, options) as pool:
+            return dict(pool.start_reply["adapter"])
     except WorkerFailure as failure:
         raise AdapterError(f"the adapter did not start: {failure.summary()}") from None
-    finally:
-        pool.close()
-    if shared is not None:
-        shared[key] = adapter
-    return dict(adapter)

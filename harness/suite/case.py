@@ -12,7 +12,7 @@ from ndcgspec.reference import Config
 from ndcgspec.reference.decimals import DPS
 from ndcgspec.spec import load_spec
 
-SUITE_VERSION = "2.0.0"
+SUITE_VERSION = "3.0.0"
 GENERATOR_NAME = "ndcgspec cases generate"
 
 Row = list[str]

@@ -15,7 +15,7 @@ from ndcgspec.reference.rejection import choice_anchor
 ORIGIN = "generated"
 SOURCE = "ndcgspec.harness.suite.generated"
 CASES_PER_FILE = 100
-SEEDS_BY_SPEC_VERSION = {"1.0.0": range(1, 22), "1.1.0": range(22, 25)}
+SEEDS_BY_SPEC_VERSION = {"1.0.0": range(1, 22), "1.1.0": range(22, 25), "2.1.0": range(25, 28)}
 """A seed draws among the choices of its spec version, so a choice added later never changes
 the cases of an earlier seed (``ndcg.definition.versions``)."""
 FILE_SEEDS = tuple(seed for seeds in SEEDS_BY_SPEC_VERSION.values() for seed in seeds)

@@ -4,7 +4,9 @@ A source file holds `inputs`, each scored under every choice of its axis (one ca
 and input, written to ``<axis>/<choice>.json``), and `cases`, single cases written to the group
 they name. An input is given as `ranked` labels (documents d1, d2, ... in run order with
 descending scores; null is a retrieved document without a judgment) plus `unretrieved` labels
-(judged documents u1, u2, ... not retrieved), and/or as explicit `qrels` and `run`.
+(judged documents u1, u2, ... not retrieved), and/or as explicit `qrels` and `run`. A single
+case may list the numbers a hand derivation gives (`printed`, with the arithmetic in a source's
+note); `ndcgspec cases check` compares them with the expected values at their precision.
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ def single_case(item: dict[str, Any]) -> dict[str, Any]:
         qrels=qrels,
         run=run,
         open_axis=item.get("open"),
+        extra={"printed": item["printed"]} if "printed" in item else None,
     )
 
 

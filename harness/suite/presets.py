@@ -3,7 +3,8 @@ expected values stored, so that a harness written in another language checks an 
 of any preset from ``cases/`` alone.
 
 Each file takes the same inputs, in suite order: every distinct input of the hand and document
-cases, then the smallest generated ones, until `INPUTS_PER_PRESET`. Each input keeps its own
+cases, then the smallest generated ones, until `INPUTS_PER_PRESET`; an input that several cases
+share is named by the case of the oldest choices. Each input keeps its own
 cutoff; an input without one takes the preset's own cutoff, the one its tool applies unasked
 (``harness/running/plan.py`` judges computed cases by the same rule). A case names the case its
 input comes from (`input_of`), whose group says which axis the input was written for.
@@ -17,7 +18,7 @@ from typing import Any
 
 from ndcgspec.harness.running.plan import preset_target
 from ndcgspec.harness.suite.case import case_file, cite, computed_case
-from ndcgspec.reference.config import presets
+from ndcgspec.reference.config import choice_axes, presets, since
 
 ORIGIN = "generated"
 SOURCE = "ndcgspec.harness.suite.presets"
@@ -52,8 +53,17 @@ def preset_inputs(files: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             if "input" not in case or _rows(case) > limit:
                 continue
             key = json.dumps([case["input"], case["config"]["cutoff"]], sort_keys=True)
-            taken.setdefault(key, case)
+            held = taken.get(key)
+            # An input keeps its place and, among its cases, the one of the oldest choices, so
+            # that a choice added later never renames the cases of earlier inputs.
+            if held is None or added_in(case["config"]) < added_in(held["config"]):
+                taken[key] = case
     return list(taken.values())
+
+
+def added_in(config: dict[str, Any]) -> tuple[int, ...]:
+    """The spec version that added the newest choice of `config`."""
+    return max(since(entry["id"], config[entry["id"]]) for entry in choice_axes())
 
 
 def preset_file(entry: dict[str, Any], inputs: Sequence[dict[str, Any]]) -> dict[str, Any]:

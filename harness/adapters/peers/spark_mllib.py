@@ -1,5 +1,5 @@
-"""Spark MLlib's nDCG as built-in adapters: ``pyspark.mllib.evaluation.RankingMetrics.ndcgAt``
-without relevance values (``ndcgspec run spark-mllib``) and with them
+"""Spark MLlib's nDCG as built-in adapters: ``org.apache.spark.mllib.evaluation.RankingMetrics``
+``.ndcgAt`` without relevance values (``ndcgspec run spark-mllib``) and with them
 (``spark-mllib-relevance``, the (prediction, label, relevance) rows of Spark ≥ 3.4), and
 ``pyspark.ml.evaluation.RankingEvaluator(metricName="ndcgAtK")`` (``spark-ml``).
 
@@ -15,31 +15,38 @@ A query with an empty label set, or an ideal DCG of 0, scores 0.0 (with a logged
 result is the plain mean over the rows. RankingEvaluator casts both columns to array<double>
 and calls the same RankingMetrics.ndcgAt (binary).
 
-PySpark 4.3.0 never hands the relevance values (the rows of the Spark ≥ 3.4 form) to
-Scala: ``PythonMLLibAPI.newRankingMetrics`` maps each row of the DataFrame it builds to a pair
-(prediction, labels), so the three-element rows of ``spark-mllib-relevance`` are scored as
-binary nDCG in which every listed document, including those judged 0, is relevant. The
-relevance form works from Scala and Java only.
+Without relevance values this is the spec's binary gain (``ndcg.gain.binary``): a document
+of the label set gains 1 whatever its grade.
+
+The two RankingMetrics adapters call the Scala class in the session's JVM, as Scala and Java
+users do, through the gateway pyspark opens. pyspark's own Python wrapper
+(``pyspark.mllib.evaluation.RankingMetrics``) computes the same binary nDCG, but it cannot
+compute the relevance form: ``PythonMLLibAPI.newRankingMetrics`` maps each row of the
+DataFrame it builds to a pair (prediction, labels), so three-element rows are scored as binary
+nDCG and the relevance values are ignored (``tests/test_spark_peers.py`` shows both). It also
+costs two Python-worker jobs per call to turn the Python rows into that DataFrame.
 
 What these adapters hand Spark, as a careful user would: one row per query the ``aggregate``
 axis scores (an empty prediction for a query the run lacks), the prediction the run's
 documents sorted by score descending, ties kept in run order (a stable sort; ``ORDER BY score
 DESC`` alone leaves tie order to Spark), repeated documents passed as they are; the label set
-the judged documents with a positive label (binary), or every judged document with its label
-as the relevance value, the list sorted by label descending (Spark's ideal DCG takes the list
-as given, so an unsorted list gives a wrong ideal). A whole ranking (no cutoff) is k = 2^31 − 1.
-ndcgAt returns only the mean: each query is one call on a one-row dataset, documents numbered
-and the lists typed arrays of doubles (Spark cannot infer the type of an empty Python list, and
-RankingEvaluator takes only numbers). Each worker process starts one local Spark session and
-reuses it across cases.
+the relevant documents, those judged with a positive label, sorted by label descending
+(Spark's ideal DCG takes the list as given, so an unsorted list gives a wrong ideal), with
+``spark-mllib-relevance`` their labels as the relevance values. A document judged 0 or below
+is left out: in the label set it would count as relevant. A whole ranking (no cutoff) is
+k = 2^31 − 1. ndcgAt returns only the mean, so each query is one Spark job on a one-row
+dataset; documents are numbered and the lists are arrays of doubles (RankingEvaluator takes
+only numbers, and Spark cannot infer the type of an empty Python list). A query that reaches
+Spark as the same numbered lists and k as an earlier one is not recomputed: the worker keeps
+each answer. Each worker process starts one local Spark session and reuses it across cases.
 """
 
 from __future__ import annotations
 
 import os
+import struct
 import sys
-from array import array
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -66,7 +73,7 @@ def local_session() -> Any:
     running = sql.SparkSession.getActiveSession()
     if running is not None:
         return running
-    # Spark's Python workers (which turn the rows into a DataFrame) run this interpreter.
+    # Any Python worker Spark starts runs this interpreter, which has ndcgspec.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session = (
         sql.SparkSession.builder.master("local[1]")
@@ -85,33 +92,43 @@ def ranked_documents(ranking: list[tuple[str, Decimal]]) -> list[str]:
     return [docid for docid, _ in sorted(ranking, key=lambda row: -row[1])]
 
 
-def label_list(judged: Mapping[str, Decimal], relevance: bool) -> list[tuple[str, Decimal]]:
-    """The ground truth handed to Spark: the judged documents with a positive label
-    (binary), or every judged document (with relevance), by label descending."""
-    kept = [(d, label) for d, label in judged.items() if relevance or label > 0]
+def label_list(judged: Mapping[str, Decimal]) -> list[tuple[str, Decimal]]:
+    """The ground truth handed to Spark: the judged documents with a positive label, by label
+    descending (the relevance values of ``spark-mllib-relevance`` are these labels)."""
+    kept = [(d, label) for d, label in judged.items() if label > 0]
     return sorted(kept, key=lambda row: -row[1])
 
 
+def java_doubles(session: Any, values: Sequence[float]) -> Any:
+    """A Java double[] holding `values`, sent to the JVM as one byte string: a gateway call per
+    element would cost more than the Spark job."""
+    jvm = session._jvm
+    doubles = session.sparkContext._gateway.new_array(jvm.double, len(values))
+    if values:
+        packed = struct.pack(f">{len(values)}d", *values)
+        jvm.java.nio.ByteBuffer.wrap(packed).asDoubleBuffer().get(doubles)
+    return doubles
+
+
 class SparkRankingAdapter(PeerAdapter):
-    """``RankingMetrics(rows).ndcgAt(k)``, or ``RankingEvaluator(metricName="ndcgAtK", k=k)``
-    with `evaluator`, one query per call."""
+    """Scala's ``RankingMetrics(rows).ndcgAt(k)`` (with relevance values when `relevance`), or
+    pyspark's ``RankingEvaluator(metricName="ndcgAtK", k=k)`` with `evaluator`, one query per
+    Spark job."""
 
     def __init__(self, relevance: bool = False, evaluator: bool = False) -> None:
         self.relevance, self.evaluator = relevance, evaluator
+        self.answers: dict[tuple[tuple[tuple[float, ...], ...], int], float] = {}
         if evaluator:
             self.ml = require("pyspark.ml.evaluation", DISTRIBUTION)
             name = "spark-ml"
         else:
-            self.mllib = require("pyspark.mllib.evaluation", DISTRIBUTION)
             name = "spark-mllib-relevance" if relevance else "spark-mllib"
         self.session = local_session()
         super().__init__(
             name=name,
             version=distribution_version(DISTRIBUTION),
-            # pyspark drops the relevance values (see the module's docstring): both mllib
-            # adapters compute binary nDCG.
             capabilities={
-                "gain": ["linear"],
+                "gain": ["exponential" if relevance else "binary"],
                 "ties": ["input"],
                 "aggregate": ["qrels", "run"],
             },
@@ -120,36 +137,41 @@ class SparkRankingAdapter(PeerAdapter):
         )
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:
-        """nDCG of each query the aggregate axis scores, one Spark call each."""
+        """nDCG of each query the aggregate axis scores, one Spark job each."""
         labels, rankings = case_input.labels(), case_input.rankings()
         k = config["cutoff"] or WHOLE_RANKING
         out = {}
         for qid in scored_queries(case_input, config):
             predicted = ranked_documents(rankings.get(qid, []))
-            truth = label_list(labels.get(qid, {}), self.relevance)
-            out[qid] = self._ndcg(predicted, truth, k)
+            truth = label_list(labels.get(qid, {}))
+            # Documents are numbered, as recommenders' item ids are.
+            number = {
+                d: float(n) for n, d in enumerate(dict.fromkeys(predicted + [d for d, _ in truth]))
+            }
+            row = (tuple(number[d] for d in predicted), tuple(number[d] for d, _ in truth))
+            if self.relevance:
+                row = (*row, tuple(float(label_number(label)) for _, label in truth))
+            if (row, k) not in self.answers:
+                self.answers[row, k] = self._ndcg(row, k)
+            out[qid] = self.answers[row, k]
         return out
 
-    def _ndcg(self, predicted: list[str], truth: list[tuple[str, Decimal]], k: int) -> float:
-        # Documents are numbered, as recommenders' item ids are, and the lists are typed
-        # arrays of doubles (RankingEvaluator takes nothing else): Spark infers the type of
-        # an empty Python list from nothing and refuses it, and a query the run lacks has one.
-        number = {
-            d: float(n) for n, d in enumerate(dict.fromkeys(predicted + [d for d, _ in truth]))
-        }
-        ranked = array("d", [number[d] for d in predicted])
-        relevant = array("d", [number[d] for d, _ in truth])
+    def _ndcg(self, row: tuple[tuple[float, ...], ...], k: int) -> float:
         if self.evaluator:
             frame = self.session.createDataFrame(
-                [(list(ranked), list(relevant))], "prediction array<double>, label array<double>"
+                [tuple(map(list, row))], "prediction array<double>, label array<double>"
             )
             evaluator = self.ml.RankingEvaluator(metricName="ndcgAtK", k=k)
             return float(evaluator.evaluate(frame))
-        row: tuple[Any, ...] = (ranked, relevant)
-        if self.relevance:
-            row = (*row, array("d", [float(label_number(label)) for _, label in truth]))
-        rows = self.session.sparkContext.parallelize([row], 1)
-        return float(self.mllib.RankingMetrics(rows).ndcgAt(k))
+        jvm = self.session._jvm
+        arrays = [java_doubles(self.session, column) for column in row]
+        rows = jvm.java.util.ArrayList()
+        rows.add((jvm.scala.Tuple3 if self.relevance else jvm.scala.Tuple2)(*arrays))
+        dataset = self.session.sparkContext._jsc.parallelize(rows, 1).rdd()
+        metrics = jvm.org.apache.spark.mllib.evaluation.RankingMetrics(
+            dataset, jvm.scala.reflect.ClassTag.Double()
+        )
+        return float(metrics.ndcgAt(k))
 
 
 def adapter() -> SparkRankingAdapter:
