@@ -8,7 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from ndcgspec.harness.analysis.probes import ANALYSIS_POOL, BATCH, ask, probe_inputs
+from ndcgspec.harness.analysis.probes import BATCH, analysis_pool, ask, probe_inputs
 from ndcgspec.harness.running.pool import declared_adapter, shared_pools
 from ndcgspec.reference import Config
 
@@ -26,7 +26,7 @@ def starts(log: Path) -> int:
 def three_calls(command: str) -> None:
     # Enough questions for two batches, so that each question set runs two processes.
     probes = probe_inputs()[: BATCH + 1]
-    declared_adapter(command, ANALYSIS_POOL)
+    declared_adapter(command, analysis_pool())
     ask(command, [(p, Config.default()) for p in probes])
     ask(command, [(p, Config.default().replace(gain="exponential")) for p in probes])
 

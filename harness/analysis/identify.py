@@ -33,7 +33,6 @@ from ndcgspec.harness.adapters.base import (
     declared_view,
 )
 from ndcgspec.harness.analysis.probes import (
-    ANALYSIS_POOL,
     RESOLUTION_GAP,
     RESOLUTION_GAPS,
     TIE_LENGTHS,
@@ -41,6 +40,7 @@ from ndcgspec.harness.analysis.probes import (
     Answer,
     Gap,
     ProbeInput,
+    analysis_pool,
     ask,
     beyond_view,
     distinguishing,
@@ -780,7 +780,7 @@ def identify(
 
 
 def _identify(command: list[str] | str, progress: bool) -> Identification:
-    adapter = declared_adapter(command, ANALYSIS_POOL)
+    adapter = declared_adapter(command, analysis_pool())
     numbers = declared_number_format(adapter)
     view = declared_view(adapter)
     hidden = view.hidden

@@ -12,6 +12,7 @@ machine's speed, so the same versions write the same markdown.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import sys
 import time
@@ -57,7 +58,13 @@ from ndcgspec.harness.analysis.preset_evidence import (
     evidence_text,
     without_temporary_paths,
 )
-from ndcgspec.harness.analysis.probes import ProbeInput, ask, expected_of, probe_inputs
+from ndcgspec.harness.analysis.probes import (
+    ProbeInput,
+    adapter_processes,
+    ask,
+    expected_of,
+    probe_inputs,
+)
 from ndcgspec.harness.running.compare import exact, ulp
 from ndcgspec.harness.running.outcome import judge, summed_terms
 from ndcgspec.harness.running.pool import shared_pools
@@ -174,12 +181,12 @@ def _short(value: Any) -> str:
     return without_temporary_paths(str(value).splitlines()[0][:60])
 
 
-def examine(name: str, probes: Sequence[ProbeInput]) -> Implementation:
+def examine(name: str, probes: Sequence[ProbeInput], processes: int = 2) -> Implementation:
     """Identify one adapter, check the presets naming it, measure its errors and, for a TREC
     reader, its DL19 numbers, and how its configuration predicts fresh queries. One set of
-    adapter processes answers all of it."""
+    `processes` adapter processes answers all of it."""
     started = time.monotonic()
-    with shared_pools():
+    with shared_pools(), adapter_processes(processes):
         result = identify(name)
         numbers = declared_number_format(result.adapter)
         item = Implementation(name, result)
@@ -206,8 +213,12 @@ def build(
     worker processes."""
     probes = probe_inputs()
     found, missing = [], {}
+    # The cores shared out: `jobs` adapters at once, each with its share of processes.
+    processes = max(1, (os.cpu_count() or 1) // max(1, jobs))
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {n: pool.submit(examine, n, probes) for n in names or sorted(PEER_ADAPTERS)}
+        futures = {
+            n: pool.submit(examine, n, probes, processes) for n in names or sorted(PEER_ADAPTERS)
+        }
         for name, future in futures.items():
             try:
                 found.append(future.result())

@@ -96,10 +96,10 @@ from ndcgspec.harness.analysis.identify import (
 from ndcgspec.harness.analysis.preset_check import asked_and_expected
 from ndcgspec.harness.analysis.preset_evidence import without_temporary_paths
 from ndcgspec.harness.analysis.probes import (
-    ANALYSIS_POOL,
     ULP,
     Answer,
     ProbeInput,
+    analysis_pool,
     ask,
     beyond_view,
     compared_answer,
@@ -536,7 +536,7 @@ def predict(
     sort every answer as predicted, explained by one of the `declared` departures, unexplained
     or left out."""
     command = adapter_command(adapter, None)
-    described = declared_adapter(command, ANALYSIS_POOL)
+    described = declared_adapter(command, analysis_pool())
     # An axis the adapter cannot be asked about is one its way of giving the input to the
     # library settles (an unjudged document becomes label 0): the published choice holds there.
     # Labels the library is never given still leave a query out when its value depends on them.

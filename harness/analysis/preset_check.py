@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 
 from ndcgspec.harness.adapters.base import declared_number_format, declared_view
 from ndcgspec.harness.analysis.probes import (
-    ANALYSIS_POOL,
     Answer,
     ProbeInput,
+    analysis_pool,
     ask,
     beyond_view,
     expected_of,
@@ -141,7 +141,7 @@ def check_preset(
     """The outcome of `probes` on the built-in or ``module:object`` `adapter`, for a preset
     `name` of configuration `config` that declares `departures`."""
     command = adapter_command(adapter, None)
-    described = declared_adapter(command, ANALYSIS_POOL)
+    described = declared_adapter(command, analysis_pool())
     view = declared_view(described)
     numbers = declared_number_format(described)
     check = PresetCheck(name, adapter, list(departures))

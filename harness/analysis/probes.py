@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 import random
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
@@ -40,9 +42,27 @@ Rows = tuple[tuple[str, str, str], ...]
 # enumerated files repeat the same kinds of input, and the reference's time grows with them.
 PROBES_PER_FILE = 8
 BATCH = 16
-ANALYSIS_POOL = PoolOptions(jobs=2, timeout=120.0)
-"""How the analysis tools run an adapter's processes: the start reply (`declared_adapter`) and
-every question share them."""
+_PROCESSES: ContextVar[int] = ContextVar("adapter_processes", default=2)
+
+
+def analysis_pool() -> PoolOptions:
+    """How the analysis tools run an adapter's processes: the start reply (`declared_adapter`)
+    and every question share them; two at a time unless `adapter_processes` says otherwise."""
+    return PoolOptions(jobs=_PROCESSES.get(), timeout=120.0)
+
+
+@contextmanager
+def adapter_processes(count: int) -> Iterator[None]:
+    """Within it, the analysis runs `count` processes of each adapter (``ndcgspec matrix``,
+    which examines several adapters at once, runs one each: the cores are already busy, and
+    one process imports the library, or starts the JVM, once and keeps every answer)."""
+    token = _PROCESSES.set(max(1, count))
+    try:
+        yield
+    finally:
+        _PROCESSES.reset(token)
+
+
 # Relative gap of the score-resolution probes: distinct in float64, equal in float32.
 RESOLUTION_GAP = Decimal("1e-9")
 ULP = "one float64 ulp"
@@ -322,7 +342,7 @@ def ask(
         bar.update(1)
 
     try:
-        with pooled(command, options or ANALYSIS_POOL) as pool:
+        with pooled(command, options or analysis_pool()) as pool:
             pool.run([jobs[i : i + BATCH] for i in range(0, len(jobs), BATCH)], keep)
     finally:
         bar.close()
