@@ -3,8 +3,8 @@ scored as `evaluate` scores files, giving exactly ``reference.evaluate(...).to_j
 
 The inputs become the engine's columns: the qrels' queries in their order, each judgment a
 row, each label its exact decimal text; the run's postings of qrels queries in their order
-(input order, ``ndcg.ties.input``), each score a double exact for a decimal of at most
-`read.EXACT_DIGITS` significant digits (the columnar reader's rule) and otherwise kept as its
+(input order, ``ndcg.ties.input``), each score a double where it keeps the decimal
+(`read.double_is_exact`, the columnar readers' rule) and otherwise kept as its
 decimal text. The objects themselves go with the columns (`evaluate.Prepared.inputs`), so a
 query the engine leaves to the reference, and every error, is the reference's on the very
 judgments and postings given: the same message, anchor and axis. A configuration the engine
@@ -22,7 +22,13 @@ from typing import Any
 import numpy as np
 
 from ndcgspec.engine.evaluate import LOG, Prepared, evaluate_prepared, prepare
-from ndcgspec.engine.read import EXACT_DIGITS, QrelsColumns, RunColumns, Unsupported
+from ndcgspec.engine.read import (
+    QrelsColumns,
+    RunColumns,
+    Unsupported,
+    double_is_exact,
+    words_of,
+)
 from ndcgspec.engine.support import not_computed
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import canonical_decimal
@@ -30,36 +36,29 @@ from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.inputs import Qrels, Run
 
 PATH = "<memory>"
-# The smallest positive normal double: below it a double no longer holds 15 digits.
-_SMALLEST_NORMAL = Decimal("2.2250738585072014e-308")
 
 
 def id_words(docids: Sequence[str]) -> np.ndarray:
-    """Each id's UTF-8 bytes as big-endian 64-bit words, zero padded (`read.words_of`'s
-    layout). Unsupported for an id holding a NUL character (the padding) or not UTF-8."""
+    """Each id's UTF-8 bytes as big-endian 64-bit words, zero padded (`read.words_of`).
+    Unsupported for an id holding a NUL character (the padding) or not UTF-8."""
     try:
         encoded = [docid.encode("utf-8") for docid in docids]
     except UnicodeEncodeError:
         raise Unsupported("a document id is not UTF-8") from None
     if any(b"\0" in e for e in encoded):
         raise Unsupported("a document id holds a NUL character")
-    count = max(1, -(-max(map(len, encoded), default=0) // 8))
-    padded = b"".join(e.ljust(8 * count, b"\0") for e in encoded)
-    return np.frombuffer(padded, ">u8").reshape(len(encoded), count).astype(np.uint64)
+    lengths = np.array([len(e) for e in encoded], np.int64)
+    starts = np.cumsum(lengths) - lengths
+    # words_of reads whole words from any start: 16 bytes of padding past the last id.
+    data = np.frombuffer(b"".join(encoded) + bytes(16), np.uint8)
+    count = max(1, int(-(-lengths.max() // 8))) if len(lengths) else 1
+    return words_of(data, starts, lengths, count)
 
 
 def _finite(value: Decimal) -> Decimal:
     if not value.is_finite():
         raise Unsupported(f"{value} is not a finite decimal")
     return value
-
-
-def _double_is_exact(value: Decimal) -> bool:
-    """Whether the double nearest `value` identifies it: at most 15 significant digits and
-    a normal double (DBL_DIG), so `rank.exact_score` reads the decimal back from it."""
-    return len(value.as_tuple().digits) <= EXACT_DIGITS and (
-        value.is_zero() or _SMALLEST_NORMAL <= abs(value) <= Decimal("1e308")
-    )
 
 
 def _rows(qidx: list[int], docids: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -105,12 +104,13 @@ def run_columns(run: Run, qids: Sequence[str]) -> RunColumns:
         present[q] = True
         for posting in postings:
             score = _finite(posting.score)
-            if not _double_is_exact(score):
+            double = float(score)
+            if not double_is_exact(score, double):
                 inexact_rows.append(len(qidx))
                 inexact_texts.append(canonical_decimal(score))
             docids.append(posting.docid)
             qidx.append(q)
-            scores.append(float(score))
+            scores.append(double)
     query, words, lines = _rows(qidx, docids)
     inexact = np.array(inexact_rows, np.int64)
     return RunColumns(PATH, present, query, words, np.array(scores), inexact, inexact_texts, lines)

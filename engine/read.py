@@ -17,6 +17,7 @@ import bisect
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 import numpy as np
 
@@ -236,6 +237,17 @@ def _one_row_per_line(
         return False
     firsts, lasts = starts[::fields], ends[fields - 1 :: fields]
     return bool(np.all(firsts[1:] > line_ends[:-1]) and np.all(lasts <= line_ends))
+
+
+def double_is_exact(decimal: Decimal, double: float) -> bool:
+    """Whether a score read as `double` keeps `decimal`: at most EXACT_DIGITS significant
+    digits and the double's shortest repr is that decimal (`rank.exact_score` reads it back
+    from the double); otherwise the reader keeps the decimal's text."""
+    return (
+        len(decimal.normalize().as_tuple().digits) <= EXACT_DIGITS
+        and bool(np.isfinite(double))
+        and Decimal(repr(float(double))) == decimal
+    )
 
 
 def words_of(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, count: int) -> np.ndarray:

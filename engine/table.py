@@ -23,11 +23,11 @@ import numpy as np
 
 from ndcgspec.engine.rank import exact_score
 from ndcgspec.engine.read import (
-    EXACT_DIGITS,
     LineNumbers,
     QrelsColumns,
     RunColumns,
     RunPiece,
+    double_is_exact,
     token_texts,
     words_of,
 )
@@ -251,17 +251,9 @@ def _scores(array: Any, column: str, where: str, row: int) -> tuple[np.ndarray, 
     index, texts = _number_texts(array, column, where, row)
     decimals = [parse_decimal(t) for t in texts]
     doubles = np.array([float(d) for d in decimals])
-    exact = np.array([_double_is_exact(d, f) for d, f in zip(decimals, doubles, strict=True)])
+    exact = np.array([double_is_exact(d, f) for d, f in zip(decimals, doubles, strict=True)])
     inexact = np.flatnonzero(~exact[index]) if len(texts) else np.zeros(0, np.int64)
     return doubles[index] + 0.0, inexact, [texts[i] for i in index[inexact].tolist()]
-
-
-def _double_is_exact(decimal: Decimal, double: float) -> bool:
-    return (
-        len(decimal.normalize().as_tuple().digits) <= EXACT_DIGITS
-        and bool(np.isfinite(double))
-        and Decimal(repr(float(double))) == decimal
-    )
 
 
 def run_pieces(
