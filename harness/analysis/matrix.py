@@ -205,17 +205,17 @@ def examine(name: str, probes: Sequence[ProbeInput], processes: int = 2) -> Impl
 
 
 def build(
-    names: Sequence[str] | None = None, jobs: int = 2
+    probes: Sequence[ProbeInput], names: Sequence[str] | None = None, jobs: int = 2
 ) -> tuple[list[Implementation], dict[str, str]]:
-    """Identify and check every built-in adapter (or the named ones), `jobs` adapters at a
-    time, and say why each adapter that does not start (its library is not installed) does
-    not; the results are in name order whatever finishes first. Adapters load only in their
-    worker processes."""
-    probes = probe_inputs()
+    """Identify and check every built-in adapter (or the named ones) on the `probes`, `jobs`
+    adapters at a time, and say why each adapter that does not start (its library is not
+    installed) does not; the results are in name order whatever finishes first. Adapters load
+    only in their worker processes."""
     found, missing = [], {}
-    # The cores shared out: `jobs` adapters at once, each with its share of processes.
-    processes = max(1, (os.cpu_count() or 1) // max(1, jobs))
-    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+    lanes = max(1, jobs)
+    # The cores shared out: `lanes` adapters at once, each with its share of processes.
+    processes = max(1, (os.cpu_count() or 1) // lanes)
+    with ProcessPoolExecutor(max_workers=lanes) as pool:
         futures = {
             n: pool.submit(examine, n, probes, processes) for n in names or sorted(PEER_ADAPTERS)
         }
@@ -391,8 +391,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Build the matrix and write both files."""
-    items, missing = build(args.adapters or None, args.jobs)
     probes = probe_inputs()
+    items, missing = build(probes, args.adapters or None, args.jobs)
     text = markdown(items, missing, probes)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "conformance.md").write_text(text, encoding="utf-8")
