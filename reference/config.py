@@ -238,7 +238,7 @@ class Config:
     defaults and only the parameters of the chosen choices are kept.
     """
 
-    __slots__ = ("_choices", "_cutoff", "_params")
+    __slots__ = ("_choices", "_cutoff", "_full", "_params")
 
     def __init__(
         self, choices: dict[str, str], params: dict[str, ParamValue], cutoff: int | None
@@ -246,6 +246,7 @@ class Config:
         self._choices = choices
         self._params = params
         self._cutoff = cutoff
+        self._full: str | None = None
 
     @classmethod
     def default(cls) -> Config:
@@ -365,7 +366,11 @@ class Config:
 
     def full(self) -> str:
         """The full measure string: every axis and every parameter of the chosen choices."""
-        return self._format(full=True)
+        # Equality and hashing go through it, hundreds of thousands of times in identify; a
+        # Config never changes, so it is written once.
+        if self._full is None:
+            self._full = self._format(full=True)
+        return self._full
 
     def fingerprint(self) -> str:
         """A 16-hex-digit hash of the full form and the spec's major version, for citing

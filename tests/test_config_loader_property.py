@@ -175,6 +175,7 @@ def test_a_hostile_measure_parses_or_gets_one_line(text: str) -> None:
     except ConfigError as error:
         message = str(error)
         assert "\n" not in message and len(message) < 1000, message
-        assert message.startswith("measure "), message
+        # A trec_eval or ir_measures name is refused in its own dialect's words.
+        assert re.match(r"((trec_eval|ir_measures) )?measure ", message), message
         return
     assert parse_measure(config.canonical()) == config

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
 from ndcgspec.harness.analysis import page_html
 from ndcgspec.harness.analysis.grid import sharp_edges
 from ndcgspec.harness.analysis.identify import (
@@ -21,7 +22,12 @@ from ndcgspec.harness.analysis.identify import (
     Identification,
     Observation,
 )
-from ndcgspec.harness.analysis.matrix import Implementation, markdown
+from ndcgspec.harness.analysis.matrix import (
+    EXAMINED_FIRST,
+    Implementation,
+    examination_order,
+    markdown,
+)
 from ndcgspec.harness.analysis.page_html import markdown_html
 from ndcgspec.harness.analysis.prediction import Prediction
 from ndcgspec.harness.analysis.preset_check import Departure, PresetCheck
@@ -271,3 +277,12 @@ def test_a_departure_several_presets_declare_is_one_sharp_edge() -> None:
         "cases `t`",
         "preset trec_eval_judged_only declares that it crashes: dies; cases `c`",
     ]
+
+
+def test_the_adapters_examined_first_are_built_in_and_every_adapter_is_examined_once() -> None:
+    # A misspelt name in EXAMINED_FIRST would be dropped without a word.
+    assert set(EXAMINED_FIRST) <= set(PEER_ADAPTERS)
+    order = examination_order(list(PEER_ADAPTERS))
+    assert order[: len(EXAMINED_FIRST)] == list(EXAMINED_FIRST)
+    assert sorted(order) == sorted(PEER_ADAPTERS)
+    assert examination_order(["sklearn", "ranx", "catboost"]) == ["ranx", "catboost", "sklearn"]

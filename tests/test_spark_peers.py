@@ -63,3 +63,19 @@ def test_pyspark_drops_the_relevance_values(spark: Any) -> None:
     rows = spark.sparkContext.parallelize([([0.0, 1.0, 2.0], [1.0, 3.0, 2.0], [2.0, 1.0, 0.0])])
     binary = (discount(2) + discount(3)) / (discount(1) + discount(2) + discount(3))
     assert RankingMetrics(rows).ndcgAt(10) == pytest.approx(binary, rel=1e-12)
+
+
+def test_pyspark_evaluator_computes_what_the_spark_ml_adapter_asks_of_scala(spark: Any) -> None:
+    # spark-ml calls the Scala RankingEvaluator directly; pyspark's class hands the same
+    # evaluator its DataFrame. q1 as the adapter numbers it (a, b, c = 0, 1, 2; d = 3), label
+    # list b, d: DCG b at rank 2; ideal two relevant documents. At k = 1, a is not relevant.
+    from pyspark.ml.evaluation import RankingEvaluator
+
+    frame = spark.createDataFrame(
+        [([0.0, 1.0, 2.0], [1.0, 3.0])], "prediction array<double>, label array<double>"
+    )
+    whole = RankingEvaluator(metricName="ndcgAtK", k=10).evaluate(frame)
+    assert whole == pytest.approx(discount(2) / (discount(1) + discount(2)), rel=1e-12)
+    assert RankingEvaluator(metricName="ndcgAtK", k=1).evaluate(frame) == 0.0
+    binary = Config.default().replace(gain="binary")
+    assert computed("spark-ml", binary)["q1"] == whole

@@ -104,6 +104,13 @@ VERSIONED = (
 )
 
 
+# Examined first, in this order, when several adapters are examined at once. Spark's answer
+# one Spark job per question and take longest, so none is left to run alone at the end; ranx
+# compiles its numba kernels on first use into a cache that ir_measures' ranx provider (also
+# behind its default pipeline) then loads instead of compiling again, so it goes before them.
+EXAMINED_FIRST = ("spark-ml", "ranx", "spark-mllib-relevance", "spark-mllib")
+
+
 @dataclass
 class Implementation:
     """Everything the matrix says about one built-in adapter."""
@@ -217,14 +224,21 @@ def build(
     processes = max(1, (os.cpu_count() or 1) // lanes)
     with ProcessPoolExecutor(max_workers=lanes) as pool:
         futures = {
-            n: pool.submit(examine, n, probes, processes) for n in names or sorted(PEER_ADAPTERS)
+            n: pool.submit(examine, n, probes, processes)
+            for n in examination_order(names or list(PEER_ADAPTERS))
         }
-        for name, future in futures.items():
+        for name in sorted(futures):
             try:
-                found.append(future.result())
+                found.append(futures[name].result())
             except AdapterError as error:
                 missing[name] = str(error)
     return found, missing
+
+
+def examination_order(names: Sequence[str]) -> list[str]:
+    """`names` in the order `build` starts them: `EXAMINED_FIRST`, then by name."""
+    first = [n for n in EXAMINED_FIRST if n in names]
+    return first + sorted(set(names) - set(first))
 
 
 def preset_records(items: Sequence[Implementation]) -> list[dict[str, Any]]:

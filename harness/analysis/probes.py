@@ -122,6 +122,7 @@ def as_probe_input(loaded: LoadedCase) -> ProbeInput:
     )
 
 
+@cache
 def with_choice(asked: Config, axis_id: str, choice: str, source: Config) -> Config | None:
     """`asked` with `axis_id` set to `choice`. A parameter the spec requires (a gain map) is
     taken from the golden case's `source` configuration, the others keep their defaults so
