@@ -23,27 +23,64 @@ def starts(log: Path) -> int:
     return len(log.read_text().splitlines()) if log.exists() else 0
 
 
-def three_calls(command: str) -> None:
-    # Enough questions for two batches, so that each question set runs two processes.
+def three_calls(command: str, log: Path) -> list[int]:
+    """The number of processes started after each of three calls."""
+    # Enough questions for two batches, so that each question set may run two processes (it
+    # runs one when the first has answered both batches before the second is wanted).
     probes = probe_inputs()[: BATCH + 1]
     declared_adapter(command, analysis_pool())
+    counts = [starts(log)]
     ask(command, [(p, Config.default()) for p in probes])
+    counts.append(starts(log))
     ask(command, [(p, Config.default().replace(gain="exponential")) for p in probes])
+    return [*counts, starts(log)]
 
 
 def test_each_call_starts_its_own_processes_outside_shared_pools(tmp_path: Path) -> None:
     log = tmp_path / "starts.log"
-    three_calls(counting_reference(log))
-    # One start to read the start reply, then a pool of two per question set.
-    assert starts(log) == 5
+    counts = three_calls(counting_reference(log), log)
+    # One start to read the start reply, then one or two processes per question set.
+    assert counts[0] == 1
+    assert 1 <= counts[1] - counts[0] <= 2
+    assert 1 <= counts[2] - counts[1] <= 2
 
 
 def test_one_set_of_processes_answers_every_call_inside_shared_pools(tmp_path: Path) -> None:
     log = tmp_path / "starts.log"
     with shared_pools():
-        three_calls(counting_reference(log))
+        counts = three_calls(counting_reference(log), log)
         with shared_pools():
             ask(counting_reference(log), [(probe_inputs()[0], Config.default())])
-    # The process that gave the start reply answers questions too; the second of the pool's
-    # two joins it.
-    assert starts(log) == 2
+    # The process that gave the start reply answers questions too; a second may join it for
+    # the first question set, and none starts after.
+    assert counts[0] == 1
+    assert counts[1] <= 2
+    assert counts[2] == starts(log) == counts[1]
+
+
+def test_a_question_answered_before_is_not_sent_again_inside_shared_pools(tmp_path: Path) -> None:
+    log = tmp_path / "sent.log"
+    host = shlex.join([sys.executable, "-m", "ndcgspec.harness.running.host", "reference"])
+    command = f"tee -a {shlex.quote(str(log))} | {host}"
+    probes = probe_inputs()[:3]
+    default, exponential = Config.default(), Config.default().replace(gain="exponential")
+
+    def sent() -> int:
+        return log.read_text().count('"measure"') if log.exists() else 0
+
+    with shared_pools():
+        first = ask(command, [(p, default) for p in probes])
+        after_first = sent()
+        again = ask(command, [(probes[0], default), (probes[1], default), (probes[0], exponential)])
+    assert after_first == 3
+    # Only the new question (the exponential gain) reaches the adapter.
+    assert sent() == 4
+    assert again[probes[1].case_id, default.full()] == first[probes[1].case_id, default.full()]
+    assert set(again) == {
+        (probes[0].case_id, default.full()),
+        (probes[1].case_id, default.full()),
+        (probes[0].case_id, exponential.full()),
+    }
+    # Outside shared pools each call asks everything it is given.
+    ask(command, [(probes[0], default)])
+    assert sent() == 5

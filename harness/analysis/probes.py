@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from tqdm import tqdm
 
@@ -27,7 +28,7 @@ from ndcgspec.engine.memory import Inputs
 from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.running.compare import Tolerance, compare_value, exact, is_undefined
 from ndcgspec.harness.running.outcome import judge, summed_terms
-from ndcgspec.harness.running.pool import Job, PoolOptions, pooled
+from ndcgspec.harness.running.pool import Job, PoolOptions, WorkerPool, pooled
 from ndcgspec.harness.suite.expect import outcome_of
 from ndcgspec.harness.suite.load import LoadedCase, inline_inputs, iter_cases
 from ndcgspec.reference import Config, NdcgSpecError
@@ -318,36 +319,61 @@ def ask(
     progress: bool = False,
 ) -> dict[tuple[str, str], Answer]:
     """The adapter's answer to each (input, asked configuration), keyed by (case id, full
-    configuration string); each distinct question is sent once. With `progress`, a bar on
+    configuration string); each distinct question is sent once. Inside `shared_pools` a
+    question the same processes answered before is not sent again: identify, the preset checks
+    and the page ask many of the same, and the adapter's answer to one question is one
+    observation. A failure (a crash, a timeout) is asked again. With `progress`, a bar on
     stderr counts the answers."""
-    payloads: dict[tuple[str, str], dict[str, Any]] = {}
+    distinct: dict[tuple[str, str], tuple[ProbeInput, Config]] = {}
     for probe, asked in questions:
-        key = (probe.case_id, asked.full())
-        if key not in payloads:
-            payloads[key] = {
-                "id": f"{len(payloads)}",
-                "measure": asked.canonical(),
-                "config": asked.to_mapping(),
-                "input": {
-                    "qrels": [list(r) for r in probe.qrels],
-                    "run": [list(r) for r in probe.run],
-                },
-            }
-    by_id = {p["id"]: key for key, p in payloads.items()}
+        distinct.setdefault((probe.case_id, asked.full()), (probe, asked))
     answers: dict[tuple[str, str], Answer] = {}
-    jobs = [Job(p["id"], lambda p=p: p) for p in payloads.values()]
-    bar = tqdm(total=len(jobs), unit="probe", file=sys.stderr, leave=False, disable=not progress)
-
-    def keep(case_id: str, result: Mapping[str, Any]) -> None:
-        answers[by_id[case_id]] = Answer(dict(result))
-        bar.update(1)
-
+    bar = tqdm(
+        total=len(distinct), unit="probe", file=sys.stderr, leave=False, disable=not progress
+    )
     try:
         with pooled(command, options or analysis_pool()) as pool:
+            known = _ANSWERED.setdefault(pool, {})
+            unanswered = []
+            for key, question in distinct.items():
+                if question in known:
+                    answers[key] = known[question]
+                    bar.update(1)
+                else:
+                    unanswered.append((key, question))
+
+            def keep(job_id: str, result: Mapping[str, Any]) -> None:
+                key, question = unanswered[int(job_id)]
+                answers[key] = Answer(dict(result))
+                if not answers[key].failed:
+                    known[question] = answers[key]
+                bar.update(1)
+
+            jobs = [
+                Job(f"{i}", lambda i=i, question=question: _payload(f"{i}", *question))
+                for i, (_, question) in enumerate(unanswered)
+            ]
             pool.run([jobs[i : i + BATCH] for i in range(0, len(jobs), BATCH)], keep)
     finally:
         bar.close()
     return answers
+
+
+_ANSWERED: WeakKeyDictionary[WorkerPool, dict[tuple[ProbeInput, Config], Answer]] = (
+    WeakKeyDictionary()
+)
+"""Per open pool, the answers its processes gave (`ask`): a pool kept by `shared_pools` keeps
+them until it closes."""
+
+
+def _payload(case_id: str, probe: ProbeInput, asked: Config) -> dict[str, Any]:
+    """The protocol case object of one question."""
+    return {
+        "id": case_id,
+        "measure": asked.canonical(),
+        "config": asked.to_mapping(),
+        "input": {"qrels": [list(r) for r in probe.qrels], "run": [list(r) for r in probe.run]},
+    }
 
 
 def nudged(score: Decimal, steps: int, gap: Gap) -> str:
