@@ -33,7 +33,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial, reduce
+from itertools import groupby
 from typing import Any
 
 import mpmath
@@ -65,13 +66,27 @@ Entries = dict[str, dict[str, str | None]]
 
 
 @dataclass(frozen=True)
-class _Ranked:
-    """One query's ranking: credited gains in rank order, and the gains of the ranked
-    documents (after duplicates and unjudged, before ties) for ``ndcg.ideal.retrieved``;
-    exact fractions."""
+class _Kept:
+    """One query's ranked documents after the duplicates and unjudged axes, in score order
+    with run order among equal scores: their postings and gains (exact fractions or ints),
+    the spans [start, end) of the tie groups whose gains differ (only there does the ties
+    axis change what a rank is credited with), and the ids of the gains as credited in this
+    order (`Sweep._intern`) and of the ideal list's candidates under ``ndcg.ideal.retrieved``."""
 
-    credits: tuple[Fraction, ...]
-    gains: tuple[Fraction, ...]
+    postings: tuple[Posting, ...]
+    gains: tuple[Fraction | int, ...]
+    mixed: tuple[tuple[int, int], ...]
+    credits: int
+
+
+@dataclass(frozen=True)
+class _ByEmpty:
+    """A query whose IDCG is not known to be positive: its result depends on the empty axis
+    (``ndcg.empty``), and is computed per choice. `content` says what its DCG and IDCG are
+    sums of (`Sweep._per_query`)."""
+
+    content: tuple
+    bounds: QueryBounds
 
 
 @dataclass(frozen=True)
@@ -101,7 +116,10 @@ class Sweep:
         self._duplicated = any(
             len({p.docid for p in postings}) < len(postings) for postings in run.values()
         )
+        self._position = {q: i for i, q in enumerate(self.qids)}
         self._memo: dict[Hashable, Any] = {}
+        self._ids: dict[tuple, int] = {}
+        self._lists: list[tuple] = []
         self._fixed: dict[Fraction, Bounds] = {}
         self._inputs: Inputs | None = None
 
@@ -172,44 +190,102 @@ class Sweep:
 
     # -- ranking: duplicates, unjudged, ties -----------------------------------------------
 
-    def _ranking(self, qid: str, keys: _Keys, config: Config) -> _Ranked | InputError:
-        key = ("ranking", qid, keys.ranking)
-        return self._cached(key, lambda: self._rank(qid, keys.labels, config))
+    def _intern(self, values: Sequence[Fraction | int]) -> int:
+        """A small id for a list of gains, equal for equal lists: every sum over the list
+        (DCG, IDCG) and every result built from those sums is computed once per id."""
+        values = tuple(values)
+        found = self._ids.get(values)
+        if found is None:
+            found = self._ids[values] = len(self._lists)
+            self._lists.append(values)
+        return found
 
-    def _rank(self, qid: str, labels: int, config: Config) -> _Ranked | InputError:
-        ranked = self._cached(
-            ("ranked", qid, labels, config.choice("duplicates"), config.choice("unjudged")),
-            lambda: self._judged(qid, labels, config),
-        )
-        if isinstance(ranked, InputError):
-            return ranked
-        with computing_with(EXACT):
-            credits = tuple(credit for _, credit in ties.rank(ranked, config))
-        return _Ranked(credits, tuple(d.gain for d in ranked))
+    def _score_order(self, qid: str, config: Config) -> tuple[list[Posting], list] | InputError:
+        """The postings of `qid` after the duplicates axis, in run order and in groups of
+        equal scores, highest first, run order within a group (``ndcg.ties``: the order
+        every ties choice starts from)."""
 
-    def _judged(self, qid: str, labels: int, config: Config) -> list[ScoredDocument] | InputError:
-        """The run's documents of `qid` after the duplicates and unjudged axes."""
+        def compute() -> tuple[list[Posting], list] | InputError:
+            postings: Sequence[Posting] = self.run.get(qid, ())
+            try:
+                kept = duplicates.CHOICES[config.choice("duplicates")](postings, qid)
+            except InputError as error:
+                return error
+            by_score = sorted(kept, key=lambda p: p.score, reverse=True)
+            return kept, [list(group) for _, group in groupby(by_score, key=lambda p: p.score)]
+
+        return self._cached(("order", qid, config.choice("duplicates")), compute)
+
+    def _kept(self, qid: str, labels: int, config: Config) -> _Kept | InputError:
+        """The documents of `qid` the duplicates and unjudged axes leave ranked."""
         gains = self._gains(labels, config).get(qid, {})
         if any(g is ERROR for g in gains.values()):
             return self._label_error(qid, config)
-        postings: Sequence[Posting] = self.run.get(qid, ())
-        try:
-            kept = duplicates.CHOICES[config.choice("duplicates")](postings, qid)
+        order = self._score_order(qid, config)
+        if isinstance(order, InputError):
+            return order
+        in_run_order, groups = order
+        choice = config.choice("unjudged")
+        unjudged_gain = _unjudged_gain(choice)
+        if unjudged_gain is ERROR and any(gains.get(p.docid) is None for p in in_run_order):
+            # The reference over the run-order list: its error names the first unjudged document.
             documents = [
                 ScoredDocument(p.docid, p.score, None, gains.get(p.docid), where=p.where)
-                for p in kept
+                for p in in_run_order
             ]
-            with computing_with(EXACT):
-                return unjudged.CHOICES[config.choice("unjudged")](documents, qid)
-        except InputError as error:
-            return error
+            try:
+                unjudged.CHOICES[choice](documents, qid)
+            except InputError as error:
+                return error
+            raise AssertionError(f"query {qid!r}: no unjudged document is rejected")
+        postings: list[Posting] = []
+        kept: list[Fraction | int] = []
+        mixed: list[tuple[int, int]] = []
+        for group in groups:
+            start = len(kept)
+            for posting in group:
+                gain = gains.get(posting.docid)
+                if gain is None:
+                    if unjudged_gain is CONDENSED:
+                        continue
+                    gain = unjudged_gain
+                postings.append(posting)
+                kept.append(gain)
+            if len(set(kept[start:])) > 1:
+                mixed.append((start, len(kept)))
+        return _Kept(tuple(postings), tuple(kept), tuple(mixed), self._intern(kept))
+
+    def _ranking(self, qid: str, keys: _Keys, config: Config) -> tuple[int, _Kept] | InputError:
+        """The id of the credited gains of `qid` in rank order, and its kept documents."""
+        return self._cached(("ranking", qid, keys.ranking), lambda: self._rank(qid, keys, config))
+
+    def _rank(self, qid: str, keys: _Keys, config: Config) -> tuple[int, _Kept] | InputError:
+        kept = self._cached(
+            ("kept", qid, keys.ranking[:3]), lambda: self._kept(qid, keys.labels, config)
+        )
+        if isinstance(kept, InputError):
+            return kept
+        if not kept.mixed:
+            # Every ties choice credits a group of equal gains with those gains.
+            return kept.credits, kept
+        credits = list(kept.gains)
+        order = ties.CHOICES[config.choice("ties")]
+        with computing_with(EXACT):
+            for start, end in kept.mixed:
+                group = [
+                    ScoredDocument(p.docid, p.score, None, gain, where=p.where)
+                    for p, gain in zip(kept.postings[start:end], credits[start:end], strict=True)
+                ]
+                credits[start:end] = [credit for _, credit in order(group)]
+        return self._intern(credits), kept
 
     # -- DCG and IDCG: running sums read at each cutoff --------------------------------------
 
-    def _running_sums(self, gains: Sequence[Fraction], config: Config) -> dict[int | None, Bounds]:
-        """Σ gain × discount over ranks 1 .. min(k, n) for every checkpoint k, and over the
-        whole list (key None): two integers at the scale 2^(2 FIXED_BITS) between which the
-        true sum lies (`evaluate.QueryBounds`)."""
+    def _running_sums(self, content: int, config: Config) -> dict[int | None, Bounds]:
+        """Σ gain × discount over ranks 1 .. min(k, n) of the gains `content` names, for
+        every checkpoint k, and over the whole list (key None): two integers at the scale
+        2^(2 FIXED_BITS) between which the true sum lies (`evaluate.QueryBounds`)."""
+        gains = self._lists[content]
         discounts = discounts_of(config)
         discounts.cover(len(gains))
         sums: dict[int | None, Bounds] = {}
@@ -229,51 +305,69 @@ class Sweep:
         sums[None] = (low, high)
         return sums
 
-    def _sums(self, qid: str, keys: _Keys, config: Config) -> tuple[dict, dict] | InputError:
-        """(DCG, IDCG) of one query at every checkpoint (``ndcg.definition``)."""
-        ranking = self._ranking(qid, keys, config)
-        if isinstance(ranking, InputError):
-            return ranking
-        dcg = self._cached(
-            ("dcg", qid, keys.ranking, keys.discount),
-            lambda: self._running_sums(ranking.credits, config),
+    def _sums(self, content: int, keys: _Keys, config: Config) -> dict[int | None, Bounds]:
+        return self._cached(
+            ("sums", content, keys.discount), lambda: self._running_sums(content, config)
         )
-        idcg = self._cached(
-            ("idcg", qid, keys.ideal, keys.discount),
-            lambda: self._running_sums(self._ideal(qid, ranking, keys, config), config),
-        )
-        return dcg, idcg
 
-    def _ideal(self, qid: str, ranking: _Ranked, keys: _Keys, config: Config) -> list[Fraction]:
-        """The ideal list, uncut (``ndcg.ideal``, ``ndcg.definition.idcg``)."""
-        if config.choice("ideal") == "retrieved":
-            candidates = list(ranking.gains)
-        else:
-            gains = self._gains(keys.labels, config)[qid]
-            candidates = [g for g in gains.values() if g is not None]
-        if not every_gain_enters(config):
-            candidates = [g for g in candidates if g > 0]
-        return sorted(candidates, reverse=True)
+    def _ideal(self, qid: str, kept: _Kept, keys: _Keys, config: Config) -> int:
+        """The id of the ideal list, uncut (``ndcg.ideal``, ``ndcg.definition.idcg``)."""
+
+        def compute() -> int:
+            if config.choice("ideal") == "retrieved":
+                candidates = list(kept.gains)
+            else:
+                gains = self._gains(keys.labels, config)[qid]
+                candidates = [g for g in gains.values() if g is not None]
+            if not every_gain_enters(config):
+                candidates = [g for g in candidates if g > 0]
+            return self._intern(sorted(candidates, reverse=True))
+
+        return self._cached(("ideal", qid, keys.ideal), compute)
 
     # -- nDCG, empty, aggregate ----------------------------------------------------------------
 
-    def _pairs(
+    def _per_query(
         self, keys: _Keys, config: Config, cutoff: int | None
-    ) -> dict[str, QueryBounds | InputError]:
-        """Per qrels query, the bounds of DCG@k and IDCG@k, or its InputError."""
+    ) -> list[tuple[dict, MeanPart] | _ByEmpty | InputError]:
+        """Per qrels query (in `qids` order), its result object entry and share of the mean,
+        the same under every empty and aggregate choice; or _ByEmpty; or its InputError."""
 
-        def compute() -> dict[str, QueryBounds | InputError]:
-            out: dict[str, QueryBounds | InputError] = {}
+        def compute() -> list[tuple[dict, MeanPart] | _ByEmpty | InputError]:
+            out: list[tuple[dict, MeanPart] | _ByEmpty | InputError] = []
             for qid in self.qids:
-                sums = self._sums(qid, keys, config)
-                out[qid] = (
-                    sums
-                    if isinstance(sums, InputError)
-                    else QueryBounds(sums[0][cutoff], sums[1][cutoff])
-                )
+                ranking = self._ranking(qid, keys, config)
+                if isinstance(ranking, InputError):
+                    out.append(ranking)
+                    continue
+                credits, kept = ranking
+                ideal = self._ideal(qid, kept, keys, config)
+                out.append(self._result(qid, credits, ideal, keys, config, cutoff))
             return out
 
-        return self._cached(("pairs", keys.ranking, keys.ideal, keys.discount, cutoff), compute)
+        return self._cached(("per query", keys.ranking, keys.ideal, keys.discount, cutoff), compute)
+
+    def _result(
+        self, qid: str, credits: int, ideal: int, keys: _Keys, config: Config, cutoff: int | None
+    ) -> tuple[dict, MeanPart] | _ByEmpty:
+        """The result of a query whose DCG sums the gains `credits` names and whose IDCG the
+        gains `ideal` names, both cut at `cutoff`. A cutoff at or past both lists' ends cuts
+        nothing (``ndcg.cutoff``), and the values depend on nothing else: queries and
+        configurations with equal lists share one result."""
+        longest = max(len(self._lists[credits]), len(self._lists[ideal]))
+        at = None if cutoff is None or cutoff >= longest else cutoff
+        content = (credits, ideal, keys.discount, at)
+        found = self._memo.get(("result", content))
+        if found is None:
+            bounds = QueryBounds(
+                self._sums(credits, keys, config)[at], self._sums(ideal, keys, config)[at]
+            )
+            if bounds.idcg[0] <= 0:
+                return _ByEmpty(content, bounds)
+            measure = config.replace(cutoff=cutoff)
+            found = query_result(measure, qid, bounds, partial(self._query, qid))
+            self._memo["result", content] = found
+        return found
 
     def scores(
         self, config: Config, cutoff: int | None, keys: _Keys | None = None
@@ -289,29 +383,54 @@ class Sweep:
         return self._cached(key, lambda: self._score(config, keys, cutoff))
 
     def _score(self, config: Config, keys: _Keys, cutoff: int | None) -> Scores | InputError:
-        measure = config.replace(cutoff=cutoff)
         if not keys.rational:
-            return self._by_engine(measure)
-        pairs = self._pairs(keys, config, cutoff)
-        queries = aggregate.CHOICES[config.choice("aggregate")](self.qids, self.run.keys())
-        per_query: Entries = {}
-        in_mean: dict[str, bool] = {}
-        total = MeanPart()
+            return self._by_engine(config.replace(cutoff=cutoff))
+        per_query = self._per_query(keys, config, cutoff)
+        aggregated = config.choice("aggregate")
+        queries = aggregate.CHOICES[aggregated](self.qids, self.run.keys())
+        results: list[tuple[dict, MeanPart]] = []
         for qid in queries:
-            bounds = pairs[qid]
-            if isinstance(bounds, InputError):
-                return bounds
-            try:
-                entry, part = query_result(measure, qid, bounds, partial(self._query, qid))
-            except InputError as error:
-                return error
-            per_query[qid], in_mean[qid] = entry, part.count > 0
-            total = total.combine(part)
+            result = per_query[self._position[qid]]
+            if isinstance(result, _ByEmpty):
+                try:
+                    result = self._by_empty(qid, result, config, cutoff)
+                except InputError as error:
+                    return error
+            if isinstance(result, InputError):
+                return result
+            results.append(result)
+        # Equal results for the same queries: one Scores object, one mean.
+        key = ("mean", aggregated, *map(id, results))
+        return self._cached(key, lambda: self._scores_of(queries, results, config, cutoff))
+
+    def _by_empty(
+        self, qid: str, pending: _ByEmpty, config: Config, cutoff: int | None
+    ) -> tuple[dict, MeanPart]:
+        """The result of a query whose IDCG is not known to be positive (``ndcg.empty``)."""
+        return self._cached(
+            ("by empty", qid, pending.content, config.choice("empty")),
+            lambda: query_result(
+                config.replace(cutoff=cutoff), qid, pending.bounds, partial(self._query, qid)
+            ),
+        )
+
+    def _scores_of(
+        self,
+        queries: Sequence[str],
+        results: Sequence[tuple[dict, MeanPart]],
+        config: Config,
+        cutoff: int | None,
+    ) -> Scores | InputError:
+        total = reduce(MeanPart.combine, (part for _, part in results), MeanPart())
         try:
             mean = total.rounded_mean()
         except NeedsMoreDigits:
-            return self._by_engine(measure)
-        return Scores(per_query, in_mean, None if mean is None else plain_digits(mean))
+            return self._by_engine(config.replace(cutoff=cutoff))
+        return Scores(
+            {q: entry for q, (entry, _) in zip(queries, results, strict=True)},
+            {q: part.count > 0 for q, (_, part) in zip(queries, results, strict=True)},
+            None if mean is None else plain_digits(mean),
+        )
 
     def _query(self, qid: str) -> tuple[Mapping[str, Judgment], Sequence[Posting]]:
         return self.qrels[qid], self.run.get(qid, ())
@@ -385,6 +504,22 @@ class _Rejected:
 
 ERROR = _Rejected()
 IRRATIONAL = _Rejected()
+CONDENSED = _Rejected()
+
+
+@cache
+def _unjudged_gain(choice: str) -> Fraction | _Rejected:
+    """What the ``ndcg.unjudged`` choice does to one unjudged document, asked of the
+    reference: the gain it is ranked with, CONDENSED when it leaves the ranking, ERROR when
+    it is rejected. Each choice treats each document alone, so this is what it does to
+    every one (and the tests compare the sweep with the reference on whole queries)."""
+    probe = ScoredDocument("", Decimal(0), None, None)
+    with computing_with(EXACT):
+        try:
+            ranked = unjudged.CHOICES[choice]([probe], "")
+        except InputError:
+            return ERROR
+    return ranked[0].gain if ranked else CONDENSED
 
 
 def _gain_map(config: Config) -> object:
