@@ -305,9 +305,11 @@ class Sweep:
         sums[None] = (low, high)
         return sums
 
-    def _sums(self, content: int, keys: _Keys, config: Config) -> dict[int | None, Bounds]:
+    def _sums(
+        self, content: int, keys: _Keys, measure: Callable[[], Config]
+    ) -> dict[int | None, Bounds]:
         return self._cached(
-            ("sums", content, keys.discount), lambda: self._running_sums(content, config)
+            ("sums", content, keys.discount), lambda: self._running_sums(content, measure())
         )
 
     def _ideal(self, qid: str, kept: _Kept, keys: _Keys, config: Config) -> int:
@@ -327,28 +329,56 @@ class Sweep:
 
     # -- nDCG, empty, aggregate ----------------------------------------------------------------
 
+    def _query_lists(self, keys: _Keys, config: Config) -> tuple[int, list, int]:
+        """Per qrels query (in `qids` order), the ids of its credited gains and of its ideal
+        list, or its InputError; and the length of the longest of those lists. Equal
+        outcomes have one id (first), so configurations that rank and judge every query
+        alike share all that follows."""
+
+        def compute() -> tuple[int, list, int]:
+            lists: list[tuple[int, int] | InputError] = []
+            longest = 0
+            for qid in self.qids:
+                ranking = self._ranking(qid, keys, config)
+                if isinstance(ranking, InputError):
+                    lists.append(ranking)
+                    continue
+                credits, kept = ranking
+                ideal = self._ideal(qid, kept, keys, config)
+                lists.append((credits, ideal))
+                longest = max(longest, len(self._lists[credits]), len(self._lists[ideal]))
+            return self._cached(("query lists", *lists), lambda: (len(self._memo), lists, longest))
+
+        return self._cached(("lists", keys.ranking, keys.ideal), compute)
+
     def _per_query(
         self, keys: _Keys, config: Config, cutoff: int | None
     ) -> list[tuple[dict, MeanPart] | _ByEmpty | InputError]:
         """Per qrels query (in `qids` order), its result object entry and share of the mean,
         the same under every empty and aggregate choice; or _ByEmpty; or its InputError."""
+        lists_id, lists, longest = self._query_lists(keys, config)
+        at = None if cutoff is None or cutoff >= longest else cutoff
 
         def compute() -> list[tuple[dict, MeanPart] | _ByEmpty | InputError]:
-            out: list[tuple[dict, MeanPart] | _ByEmpty | InputError] = []
-            for qid in self.qids:
-                ranking = self._ranking(qid, keys, config)
-                if isinstance(ranking, InputError):
-                    out.append(ranking)
-                    continue
-                credits, kept = ranking
-                ideal = self._ideal(qid, kept, keys, config)
-                out.append(self._result(qid, credits, ideal, keys, config, cutoff))
-            return out
+            # The configuration with its cutoff, made only if a result is not known yet.
+            measure = cache(lambda: config.replace(cutoff=cutoff))
+            return [
+                found
+                if isinstance(found, InputError)
+                else self._result(qid, *found, keys, measure, at)
+                for qid, found in zip(self.qids, lists, strict=True)
+            ]
 
-        return self._cached(("per query", keys.ranking, keys.ideal, keys.discount, cutoff), compute)
+        return self._cached(("per query", lists_id, keys.discount, at), compute)
 
     def _result(
-        self, qid: str, credits: int, ideal: int, keys: _Keys, config: Config, cutoff: int | None
+        self,
+        qid: str,
+        credits: int,
+        ideal: int,
+        keys: _Keys,
+        measure: Callable[[], Config],
+        cutoff: int | None,
     ) -> tuple[dict, MeanPart] | _ByEmpty:
         """The result of a query whose DCG sums the gains `credits` names and whose IDCG the
         gains `ideal` names, both cut at `cutoff`. A cutoff at or past both lists' ends cuts
@@ -360,12 +390,11 @@ class Sweep:
         found = self._memo.get(("result", content))
         if found is None:
             bounds = QueryBounds(
-                self._sums(credits, keys, config)[at], self._sums(ideal, keys, config)[at]
+                self._sums(credits, keys, measure)[at], self._sums(ideal, keys, measure)[at]
             )
             if bounds.idcg[0] <= 0:
                 return _ByEmpty(content, bounds)
-            measure = config.replace(cutoff=cutoff)
-            found = query_result(measure, qid, bounds, partial(self._query, qid))
+            found = query_result(measure(), qid, bounds, partial(self._query, qid))
             self._memo["result", content] = found
         return found
 
