@@ -130,12 +130,14 @@ class Sweep:
 
     def keys(self, config: Config) -> _Keys:
         """The steps `config` shares with other configurations."""
-        resolved = self._cached(
-            ("labels", *(config.choice(a) for a in _LABEL_AXES), _gain_map(config)),
-            lambda: self._resolve(config),
+        label_axes = ("labels", *(config.choice(a) for a in _LABEL_AXES), _gain_map(config))
+        resolved = self._cached(label_axes, lambda: self._resolve(config))
+        # Equal resolutions share one small id, so later keys hash quickly; the engine scores
+        # an irrational one whole, so its id is its label axes'.
+        labels = self._cached(
+            ("label id", label_axes if resolved is IRRATIONAL else resolved),
+            lambda: len(self._memo),
         )
-        # Equal resolutions share one small id, so later keys hash quickly.
-        labels = self._cached(("label id", resolved), lambda: len(self._memo))
         dedup = config.choice("duplicates") if self._duplicated else None
         ranking = (labels, dedup, config.choice("unjudged"), config.choice("ties"))
         retrieved = config.choice("ideal") == "retrieved"
@@ -149,17 +151,18 @@ class Sweep:
 
     # -- labels: fractional, negative, gain ------------------------------------------------
 
-    def _resolve(self, config: Config) -> tuple | _Rejected:
+    def _resolve(self, config: Config) -> tuple | _Marker:
         """The gain of every distinct label, as an exact fraction (an int when integral), None
-        (``ndcg.negative.unjudged``) or ERROR (the configuration rejects the label); IRRATIONAL
+        (``ndcg.negative.unjudged``) or a _Rejection (the configuration rejects the label, for
+        the reason it gives: configurations rejecting for other reasons share no result); IRRATIONAL
         when a gain is not a fraction."""
-        resolved: list[Fraction | int | _Rejected | None] = []
+        resolved: list[Fraction | int | _Rejection | None] = []
         with computing_with(EXACT):
             for label in self.labels:
                 try:
                     value = judged_gain(Judgment(label), config)[1]
-                except InputError:
-                    resolved.append(ERROR)
+                except InputError as error:
+                    resolved.append(_Rejection(str(error), error.axis))
                     continue
                 except NotRational:
                     return IRRATIONAL
@@ -169,7 +172,7 @@ class Sweep:
         return tuple(resolved)
 
     def _gains(self, labels: int, config: Config) -> dict[str, dict[str, Any]]:
-        """Per query, each judged document's gain: an exact fraction, None or ERROR."""
+        """Per query, each judged document's gain: an exact fraction, None or a _Rejection."""
 
         def compute() -> dict[str, dict[str, Any]]:
             by_label = dict(zip(self.labels, self._resolve(config), strict=True))
@@ -219,7 +222,7 @@ class Sweep:
     def _kept(self, qid: str, labels: int, config: Config) -> _Kept | InputError:
         """The documents of `qid` the duplicates and unjudged axes leave ranked."""
         gains = self._gains(labels, config).get(qid, {})
-        if any(g is ERROR for g in gains.values()):
+        if any(isinstance(g, _Rejection) for g in gains.values()):
             return self._label_error(qid, config)
         order = self._score_order(qid, config)
         if isinstance(order, InputError):
@@ -227,17 +230,16 @@ class Sweep:
         in_run_order, groups = order
         choice = config.choice("unjudged")
         unjudged_gain = _unjudged_gain(choice)
-        if unjudged_gain is ERROR and any(gains.get(p.docid) is None for p in in_run_order):
-            # The reference over the run-order list: its error names the first unjudged document.
-            documents = [
-                ScoredDocument(p.docid, p.score, None, gains.get(p.docid), where=p.where)
-                for p in in_run_order
-            ]
-            try:
-                unjudged.CHOICES[choice](documents, qid)
-            except InputError as error:
-                return error
-            raise AssertionError(f"query {qid!r}: no unjudged document is rejected")
+        if unjudged_gain is ERROR:
+            first = next((p for p in in_run_order if gains.get(p.docid) is None), None)
+            if first is not None:
+                # The reference's error names the first unjudged document in run order.
+                document = ScoredDocument(first.docid, first.score, None, None, where=first.where)
+                try:
+                    unjudged.CHOICES[choice]([document], qid)
+                except InputError as error:
+                    return error
+                raise AssertionError(f"query {qid!r}: no unjudged document is rejected")
         postings: list[Posting] = []
         kept: list[Fraction | int] = []
         mixed: list[tuple[int, int]] = []
@@ -524,20 +526,32 @@ class Scores:
 _LABEL_AXES = ("fractional", "negative", "gain")
 
 
-class _Rejected:
-    """The resolution of a label the configuration rejects (an input error)."""
+@dataclass(frozen=True)
+class _Rejection:
+    """The resolution of a label the configuration rejects (an input error): the reference's
+    message and axis."""
+
+    message: str
+    axis: str | None
+
+
+class _Marker:
+    """An outcome that is not a gain: rejected (ERROR), irrational, or condensed away."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def __repr__(self) -> str:
-        return "ERROR"
+        return self.name
 
 
-ERROR = _Rejected()
-IRRATIONAL = _Rejected()
-CONDENSED = _Rejected()
+ERROR = _Marker("ERROR")
+IRRATIONAL = _Marker("IRRATIONAL")
+CONDENSED = _Marker("CONDENSED")
 
 
 @cache
-def _unjudged_gain(choice: str) -> Fraction | _Rejected:
+def _unjudged_gain(choice: str) -> Fraction | _Marker:
     """What the ``ndcg.unjudged`` choice does to one unjudged document, asked of the
     reference: the gain it is ranked with, CONDENSED when it leaves the ranking, ERROR when
     it is rejected. Each choice treats each document alone, so this is what it does to
