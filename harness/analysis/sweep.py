@@ -7,14 +7,21 @@ configuration that agrees on the axes the step depends on:
 
 - labels: the fractional, negative and gain axes resolve each distinct label once
   (`ndcgspec.reference.query.judged_gain`); configurations whose resolved gains are the same
-  share everything downstream;
-- ranking: duplicates, unjudged and ties (`ndcgspec.reference.ties.rank`) once per resolved
-  gains and choice of those three axes;
-- DCG: the running sum of gain × discount in rank order (``ndcg.definition.dcg``), once per
-  ranking and discount; every cutoff reads its DCG@k from that one running sum, since DCG@k
-  is the sum of the first min(k, n) terms;
-- IDCG the same way over the ideal list (``ndcg.definition.idcg``);
-- nDCG, the empty and aggregate axes last.
+  (a rejected label rejected for the same reason) share everything downstream;
+- ranking: each query's postings after the duplicates axis are put in score order once
+  (groups of equal scores in run order, ``ndcg.ties``); the unjudged axis is applied as the
+  reference applies it to one unjudged document, once per resolved gains and choice; the
+  ties axis (`ndcgspec.reference.ties.CHOICES`) reorders only the tie groups whose gains
+  differ, since every choice credits a group of equal gains with those gains;
+- each query's credited gains and ideal list (``ndcg.ideal``) get a small id, equal for
+  equal lists: the DCG and IDCG running sums (``ndcg.definition.dcg``,
+  ``ndcg.definition.idcg``) are computed once per list and discount, and every cutoff reads
+  its sum@k from them, since a sum@k is the sum of the first min(k, n) terms;
+- a query's result (nDCG, DCG, IDCG) once per pair of lists, discount and cutoff, shared
+  by queries and configurations with equal lists; a cutoff at or past the end of both lists
+  cuts nothing (``ndcg.cutoff``). The empty axis enters only where IDCG is not known to be
+  positive; the aggregate axis picks the queries, and equal results of the same queries
+  share one mean.
 
 The arithmetic is the fast engine's (`ndcgspec.engine.evaluate`): gains are exact fractions
 (the axes computed with rationals), each rank's discount is held between two fixed-point
@@ -24,7 +31,8 @@ not settle its digits is evaluated by the reference, and the mean is an exact
 `evaluate.MeanPart`. A configuration with an irrational gain (2^l − 1 for a fractional l), or
 whose mean the parts cannot round, is scored by the engine on the whole input
 (`ndcgspec.engine.memory`). The digits are therefore the reference's, correctly rounded; the
-tests check them against `ndcgspec.reference.evaluate` on random inputs.
+tests check them, and each shared step, against `ndcgspec.reference.evaluate` on random
+inputs (tests/test_sweep.py, tests/test_sweep_sharing.py).
 """
 
 from __future__ import annotations
@@ -70,8 +78,9 @@ class _Kept:
     """One query's ranked documents after the duplicates and unjudged axes, in score order
     with run order among equal scores: their postings and gains (exact fractions or ints),
     the spans [start, end) of the tie groups whose gains differ (only there does the ties
-    axis change what a rank is credited with), and the ids of the gains as credited in this
-    order (`Sweep._intern`) and of the ideal list's candidates under ``ndcg.ideal.retrieved``."""
+    axis change what a rank is credited with), and the id of the gains as credited in this
+    order (`Sweep._intern`), which every ties choice gives when no group is mixed. The gains
+    are the ideal list's candidates under ``ndcg.ideal.retrieved``."""
 
     postings: tuple[Posting, ...]
     gains: tuple[Fraction | int, ...]
@@ -83,7 +92,7 @@ class _Kept:
 class _ByEmpty:
     """A query whose IDCG is not known to be positive: its result depends on the empty axis
     (``ndcg.empty``), and is computed per choice. `content` says what its DCG and IDCG are
-    sums of (`Sweep._per_query`)."""
+    sums of (`Sweep._result`)."""
 
     content: tuple
     bounds: QueryBounds
