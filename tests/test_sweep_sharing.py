@@ -3,12 +3,13 @@
 The sweep (`ndcgspec.harness.analysis.sweep`) shares work wherever the result cannot differ:
 each query's score order once for every ties choice; the ties axis asked only about tie groups
 whose gains differ; the unjudged axis asked about one unjudged document; each DCG, IDCG and
-query result once per list of gains, cutoff (a cutoff at or past the end of both lists cuts
-nothing) and discount, among queries and configurations alike; and one mean per list of
-per-query results. Each test evaluates many configurations that differ on few axes, so that
-they share those steps, on one sweep, in random order, and compares every one with
-`ndcgspec.reference.evaluate`, the definition: a step shared where the results differ gives a
-wrong digit or a wrong error for some configuration.
+query result once per list of gains (trailing zeros dropped: they add nothing), cutoff (a
+cutoff at or past the end of both lists cuts nothing) and discount, among queries and
+configurations alike; and one mean per list of per-query results. Each test evaluates many
+configurations that differ on few axes, so that they share those steps, on one sweep, in
+random order, and compares every one with `ndcgspec.reference.evaluate`, the definition: a
+step shared where the results differ gives a wrong digit or a wrong error for some
+configuration.
 """
 
 from __future__ import annotations

@@ -203,9 +203,13 @@ class Sweep:
     # -- ranking: duplicates, unjudged, ties -----------------------------------------------
 
     def _intern(self, values: Sequence[Fraction | int]) -> int:
-        """A small id for a list of gains, equal for equal lists: every sum over the list
-        (DCG, IDCG) and every result built from those sums is computed once per id."""
-        values = tuple(values)
+        """A small id for a list of gains, equal for lists equal but for trailing zeros,
+        which add nothing to a sum at any cutoff: every sum over the list (DCG, IDCG) and
+        every result built from those sums is computed once per id."""
+        end = len(values)
+        while end and not values[end - 1]:
+            end -= 1
+        values = tuple(values[:end])
         found = self._ids.get(values)
         if found is None:
             found = self._ids[values] = len(self._lists)
