@@ -320,11 +320,9 @@ class Sweep:
         sums[None] = (low, high)
         return sums
 
-    def _sums(
-        self, content: int, keys: _Keys, measure: Callable[[], Config]
-    ) -> dict[int | None, Bounds]:
+    def _sums(self, content: int, keys: _Keys, config: Config) -> dict[int | None, Bounds]:
         return self._cached(
-            ("sums", content, keys.discount), lambda: self._running_sums(content, measure())
+            ("sums", content, keys.discount), lambda: self._running_sums(content, config)
         )
 
     def _ideal(self, qid: str, kept: _Kept, keys: _Keys, config: Config) -> int:
@@ -380,7 +378,7 @@ class Sweep:
             return [
                 found
                 if isinstance(found, InputError)
-                else self._result(qid, *found, keys, measure, at)
+                else self._result(qid, *found, keys, config, measure, at)
                 for qid, found in zip(self.qids, lists, strict=True)
             ]
 
@@ -392,20 +390,22 @@ class Sweep:
         credits: int,
         ideal: int,
         keys: _Keys,
+        config: Config,
         measure: Callable[[], Config],
         cutoff: int | None,
     ) -> tuple[dict, MeanPart] | _ByEmpty:
         """The result of a query whose DCG sums the gains `credits` names and whose IDCG the
         gains `ideal` names, both cut at `cutoff`. A cutoff at or past both lists' ends cuts
         nothing (``ndcg.cutoff``), and the values depend on nothing else: queries and
-        configurations with equal lists share one result."""
+        configurations with equal lists share one result. `config` gives the discount;
+        `measure` makes the configuration with its cutoff, for `query_result`."""
         longest = max(len(self._lists[credits]), len(self._lists[ideal]))
         at = None if cutoff is None or cutoff >= longest else cutoff
         content = (credits, ideal, keys.discount, at)
         found = self._memo.get(("result", content))
         if found is None:
             bounds = QueryBounds(
-                self._sums(credits, keys, measure)[at], self._sums(ideal, keys, measure)[at]
+                self._sums(credits, keys, config)[at], self._sums(ideal, keys, config)[at]
             )
             if bounds.idcg[0] <= 0:
                 return _ByEmpty(content, bounds)
