@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache, partial, reduce
-from itertools import groupby
+from itertools import groupby, pairwise
 from typing import Any
 
 import mpmath
@@ -299,24 +299,27 @@ class Sweep:
     def _running_sums(self, content: int, config: Config) -> dict[int | None, Bounds]:
         """Σ gain × discount over ranks 1 .. min(k, n) of the gains `content` names, for
         every checkpoint k, and over the whole list (key None): two integers at the scale
-        2^(2 FIXED_BITS) between which the true sum lies (`evaluate.QueryBounds`)."""
+        2^(2 FIXED_BITS) between which the true sum lies (`evaluate.QueryBounds`). A run of
+        equal gains is one product with the exact sum of its ranks' discounts, as the
+        engine's IDCG (`evaluate.ideal_sum`)."""
         gains = self._lists[content]
+        n = len(gains)
         discounts = discounts_of(config)
-        discounts.cover(len(gains))
+        discounts.cover(n)
+        marks = {k for k in self.checkpoints if k < n}
+        changes = [i for i in range(1, n) if gains[i] != gains[i - 1]]
         sums: dict[int | None, Bounds] = {}
         low = high = 0
-        marks, at = self.checkpoints, 0
-        for index, value in enumerate(gains):
-            while at < len(marks) and marks[at] <= index:
-                sums[marks[at]] = (low, high)
-                at += 1
+        for start, end in pairwise(sorted({0, n, *marks, *changes})):
+            value = gains[start]
             if value:
                 fixed = self._fixed.get(value) or self._fixed.setdefault(value, fixed_point(value))
-                rank = index + 1
-                term = product_bounds(fixed, (discounts.low[rank], discounts.high[rank]))
+                term = product_bounds(fixed, discounts.between(start + 1, end))
                 low, high = low + term[0], high + term[1]
-        for mark in marks[at:]:
-            sums[mark] = (low, high)
+            if end in marks:
+                sums[end] = (low, high)
+        for mark in self.checkpoints:
+            sums.setdefault(mark, (low, high))
         sums[None] = (low, high)
         return sums
 
@@ -575,7 +578,11 @@ def _unjudged_gain(choice: str) -> Fraction | _Marker:
             ranked = unjudged.CHOICES[choice]([probe], "")
         except InputError:
             return ERROR
-    return ranked[0].gain if ranked else CONDENSED
+    if not ranked:
+        return CONDENSED
+    gain = ranked[0].gain
+    # An integral gain as an int, as `Sweep._resolve` gives it: equal lists hash alike, fast.
+    return int(gain) if gain.denominator == 1 else gain
 
 
 def _gain_map(config: Config) -> object:
