@@ -19,25 +19,7 @@ from typing import Any
 from conftest import choice_axes, config_mappings
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sweep import CUTOFFS, inputs
-
-from ndcgspec.harness.analysis.sweep import Sweep
-from ndcgspec.reference import Config, InputError, evaluate, qrels_from_labels, run_from_scores
-
-
-def outcome(result: Any) -> Any:
-    """The JSON result object, or the error's message (which names the query, document and
-    axis)."""
-    if isinstance(result, InputError):
-        return ("error", str(result), result.axis, result.anchor)
-    return result.to_json()
-
-
-def reference_outcome(config: Config, qrels: Any, run: Any) -> Any:
-    try:
-        return outcome(evaluate(config, qrels, run))
-    except InputError as error:
-        return outcome(error)
+from test_sweep import CUTOFFS, assert_sweep_agrees, inputs
 
 
 @st.composite
@@ -76,12 +58,7 @@ def inputs_with_copies(draw: st.DrawFn) -> tuple[dict, dict]:
 def test_neighbouring_configurations_share_steps_and_keep_the_reference_outcome(
     given_inputs, mappings
 ) -> None:
-    labels_by_query, scores_by_query = given_inputs
-    qrels, run = qrels_from_labels(labels_by_query), run_from_scores(scores_by_query)
-    configs = [Config.from_mapping(m) for m in mappings]
-    sweep = Sweep(qrels, run, [c.cutoff for c in configs])
-    for config in configs:
-        assert outcome(sweep.evaluate(config)) == reference_outcome(config, qrels, run), config
+    assert_sweep_agrees(*given_inputs, mappings)
 
 
 @settings(max_examples=100, deadline=None)
@@ -91,28 +68,15 @@ def test_every_ties_choice_on_one_sweep_keeps_the_reference_outcome(
 ) -> None:
     # The ties axis alone varies: the score order, the kept documents and the ideal lists are
     # shared among the choices, and only tie groups whose gains differ are reordered.
-    labels_by_query, scores_by_query = given_inputs
-    qrels, run = qrels_from_labels(labels_by_query), run_from_scores(scores_by_query)
     ties = next(a for a in choice_axes() if a["id"] == "ties")
     choices = data.draw(st.permutations([c["id"] for c in ties["choices"]]))
-    configs = [Config.from_mapping({**mapping, "ties": choice}) for choice in choices]
-    sweep = Sweep(qrels, run, [mapping["cutoff"]])
-    for config in configs:
-        assert outcome(sweep.evaluate(config)) == reference_outcome(config, qrels, run), config
-
-
-def _outcomes_on_one_sweep(labels: dict, scores: dict, mappings: list[dict]) -> None:
-    qrels, run = qrels_from_labels(labels), run_from_scores(scores)
-    configs = [Config.from_mapping(m) for m in mappings]
-    sweep = Sweep(qrels, run, [c.cutoff for c in configs])
-    for config in configs:
-        assert outcome(sweep.evaluate(config)) == reference_outcome(config, qrels, run), config
+    assert_sweep_agrees(*given_inputs, [{**mapping, "ties": choice} for choice in choices])
 
 
 def test_a_label_rejected_by_two_axes_gets_each_axis_error() -> None:
     # Both configurations reject label -0.5, one for its sign and one for its fraction: equal
     # resolutions of the labels, but not the same error.
-    _outcomes_on_one_sweep(
+    assert_sweep_agrees(
         {"q1": {"d1": "-0.5"}},
         {"q1": [("d1", "1")]},
         [{"negative": "error"}, {"fractional": "error"}],
@@ -122,7 +86,7 @@ def test_a_label_rejected_by_two_axes_gets_each_axis_error() -> None:
 def test_irrational_gains_of_different_label_axes_are_not_shared() -> None:
     # 2^1.5 - 1 is irrational under both: the engine scores each configuration whole, and the
     # negative axis gives b gain 0 in one and 2^-0.5 - 1 in the other.
-    _outcomes_on_one_sweep(
+    assert_sweep_agrees(
         {"q": {"a": "1.5", "b": "-0.5"}},
         {"q": [("a", "1"), ("b", "2")]},
         [
