@@ -39,28 +39,34 @@ def inputs(draw: st.DrawFn) -> tuple[dict, dict]:
 
 
 def outcome(result: Any) -> Any:
-    """What both must agree on: the JSON result object, or that the input is rejected."""
+    """What both must agree on: the JSON result object, or the error's message (which names
+    the query, the document and the rejecting axis), axis and anchor."""
     if isinstance(result, InputError):
-        return "error"
+        return ("error", str(result), result.axis, result.anchor)
     return result.to_json()
 
 
 def reference_outcome(config: Config, qrels: Any, run: Any) -> Any:
     try:
         return outcome(evaluate(config, qrels, run))
-    except InputError:
-        return "error"
+    except InputError as error:
+        return outcome(error)
 
 
-@settings(max_examples=150, deadline=None)
-@given(inputs(), st.lists(config_mappings(cutoffs=CUTOFFS), min_size=1, max_size=6))
-def test_sweep_gives_the_reference_digits(given_inputs, mappings) -> None:
-    labels_by_query, scores_by_query = given_inputs
+def assert_sweep_agrees(labels_by_query: dict, scores_by_query: dict, mappings: list) -> None:
+    """Every configuration, evaluated in the order given on one sweep, has the reference's
+    outcome."""
     qrels, run = qrels_from_labels(labels_by_query), run_from_scores(scores_by_query)
     configs = [Config.from_mapping(m) for m in mappings]
     sweep = Sweep(qrels, run, [c.cutoff for c in configs])
     for config in configs:
         assert outcome(sweep.evaluate(config)) == reference_outcome(config, qrels, run), config
+
+
+@settings(max_examples=150, deadline=None)
+@given(inputs(), st.lists(config_mappings(cutoffs=CUTOFFS), min_size=1, max_size=6))
+def test_sweep_gives_the_reference_digits(given_inputs, mappings) -> None:
+    assert_sweep_agrees(*given_inputs, mappings)
 
 
 def test_a_cutoff_not_declared_is_refused() -> None:

@@ -7,14 +7,21 @@ configuration that agrees on the axes the step depends on:
 
 - labels: the fractional, negative and gain axes resolve each distinct label once
   (`ndcgspec.reference.query.judged_gain`); configurations whose resolved gains are the same
-  share everything downstream;
-- ranking: duplicates, unjudged and ties (`ndcgspec.reference.ties.rank`) once per resolved
-  gains and choice of those three axes;
-- DCG: the running sum of gain × discount in rank order (``ndcg.definition.dcg``), once per
-  ranking and discount; every cutoff reads its DCG@k from that one running sum, since DCG@k
-  is the sum of the first min(k, n) terms;
-- IDCG the same way over the ideal list (``ndcg.definition.idcg``);
-- nDCG, the empty and aggregate axes last.
+  (a rejected label rejected for the same reason) share everything downstream;
+- ranking: each query's postings after the duplicates axis are put in score order once
+  (groups of equal scores in run order, ``ndcg.ties``); the unjudged axis is applied as the
+  reference applies it to one unjudged document, once per resolved gains and choice; the
+  ties axis (`ndcgspec.reference.ties.CHOICES`) reorders only the tie groups whose gains
+  differ, since every choice credits a group of equal gains with those gains;
+- each query's credited gains and ideal list (``ndcg.ideal``) get a small id, equal for
+  equal lists: the DCG and IDCG running sums (``ndcg.definition.dcg``,
+  ``ndcg.definition.idcg``) are computed once per list and discount, and every cutoff reads
+  its sum@k from them, since a sum@k is the sum of the first min(k, n) terms;
+- a query's result (nDCG, DCG, IDCG) once per pair of lists, discount and cutoff, shared
+  by queries and configurations with equal lists; a cutoff at or past the end of both lists
+  cuts nothing (``ndcg.cutoff``). The empty axis enters only where IDCG is not known to be
+  positive; the aggregate axis picks the queries, and equal results of the same queries
+  share one mean.
 
 The arithmetic is the fast engine's (`ndcgspec.engine.evaluate`): gains are exact fractions
 (the axes computed with rationals), each rank's discount is held between two fixed-point
@@ -24,7 +31,8 @@ not settle its digits is evaluated by the reference, and the mean is an exact
 `evaluate.MeanPart`. A configuration with an irrational gain (2^l − 1 for a fractional l), or
 whose mean the parts cannot round, is scored by the engine on the whole input
 (`ndcgspec.engine.memory`). The digits are therefore the reference's, correctly rounded; the
-tests check them against `ndcgspec.reference.evaluate` on random inputs.
+tests check them, and each shared step, against `ndcgspec.reference.evaluate` on random
+inputs (tests/test_sweep.py, tests/test_sweep_sharing.py).
 """
 
 from __future__ import annotations
@@ -33,7 +41,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial, reduce
+from itertools import groupby, pairwise
 from typing import Any
 
 import mpmath
@@ -65,13 +74,28 @@ Entries = dict[str, dict[str, str | None]]
 
 
 @dataclass(frozen=True)
-class _Ranked:
-    """One query's ranking: credited gains in rank order, and the gains of the ranked
-    documents (after duplicates and unjudged, before ties) for ``ndcg.ideal.retrieved``;
-    exact fractions."""
+class _Kept:
+    """One query's ranked documents after the duplicates and unjudged axes, in score order
+    with run order among equal scores: their postings and gains (exact fractions or ints),
+    the spans [start, end) of the tie groups whose gains differ (only there does the ties
+    axis change what a rank is credited with), and the id of the gains as credited in this
+    order (`Sweep._intern`), which every ties choice gives when no group is mixed. The gains
+    are the ideal list's candidates under ``ndcg.ideal.retrieved``."""
 
-    credits: tuple[Fraction, ...]
-    gains: tuple[Fraction, ...]
+    postings: tuple[Posting, ...]
+    gains: tuple[Fraction | int, ...]
+    mixed: tuple[tuple[int, int], ...]
+    credits: int
+
+
+@dataclass(frozen=True)
+class _ByEmpty:
+    """A query whose IDCG is not known to be positive: its result depends on the empty axis
+    (``ndcg.empty``), and is computed per choice. `content` says what its DCG and IDCG are
+    sums of (`Sweep._result`)."""
+
+    content: tuple
+    bounds: QueryBounds
 
 
 @dataclass(frozen=True)
@@ -101,7 +125,10 @@ class Sweep:
         self._duplicated = any(
             len({p.docid for p in postings}) < len(postings) for postings in run.values()
         )
+        self._position = {q: i for i, q in enumerate(self.qids)}
         self._memo: dict[Hashable, Any] = {}
+        self._ids: dict[tuple, int] = {}
+        self._lists: list[tuple] = []
         self._fixed: dict[Fraction, Bounds] = {}
         self._inputs: Inputs | None = None
 
@@ -112,12 +139,14 @@ class Sweep:
 
     def keys(self, config: Config) -> _Keys:
         """The steps `config` shares with other configurations."""
-        resolved = self._cached(
-            ("labels", *(config.choice(a) for a in _LABEL_AXES), _gain_map(config)),
-            lambda: self._resolve(config),
+        label_axes = ("labels", *(config.choice(a) for a in _LABEL_AXES), _gain_map(config))
+        resolved = self._cached(label_axes, lambda: self._resolve(config))
+        # Equal resolutions share one small id, so later keys hash quickly; the engine scores
+        # an irrational one whole, so its id is its label axes'.
+        labels = self._cached(
+            ("label id", label_axes if resolved is IRRATIONAL else resolved),
+            lambda: len(self._memo),
         )
-        # Equal resolutions share one small id, so later keys hash quickly.
-        labels = self._cached(("label id", resolved), lambda: len(self._memo))
         dedup = config.choice("duplicates") if self._duplicated else None
         ranking = (labels, dedup, config.choice("unjudged"), config.choice("ties"))
         retrieved = config.choice("ideal") == "retrieved"
@@ -131,17 +160,18 @@ class Sweep:
 
     # -- labels: fractional, negative, gain ------------------------------------------------
 
-    def _resolve(self, config: Config) -> tuple | _Rejected:
+    def _resolve(self, config: Config) -> tuple | _Marker:
         """The gain of every distinct label, as an exact fraction (an int when integral), None
-        (``ndcg.negative.unjudged``) or ERROR (the configuration rejects the label); IRRATIONAL
+        (``ndcg.negative.unjudged``) or a _Rejection (the configuration rejects the label, for
+        the reason it gives: configurations rejecting for other reasons share no result); IRRATIONAL
         when a gain is not a fraction."""
-        resolved: list[Fraction | int | _Rejected | None] = []
+        resolved: list[Fraction | int | _Rejection | None] = []
         with computing_with(EXACT):
             for label in self.labels:
                 try:
                     value = judged_gain(Judgment(label), config)[1]
-                except InputError:
-                    resolved.append(ERROR)
+                except InputError as error:
+                    resolved.append(_Rejection(str(error), error.axis))
                     continue
                 except NotRational:
                     return IRRATIONAL
@@ -151,7 +181,7 @@ class Sweep:
         return tuple(resolved)
 
     def _gains(self, labels: int, config: Config) -> dict[str, dict[str, Any]]:
-        """Per query, each judged document's gain: an exact fraction, None or ERROR."""
+        """Per query, each judged document's gain: an exact fraction, None or a _Rejection."""
 
         def compute() -> dict[str, dict[str, Any]]:
             by_label = dict(zip(self.labels, self._resolve(config), strict=True))
@@ -172,108 +202,219 @@ class Sweep:
 
     # -- ranking: duplicates, unjudged, ties -----------------------------------------------
 
-    def _ranking(self, qid: str, keys: _Keys, config: Config) -> _Ranked | InputError:
-        key = ("ranking", qid, keys.ranking)
-        return self._cached(key, lambda: self._rank(qid, keys.labels, config))
+    def _intern(self, values: Sequence[Fraction | int]) -> int:
+        """A small id for a list of gains, equal for lists equal but for trailing zeros,
+        which add nothing to a sum at any cutoff: every sum over the list (DCG, IDCG) and
+        every result built from those sums is computed once per id."""
+        end = len(values)
+        while end and not values[end - 1]:
+            end -= 1
+        values = tuple(values[:end])
+        found = self._ids.get(values)
+        if found is None:
+            found = self._ids[values] = len(self._lists)
+            self._lists.append(values)
+        return found
 
-    def _rank(self, qid: str, labels: int, config: Config) -> _Ranked | InputError:
-        ranked = self._cached(
-            ("ranked", qid, labels, config.choice("duplicates"), config.choice("unjudged")),
-            lambda: self._judged(qid, labels, config),
-        )
-        if isinstance(ranked, InputError):
-            return ranked
-        with computing_with(EXACT):
-            credits = tuple(credit for _, credit in ties.rank(ranked, config))
-        return _Ranked(credits, tuple(d.gain for d in ranked))
+    def _score_order(self, qid: str, config: Config) -> tuple[list[Posting], list] | InputError:
+        """The postings of `qid` after the duplicates axis, in run order and in groups of
+        equal scores, highest first, run order within a group (``ndcg.ties``: the order
+        every ties choice starts from)."""
 
-    def _judged(self, qid: str, labels: int, config: Config) -> list[ScoredDocument] | InputError:
-        """The run's documents of `qid` after the duplicates and unjudged axes."""
+        def compute() -> tuple[list[Posting], list] | InputError:
+            postings: Sequence[Posting] = self.run.get(qid, ())
+            try:
+                kept = duplicates.CHOICES[config.choice("duplicates")](postings, qid)
+            except InputError as error:
+                return error
+            by_score = sorted(kept, key=lambda p: p.score, reverse=True)
+            return kept, [list(group) for _, group in groupby(by_score, key=lambda p: p.score)]
+
+        return self._cached(("order", qid, config.choice("duplicates")), compute)
+
+    def _kept(self, qid: str, labels: int, config: Config) -> _Kept | InputError:
+        """The documents of `qid` the duplicates and unjudged axes leave ranked."""
         gains = self._gains(labels, config).get(qid, {})
-        if any(g is ERROR for g in gains.values()):
+        if any(isinstance(g, _Rejection) for g in gains.values()):
             return self._label_error(qid, config)
-        postings: Sequence[Posting] = self.run.get(qid, ())
-        try:
-            kept = duplicates.CHOICES[config.choice("duplicates")](postings, qid)
-            documents = [
-                ScoredDocument(p.docid, p.score, None, gains.get(p.docid), where=p.where)
-                for p in kept
-            ]
-            with computing_with(EXACT):
-                return unjudged.CHOICES[config.choice("unjudged")](documents, qid)
-        except InputError as error:
-            return error
+        order = self._score_order(qid, config)
+        if isinstance(order, InputError):
+            return order
+        in_run_order, groups = order
+        choice = config.choice("unjudged")
+        unjudged_gain = _unjudged_gain(choice)
+        if unjudged_gain is ERROR:
+            first = next((p for p in in_run_order if gains.get(p.docid) is None), None)
+            if first is not None:
+                # The reference's error names the first unjudged document in run order.
+                document = ScoredDocument(first.docid, first.score, None, None, where=first.where)
+                try:
+                    unjudged.CHOICES[choice]([document], qid)
+                except InputError as error:
+                    return error
+                raise AssertionError(f"query {qid!r}: no unjudged document is rejected")
+        postings: list[Posting] = []
+        kept: list[Fraction | int] = []
+        mixed: list[tuple[int, int]] = []
+        for group in groups:
+            start = len(kept)
+            for posting in group:
+                gain = gains.get(posting.docid)
+                if gain is None:
+                    if unjudged_gain is CONDENSED:
+                        continue
+                    gain = unjudged_gain
+                postings.append(posting)
+                kept.append(gain)
+            if len(set(kept[start:])) > 1:
+                mixed.append((start, len(kept)))
+        return _Kept(tuple(postings), tuple(kept), tuple(mixed), self._intern(kept))
+
+    def _ranking(self, qid: str, keys: _Keys, config: Config) -> tuple[int, _Kept] | InputError:
+        """The id of the credited gains of `qid` in rank order, and its kept documents."""
+        return self._cached(("ranking", qid, keys.ranking), lambda: self._rank(qid, keys, config))
+
+    def _rank(self, qid: str, keys: _Keys, config: Config) -> tuple[int, _Kept] | InputError:
+        kept = self._cached(
+            ("kept", qid, keys.ranking[:3]), lambda: self._kept(qid, keys.labels, config)
+        )
+        if isinstance(kept, InputError):
+            return kept
+        if not kept.mixed:
+            # Every ties choice credits a group of equal gains with those gains.
+            return kept.credits, kept
+        credits = list(kept.gains)
+        order = ties.CHOICES[config.choice("ties")]
+        with computing_with(EXACT):
+            for start, end in kept.mixed:
+                group = [
+                    ScoredDocument(p.docid, p.score, None, gain, where=p.where)
+                    for p, gain in zip(kept.postings[start:end], credits[start:end], strict=True)
+                ]
+                credits[start:end] = [credit for _, credit in order(group)]
+        return self._intern(credits), kept
 
     # -- DCG and IDCG: running sums read at each cutoff --------------------------------------
 
-    def _running_sums(self, gains: Sequence[Fraction], config: Config) -> dict[int | None, Bounds]:
-        """Σ gain × discount over ranks 1 .. min(k, n) for every checkpoint k, and over the
-        whole list (key None): two integers at the scale 2^(2 FIXED_BITS) between which the
-        true sum lies (`evaluate.QueryBounds`)."""
+    def _running_sums(self, content: int, config: Config) -> dict[int | None, Bounds]:
+        """Σ gain × discount over ranks 1 .. min(k, n) of the gains `content` names, for
+        every checkpoint k, and over the whole list (key None): two integers at the scale
+        2^(2 FIXED_BITS) between which the true sum lies (`evaluate.QueryBounds`). A run of
+        equal gains is one product with the exact sum of its ranks' discounts, as the
+        engine's IDCG (`evaluate.ideal_sum`)."""
+        gains = self._lists[content]
+        n = len(gains)
         discounts = discounts_of(config)
-        discounts.cover(len(gains))
+        discounts.cover(n)
+        marks = {k for k in self.checkpoints if k < n}
+        changes = [i for i in range(1, n) if gains[i] != gains[i - 1]]
         sums: dict[int | None, Bounds] = {}
         low = high = 0
-        marks, at = self.checkpoints, 0
-        for index, value in enumerate(gains):
-            while at < len(marks) and marks[at] <= index:
-                sums[marks[at]] = (low, high)
-                at += 1
+        for start, end in pairwise(sorted({0, n, *marks, *changes})):
+            value = gains[start]
             if value:
                 fixed = self._fixed.get(value) or self._fixed.setdefault(value, fixed_point(value))
-                rank = index + 1
-                term = product_bounds(fixed, (discounts.low[rank], discounts.high[rank]))
+                term = product_bounds(fixed, discounts.between(start + 1, end))
                 low, high = low + term[0], high + term[1]
-        for mark in marks[at:]:
-            sums[mark] = (low, high)
+            if end in marks:
+                sums[end] = (low, high)
+        for mark in self.checkpoints:
+            sums.setdefault(mark, (low, high))
         sums[None] = (low, high)
         return sums
 
-    def _sums(self, qid: str, keys: _Keys, config: Config) -> tuple[dict, dict] | InputError:
-        """(DCG, IDCG) of one query at every checkpoint (``ndcg.definition``)."""
-        ranking = self._ranking(qid, keys, config)
-        if isinstance(ranking, InputError):
-            return ranking
-        dcg = self._cached(
-            ("dcg", qid, keys.ranking, keys.discount),
-            lambda: self._running_sums(ranking.credits, config),
+    def _sums(self, content: int, keys: _Keys, config: Config) -> dict[int | None, Bounds]:
+        return self._cached(
+            ("sums", content, keys.discount), lambda: self._running_sums(content, config)
         )
-        idcg = self._cached(
-            ("idcg", qid, keys.ideal, keys.discount),
-            lambda: self._running_sums(self._ideal(qid, ranking, keys, config), config),
-        )
-        return dcg, idcg
 
-    def _ideal(self, qid: str, ranking: _Ranked, keys: _Keys, config: Config) -> list[Fraction]:
-        """The ideal list, uncut (``ndcg.ideal``, ``ndcg.definition.idcg``)."""
-        if config.choice("ideal") == "retrieved":
-            candidates = list(ranking.gains)
-        else:
-            gains = self._gains(keys.labels, config)[qid]
-            candidates = [g for g in gains.values() if g is not None]
-        if not every_gain_enters(config):
-            candidates = [g for g in candidates if g > 0]
-        return sorted(candidates, reverse=True)
+    def _ideal(self, qid: str, kept: _Kept, keys: _Keys, config: Config) -> int:
+        """The id of the ideal list, uncut (``ndcg.ideal``, ``ndcg.definition.idcg``)."""
+
+        def compute() -> int:
+            if config.choice("ideal") == "retrieved":
+                candidates = list(kept.gains)
+            else:
+                gains = self._gains(keys.labels, config)[qid]
+                candidates = [g for g in gains.values() if g is not None]
+            if not every_gain_enters(config):
+                candidates = [g for g in candidates if g > 0]
+            return self._intern(sorted(candidates, reverse=True))
+
+        return self._cached(("ideal", qid, keys.ideal), compute)
 
     # -- nDCG, empty, aggregate ----------------------------------------------------------------
 
-    def _pairs(
-        self, keys: _Keys, config: Config, cutoff: int | None
-    ) -> dict[str, QueryBounds | InputError]:
-        """Per qrels query, the bounds of DCG@k and IDCG@k, or its InputError."""
+    def _query_lists(self, keys: _Keys, config: Config) -> tuple[int, list, int]:
+        """Per qrels query (in `qids` order), the ids of its credited gains and of its ideal
+        list, or its InputError; and the length of the longest of those lists. Equal
+        outcomes have one id (first), so configurations that rank and judge every query
+        alike share all that follows."""
 
-        def compute() -> dict[str, QueryBounds | InputError]:
-            out: dict[str, QueryBounds | InputError] = {}
+        def compute() -> tuple[int, list, int]:
+            lists: list[tuple[int, int] | InputError] = []
+            longest = 0
             for qid in self.qids:
-                sums = self._sums(qid, keys, config)
-                out[qid] = (
-                    sums
-                    if isinstance(sums, InputError)
-                    else QueryBounds(sums[0][cutoff], sums[1][cutoff])
-                )
-            return out
+                ranking = self._ranking(qid, keys, config)
+                if isinstance(ranking, InputError):
+                    lists.append(ranking)
+                    continue
+                credits, kept = ranking
+                ideal = self._ideal(qid, kept, keys, config)
+                lists.append((credits, ideal))
+                longest = max(longest, len(self._lists[credits]), len(self._lists[ideal]))
+            return self._cached(("query lists", *lists), lambda: (len(self._memo), lists, longest))
 
-        return self._cached(("pairs", keys.ranking, keys.ideal, keys.discount, cutoff), compute)
+        return self._cached(("lists", keys.ranking, keys.ideal), compute)
+
+    def _per_query(
+        self, keys: _Keys, config: Config, cutoff: int | None
+    ) -> list[tuple[dict, MeanPart] | _ByEmpty | InputError]:
+        """Per qrels query (in `qids` order), its result object entry and share of the mean,
+        the same under every empty and aggregate choice; or _ByEmpty; or its InputError."""
+        lists_id, lists, longest = self._query_lists(keys, config)
+        at = None if cutoff is None or cutoff >= longest else cutoff
+
+        def compute() -> list[tuple[dict, MeanPart] | _ByEmpty | InputError]:
+            # The configuration with its cutoff, made only if a result is not known yet.
+            measure = cache(lambda: config.replace(cutoff=cutoff))
+            return [
+                found
+                if isinstance(found, InputError)
+                else self._result(qid, *found, keys, config, measure, at)
+                for qid, found in zip(self.qids, lists, strict=True)
+            ]
+
+        return self._cached(("per query", lists_id, keys.discount, at), compute)
+
+    def _result(
+        self,
+        qid: str,
+        credits: int,
+        ideal: int,
+        keys: _Keys,
+        config: Config,
+        measure: Callable[[], Config],
+        cutoff: int | None,
+    ) -> tuple[dict, MeanPart] | _ByEmpty:
+        """The result of a query whose DCG sums the gains `credits` names and whose IDCG the
+        gains `ideal` names, both cut at `cutoff`. A cutoff at or past both lists' ends cuts
+        nothing (``ndcg.cutoff``), and the values depend on nothing else: queries and
+        configurations with equal lists share one result. `config` gives the discount;
+        `measure` makes the configuration with its cutoff, for `query_result`."""
+        longest = max(len(self._lists[credits]), len(self._lists[ideal]))
+        at = None if cutoff is None or cutoff >= longest else cutoff
+        content = (credits, ideal, keys.discount, at)
+        found = self._memo.get(("result", content))
+        if found is None:
+            bounds = QueryBounds(
+                self._sums(credits, keys, config)[at], self._sums(ideal, keys, config)[at]
+            )
+            if bounds.idcg[0] <= 0:
+                return _ByEmpty(content, bounds)
+            found = query_result(measure(), qid, bounds, partial(self._query, qid))
+            self._memo["result", content] = found
+        return found
 
     def scores(
         self, config: Config, cutoff: int | None, keys: _Keys | None = None
@@ -289,29 +430,54 @@ class Sweep:
         return self._cached(key, lambda: self._score(config, keys, cutoff))
 
     def _score(self, config: Config, keys: _Keys, cutoff: int | None) -> Scores | InputError:
-        measure = config.replace(cutoff=cutoff)
         if not keys.rational:
-            return self._by_engine(measure)
-        pairs = self._pairs(keys, config, cutoff)
-        queries = aggregate.CHOICES[config.choice("aggregate")](self.qids, self.run.keys())
-        per_query: Entries = {}
-        in_mean: dict[str, bool] = {}
-        total = MeanPart()
+            return self._by_engine(config.replace(cutoff=cutoff))
+        per_query = self._per_query(keys, config, cutoff)
+        aggregated = config.choice("aggregate")
+        queries = aggregate.CHOICES[aggregated](self.qids, self.run.keys())
+        results: list[tuple[dict, MeanPart]] = []
         for qid in queries:
-            bounds = pairs[qid]
-            if isinstance(bounds, InputError):
-                return bounds
-            try:
-                entry, part = query_result(measure, qid, bounds, partial(self._query, qid))
-            except InputError as error:
-                return error
-            per_query[qid], in_mean[qid] = entry, part.count > 0
-            total = total.combine(part)
+            result = per_query[self._position[qid]]
+            if isinstance(result, _ByEmpty):
+                try:
+                    result = self._by_empty(qid, result, config, cutoff)
+                except InputError as error:
+                    return error
+            if isinstance(result, InputError):
+                return result
+            results.append(result)
+        # Equal results for the same queries: one Scores object, one mean.
+        key = ("mean", aggregated, *map(id, results))
+        return self._cached(key, lambda: self._scores_of(queries, results, config, cutoff))
+
+    def _by_empty(
+        self, qid: str, pending: _ByEmpty, config: Config, cutoff: int | None
+    ) -> tuple[dict, MeanPart]:
+        """The result of a query whose IDCG is not known to be positive (``ndcg.empty``)."""
+        return self._cached(
+            ("by empty", qid, pending.content, config.choice("empty")),
+            lambda: query_result(
+                config.replace(cutoff=cutoff), qid, pending.bounds, partial(self._query, qid)
+            ),
+        )
+
+    def _scores_of(
+        self,
+        queries: Sequence[str],
+        results: Sequence[tuple[dict, MeanPart]],
+        config: Config,
+        cutoff: int | None,
+    ) -> Scores | InputError:
+        total = reduce(MeanPart.combine, (part for _, part in results), MeanPart())
         try:
             mean = total.rounded_mean()
         except NeedsMoreDigits:
-            return self._by_engine(measure)
-        return Scores(per_query, in_mean, None if mean is None else plain_digits(mean))
+            return self._by_engine(config.replace(cutoff=cutoff))
+        return Scores(
+            {q: entry for q, (entry, _) in zip(queries, results, strict=True)},
+            {q: part.count > 0 for q, (_, part) in zip(queries, results, strict=True)},
+            None if mean is None else plain_digits(mean),
+        )
 
     def _query(self, qid: str) -> tuple[Mapping[str, Judgment], Sequence[Posting]]:
         return self.qrels[qid], self.run.get(qid, ())
@@ -376,15 +542,47 @@ class Scores:
 _LABEL_AXES = ("fractional", "negative", "gain")
 
 
-class _Rejected:
-    """The resolution of a label the configuration rejects (an input error)."""
+@dataclass(frozen=True)
+class _Rejection:
+    """The resolution of a label the configuration rejects (an input error): the reference's
+    message and axis."""
+
+    message: str
+    axis: str | None
+
+
+class _Marker:
+    """An outcome that is not a gain: rejected (ERROR), irrational, or condensed away."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def __repr__(self) -> str:
-        return "ERROR"
+        return self.name
 
 
-ERROR = _Rejected()
-IRRATIONAL = _Rejected()
+ERROR = _Marker("ERROR")
+IRRATIONAL = _Marker("IRRATIONAL")
+CONDENSED = _Marker("CONDENSED")
+
+
+@cache
+def _unjudged_gain(choice: str) -> Fraction | _Marker:
+    """What the ``ndcg.unjudged`` choice does to one unjudged document, asked of the
+    reference: the gain it is ranked with, CONDENSED when it leaves the ranking, ERROR when
+    it is rejected. Each choice treats each document alone, so this is what it does to
+    every one (and the tests compare the sweep with the reference on whole queries)."""
+    probe = ScoredDocument("", Decimal(0), None, None)
+    with computing_with(EXACT):
+        try:
+            ranked = unjudged.CHOICES[choice]([probe], "")
+        except InputError:
+            return ERROR
+    if not ranked:
+        return CONDENSED
+    gain = ranked[0].gain
+    # An integral gain as an int, as `Sweep._resolve` gives it: equal lists hash alike, fast.
+    return int(gain) if gain.denominator == 1 else gain
 
 
 def _gain_map(config: Config) -> object:
