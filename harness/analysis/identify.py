@@ -361,23 +361,28 @@ def identify_axis(
     asked: Config,
     reference: Config,
     probes: Sequence[ProbeInput],
-    answers: Mapping[tuple[str, str], Answer],
+    command: Sequence[str] | str,
     numbers: NumberFormat,
     trust_rejections: bool = True,
 ) -> AxisFinding:
     """The finding on one axis, from the adapter's answers asked under `asked` (cutoff aside),
     against candidates that vary the axis on `reference` (the other axes as identified).
+    Only the probes on which the candidates differ are asked: the others tell nothing about
+    the axis.
 
     A rejection is evidence for the axis's ``error`` choice only when the adapter rejects no
     input its own configuration accepts (`trust_rejections`), or when that choice is asked."""
-    met_by: dict[str, list[str]] = {}
-    errors: list[CaseError] = []
+    telling = []
     for probe in probes:
         sent = asked.replace(cutoff=probe.config.cutoff)
         candidates = distinguishing(probe, reference.replace(cutoff=sent.cutoff), axis_id)
-        answer = answers.get((probe.case_id, sent.full()))
-        if candidates is None or answer is None:
-            continue
+        if candidates is not None:
+            telling.append((probe, sent, candidates))
+    answers = ask(command, [(probe, sent) for probe, sent, _ in telling])
+    met_by: dict[str, list[str]] = {}
+    errors: list[CaseError] = []
+    for probe, sent, candidates in telling:
+        answer = answers[probe.case_id, sent.full()]
         if answer.failed:
             errors.append(CaseError(probe.case_id, str(answer.result["error"])))
             continue
@@ -794,8 +799,9 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
         for choice in declared.get(a["id"], [own.choice(a["id"])])
         if with_choice(own, a["id"], choice, own) is not None
     ]
-    questions = [q for _, asked in plans for q in _questions(asked, probes)]
-    answers = ask(command, questions, progress=progress)
+    # Every probe under the adapter's own configuration; under the other choices it declares,
+    # each axis's finding asks the probes that tell its candidates apart.
+    answers = ask(command, _questions(own, probes), progress=progress)
     refused = rejected_valid_inputs(own, probes, answers)
     hidden_findings = [
         AxisFinding(axis_id, own.choice(axis_id), NOT_OBSERVABLE, reason=reason)
@@ -821,7 +827,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
                     if p.case_id not in aside[i]
                     and not _depends_on(p, identified, confounders - {a})
                 ],
-                answers,
+                command,
                 numbers,
                 trust_rejections=refused is None,
             )

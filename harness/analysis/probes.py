@@ -322,8 +322,8 @@ def ask(
     configuration string); each distinct question is sent once. Inside `shared_pools` a
     question the same processes answered before is not sent again: identify, the preset checks
     and the page ask many of the same, and the adapter's answer to one question is one
-    observation. A failure (a crash, a timeout) is asked again. With `progress`, a bar on
-    stderr counts the answers."""
+    observation (a failure too: the pool has already sent a failed question again on its own).
+    With `progress`, a bar on stderr counts the answers."""
     distinct: dict[tuple[str, str], tuple[ProbeInput, Config]] = {}
     for probe, asked in questions:
         distinct.setdefault((probe.case_id, asked.full()), (probe, asked))
@@ -344,9 +344,7 @@ def ask(
 
             def keep(job_id: str, result: Mapping[str, Any]) -> None:
                 key, question = unanswered[int(job_id)]
-                answers[key] = Answer(dict(result))
-                if not answers[key].failed:
-                    known[question] = answers[key]
+                answers[key] = known[question] = Answer(dict(result))
                 bar.update(1)
 
             jobs = [
