@@ -242,7 +242,21 @@ def rank_rows(run: RunColumns, label_of_row: np.ndarray) -> Ranked:
 
 def _duplicates(qidx: np.ndarray, words: np.ndarray) -> np.ndarray:
     """The ranked rows whose query and document id an earlier ranked row already has: under
-    ``ndcg.duplicates.first`` the earliest copy (highest score, earliest in the run) stays."""
+    ``ndcg.duplicates.first`` the earliest copy (highest score, earliest in the run) stays.
+    Copies have equal hashes, so only rows whose hash repeats (one sort of the hashes finds
+    them; in most runs none) are compared exactly."""
+    hashes = key_hashes(qidx, words)
+    ordered = np.sort(hashes)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    if not repeated.size:
+        return np.zeros(0, np.int64)
+    suspects = np.flatnonzero(np.isin(hashes, repeated))
+    return suspects[_exact_duplicates(qidx[suspects], words[suspects])]
+
+
+def _exact_duplicates(qidx: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """`_duplicates` found by comparing every word of the keys (`KeyTable`), a table per
+    block of whole queries."""
     query_starts = np.flatnonzero(np.r_[True, qidx[1:] != qidx[:-1]]) if len(qidx) else []
     cuts = [0]
     for start in np.asarray(query_starts).tolist():
