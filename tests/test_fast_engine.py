@@ -443,3 +443,41 @@ def test_the_engine_orders_document_ids_by_the_reference_docid_key(ids: list[str
     place = rank.docid_rank(words)
     keys = sorted({ties.docid_key(d) for d in ids})
     assert place.tolist() == [keys.index(ties.docid_key(d)) for d in ids]
+
+
+def test_keys_whose_hashes_collide_are_compared_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ndcg.duplicates``: rows whose hashes repeat are only suspects. With every key hashed
+    alike, only the later copies of an id within one query are duplicates."""
+    ids = [b"a", b"b", b"a", b"c", b"b", b"a", b"a"]
+    qidx = np.array([0, 0, 0, 0, 0, 1, 1], np.int32)
+    words = np.frombuffer(b"".join(i.ljust(8, b"\0") for i in ids), ">u8").astype(np.uint64)
+    monkeypatch.setattr(rank, "key_hashes", lambda groups, _: np.zeros(len(groups), np.uint64))
+    assert rank._duplicates(qidx, words.reshape(-1, 1)).tolist() == [2, 4, 6]
+
+
+@pytest.mark.parametrize(
+    ("run", "kind"),
+    [
+        # A line of five fields, then one of seven: the separators add up to two lines' worth.
+        ("q Q0 a 1 1\nx q Q0 b 2 1 t\n", "error"),
+        # Five fields and one separator more, before the line or doubled within it.
+        (" q Q0 a 1 1\nq Q0 b 2 2 t\n", "error"),
+        ("q Q0  a 1 1\nq Q0 b 2 2 t\n", "error"),
+        # Separators in a row, around and before a line: whitespace, as the plain reader splits.
+        ("q Q0 a 1 1 t\nq Q0  b 2 2 t\n", "values"),
+        (" q Q0 a 1 1 t\nq Q0 b 2 2 t\n", "values"),
+        ("q Q0 a 1 1 t \nq Q0 b 2 2\tt\n", "values"),
+    ],
+)
+def test_lines_however_separated_are_read_as_the_plain_reader_reads_them(
+    run: str, kind: str, tmp_path: Path
+) -> None:
+    """``ndcg.input``: fields are split at whitespace, one line per row; a line of the wrong
+    field count is an error even when the separators add up over several lines."""
+    qrels_path, run_path = write(tmp_path, "q 0 a 1\nq 0 b 2\n", run)
+    configs = [Config.default()]
+    plain = outcome(lambda: score_files_plain(configs, qrels_path, run_path))
+    assert plain[0] == kind
+    assert outcome(lambda: score_files(configs, qrels_path, run_path)) == plain
+    if kind == "values":
+        assert outcome(lambda: score_files_fast(configs, qrels_path, run_path)) == plain
