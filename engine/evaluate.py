@@ -364,7 +364,7 @@ def prepare(
     """Join the run to the qrels by exact document id, and rank it once."""
     width = max(qrels.words.shape[1], run.words.shape[1])
     qrels.words, run.words = widen(qrels.words, width), widen(run.words, width)
-    table = KeyTable(qrels.qidx, qrels.words, load=4)
+    table = KeyTable(qrels.qidx, qrels.words, load=16)
     _reject_judged_twice(qrels, table)
     ranked = rank_rows(run, table.find(run.qidx, run.words, qrels.label_id))
     return Prepared(qrels, run, ranked, inputs)

@@ -279,7 +279,12 @@ def words_of(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, count: i
     """The token bytes as `count` big-endian 64-bit words each, zero padded."""
     unaligned = np.ndarray((len(data) - 7,), ">u8", data.data, 0, (1,))
     out = np.empty((len(starts), count), np.uint64)
+    shortest = int(lengths.min()) if len(lengths) else 0
     for j in range(count):
+        if shortest >= 8 * (j + 1):
+            # Every token fills this word: nothing to mask.
+            out[:, j] = unaligned[starts + 8 * j]
+            continue
         kept = np.clip(lengths - 8 * j, 0, 8)
         # A word past a token's end is masked to zero: read it anywhere within the data.
         out[:, j] = unaligned[np.where(kept > 0, starts + 8 * j, 0)] & _WORD_MASKS[kept]
@@ -363,12 +368,14 @@ def _scores(chunk: _Chunk, field: int, rows: np.ndarray, name: str) -> _Scores:
     raw = words_of(chunk.data, starts, np.minimum(lengths, 8 * count), count)
     columns = raw.astype(">u8").view(np.uint8).reshape(len(rows), 8 * count).T.copy()
     mantissa = np.zeros(len(rows), np.int64)
-    digits = np.zeros(len(rows), np.int64)
-    fraction = np.zeros(len(rows), np.int64)
-    dots = np.zeros(len(rows), np.int64)
+    # Counts of at most 24 bytes.
+    digits = np.zeros(len(rows), np.int8)
+    fraction = np.zeros(len(rows), np.int8)
+    dots = np.zeros(len(rows), np.int8)
     other = np.zeros(len(rows), bool)
     negative = columns[0] == 45
-    for j, byte in enumerate(columns):
+    # Bytes past the longest token are zero padding in every row: nothing to read there.
+    for j, byte in enumerate(columns[:width]):
         digit = byte - np.uint8(48)
         is_digit = digit < 10
         is_dot = byte == 46

@@ -102,6 +102,29 @@ def _taken(piece: RunPiece, keep: np.ndarray) -> RunPiece:
     )
 
 
+def _sliced(piece: RunPiece, start: int, stop: int) -> RunPiece:
+    """Rows `start` to `stop` of `piece`, as views of it."""
+    rows = slice(start, stop)
+    first, last = np.searchsorted(piece.inexact, [start, stop]).tolist()
+    return RunPiece(
+        piece.qidx[rows],
+        piece.words[rows],
+        piece.score[rows],
+        piece.lines[rows],
+        piece.inexact[first:last] - start,
+        piece.inexact_texts[first:last],
+    )
+
+
+def _split(piece: RunPiece, keep: np.ndarray) -> tuple[RunPiece, RunPiece]:
+    """The rows of `piece` where `keep` is true and the others, each in order; views of
+    `piece` when the kept rows come first, as in a run grouped by query."""
+    count = int(np.count_nonzero(keep))
+    if keep[:count].all():
+        return _sliced(piece, 0, count), _sliced(piece, count, len(keep))
+    return _taken(piece, keep), _taken(piece, ~keep)
+
+
 def run_blocks(
     pieces: Iterator[RunPiece], queries: int, last_piece: np.ndarray | None = None
 ) -> Iterator[RunPiece]:
@@ -128,11 +151,11 @@ def run_blocks(
         # with each piece.
         if not any(np.any(c) for c in complete):
             continue
-        rows, mask = _joined(held), np.concatenate(complete)
-        yield _taken(rows, mask)
-        done[rows.qidx[mask]] = True
-        held = [_taken(rows, ~mask)]
-        count = len(held[0].qidx)
+        block, rest = _split(_joined(held), np.concatenate(complete))
+        yield block
+        done[block.qidx] = True
+        held = [rest]
+        count = len(rest.qidx)
     if count:
         yield _joined(held)
 
