@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import mpmath
 import numpy as np
 import pytest
 from conftest import config_mappings
@@ -31,8 +32,9 @@ from ndcgspec.engine.scoring import score_files, score_files_plain
 from ndcgspec.engine.stream import score_files_fast
 from ndcgspec.harness.suite import load as suite_load
 from ndcgspec.harness.suite.check import within
-from ndcgspec.reference import Config, InputError, NdcgSpecError, ties
+from ndcgspec.reference import Config, InputError, NdcgSpecError, arithmetic, ties
 from ndcgspec.reference import config as config_module
+from ndcgspec.reference import discount as discount_axis
 from ndcgspec.reference.trec_io import opened
 from ndcgspec.spec import load_spec
 
@@ -481,3 +483,31 @@ def test_lines_however_separated_are_read_as_the_plain_reader_reads_them(
     assert outcome(lambda: score_files(configs, qrels_path, run_path)) == plain
     if kind == "values":
         assert outcome(lambda: score_files_fast(configs, qrels_path, run_path)) == plain
+
+
+# Measures and their discount at rank r, written out independently (``ndcg.discount``).
+DISCOUNT_FORMULAS = {
+    "nDCG": lambda r: 1 / mpmath.log(r + 1, 2),
+    "nDCG(log_base=e,log_offset=0.5)": lambda r: 1 / mpmath.log(r + mpmath.mpf("0.5")),
+    "nDCG(discount=reciprocal)": lambda r: mpmath.mpf(1) / r,
+}
+
+
+@pytest.mark.parametrize("measure", DISCOUNT_FORMULAS)
+def test_discounts_in_fixed_point_are_the_floor_and_ceiling_of_the_enclosure(
+    measure: str,
+) -> None:
+    """``ndcg.precision``: each rank's discount at the scale 2^FIXED_BITS is the floor of the
+    low end and the ceiling of the high end of the reference's enclosure, read as exact
+    fractions, and lies between them."""
+    config = config_module.parse_measure(measure)
+    scale = 1 << engine_evaluate.FIXED_BITS
+    for position in [1, 2, 3, 7, 100, 1000]:
+        with arithmetic.computing_with(arithmetic.enclosing(engine_evaluate.DISCOUNT_DPS)):
+            interval = discount_axis.discount(position, config)
+            low, high = arithmetic.enclosure(interval)
+            fixed = engine_evaluate.fixed_enclosure(interval)
+        assert fixed == (math.floor(low * scale), math.ceil(high * scale))
+        with mpmath.workdps(150):
+            true = DISCOUNT_FORMULAS[measure](position) * scale
+            assert fixed[0] <= true <= fixed[1]
