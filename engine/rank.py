@@ -156,14 +156,17 @@ def _tie_starts(qidx: np.ndarray, score: np.ndarray) -> np.ndarray:
 def _exact_ties(run: RunColumns, rows: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Queries whose order by double is not the order by exact decimal: float-equal rows of
     which one may be inexact but whose decimals differ."""
-    inexact = dict(zip(run.inexact_rows.tolist(), run.inexact_texts, strict=True))
-    if not inexact:
+    if not len(run.inexact_rows):
         return np.zeros(0, np.int64)
     group = np.cumsum(starts) - 1
     position = np.empty(len(rows), np.int64)
     position[rows] = np.arange(len(rows))
+    first = np.flatnonzero(starts)
+    bounds = [*first.tolist(), len(rows)]
     suspect = np.unique(group[position[run.inexact_rows]])
-    bounds = [*np.flatnonzero(starts).tolist(), len(rows)]
+    # A row alone under its double has nothing to tie with.
+    suspect = suspect[np.diff(bounds)[suspect] > 1]
+    inexact = dict(zip(run.inexact_rows.tolist(), run.inexact_texts, strict=True))
     bad = []
     for g in suspect.tolist():
         members = rows[bounds[g] : bounds[g + 1]].tolist()

@@ -387,13 +387,18 @@ def _scores(chunk: _Chunk, field: int, rows: np.ndarray, name: str) -> _Scores:
         if j == 0:
             allowed |= negative | (byte == 43)
         other |= ~allowed
-    plain = ~other & (dots <= 1) & (digits >= 1) & (digits <= EXACT_DIGITS)
-    plain &= lengths <= 8 * count
+    # Sign, digits and at most one point, every byte seen: in the number grammar.
+    formed = ~other & (dots <= 1) & (digits >= 1) & (lengths <= 8 * count)
+    plain = formed & (digits <= EXACT_DIGITS)
     values = mantissa / _POWERS_OF_TEN[np.minimum(fraction, EXACT_DIGITS)]
     values = np.where(negative, -values, values)
     inexact = np.flatnonzero(~plain)
     texts = _texts(chunk, field, rows[inexact])
-    for at, text in zip(inexact.tolist(), texts, strict=True):
+    for at, text, seen in zip(inexact.tolist(), texts, formed[inexact].tolist(), strict=True):
+        # float() of a plain decimal's text is its correctly rounded double, as of the Decimal.
+        if seen:
+            values[at] = float(text)
+            continue
         try:
             values[at] = float(parse_decimal(text))
         except NdcgSpecError:
