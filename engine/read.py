@@ -299,7 +299,8 @@ def _token_words(chunk: _Chunk, field: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _texts(chunk: _Chunk, field: int, rows: np.ndarray) -> list[str]:
     starts, ends = chunk.starts[rows, field].tolist(), chunk.ends[rows, field].tolist()
-    return [chunk.data[s:e].tobytes().decode("utf-8") for s, e in zip(starts, ends, strict=True)]
+    data = memoryview(chunk.data)
+    return [str(data[s:e], "utf-8") for s, e in zip(starts, ends, strict=True)]
 
 
 def _segments(chunk: _Chunk, field: int) -> tuple[np.ndarray, list[str]]:
