@@ -45,6 +45,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from mpmath.libmp import finf, fnan, fninf, mpf_neg
 
 from ndcgspec.engine.rank import (
     ConfigRanking,
@@ -212,6 +213,23 @@ def fixed_point(value: Fraction) -> Bounds:
     return math.floor(scaled), math.ceil(scaled)
 
 
+def fixed_enclosure(value: Any) -> Bounds:
+    """The ends of an enclosure (or an exact number) floored and ceiled at the scale
+    2^FIXED_BITS: an interval's binary ends are shifted, exactly, with no fraction built."""
+    ends = getattr(value, "_mpi_", None)
+    if ends is None or any(end in (finf, fninf, fnan) for end in ends):
+        low, high = enclosure(value)
+        return math.floor(low * (1 << FIXED_BITS)), math.ceil(high * (1 << FIXED_BITS))
+    return _scaled_floor(ends[0]), -_scaled_floor(mpf_neg(ends[1]))
+
+
+def _scaled_floor(end: tuple) -> int:
+    """floor(x × 2^FIXED_BITS) of a finite binary number x = ±mantissa × 2^exponent."""
+    sign, mantissa, exponent, _ = end
+    value, shift = (-int(mantissa) if sign else int(mantissa)), exponent + FIXED_BITS
+    return value << shift if shift >= 0 else value >> -shift
+
+
 class Discounts:
     """Each rank's discount (the reference's `discount`, enclosed) as fixed-point integers at
     the scale 2^FIXED_BITS, low and high, computed once per rank; and their sums over runs of
@@ -231,9 +249,9 @@ class Discounts:
             return
         with computing_with(enclosing(DISCOUNT_DPS)):
             for rank in range(len(self.low), ranks + 1):
-                low, high = enclosure(discount(rank, self.config))
-                self.low.append(math.floor(low * (1 << FIXED_BITS)))
-                self.high.append(math.ceil(high * (1 << FIXED_BITS)))
+                low, high = fixed_enclosure(discount(rank, self.config))
+                self.low.append(low)
+                self.high.append(high)
                 self.low_prefix.append(self.low_prefix[-1] + self.low[-1])
                 self.high_prefix.append(self.high_prefix[-1] + self.high[-1])
             self.width = np.array(
@@ -364,7 +382,7 @@ def prepare(
     """Join the run to the qrels by exact document id, and rank it once."""
     width = max(qrels.words.shape[1], run.words.shape[1])
     qrels.words, run.words = widen(qrels.words, width), widen(run.words, width)
-    table = KeyTable(qrels.qidx, qrels.words, load=4)
+    table = KeyTable(qrels.qidx, qrels.words, load=16)
     _reject_judged_twice(qrels, table)
     ranked = rank_rows(run, table.find(run.qidx, run.words, qrels.label_id))
     return Prepared(qrels, run, ranked, inputs)

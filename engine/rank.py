@@ -156,14 +156,17 @@ def _tie_starts(qidx: np.ndarray, score: np.ndarray) -> np.ndarray:
 def _exact_ties(run: RunColumns, rows: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Queries whose order by double is not the order by exact decimal: float-equal rows of
     which one may be inexact but whose decimals differ."""
-    inexact = dict(zip(run.inexact_rows.tolist(), run.inexact_texts, strict=True))
-    if not inexact:
+    if not len(run.inexact_rows):
         return np.zeros(0, np.int64)
     group = np.cumsum(starts) - 1
     position = np.empty(len(rows), np.int64)
     position[rows] = np.arange(len(rows))
+    first = np.flatnonzero(starts)
+    bounds = [*first.tolist(), len(rows)]
     suspect = np.unique(group[position[run.inexact_rows]])
-    bounds = [*np.flatnonzero(starts).tolist(), len(rows)]
+    # A row alone under its double has nothing to tie with.
+    suspect = suspect[np.diff(bounds)[suspect] > 1]
+    inexact = dict(zip(run.inexact_rows.tolist(), run.inexact_texts, strict=True))
     bad = []
     for g in suspect.tolist():
         members = rows[bounds[g] : bounds[g + 1]].tolist()
@@ -242,7 +245,21 @@ def rank_rows(run: RunColumns, label_of_row: np.ndarray) -> Ranked:
 
 def _duplicates(qidx: np.ndarray, words: np.ndarray) -> np.ndarray:
     """The ranked rows whose query and document id an earlier ranked row already has: under
-    ``ndcg.duplicates.first`` the earliest copy (highest score, earliest in the run) stays."""
+    ``ndcg.duplicates.first`` the earliest copy (highest score, earliest in the run) stays.
+    Copies have equal hashes, so only rows whose hash repeats (one sort of the hashes finds
+    them; in most runs none) are compared exactly."""
+    hashes = key_hashes(qidx, words)
+    ordered = np.sort(hashes)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    if not repeated.size:
+        return np.zeros(0, np.int64)
+    suspects = np.flatnonzero(np.isin(hashes, repeated))
+    return suspects[_exact_duplicates(qidx[suspects], words[suspects])]
+
+
+def _exact_duplicates(qidx: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """`_duplicates` found by comparing every word of the keys (`KeyTable`), a table per
+    block of whole queries."""
     query_starts = np.flatnonzero(np.r_[True, qidx[1:] != qidx[:-1]]) if len(qidx) else []
     cuts = [0]
     for start in np.asarray(query_starts).tolist():

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,29 @@ def _taken(piece: RunPiece, keep: np.ndarray) -> RunPiece:
     )
 
 
+def _sliced(piece: RunPiece, start: int, stop: int) -> RunPiece:
+    """Rows `start` to `stop` of `piece`, as views of it."""
+    rows = slice(start, stop)
+    first, last = np.searchsorted(piece.inexact, [start, stop]).tolist()
+    return RunPiece(
+        piece.qidx[rows],
+        piece.words[rows],
+        piece.score[rows],
+        piece.lines[rows],
+        piece.inexact[first:last] - start,
+        piece.inexact_texts[first:last],
+    )
+
+
+def _split(piece: RunPiece, keep: np.ndarray) -> tuple[RunPiece, RunPiece]:
+    """The rows of `piece` where `keep` is true and the others, each in order; views of
+    `piece` when the kept rows come first, as in a run grouped by query."""
+    count = int(np.count_nonzero(keep))
+    if keep[:count].all():
+        return _sliced(piece, 0, count), _sliced(piece, count, len(keep))
+    return _taken(piece, keep), _taken(piece, ~keep)
+
+
 def run_blocks(
     pieces: Iterator[RunPiece], queries: int, last_piece: np.ndarray | None = None
 ) -> Iterator[RunPiece]:
@@ -127,11 +151,11 @@ def run_blocks(
         # with each piece.
         if not any(np.any(c) for c in complete):
             continue
-        rows, mask = _joined(held), np.concatenate(complete)
-        yield _taken(rows, mask)
-        done[rows.qidx[mask]] = True
-        held = [_taken(rows, ~mask)]
-        count = len(held[0].qidx)
+        block, rest = _split(_joined(held), np.concatenate(complete))
+        yield block
+        done[block.qidx] = True
+        held = [rest]
+        count = len(rest.qidx)
     if count:
         yield _joined(held)
 
@@ -222,12 +246,31 @@ def combined(
 Pieces = Callable[[], Iterator[RunPiece]]
 
 
+@dataclass
+class QueryPresence:
+    """Which queries of the qrels the run lists: what ``ndcg.aggregate`` decides on (a query
+    missing from the run scores 0 in the mean of ``qrels``, and is left out by ``run``)."""
+
+    qrels: list[str] = field(default_factory=list)
+    in_run: set[str] = field(default_factory=set)
+
+    def note(self, qrels: Sequence[str], listed: Iterable[bool]) -> None:
+        """Record the qrels queries, in qrels order, and whether the run lists each."""
+        self.qrels = list(qrels)
+        self.in_run = {q for q, seen in zip(qrels, listed, strict=True) if seen}
+
+    def missing(self) -> list[str]:
+        """The qrels queries the run does not list, in qrels order."""
+        return [q for q in self.qrels if q not in self.in_run]
+
+
 def _score_blocks(
     configs: Sequence[Config],
     qrels: QrelsColumns,
     pieces: Pieces,
     path: str,
     last: np.ndarray | None,
+    presence: QueryPresence,
 ) -> list[dict[str, Any]]:
     """Every configuration scored block by block, then `combined`."""
     by_query = QrelsByQuery(qrels)
@@ -245,6 +288,7 @@ def _score_blocks(
     for block in run_blocks(pieces(), len(qrels.qids), last):
         seen[block.qidx] = True
         score(_block_columns(by_query, block, path))
+    presence.note(qrels.qids, seen.tolist())
     if not seen.all():
         score(_absent(by_query, seen, path))
     return [
@@ -254,19 +298,25 @@ def _score_blocks(
 
 
 def score_columns(
-    configs: Sequence[Config], qrels: QrelsColumns, pieces: Pieces, path: str, capacity: int
+    configs: Sequence[Config],
+    qrels: QrelsColumns,
+    pieces: Pieces,
+    path: str,
+    capacity: int,
+    presence: QueryPresence | None = None,
 ) -> list[dict[str, Any]]:
     """The JSON result object of each configuration (all of them computed by the engine) for
     the qrels and the run whose pieces `pieces` reads from the start each time it is called;
-    `capacity` is a first guess of the run's rows."""
+    `capacity` is a first guess of the run's rows. `presence`, when given, notes which qrels
+    queries the run lists."""
+    presence = presence or QueryPresence()
     try:
         try:
-            return _score_blocks(configs, qrels, pieces, path, None)
+            return _score_blocks(configs, qrels, pieces, path, None, presence)
         except NotGrouped:
             LOG.info("%s is not grouped by query: read twice", path)
-            return _score_blocks(
-                configs, qrels, pieces, path, _last_pieces(pieces(), len(qrels.qids))
-            )
+            last = _last_pieces(pieces(), len(qrels.qids))
+            return _score_blocks(configs, qrels, pieces, path, last, presence)
     except (InputError, NeedsMoreDigits) as reason:
         # The whole file at once: the reference's first error, or a mean the reference
         # computes from every query's true value (`evaluate.evaluate_prepared`).
@@ -284,7 +334,10 @@ def refuse_undeclared(configs: Sequence[Config]) -> None:
 
 
 def score_files_fast(
-    configs: Sequence[Config], qrels: str | Path | Source, run: str | Path | Source
+    configs: Sequence[Config],
+    qrels: str | Path | Source,
+    run: str | Path | Source,
+    presence: QueryPresence | None = None,
 ) -> list[dict[str, Any]]:
     """The JSON result object of each configuration, as `scoring.score_files` defines them,
     for TREC files; raises Unsupported for a configuration the engine does not declare and
@@ -300,4 +353,5 @@ def score_files_fast(
             partial(run_pieces, run_source, qrels_columns.qids),
             run_source.name,
             run_capacity(run_source),
+            presence,
         )

@@ -31,8 +31,9 @@ from functools import partial
 from typing import Any
 
 from ndcgspec.engine.scoring import score_files
+from ndcgspec.engine.stream import QueryPresence
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
-from ndcgspec.harness.score_notes import missing_note, missing_queries, query_probes, rounded
+from ndcgspec.harness.score_notes import missing_note, query_probes, rounded
 from ndcgspec.reference import Config, ConfigError, parse_measure
 from ndcgspec.reference.config_file import load_config_file
 
@@ -153,23 +154,39 @@ def json_lines(results: Sequence[dict[str, Any]]) -> list[str]:
     return [json.dumps(result) for result in results]
 
 
+def _scored_on_spark(
+    configs: list[Config],
+    args: argparse.Namespace,
+    columns: TableColumns,
+    presence: QueryPresence,
+) -> list[dict[str, Any]]:
+    """`score_files` on Spark; which qrels queries the run lists comes from `query_probes`
+    scored with the measures."""
+    from ndcgspec.spark.session import score_files_spark
+
+    *results, every, both = score_files_spark(
+        [*configs, *query_probes()], args.qrels, args.run, columns, master=args.master
+    )
+    presence.note(list(every["per_query"]), [q in both["per_query"] for q in every["per_query"]])
+    return results
+
+
 def run_score(args: argparse.Namespace) -> int:
     """Score, then print; a note on stderr when qrels queries are missing from the run;
     exit status 0."""
     makers: list[tuple[str | None, Callable[[], Config]]] = args.configs or [(None, Config.default)]
     configs = [make() for _, make in makers]
     columns = TableColumns(args.qrels_columns, args.run_columns)
-    scorer = score_files
+    presence = QueryPresence()
     if args.engine == "spark":
-        from ndcgspec.spark.session import score_files_spark
-
-        scorer = partial(score_files_spark, master=args.master)
-    *results, every, both = scorer([*configs, *query_probes()], args.qrels, args.run, columns)
+        results = _scored_on_spark(configs, args, columns, presence)
+    else:
+        results = score_files(configs, args.qrels, args.run, columns, presence)
     for (written, _), result in zip(makers, results, strict=True):
         result["written"] = written or result["measure"]
-    missing = missing_queries([every, both])
+    missing = presence.missing()
     if missing:
-        print(missing_note(missing, len(every["per_query"])), file=sys.stderr)
+        print(missing_note(missing, len(presence.qrels)), file=sys.stderr)
     if args.format == "json":
         lines = json_lines(results)
     else:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import ROUND_HALF_EVEN, Decimal
-from typing import Any
 
 from ndcgspec.reference.config import Config
 
@@ -23,13 +22,6 @@ def query_probes() -> list[Config]:
     refused at rank 1 (labels, duplicates and empty ideal lists do not depend on the cutoff)."""
     every = Config.default().replace(duplicates="first", cutoff=1)
     return [every, every.replace(aggregate="run")]
-
-
-def missing_queries(probe_results: Sequence[dict[str, Any]]) -> list[str]:
-    """The qrels queries absent from the run, in qrels order, from `query_probes`' results."""
-    in_qrels, in_both = (list(r["per_query"]) for r in probe_results)
-    present = set(in_both)
-    return [q for q in in_qrels if q not in present]
 
 
 def missing_note(missing: Sequence[str], qrels_queries: int) -> str:

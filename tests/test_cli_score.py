@@ -361,3 +361,64 @@ def test_help_lists_every_subcommand(capsys) -> None:
         main(["no-such-command"])
     assert exited.value.code == 2
     assert "'score'" in capsys.readouterr().err
+
+
+def _run_csv(run: str) -> str:
+    """The TREC run text as a CSV table of its query, document and score columns."""
+    rows = [line.split() for line in run.splitlines()]
+    return "query_id,doc_id,score\n" + "".join(f"{q},{d},{s}\n" for q, _, d, _, s, _ in rows)
+
+
+# Each route and what the engine logs when it takes it.
+ROUTES = {
+    "engine": None,
+    "not grouped": "is not grouped by query: read twice",
+    "plain reference": "plain reference used",
+    "mean at the boundary": "the whole run at once",
+    "table": None,
+    "table, plain reference": "plain reference used",
+}
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_the_note_on_missing_queries_whatever_computes_the_values(
+    route: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``ndcg.aggregate``: q3 is in the qrels and not in the run, however the values are
+    computed: the engine block by block, a run read twice because its queries interleave,
+    the plain reference, the whole run at once, or from a table."""
+    from ndcgspec.engine import evaluate, read, stream, support
+
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(QRELS, encoding="utf-8")
+    lines = RUN.splitlines(keepends=True)
+    if route == "not grouped":
+        # q1's first row, then q2's, then q1's others, in pieces of 64 bytes.
+        monkeypatch.setattr(stream, "BLOCK_ROWS", 1)
+        monkeypatch.setattr(read, "CHUNK_BYTES", 64)
+        lines = [lines[0], *lines[3:], *lines[1:3]]
+    if route.endswith("plain reference"):
+        monkeypatch.setattr(support, "COMPUTED", frozenset())
+    if route == "mean at the boundary":
+
+        def straddles(part: evaluate.MeanPart) -> None:
+            raise evaluate.NeedsMoreDigits(f"the mean of {part.count} queries")
+
+        monkeypatch.setattr(evaluate.MeanPart, "rounded_mean", straddles)
+    if route.startswith("table"):
+        pytest.importorskip("pyarrow", reason="pyarrow (the 'tables' extra) is not installed")
+        run = tmp_path / "run.csv"
+        run.write_text(_run_csv("".join(lines)), encoding="utf-8")
+    else:
+        run.write_text("".join(lines), encoding="utf-8")
+    with caplog.at_level("INFO", logger=evaluate.LOG.name):
+        status, out, err = score(capsys, str(qrels), str(run))
+    assert status == 0
+    assert out.startswith("nDCG\tall\t")
+    assert only_note_on("q3", err)
+    if ROUTES[route]:
+        assert ROUTES[route] in caplog.text

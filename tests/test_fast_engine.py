@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import mpmath
 import numpy as np
 import pytest
 from conftest import config_mappings
@@ -31,8 +32,9 @@ from ndcgspec.engine.scoring import score_files, score_files_plain
 from ndcgspec.engine.stream import score_files_fast
 from ndcgspec.harness.suite import load as suite_load
 from ndcgspec.harness.suite.check import within
-from ndcgspec.reference import Config, InputError, NdcgSpecError, ties
+from ndcgspec.reference import Config, InputError, NdcgSpecError, arithmetic, ties
 from ndcgspec.reference import config as config_module
+from ndcgspec.reference import discount as discount_axis
 from ndcgspec.reference.trec_io import opened
 from ndcgspec.spec import load_spec
 
@@ -443,3 +445,69 @@ def test_the_engine_orders_document_ids_by_the_reference_docid_key(ids: list[str
     place = rank.docid_rank(words)
     keys = sorted({ties.docid_key(d) for d in ids})
     assert place.tolist() == [keys.index(ties.docid_key(d)) for d in ids]
+
+
+def test_keys_whose_hashes_collide_are_compared_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ndcg.duplicates``: rows whose hashes repeat are only suspects. With every key hashed
+    alike, only the later copies of an id within one query are duplicates."""
+    ids = [b"a", b"b", b"a", b"c", b"b", b"a", b"a"]
+    qidx = np.array([0, 0, 0, 0, 0, 1, 1], np.int32)
+    words = np.frombuffer(b"".join(i.ljust(8, b"\0") for i in ids), ">u8").astype(np.uint64)
+    monkeypatch.setattr(rank, "key_hashes", lambda groups, _: np.zeros(len(groups), np.uint64))
+    assert rank._duplicates(qidx, words.reshape(-1, 1)).tolist() == [2, 4, 6]
+
+
+@pytest.mark.parametrize(
+    ("run", "kind"),
+    [
+        # A line of five fields, then one of seven: the separators add up to two lines' worth.
+        ("q Q0 a 1 1\nx q Q0 b 2 1 t\n", "error"),
+        # Five fields and one separator more, before the line or doubled within it.
+        (" q Q0 a 1 1\nq Q0 b 2 2 t\n", "error"),
+        ("q Q0  a 1 1\nq Q0 b 2 2 t\n", "error"),
+        # Separators in a row, around and before a line: whitespace, as the plain reader splits.
+        ("q Q0 a 1 1 t\nq Q0  b 2 2 t\n", "values"),
+        (" q Q0 a 1 1 t\nq Q0 b 2 2 t\n", "values"),
+        ("q Q0 a 1 1 t \nq Q0 b 2 2\tt\n", "values"),
+    ],
+)
+def test_lines_however_separated_are_read_as_the_plain_reader_reads_them(
+    run: str, kind: str, tmp_path: Path
+) -> None:
+    """``ndcg.input``: fields are split at whitespace, one line per row; a line of the wrong
+    field count is an error even when the separators add up over several lines."""
+    qrels_path, run_path = write(tmp_path, "q 0 a 1\nq 0 b 2\n", run)
+    configs = [Config.default()]
+    plain = outcome(lambda: score_files_plain(configs, qrels_path, run_path))
+    assert plain[0] == kind
+    assert outcome(lambda: score_files(configs, qrels_path, run_path)) == plain
+    if kind == "values":
+        assert outcome(lambda: score_files_fast(configs, qrels_path, run_path)) == plain
+
+
+# Measures and their discount at rank r, written out independently (``ndcg.discount``).
+DISCOUNT_FORMULAS = {
+    "nDCG": lambda r: 1 / mpmath.log(r + 1, 2),
+    "nDCG(log_base=e,log_offset=0.5)": lambda r: 1 / mpmath.log(r + mpmath.mpf("0.5")),
+    "nDCG(discount=reciprocal)": lambda r: mpmath.mpf(1) / r,
+}
+
+
+@pytest.mark.parametrize("measure", DISCOUNT_FORMULAS)
+def test_discounts_in_fixed_point_are_the_floor_and_ceiling_of_the_enclosure(
+    measure: str,
+) -> None:
+    """``ndcg.precision``: each rank's discount at the scale 2^FIXED_BITS is the floor of the
+    low end and the ceiling of the high end of the reference's enclosure, read as exact
+    fractions, and lies between them."""
+    config = config_module.parse_measure(measure)
+    scale = 1 << engine_evaluate.FIXED_BITS
+    for position in [1, 2, 3, 7, 100, 1000]:
+        with arithmetic.computing_with(arithmetic.enclosing(engine_evaluate.DISCOUNT_DPS)):
+            interval = discount_axis.discount(position, config)
+            low, high = arithmetic.enclosure(interval)
+            fixed = engine_evaluate.fixed_enclosure(interval)
+        assert fixed == (math.floor(low * scale), math.ceil(high * scale))
+        with mpmath.workdps(150):
+            true = DISCOUNT_FORMULAS[measure](position) * scale
+            assert fixed[0] <= true <= fixed[1]

@@ -162,3 +162,21 @@ def test_the_first_error_is_the_reference_first_error(
         stream.score_files_fast([Config.default()], qrels, run)
     assert str(fast.value) == str(plain.value)
     assert "q1" in str(plain.value)
+
+
+@pytest.mark.parametrize("block_rows", [1, 2 * DOCS_PER_QUERY])
+def test_scores_kept_as_text_stay_with_their_rows_across_blocks(
+    block_rows: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_pieces: None
+) -> None:
+    """``ndcg.precision``: scores of 20 digits, equal as doubles and different as decimals,
+    every other row, in a run cut into blocks: each block orders its rows by the decimals
+    written on them, as the reference does."""
+    monkeypatch.setattr(stream, "BLOCK_ROWS", block_rows)
+    rows = [
+        (q, d, f"{s}0000000000000000{i % 3}" if i % 2 else s)
+        for i, (q, d, s) in enumerate(rows_of(12))
+    ]
+    qrels, run = write_files(tmp_path, rows, 12)
+    assert as_printed(stream.score_files_fast(CONFIGS, qrels, run)) == as_printed(
+        score_files_plain(CONFIGS, qrels, run)
+    )
