@@ -23,7 +23,8 @@ from ndcgspec.harness.analysis.identify import (
     Observation,
 )
 from ndcgspec.harness.analysis.matrix import (
-    EXAMINED_FIRST,
+    IN_TURN,
+    STARTED_EARLY,
     Implementation,
     examination_order,
     markdown,
@@ -279,10 +280,15 @@ def test_a_departure_several_presets_declare_is_one_sharp_edge() -> None:
     ]
 
 
-def test_the_adapters_examined_first_are_built_in_and_every_adapter_is_examined_once() -> None:
-    # A misspelt name in EXAMINED_FIRST would be dropped without a word.
-    assert set(EXAMINED_FIRST) <= set(PEER_ADAPTERS)
-    order = examination_order(list(PEER_ADAPTERS))
-    assert order[: len(EXAMINED_FIRST)] == list(EXAMINED_FIRST)
-    assert sorted(order) == sorted(PEER_ADAPTERS)
-    assert examination_order(["sklearn", "ranx", "catboost"]) == ["ranx", "catboost", "sklearn"]
+def test_every_adapter_is_examined_once_and_ranx_before_the_adapters_loading_its_kernels() -> None:
+    # A misspelt name in IN_TURN or STARTED_EARLY would be dropped without a word.
+    assert {n for turn in IN_TURN for n in turn} | set(STARTED_EARLY) <= set(PEER_ADAPTERS)
+    turns = examination_order(list(PEER_ADAPTERS))
+    assert sorted(n for turn in turns for n in turn) == sorted(PEER_ADAPTERS)
+    assert turns[0] == ("ranx", "ir_measures-ranx", "ir_measures")
+    assert turns[1 : 1 + len(STARTED_EARLY)] == [(n,) for n in STARTED_EARLY]
+    assert examination_order(["sklearn", "ir_measures", "catboost", "ranx"]) == [
+        ("ranx", "ir_measures"),
+        ("catboost",),
+        ("sklearn",),
+    ]

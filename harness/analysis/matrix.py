@@ -104,11 +104,13 @@ VERSIONED = (
 )
 
 
-# Examined first, in this order, when several adapters are examined at once. Spark's answer
-# one Spark job per question and take longest, so none is left to run alone at the end; ranx
-# compiles its numba kernels on first use into a cache that ir_measures' ranx provider (also
-# behind its default pipeline) then loads instead of compiling again, so it goes before them.
-EXAMINED_FIRST = ("spark-ml", "ranx", "spark-mllib-relevance", "spark-mllib")
+# When several adapters are examined at once: these go one after the other, in this order, in
+# one lane, since ranx compiles its numba kernels on first use (minutes on a fresh machine) into
+# a cache that ir_measures' ranx provider, also behind its default pipeline, then loads.
+IN_TURN = (("ranx", "ir_measures-ranx", "ir_measures"),)
+# Started next: Spark's adapters run one Spark job per question and take longest, so none is
+# left to run alone at the end.
+STARTED_EARLY = ("spark-ml", "spark-mllib-relevance", "spark-mllib")
 
 
 @dataclass
@@ -215,30 +217,47 @@ def build(
     probes: Sequence[ProbeInput], names: Sequence[str] | None = None, jobs: int = 2
 ) -> tuple[list[Implementation], dict[str, str]]:
     """Identify and check every built-in adapter (or the named ones) on the `probes`, `jobs`
-    adapters at a time, and say why each adapter that does not start (its library is not
-    installed) does not; the results are in name order whatever finishes first. Adapters load
-    only in their worker processes."""
-    found, missing = [], {}
+    adapters at a time (`examination_order`), and say why each adapter that does not start
+    (its library is not installed) does not; the results are in name order whatever finishes
+    first. Adapters load only in their worker processes."""
     lanes = max(1, jobs)
     # The cores shared out: `lanes` adapters at once, each with its share of processes.
     processes = max(1, (os.cpu_count() or 1) // lanes)
+    outcomes: dict[str, Implementation | str] = {}
     with ProcessPoolExecutor(max_workers=lanes) as pool:
-        futures = {
-            n: pool.submit(examine, n, probes, processes)
-            for n in examination_order(names or list(PEER_ADAPTERS))
-        }
-        for name in sorted(futures):
-            try:
-                found.append(futures[name].result())
-            except AdapterError as error:
-                missing[name] = str(error)
+        turns = [
+            pool.submit(examined_in_turn, turn, probes, processes)
+            for turn in examination_order(names or list(PEER_ADAPTERS))
+        ]
+        for turn in turns:
+            outcomes.update(turn.result())
+    found = [o for _, o in sorted(outcomes.items()) if isinstance(o, Implementation)]
+    missing = {n: o for n, o in sorted(outcomes.items()) if isinstance(o, str)}
     return found, missing
 
 
-def examination_order(names: Sequence[str]) -> list[str]:
-    """`names` in the order `build` starts them: `EXAMINED_FIRST`, then by name."""
-    first = [n for n in EXAMINED_FIRST if n in names]
-    return first + sorted(set(names) - set(first))
+def examined_in_turn(
+    names: Sequence[str], probes: Sequence[ProbeInput], processes: int
+) -> dict[str, Implementation | str]:
+    """Each adapter of `names` examined one after the other, or why it did not start."""
+    outcomes: dict[str, Implementation | str] = {}
+    for name in names:
+        try:
+            outcomes[name] = examine(name, probes, processes)
+        except AdapterError as error:
+            outcomes[name] = str(error)
+    return outcomes
+
+
+def examination_order(names: Sequence[str]) -> list[tuple[str, ...]]:
+    """`names` as `build` hands them to its lanes: each group of `IN_TURN` (those of it that
+    are named) as one turn, then `STARTED_EARLY`, then the others by name, one per turn."""
+    turns = [tuple(n for n in turn if n in names) for turn in IN_TURN]
+    turns = [turn for turn in turns if turn]
+    grouped = {n for turn in turns for n in turn}
+    early = [n for n in STARTED_EARLY if n in names and n not in grouped]
+    rest = sorted(set(names) - grouped - set(early))
+    return turns + [(n,) for n in early + rest]
 
 
 def preset_records(items: Sequence[Implementation]) -> list[dict[str, Any]]:
