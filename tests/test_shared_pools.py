@@ -51,11 +51,10 @@ def test_one_set_of_processes_answers_every_call_inside_shared_pools(tmp_path: P
         counts = three_calls(counting_reference(log), log)
         with shared_pools():
             ask(counting_reference(log), [(probe_inputs()[0], Config.default())])
-    # The process that gave the start reply answers questions too; a second may join it for
-    # the first question set, and none starts after.
+    # The process that gave the start reply answers questions too; a second may join it (the
+    # pool runs two), and no other process ever starts.
     assert counts[0] == 1
-    assert counts[1] <= 2
-    assert counts[2] == starts(log) == counts[1]
+    assert counts[1] <= counts[2] == starts(log) <= 2
 
 
 def test_a_question_answered_before_is_not_sent_again_inside_shared_pools(tmp_path: Path) -> None:
