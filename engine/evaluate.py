@@ -210,20 +210,51 @@ def label_gain(text: str, config: Config) -> tuple[Hashable, Enclosure] | None:
     return None if value is None else (Fraction(value), (Fraction(value),) * 2)
 
 
+def choice_key(config: Config, axis_id: str) -> tuple:
+    """The choice `config` makes on `axis_id`, with that choice's parameters."""
+    chosen = config.choice(axis_id)
+    params = next(c for c in axis(axis_id)["choices"] if c["id"] == chosen).get("params", [])
+    return (chosen, *(config.param(name) for name in params))
+
+
+# The axes a label's gain depends on (`reference.query.judged_gain`).
+LABEL_AXES = ("gain", "fractional", "negative")
+# Each label's `label_gain` ("error": an InputError) by label text and LABEL_AXES choices, as
+# `discounts_of` keeps discounts: a label is resolved once however many configurations
+# score it.
+_LABEL_GAINS: dict[tuple, tuple[Hashable, Enclosure] | str | None] = {}
+_LABEL_GAINS_KEPT = 4096
+
+
+def shared_label_gain(
+    text: str, config: Config, axes_key: tuple
+) -> tuple[Hashable, Enclosure] | str | None:
+    """`label_gain`, or "error" where it raises an InputError, computed once per label and
+    `axes_key` (the LABEL_AXES choices of `config`)."""
+    key = (text, axes_key)
+    if key not in _LABEL_GAINS:
+        try:
+            _LABEL_GAINS[key] = label_gain(text, config)
+        except InputError:
+            _LABEL_GAINS[key] = "error"
+        if len(_LABEL_GAINS) > _LABEL_GAINS_KEPT:
+            del _LABEL_GAINS[next(iter(_LABEL_GAINS))]
+    return _LABEL_GAINS[key]
+
+
 def gain_classes(label_texts: Sequence[str], config: Config) -> GainClasses:
-    """Resolve each distinct label once (`label_gain`) and order the distinct gains, with 0
-    among them, by their enclosures."""
+    """Resolve each distinct label once (`shared_label_gain`) and order the distinct gains,
+    with 0 among them, by their enclosures."""
+    axes_key = tuple(choice_key(config, a) for a in LABEL_AXES)
     resolved: list[Hashable | str | None] = []
     enclosures: dict[Hashable, Enclosure] = {Fraction(0): (Fraction(0), Fraction(0))}
     for text in label_texts:
-        try:
-            gain = label_gain(text, config)
-        except InputError:
-            resolved.append("error")
-            continue
-        if gain is not None:
+        gain = shared_label_gain(text, config, axes_key)
+        if isinstance(gain, tuple):
             enclosures[gain[0]] = gain[1]
-        resolved.append(None if gain is None else gain[0])
+            resolved.append(gain[0])
+        else:
+            resolved.append(gain)
     keys = sorted(enclosures, key=enclosures.__getitem__)
     values = [enclosures[key] for key in keys]
     if any(below[1] >= above[0] for below, above in pairwise(values)):
@@ -295,9 +326,7 @@ _DISCOUNTS_KEPT = 64
 def discount_key(config: Config) -> tuple:
     """The discount choice with its parameters: all a rank's discount depends on
     (``ndcg.discount``)."""
-    chosen = config.choice("discount")
-    params = next(c for c in axis("discount")["choices"] if c["id"] == chosen).get("params", [])
-    return (chosen, *(config.param(name) for name in params))
+    return choice_key(config, "discount")
 
 
 def discounts_of(config: Config) -> Discounts:
