@@ -93,13 +93,22 @@ queries = st.sampled_from(["q1", "q2", "q3", "q 4"])
 
 
 @st.composite
-def inputs(draw: st.DrawFn) -> tuple[dict, dict]:
+def inputs(
+    draw: st.DrawFn,
+    documents: st.SearchStrategy[str] = docids,
+    label_texts: st.SearchStrategy[str] = labels,
+    score_texts: st.SearchStrategy[str] = scores,
+) -> tuple[dict, dict]:
     """Qrels and a run with origins, as the readers give them: ties, duplicates, unjudged,
     negative and fractional labels, empty queries, queries on one side only, scores a double
     cannot tell apart."""
-    qrels = draw(st.dictionaries(queries, st.dictionaries(docids, labels, max_size=6), max_size=3))
+    qrels = draw(
+        st.dictionaries(queries, st.dictionaries(documents, label_texts, max_size=6), max_size=3)
+    )
     run = draw(
-        st.dictionaries(queries, st.lists(st.tuples(docids, scores), max_size=8), max_size=3)
+        st.dictionaries(
+            queries, st.lists(st.tuples(documents, score_texts), max_size=8), max_size=3
+        )
     )
     return (
         {
@@ -113,15 +122,21 @@ def inputs(draw: st.DrawFn) -> tuple[dict, dict]:
     )
 
 
-@settings(max_examples=200, deadline=None)
-@given(inputs(), st.lists(config_mappings(), min_size=1, max_size=4))
-def test_random_inputs_give_the_reference_result(given_inputs, mappings) -> None:
+def assert_the_reference_result(given_inputs: tuple[dict, dict], mappings: list[dict]) -> None:
+    """Under each configuration, the engine on one `Inputs` and `evaluate_inputs` give the
+    reference's result object or error."""
     qrels, run = given_inputs
     prepared = Inputs(qrels, run)
     for config in map(Config.from_mapping, mappings):
         expected = result_or_error(reference, config, qrels, run)
         assert result_or_error(prepared.result, config) == expected, config
         assert result_or_error(evaluate_inputs, config, qrels, run) == expected, config
+
+
+@settings(max_examples=200, deadline=None)
+@given(inputs(), st.lists(config_mappings(), min_size=1, max_size=4))
+def test_random_inputs_give_the_reference_result(given_inputs, mappings) -> None:
+    assert_the_reference_result(given_inputs, mappings)
 
 
 def test_the_engine_path_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -160,38 +175,17 @@ fractional_labels = st.one_of(
 )
 
 
-@st.composite
-def fractional_inputs(draw: st.DrawFn) -> tuple[dict, dict]:
-    """Qrels with fractional (and some whole, zero and negative) labels, and a run with ties
-    over the judged documents and some unjudged ones."""
-    documents = st.sampled_from(["d1", "d2", "d3", "d4", "d5", "d6"])
-    qrels = draw(
-        st.dictionaries(
-            queries, st.dictionaries(documents, fractional_labels, max_size=6), max_size=3
-        )
-    )
-    run = draw(
-        st.dictionaries(
-            queries,
-            st.lists(st.tuples(documents, st.sampled_from(["0", "1", "2", "0.5"])), max_size=8),
-            max_size=3,
-        )
-    )
-    return (
-        {
-            q: {d: Judgment(Decimal(label), f"qrels:{q}:{d}") for d, label in docs.items()}
-            for q, docs in qrels.items()
-        },
-        {
-            q: [Posting(d, Decimal(s), f"run:{q}:{i}") for i, (d, s) in enumerate(postings)]
-            for q, postings in run.items()
-        },
-    )
+# Few documents and scores, so that tie groups mix the fractional labels.
+fractional_inputs = inputs(
+    st.sampled_from(["d1", "d2", "d3", "d4", "d5", "d6"]),
+    fractional_labels,
+    st.sampled_from(["0", "1", "2", "0.5"]),
+)
 
 
 @settings(max_examples=150, deadline=None)
 @given(
-    fractional_inputs(),
+    fractional_inputs,
     st.lists(
         config_mappings(ONLY_EXPONENTIAL_KEPT, st.one_of(st.none(), st.integers(1, 6))),
         min_size=1,
@@ -201,12 +195,7 @@ def fractional_inputs(draw: st.DrawFn) -> tuple[dict, dict]:
 def test_irrational_gains_give_the_reference_result(given_inputs, mappings) -> None:
     """gain=exponential on fractional labels under every other axis (ties average, negative
     labels kept, cutoffs, every discount): the engine's result is the reference's."""
-    qrels, run = given_inputs
-    prepared = Inputs(qrels, run)
-    for config in map(Config.from_mapping, mappings):
-        expected = result_or_error(reference, config, qrels, run)
-        assert result_or_error(prepared.result, config) == expected, config
-        assert result_or_error(evaluate_inputs, config, qrels, run) == expected, config
+    assert_the_reference_result(given_inputs, mappings)
 
 
 def counted_reference_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
