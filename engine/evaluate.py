@@ -5,10 +5,11 @@ distinct label, the discount of each rank and the error a query raises all come 
 reference's own functions, so the definitions live in one place; the arithmetic is exact
 integer arithmetic with a stated error bound, one rounding per output (``ndcg.precision``):
 
-- each distinct gain is exact (a fraction, from `judged_gain` computed with rationals) and is
-  held between two integers at the scale 2^FIXED_BITS, as is each tie group's mean gain
-  (``ndcg.ties.average``); each rank's discount is enclosed by the reference's interval
-  arithmetic at DISCOUNT_DPS digits and held the same way, computed once per rank;
+- each distinct gain is exact (a fraction, from `judged_gain` computed with rationals) or,
+  when irrational (2^l − 1 for a fractional label l), enclosed by the reference's interval
+  arithmetic at DISCOUNT_DPS digits; either is held between two integers at the scale
+  2^FIXED_BITS, as is each tie group's mean gain (``ndcg.ties.average``); each rank's discount
+  is enclosed the same way and held the same way, computed once per rank;
 - DCG (``ndcg.definition.dcg``) is, per credited gain, the exact integer sum of its ranks'
   discounts, times the gain: one product per distinct gain of the query, giving two integers
   at the scale 2^(2 FIXED_BITS) between which the true DCG lies. IDCG
@@ -24,8 +25,9 @@ integer arithmetic with a stated error bound, one rounding per output (``ndcg.pr
   `MeanPart.rounded_mean` rounds once; `to_json`/`from_json` carry a part as plain JSON. When
   the bounds of the mean still straddle a rounding boundary it raises NeedsMoreDigits, and
   here the reference computes the mean from every query's true value;
-- a configuration with an irrational gain (2^l − 1 for a fractional label l) is scored by the
-  reference query by query;
+- the gains are ordered by their enclosures; a configuration in which the enclosures of two
+  distinct gains overlap or touch (no order is known) is scored by the reference query by
+  query;
 - the first query that is an error under a configuration is evaluated by the reference itself,
   which raises the error with its message and ``file:line``.
 
@@ -38,10 +40,11 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -173,35 +176,95 @@ class MeanPart:
         return cls(int(data["low"]), int(data["high"]), int(data["count"]), bool(data["undefined"]))
 
 
+# A gain between two fractions, low and high; an exact gain is both.
+Enclosure = tuple[Fraction, Fraction]
+
+
 @dataclass
 class GainClasses:
-    """The distinct gains of a configuration, ascending and exact, and each label's class: an
-    index into `gains`, UNJUDGED (``ndcg.negative.unjudged``) or LABEL_ERROR. `gains` is None
-    when a gain is irrational (2^l − 1 for a fractional l): the reference then scores every
-    query."""
+    """The distinct gains of a configuration, ascending, each an `Enclosure` (the enclosures
+    of distinct gains are apart, so they are ordered as the gains are), and each label's
+    class: an index into `gains`, UNJUDGED (``ndcg.negative.unjudged``) or LABEL_ERROR.
+    `gains` is None when the enclosures of two distinct gains overlap or touch: no order is
+    known, and the reference then scores every query."""
 
-    gains: list[Fraction] | None
+    gains: list[Enclosure] | None
     of_label: np.ndarray
     zero: int
 
 
+def label_gain(text: str, config: Config) -> tuple[Hashable, Enclosure] | None:
+    """The gain of a label (the reference's `judged_gain`; None when the label leaves the
+    document unjudged) and a key equal for equal gains: an exact gain is its own key and
+    enclosure; an irrational one (2^l − 1 for a fractional l, ``ndcg.gain.exponential``) is
+    enclosed at DISCOUNT_DPS digits, as `Discounts.cover` encloses a discount, and keyed by
+    the label after the fractional and negative axes, on which alone it depends. Raises the
+    InputError the reference raises for the label."""
+    judgment = Judgment(parse_decimal(text))
+    try:
+        with computing_with(EXACT):
+            value = judged_gain(judgment, config)[1]
+    except NotRational:
+        with computing_with(enclosing(DISCOUNT_DPS)):
+            label, value = judged_gain(judgment, config)
+            return ("irrational", label), enclosure(value)
+    return None if value is None else (Fraction(value), (Fraction(value),) * 2)
+
+
+def choice_key(config: Config, axis_id: str) -> tuple:
+    """The choice `config` makes on `axis_id`, with that choice's parameters."""
+    chosen = config.choice(axis_id)
+    params = next(c for c in axis(axis_id)["choices"] if c["id"] == chosen).get("params", [])
+    return (chosen, *(config.param(name) for name in params))
+
+
+# The axes a label's gain depends on (`reference.query.judged_gain`).
+LABEL_AXES = ("gain", "fractional", "negative")
+# Each label's `label_gain` ("error": an InputError) by label text and LABEL_AXES choices, as
+# `discounts_of` keeps discounts: a label is resolved once however many configurations
+# score it.
+_LABEL_GAINS: dict[tuple, tuple[Hashable, Enclosure] | str | None] = {}
+_LABEL_GAINS_KEPT = 4096
+
+
+def shared_label_gain(
+    text: str, config: Config, axes_key: tuple
+) -> tuple[Hashable, Enclosure] | str | None:
+    """`label_gain`, or "error" where it raises an InputError, computed once per label and
+    `axes_key` (the LABEL_AXES choices of `config`)."""
+    key = (text, axes_key)
+    if key not in _LABEL_GAINS:
+        try:
+            _LABEL_GAINS[key] = label_gain(text, config)
+        except InputError:
+            _LABEL_GAINS[key] = "error"
+        if len(_LABEL_GAINS) > _LABEL_GAINS_KEPT:
+            del _LABEL_GAINS[next(iter(_LABEL_GAINS))]
+    return _LABEL_GAINS[key]
+
+
 def gain_classes(label_texts: Sequence[str], config: Config) -> GainClasses:
-    """Resolve each distinct label once with the reference's `judged_gain`, exactly."""
-    resolved: list[Fraction | str | None] = []
-    with computing_with(EXACT):
-        for text in label_texts:
-            try:
-                resolved.append(judged_gain(Judgment(parse_decimal(text)), config)[1])
-            except InputError:
-                resolved.append("error")
-            except NotRational:
-                return GainClasses(None, np.zeros(len(label_texts), np.int64), 0)
-    values = sorted({g for g in resolved if isinstance(g, Fraction)} | {Fraction(0)})
-    index = {v: i for i, v in enumerate(values)}
+    """Resolve each distinct label once (`shared_label_gain`) and order the distinct gains,
+    with 0 among them, by their enclosures."""
+    axes_key = tuple(choice_key(config, a) for a in LABEL_AXES)
+    resolved: list[Hashable | str | None] = []
+    enclosures: dict[Hashable, Enclosure] = {Fraction(0): (Fraction(0), Fraction(0))}
+    for text in label_texts:
+        gain = shared_label_gain(text, config, axes_key)
+        if isinstance(gain, tuple):
+            enclosures[gain[0]] = gain[1]
+            resolved.append(gain[0])
+        else:
+            resolved.append(gain)
+    keys = sorted(enclosures, key=enclosures.__getitem__)
+    values = [enclosures[key] for key in keys]
+    if any(below[1] >= above[0] for below, above in pairwise(values)):
+        return GainClasses(None, np.zeros(len(label_texts), np.int64), 0)
+    index = {key: i for i, key in enumerate(keys)}
     classes = [
         LABEL_ERROR if g == "error" else UNJUDGED if g is None else index[g] for g in resolved
     ]
-    return GainClasses(values, np.array(classes, np.int64), index[0])
+    return GainClasses(values, np.array(classes, np.int64), index[Fraction(0)])
 
 
 Bounds = tuple[int, int]
@@ -228,6 +291,12 @@ def _scaled_floor(end: tuple) -> int:
     sign, mantissa, exponent, _ = end
     value, shift = (-int(mantissa) if sign else int(mantissa)), exponent + FIXED_BITS
     return value << shift if shift >= 0 else value >> -shift
+
+
+def fixed_gain(gain: Enclosure) -> Bounds:
+    """A gain between two integers at the scale 2^FIXED_BITS: the floor of its low end, the
+    ceiling of its high end."""
+    return fixed_point(gain[0])[0], fixed_point(gain[1])[1]
 
 
 class Discounts:
@@ -275,9 +344,7 @@ _DISCOUNTS_KEPT = 64
 def discount_key(config: Config) -> tuple:
     """The discount choice with its parameters: all a rank's discount depends on
     (``ndcg.discount``)."""
-    chosen = config.choice("discount")
-    params = next(c for c in axis("discount")["choices"] if c["id"] == chosen).get("params", [])
-    return (chosen, *(config.param(name) for name in params))
+    return choice_key(config, "discount")
 
 
 def discounts_of(config: Config) -> Discounts:
@@ -444,10 +511,10 @@ def _with_retrieved_zeros(
 
 def _credits(
     classes: GainClasses, ranking: ConfigRanking, average: bool
-) -> tuple[list[Fraction], np.ndarray]:
-    """Each kept row's credited gain as an index into a list of exact values: the class gain,
+) -> tuple[list[Enclosure], np.ndarray]:
+    """Each kept row's credited gain as an index into a list of enclosures: the class gain,
     or under ``ndcg.ties.average`` the mean gain of its tie group (``ndcg.ties.average``), for
-    every group of two or more."""
+    every group of two or more, between the means of its members' low and high ends."""
     assert classes.gains is not None
     values = list(classes.gains)
     credit = ranking.gain_class.copy()
@@ -464,8 +531,10 @@ def _credits(
     counts = np.bincount(keys, minlength=(int(group_of[-1]) + 1) * width).reshape(-1, width)
     distinct, inverse = _distinct_rows(counts)
     for row in distinct.tolist():
-        members = sum((n * values[c] for c, n in enumerate(row) if n), Fraction(0))
-        values.append(members / sum(row))
+        members = [(n, values[c]) for c, n in enumerate(row) if n]
+        low = sum((n * gain[0] for n, gain in members), Fraction(0))
+        high = sum((n * gain[1] for n, gain in members), Fraction(0))
+        values.append((low / sum(row), high / sum(row)))
     credit[grouped] = width + inverse[group_of]
     return values, credit
 
@@ -575,18 +644,18 @@ def evaluate_queries(
     classes = gain_classes(prep.qrels.label_texts, config)
     queries = _scored_queries(prep, config)
     if classes.gains is None:
-        LOG.info("irrational gains: the reference scores every query")
+        LOG.info("gains whose enclosures are not apart: the reference scores every query")
         return reference_share(_by_reference(prep, config, queries))
     ranking = rank_config(prep.ranked, classes.of_label, classes.zero, choices)
     ideal = IDEAL_COUNTS[config.choice("ideal")](prep, classes, ranking, every_gain_enters(config))
     values, credit = _credits(classes, ranking, choices["ties"] == "average")
-    fixed = [fixed_point(v) for v in values]
+    fixed = [fixed_gain(v) for v in values]
     discounts = discounts_of(config)
     idcg_of = {q: ideal_sum(pairs, fixed, discounts, k) for q, pairs in ideal.items()}
     _raise_first_error(prep, config, classes, ranking, idcg_of, queries)
     counted = ranking.rank <= k if k is not None else np.ones(len(ranking.rank), bool)
-    # A credit of zero adds nothing to the DCG: only non-zero credits meet a discount.
-    counted &= np.array([v != 0 for v in values], bool)[credit]
+    # A credit of zero adds nothing to the DCG: only credits not exactly 0 meet a discount.
+    counted &= np.array([v != (0, 0) for v in values], bool)[credit]
     rows = np.flatnonzero(counted)
     if len(rows):
         discounts.cover(int(ranking.rank[rows].max()))
