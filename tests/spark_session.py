@@ -23,6 +23,8 @@ def spark_fixture() -> Iterator[SparkSession]:
         pytest.skip("Java is not installed (no java on the PATH, no JAVA_HOME): Spark cannot start")
     from pyspark.sql import SparkSession
 
+    from ndcgspec.harness.adapters.peers.spark_mllib import JVM_OPTIONS
+
     # The executors of local mode must import ndcgspec: they run this interpreter.
     os.environ["PYSPARK_PYTHON"] = sys.executable
     session = (
@@ -30,6 +32,7 @@ def spark_fixture() -> Iterator[SparkSession]:
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.driver.extraJavaOptions", JVM_OPTIONS)
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")
