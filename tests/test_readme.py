@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from ndcgspec.engine.memory import Inputs
 from ndcgspec.harness.running.runner import load_cases
 from ndcgspec.harness.suite.load import LoadedCase, case_inputs, data_root
-from ndcgspec.reference import Config, NdcgSpecError, evaluate
+from ndcgspec.reference import Config, NdcgSpecError
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 MINIMUM_JUDGED = 1500
@@ -112,13 +113,13 @@ def case_of(case_id: str, cases: dict[str, LoadedCase]) -> LoadedCase:
 
 
 def tie_order_matters(loaded: LoadedCase, config: dict) -> bool:
-    """Whether the reference scores the input differently with docid-asc ties, the bug."""
-    qrels, run = case_inputs(loaded.case, data_root())
+    """Whether the input scores differently with docid-asc ties, the bug: the reference's
+    answer, from the engine's in-memory scoring (``tests/test_memory_engine.py`` holds it
+    equal to the reference on every case)."""
+    inputs = Inputs(*case_inputs(loaded.case, data_root()))
     right = Config.from_mapping(config)
     try:
-        values = [
-            evaluate(c, qrels, run).to_json() for c in (right, right.replace(ties="docid-asc"))
-        ]
+        values = [inputs.result(c) for c in (right, right.replace(ties="docid-asc"))]
     except NdcgSpecError:
         return False
     return values[0]["per_query"] != values[1]["per_query"]
