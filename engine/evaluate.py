@@ -281,8 +281,7 @@ def fixed_enclosure(value: Any) -> Bounds:
     2^FIXED_BITS: an interval's binary ends are shifted, exactly, with no fraction built."""
     ends = getattr(value, "_mpi_", None)
     if ends is None or any(end in (finf, fninf, fnan) for end in ends):
-        low, high = enclosure(value)
-        return math.floor(low * (1 << FIXED_BITS)), math.ceil(high * (1 << FIXED_BITS))
+        return fixed_gain(enclosure(value))
     return _scaled_floor(ends[0]), -_scaled_floor(mpf_neg(ends[1]))
 
 
@@ -294,8 +293,8 @@ def _scaled_floor(end: tuple) -> int:
 
 
 def fixed_gain(gain: Enclosure) -> Bounds:
-    """A gain between two integers at the scale 2^FIXED_BITS: the floor of its low end, the
-    ceiling of its high end."""
+    """A gain (or any enclosure given by its exact ends) between two integers at the scale
+    2^FIXED_BITS: the floor of its low end, the ceiling of its high end."""
     return fixed_point(gain[0])[0], fixed_point(gain[1])[1]
 
 
