@@ -19,7 +19,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from functools import lru_cache, wraps
+from typing import Any, TypeVar
 
 import mpmath
 from mpmath.libmp import finf, fnan, fninf
@@ -133,12 +134,12 @@ def less(a: Any, b: Any) -> bool:
 
 def positive(a: Any) -> bool:
     """a > 0, decided."""
-    return _decided(a > 0)
+    return _decided(a > number(0))
 
 
 def is_zero(a: Any) -> bool:
     """Whether `a` is exactly 0 (an interval only when it is the point 0)."""
-    return bool(a == 0)
+    return bool(a == number(0))
 
 
 @dataclass(frozen=True, eq=False)
@@ -280,6 +281,31 @@ def fsum(values: Iterable[Any]) -> Any:
     return numbers().fsum(list(values))
 
 
+Computed = TypeVar("Computed", bound=Callable[..., Any])
+
+# How many values `kept_per_precision` keeps: every label, parameter and rank of a large run.
+KEPT_VALUES = 1 << 16
+
+
+def kept_per_precision(function: Computed) -> Computed:
+    """`function` computing each value once per context and precision: it is a function of
+    its arguments, the current numbers and their precision alone, and a number of any
+    context is immutable, so the first value serves every later call. A raised error
+    (`NotRational`, `Undecided`) is not kept."""
+
+    @lru_cache(maxsize=KEPT_VALUES)
+    def computed(context: Any, prec: int, *args: Any) -> Any:
+        return function(*args)
+
+    @wraps(function)
+    def kept(*args: Any) -> Any:
+        context = numbers()
+        return computed(context, getattr(context, "prec", 0), *args)
+
+    return kept  # type: ignore[return-value]
+
+
+@kept_per_precision
 def number(value: Decimal | int) -> Any:
     """The exact decimal `value` in the current numbers: rounded once to the working
     precision (mp), enclosed (iv) or exact (Rationals)."""

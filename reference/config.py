@@ -21,7 +21,7 @@ import reprlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ndcgspec.reference.decimals import canonical_decimal, parse_decimal
@@ -314,6 +314,17 @@ class Config:
 
     def replace(self, **changes: Any) -> Config:
         """A copy with some axes or parameters changed; parameters of a dropped choice go."""
+        # identify asks for the same few changes of the same configurations tens of thousands
+        # of times; a Config never changes, so each copy is built once. The key holds each
+        # value's type, so that a value equal to a valid one (10.0 for 10) is still checked.
+        key = tuple(sorted((name, type(value), value) for name, value in changes.items()))
+        try:
+            return _replaced(self, key)
+        except TypeError:
+            # An unhashable value (a gain map as a dict) is checked and built every time.
+            return self._built_with(changes)
+
+    def _built_with(self, changes: Mapping[str, Any]) -> Config:
         values: dict[str, Any] = dict(self._choices)
         for name, value in self._params.items():
             owner = _param_specs()[name][0]
@@ -386,6 +397,12 @@ class Config:
 
     def __repr__(self) -> str:
         return f"Config({self.canonical()!r})"
+
+
+@lru_cache(maxsize=1 << 16)
+def _replaced(config: Config, changes: tuple[tuple[str, type, Any], ...]) -> Config:
+    """`Config.replace`, kept per configuration and changes."""
+    return config._built_with({name: value for name, _, value in changes})
 
 
 @cache

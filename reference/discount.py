@@ -8,7 +8,7 @@ from typing import Any
 
 import mpmath
 
-from ndcgspec.reference.arithmetic import number, numbers
+from ndcgspec.reference.arithmetic import kept_per_precision, number, numbers
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import canonical_decimal
 
@@ -67,6 +67,7 @@ CHOICES: dict[str, Callable[[int, Config], Any]] = {
 }
 
 
+@kept_per_precision
 def discount(rank: int, config: Config) -> Any:
     """The weight of 1-based `rank` under the configuration's discount (``ndcg.discount``)."""
     return CHOICES[config.choice("discount")](rank, config)

@@ -221,3 +221,19 @@ def test_required_parameter_missing_is_named() -> None:
 )
 def test_malformed_string_is_one_config_error_line(text: str) -> None:
     one_line_error(text)
+
+
+@pytest.mark.parametrize("invalid", [10.0, True])
+def test_replace_checks_a_value_equal_to_one_it_accepted_before(invalid: Any) -> None:
+    # `replace` keeps each copy it builds; 10.0 and True must not be taken for 10.
+    assert Config.default().replace(cutoff=10).cutoff == 10
+    with pytest.raises(ConfigError, match="cutoff must be an integer"):
+        Config.default().replace(cutoff=invalid)
+
+
+def test_replace_with_a_gain_map_as_a_dict_builds_the_configuration() -> None:
+    # A dict cannot be a key of the kept copies; it is checked and built every time.
+    mapped = Config.default().replace(gain="map", gain_map={"1": "3"})
+    assert mapped.canonical() == "nDCG(gain=map,gain_map={1:3})"
+    with pytest.raises(ConfigError):
+        Config.default().replace(gain="map", gain_map={"x": "3"})

@@ -37,8 +37,16 @@ from ndcgspec.reference import (
     qrels_from_labels,
     run_from_scores,
 )
-from ndcgspec.reference.arithmetic import Real, correctly_rounded, numbers
-from ndcgspec.reference.decimals import plain_digits
+from ndcgspec.reference.arithmetic import (
+    Real,
+    computing_with,
+    correctly_rounded,
+    enclosing,
+    enclosure,
+    number,
+    numbers,
+)
+from ndcgspec.reference.decimals import mpf_fraction, plain_digits
 from ndcgspec.reference.trec_io import opened
 
 DIGITS = 40
@@ -359,3 +367,19 @@ def test_mean_parts_of_blocks_give_the_mean_of_the_whole(
     for part in (first.combine(second), second.combine(first)):
         mean = part.rounded_mean()
         assert (None if mean is None else plain_digits(mean)) == whole
+
+
+def test_a_converted_number_is_kept_per_precision_and_never_across_them() -> None:
+    # `number` keeps what it converts: 0.1 enclosed at 80 digits is inside its enclosure at
+    # 40, and rounded at 60 digits it is nearer 1/10 than rounded at 20, whichever comes first.
+    tenth = Fraction(1, 10)
+    with computing_with(enclosing(40)):
+        coarse = enclosure(number(Decimal("0.1")))
+    with computing_with(enclosing(80)):
+        fine = enclosure(number(Decimal("0.1")))
+    assert coarse[0] < fine[0] <= tenth <= fine[1] < coarse[1]
+    with mpmath.workdps(60):
+        close = abs(mpf_fraction(number(Decimal("0.1"))) - tenth)
+    with mpmath.workdps(20):
+        far = abs(mpf_fraction(number(Decimal("0.1"))) - tenth)
+    assert 0 < close < Fraction(1, 10**58) and far > Fraction(1, 10**25)

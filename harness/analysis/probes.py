@@ -97,10 +97,11 @@ class Answer:
         return "error" in self.result
 
 
-def probe_inputs(per_file: int = PROBES_PER_FILE) -> list[ProbeInput]:
+@cache
+def probe_inputs(per_file: int = PROBES_PER_FILE) -> tuple[ProbeInput, ...]:
     """The inline golden inputs: the first `per_file` cases of every case file, in suite
     order. A case that judges another case's input (``input_of``, the preset files) brings no
-    input of its own."""
+    input of its own. Read once per process: every examination of the matrix asks them."""
     taken: dict[str, int] = {}
     found: list[ProbeInput] = []
     for loaded in iter_cases():
@@ -109,7 +110,7 @@ def probe_inputs(per_file: int = PROBES_PER_FILE) -> list[ProbeInput]:
             continue
         taken[loaded.group] = taken.get(loaded.group, 0) + 1
         found.append(as_probe_input(loaded))
-    return found
+    return tuple(found)
 
 
 def as_probe_input(loaded: LoadedCase) -> ProbeInput:
