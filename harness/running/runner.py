@@ -8,10 +8,12 @@ the answer.
 
 from __future__ import annotations
 
+import json
 import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +87,14 @@ def case_rows(loaded: LoadedCase, data: Path) -> dict[str, list[list[str]]]:
     case = loaded.case
     if "input" in case:
         return {"qrels": case["input"]["qrels"], "run": case["input"]["run"]}
-    qrels, run = case_inputs(case, data)
+    return _file_rows(json.dumps(case["input_files"], sort_keys=True), data)
+
+
+@cache
+def _file_rows(input_files: str, data: Path) -> dict[str, list[list[str]]]:
+    """The rows of a pair of published files, made once per process: every measure and
+    cutoff of a published run is a case of its own, with the same tens of thousands of rows."""
+    qrels, run = case_inputs({"input_files": json.loads(input_files)}, data)
     return {
         "qrels": [[q, d, str(j.label)] for q, docs in qrels.items() for d, j in docs.items()],
         "run": [[q, p.docid, str(p.score)] for q, postings in run.items() for p in postings],
