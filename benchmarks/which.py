@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from score import write_workload
+from score import ID_KINDS, write_workload
 
 from ndcgspec.harness.analysis.space import DEFAULT_CUTOFFS, search_space
 from ndcgspec.harness.analysis.sweep import Sweep, label_values
@@ -40,10 +40,14 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--documents", type=int, default=1000)
     parser.add_argument("--sample", type=int, default=20, help="configurations for the peer")
+    parser.add_argument("--ids", choices=sorted(ID_KINDS), default="integer", help="document ids")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        qrels_path, run_path = write_workload(Path(folder), args.queries, args.documents)
-        print(f"workload {args.queries} queries x {args.documents} documents; {load()}")
+        qrels_path, run_path = write_workload(Path(folder), args.queries, args.documents, args.ids)
+        print(
+            f"workload {args.queries} queries x {args.documents} documents, {args.ids} ids; "
+            f"{load()}"
+        )
         wall, cpu = time.perf_counter(), time.process_time()
         searched = evaluate_space(str(qrels_path), str(run_path))
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
