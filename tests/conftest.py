@@ -32,14 +32,6 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 )
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The files holding a test marked `long` first, the others in their order: the workers
-    are handed whole files in this order, so the long ones start while short files are left to
-    even out the workers' ends, rather than one worker running the last long file alone."""
-    long_files = {item.path for item in items if item.get_closest_marker("long")}
-    items.sort(key=lambda item: item.path not in long_files)
-
-
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """The shared real-data folder, next to the repository; the test skips when it is absent."""

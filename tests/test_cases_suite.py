@@ -36,7 +36,6 @@ INTERACTIONS = (
 )
 
 
-@pytest.mark.long
 def test_cases_check_passes() -> None:
     report = check(ROOT, DATA)
     assert report.cases >= 2500
@@ -46,7 +45,6 @@ def test_cases_check_passes() -> None:
     assert not report.skipped
 
 
-@pytest.mark.long
 def test_regeneration_is_byte_identical(tmp_path: Path) -> None:
     written = generate(tmp_path, DATA)
     fresh = {p.relative_to(tmp_path).as_posix() for p in written}

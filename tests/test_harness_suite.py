@@ -13,7 +13,6 @@ from ndcgspec.harness.running.runner import fixed_cases, load_cases
 from ndcgspec.harness.running.worker import adapter_command
 
 
-@pytest.mark.long
 def test_reference_adapter_passes_the_whole_suite() -> None:
     # The preset files are the same inputs again under other configurations, written by the
     # same reference; regenerating them byte for byte proves their values

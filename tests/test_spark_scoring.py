@@ -73,7 +73,6 @@ def test_the_golden_sample_covers_every_axis() -> None:
     assert {"duplicates", "empty", "aggregate", "fractional"} <= axes
 
 
-@pytest.mark.long
 def test_golden_sample_on_spark_is_the_single_machine_result(
     spark: SparkSession, tmp_path: Path
 ) -> None:

@@ -124,7 +124,6 @@ def dl19(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
     return folder / "qrels.dl19-passage.txt", runs
 
 
-@pytest.mark.long
 def test_dl19_runs_every_measure(
     trec_eval: Path, dl19: tuple[Path, list[Path]], capsysbinary: pytest.CaptureFixture[bytes]
 ) -> None:

@@ -59,7 +59,6 @@ print(json.dumps({
 """
 
 
-@pytest.mark.long
 @pytest.mark.skipif(find_spec("sklearn") is None, reason="scikit-learn is not installed")
 def test_examining_a_peer_imports_neither_its_adapter_nor_its_library() -> None:
     script = f"LIBRARIES = {set(PEER_LIBRARIES)!r}\nADAPTER_MODULES = {ADAPTER_MODULES!r}\n"
