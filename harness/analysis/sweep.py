@@ -48,10 +48,12 @@ from typing import Any
 import mpmath
 
 from ndcgspec.engine.evaluate import (
+    LABEL_AXES,
     Bounds,
     MeanPart,
     NeedsMoreDigits,
     QueryBounds,
+    choice_key,
     discount_key,
     discounts_of,
     fixed_point,
@@ -139,7 +141,7 @@ class Sweep:
 
     def keys(self, config: Config) -> _Keys:
         """The steps `config` shares with other configurations."""
-        label_axes = ("labels", *(config.choice(a) for a in _LABEL_AXES), _gain_map(config))
+        label_axes = ("labels", *(choice_key(config, a) for a in LABEL_AXES))
         resolved = self._cached(label_axes, lambda: self._resolve(config))
         # Equal resolutions share one small id, so later keys hash quickly; the engine scores
         # an irrational one whole, so its id is its label axes'.
@@ -539,9 +541,6 @@ class Scores:
         return tuple((q, e["ndcg"], self.in_mean[q]) for q, e in self.per_query.items())
 
 
-_LABEL_AXES = ("fractional", "negative", "gain")
-
-
 @dataclass(frozen=True)
 class _Rejection:
     """The resolution of a label the configuration rejects (an input error): the reference's
@@ -583,10 +582,6 @@ def _unjudged_gain(choice: str) -> Fraction | _Marker:
     gain = ranked[0].gain
     # An integral gain as an int, as `Sweep._resolve` gives it: equal lists hash alike, fast.
     return int(gain) if gain.denominator == 1 else gain
-
-
-def _gain_map(config: Config) -> object:
-    return config.param("gain_map") if config.choice("gain") == "map" else None
 
 
 def label_values(qrels: Qrels) -> list[Decimal]:
