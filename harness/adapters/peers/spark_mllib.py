@@ -22,9 +22,9 @@ of the label set gains 1 whatever its grade.
 The adapters call the Scala classes in the session's JVM, as Scala and Java users do, through
 the gateway pyspark opens. pyspark's RankingEvaluator only hands its parameters and DataFrame
 to the same Scala evaluator; called directly on a DataFrame built in the JVM, it costs a third
-of the time (no Python rows to convert, no parameters copied per call). pyspark's own Python wrapper
-(``pyspark.mllib.evaluation.RankingMetrics``) computes the same binary nDCG, but it cannot
-compute the relevance form: ``PythonMLLibAPI.newRankingMetrics`` maps each row of the
+of the time (no Python rows to convert, no parameters copied per call). pyspark's own Python
+wrapper (``pyspark.mllib.evaluation.RankingMetrics``) computes the same binary nDCG, but it
+cannot compute the relevance form: ``PythonMLLibAPI.newRankingMetrics`` maps each row of the
 DataFrame it builds to a pair (prediction, labels), so three-element rows are scored as binary
 nDCG and the relevance values are ignored (``tests/test_spark_peers.py`` shows both). It also
 costs two Python-worker jobs per call to turn the Python rows into that DataFrame.
@@ -39,9 +39,9 @@ the relevant documents, those judged with a positive label, sorted by label desc
 is left out: in the label set it would count as relevant. A whole ranking (no cutoff) is
 k = 2^31 − 1. ndcgAt returns only the mean, so each query is one Spark job on a one-row
 dataset; documents are numbered and the lists are arrays of doubles (RankingEvaluator takes
-only numbers). A query that reaches
-Spark as the same numbered lists and k as an earlier one is not recomputed: the worker keeps
-each answer. Each worker process starts one local Spark session and reuses it across cases.
+only numbers). A query that reaches Spark as the same numbered lists and k as an earlier one
+is not recomputed: the worker keeps each answer. Each worker process starts one local Spark
+session and reuses it across cases.
 """
 
 from __future__ import annotations
