@@ -31,6 +31,11 @@ integer arithmetic with a stated error bound, one rounding per output (``ndcg.pr
 - the first query that is an error under a configuration is evaluated by the reference itself,
   which raises the error with its message and ``file:line``.
 
+Shared between threads: the discounts and label gains kept for later configurations
+(`discounts_of`, `shared_label_gain`) are read and replaced under their locks, and every value
+kept is immutable (a `Discounts` is never lengthened in place; `covering` makes a longer one).
+The arithmetic is the reference's, in each thread's own mpmath contexts (`reference.contexts`).
+
 `stream` feeds it one block of queries at a time; input the columnar reader does not handle
 (or input errors) is scored by the plain reference, with the reason logged on the ``ndcgspec``
 logger (set ``NDCGSPEC_LOG=INFO`` to see it).
@@ -40,11 +45,12 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from typing import Any
 
 import numpy as np
@@ -225,22 +231,29 @@ LABEL_AXES = ("gain", "fractional", "negative")
 # score it.
 _LABEL_GAINS: dict[tuple, tuple[Hashable, Enclosure] | str | None] = {}
 _LABEL_GAINS_KEPT = 4096
+_LABEL_GAINS_LOCK = threading.Lock()
 
 
 def shared_label_gain(
     text: str, config: Config, axes_key: tuple
 ) -> tuple[Hashable, Enclosure] | str | None:
     """`label_gain`, or "error" where it raises an InputError, computed once per label and
-    `axes_key` (the LABEL_AXES choices of `config`)."""
+    `axes_key` (the LABEL_AXES choices of `config`); the kept values are immutable, and read
+    and written under a lock, so threads share them."""
     key = (text, axes_key)
-    if key not in _LABEL_GAINS:
-        try:
-            _LABEL_GAINS[key] = label_gain(text, config)
-        except InputError:
-            _LABEL_GAINS[key] = "error"
+    with _LABEL_GAINS_LOCK:
+        if key in _LABEL_GAINS:
+            return _LABEL_GAINS[key]
+    gain: tuple[Hashable, Enclosure] | str | None
+    try:
+        gain = label_gain(text, config)
+    except InputError:
+        gain = "error"
+    with _LABEL_GAINS_LOCK:
+        _LABEL_GAINS[key] = gain
         if len(_LABEL_GAINS) > _LABEL_GAINS_KEPT:
             del _LABEL_GAINS[next(iter(_LABEL_GAINS))]
-    return _LABEL_GAINS[key]
+    return gain
 
 
 def gain_classes(label_texts: Sequence[str], config: Config) -> GainClasses:
@@ -298,46 +311,63 @@ def fixed_gain(gain: Enclosure) -> Bounds:
     return fixed_point(gain[0])[0], fixed_point(gain[1])[1]
 
 
+@dataclass(frozen=True, eq=False)
 class Discounts:
     """Each rank's discount (the reference's `discount`, enclosed) as fixed-point integers at
-    the scale 2^FIXED_BITS, low and high, computed once per rank; and their sums over runs of
-    ranks, the low and high ends of the true sum (every discount is positive)."""
+    the scale 2^FIXED_BITS, low and high, for ranks 1 .. `ranks`; and their sums over runs of
+    ranks, the low and high ends of the true sum (every discount is positive). Immutable, so
+    that every thread may read one while another makes a longer one (`covering`)."""
 
-    def __init__(self, config: Config) -> None:
-        self.config = config
-        self.low: list[int] = [0]
-        self.high: list[int] = [0]
-        self.low_prefix: list[int] = [0]
-        self.high_prefix: list[int] = [0]
-        self.width = np.zeros(1, np.int64)
+    config: Config
+    low: tuple[int, ...] = (0,)
+    high: tuple[int, ...] = (0,)
+    low_prefix: tuple[int, ...] = (0,)
+    high_prefix: tuple[int, ...] = (0,)
+    width: np.ndarray = field(default_factory=lambda: _frozen(np.zeros(1, np.int64)))
 
-    def cover(self, ranks: int) -> None:
-        """Compute ranks up to `ranks`."""
-        if ranks < len(self.low):
-            return
+    @property
+    def ranks(self) -> int:
+        """The last rank covered."""
+        return len(self.low) - 1
+
+    def covering(self, ranks: int) -> Discounts:
+        """These discounts, or longer ones that cover ranks up to `ranks`."""
+        if ranks <= self.ranks:
+            return self
+        low, high = list(self.low), list(self.high)
         with computing_with(enclosing(DISCOUNT_DPS)):
-            for rank in range(len(self.low), ranks + 1):
-                low, high = fixed_enclosure(discount(rank, self.config))
-                self.low.append(low)
-                self.high.append(high)
-                self.low_prefix.append(self.low_prefix[-1] + self.low[-1])
-                self.high_prefix.append(self.high_prefix[-1] + self.high[-1])
-            self.width = np.array(
-                [h - lo for lo, h in zip(self.low, self.high, strict=True)], np.int64
-            )
+            for rank in range(len(low), ranks + 1):
+                rank_low, rank_high = fixed_enclosure(discount(rank, self.config))
+                low.append(rank_low)
+                high.append(rank_high)
+        width = np.array([h - lo for lo, h in zip(low, high, strict=True)], np.int64)
+        return Discounts(
+            self.config,
+            tuple(low),
+            tuple(high),
+            tuple(accumulate(low)),
+            tuple(accumulate(high)),
+            _frozen(width),
+        )
 
     def between(self, first: int, last: int) -> Bounds:
-        """The sum of the discounts of ranks first .. last."""
-        self.cover(last)
+        """The sum of the discounts of ranks first .. last (covered)."""
         return (
             self.low_prefix[last] - self.low_prefix[first - 1],
             self.high_prefix[last] - self.high_prefix[first - 1],
         )
 
 
-# The discounts of the last configurations used, by what they depend on (`discount_key`).
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+# The longest discounts made of the last configurations used, by what they depend on
+# (`discount_key`); read and replaced under the lock, each value immutable.
 _DISCOUNTS: dict[tuple, Discounts] = {}
 _DISCOUNTS_KEPT = 64
+_DISCOUNTS_LOCK = threading.Lock()
 
 
 def discount_key(config: Config) -> tuple:
@@ -346,15 +376,23 @@ def discount_key(config: Config) -> tuple:
     return choice_key(config, "discount")
 
 
-def discounts_of(config: Config) -> Discounts:
-    """The discounts of `config`, shared by every block of queries (`stream`) and every
-    configuration with the same discount, so that each rank's is computed once."""
+def discounts_of(config: Config, ranks: int) -> Discounts:
+    """The discounts of `config` for ranks 1 .. `ranks` (or more), shared by every block of
+    queries (`stream`), every configuration with the same discount and every thread, so that
+    each rank's is computed once (twice at most, by two threads at once)."""
     key = discount_key(config)
-    found = _DISCOUNTS.pop(key, None) or Discounts(config)
-    _DISCOUNTS[key] = found
-    if len(_DISCOUNTS) > _DISCOUNTS_KEPT:
-        del _DISCOUNTS[next(iter(_DISCOUNTS))]
-    return found
+    with _DISCOUNTS_LOCK:
+        found = _DISCOUNTS.pop(key, None) or Discounts(config)
+        _DISCOUNTS[key] = found
+        if len(_DISCOUNTS) > _DISCOUNTS_KEPT:
+            del _DISCOUNTS[next(iter(_DISCOUNTS))]
+    if ranks <= found.ranks:
+        return found
+    longer = found.covering(ranks)
+    with _DISCOUNTS_LOCK:
+        if longer.ranks > _DISCOUNTS.get(key, found).ranks:
+            _DISCOUNTS[key] = longer
+    return longer
 
 
 def product_bounds(value: Bounds, weights: Bounds) -> Bounds:
@@ -649,15 +687,15 @@ def evaluate_queries(
     ideal = IDEAL_COUNTS[config.choice("ideal")](prep, classes, ranking, every_gain_enters(config))
     values, credit = _credits(classes, ranking, choices["ties"] == "average")
     fixed = [fixed_gain(v) for v in values]
-    discounts = discounts_of(config)
-    idcg_of = {q: ideal_sum(pairs, fixed, discounts, k) for q, pairs in ideal.items()}
-    _raise_first_error(prep, config, classes, ranking, idcg_of, queries)
     counted = ranking.rank <= k if k is not None else np.ones(len(ranking.rank), bool)
     # A credit of zero adds nothing to the DCG: only credits not exactly 0 meet a discount.
     counted &= np.array([v != (0, 0) for v in values], bool)[credit]
     rows = np.flatnonzero(counted)
-    if len(rows):
-        discounts.cover(int(ranking.rank[rows].max()))
+    ideal_depth = max((sum(count for _, count in pairs) for pairs in ideal.values()), default=0)
+    ranked_depth = int(ranking.rank[rows].max()) if len(rows) else 0
+    discounts = discounts_of(config, max(ranked_depth, min(ideal_depth, k or ideal_depth)))
+    idcg_of = {q: ideal_sum(pairs, fixed, discounts, k) for q, pairs in ideal.items()}
+    _raise_first_error(prep, config, classes, ranking, idcg_of, queries)
     dcg_of = _dcg_bounds(ranking.qidx[rows], credit[rows], ranking.rank[rows], fixed, discounts)
     per_query, total = {}, MeanPart()
     for q in queries:

@@ -30,6 +30,7 @@ from decimal import Decimal
 
 import mpmath
 
+from ndcgspec.reference.contexts import computing_mp
 from ndcgspec.reference.decimals import decimal_string, working_precision
 from ndcgspec.reference.errors import ConfigError, InputError
 from ndcgspec.reference.inputs import Judgment, Posting
@@ -181,7 +182,7 @@ def first_documents(postings: Sequence[Posting], count: int | None) -> list[Post
 def _prefix(result: QueryResult, k: int) -> tuple[mpmath.mpf, mpmath.mpf]:
     """DCG@k and IDCG@k from the reference's trace (which runs to the longer list's end)."""
     if not result.trace:
-        return mpmath.mpf(0), mpmath.mpf(0)
+        return computing_mp().zero, computing_mp().zero
     row = result.trace[min(k, len(result.trace)) - 1]
     return row.dcg, row.idcg
 
@@ -189,7 +190,7 @@ def _prefix(result: QueryResult, k: int) -> tuple[mpmath.mpf, mpmath.mpf]:
 def ndcg_at(result: QueryResult, k: int) -> mpmath.mpf:
     """nDCG@k, 0 when IDCG@k is 0 (``ndcg.empty.zero``)."""
     dcg, idcg = _prefix(result, k)
-    return dcg / idcg if idcg > 0 else mpmath.mpf(0)
+    return dcg / idcg if idcg > 0 else computing_mp().zero
 
 
 def ndcg_rel(result: QueryResult) -> mpmath.mpf:
@@ -198,11 +199,11 @@ def ndcg_rel(result: QueryResult) -> mpmath.mpf:
     positive gain; 0 when that sum is 0."""
     positive = sum(1 for row in result.trace if row.ideal_gain is not None)
     if positive == 0:
-        return mpmath.mpf(0)
+        return computing_mp().zero
     found = [row.rank for row in result.trace if row.gain is not None and row.gain > 0]
-    total = mpmath.fsum(ndcg_at(result, rank) for rank in found)
+    total = computing_mp().fsum(ndcg_at(result, rank) for rank in found)
     total += (positive - len(found)) * ndcg_at(result, len(result.trace))
-    return total / positive if total > 0 else mpmath.mpf(0)
+    return total / positive if total > 0 else computing_mp().zero
 
 
 def rndcg(result: QueryResult, ranked: int, relevant: int) -> mpmath.mpf:
@@ -210,13 +211,13 @@ def rndcg(result: QueryResult, ranked: int, relevant: int) -> mpmath.mpf:
     at the ranking's end when it runs more than one past the ideal list, averaged; 0 when
     no document reaches the relevance level, NaN (as trec_eval's 0/0) when there is no point."""
     if relevant == 0:
-        return mpmath.mpf(0)
+        return computing_mp().zero
     ideal = [row.ideal_gain for row in result.trace if row.ideal_gain is not None]
     points = [i for i in range(1, len(ideal) + 1) if [*ideal, 0][i] != ideal[i - 1]]
     if ranked > len(ideal) + 1:
         points.append(ranked)
     values = [ndcg_at(result, i) for i in points if _prefix(result, i)[1] > 0]
-    return mpmath.fsum(values) / len(values) if values else mpmath.nan
+    return computing_mp().fsum(values) / len(values) if values else computing_mp().nan
 
 
 def relevant_count(judgments: dict[str, Judgment], level: int) -> int:
@@ -324,6 +325,6 @@ def summary_lines(
     for column in columns:
         values = [v for _, v in column]
         undefined = any(mpmath.isnan(v) for v in values)
-        mean = mpmath.nan if undefined else mpmath.fsum(values) / len(values)
+        mean = mpmath.nan if undefined else computing_mp().fsum(values) / len(values)
         lines.append(LINE.format(name=column[0][0], qid="all", value=format_value(mean)))
     return lines

@@ -11,6 +11,7 @@ from typing import Any
 import mpmath
 
 from ndcgspec.reference.arithmetic import Real, correctly_rounded, fsum
+from ndcgspec.reference.contexts import held
 
 
 def qrels(qrels_queries: Iterable[str], run_queries: Iterable[str]) -> list[str]:
@@ -41,4 +42,4 @@ def mean(scores: Mapping[str, tuple[Real | Any | None, bool]]) -> mpmath.mpf | N
         return None
     reals = [v if isinstance(v, Real) else Real.of(v) for v in values]
     total = Real(lambda: fsum(v() for v in reals) / len(reals))
-    return mpmath.mpf(str(correctly_rounded(total)))
+    return held(str(correctly_rounded(total)))

@@ -1,9 +1,10 @@
 """The numbers the axes compute with, and each output's correctly rounded digits
 (``ndcg.precision``).
 
-The axis functions compute with `numbers()`: mpmath's `mp` at the working precision (the
-explain trace), mpmath's interval context `iv` (an interval that holds the true value), or
-`Rationals` (the true value itself, when every number of the computation is rational). A
+The axis functions compute with `numbers()`: this thread's floating-point context at the
+working precision (the explain trace), this thread's interval context (an interval that holds
+the true value), or `Rationals` (the true value itself, when every number of the computation
+is rational); `reference.contexts` says why each thread has contexts of its own. A
 `Real` is a computation run in any of them; `correctly_rounded` finds its digits by Ziv's
 strategy, as MPFR does: enclose the value at `dps` digits; if the enclosure holds more than one
 rounding, compute it exactly when it is rational, else enclose it again at twice the digits, up
@@ -25,6 +26,7 @@ from typing import Any, TypeVar
 import mpmath
 from mpmath.libmp import finf, fnan, fninf
 
+from ndcgspec.reference.contexts import computing_iv, computing_mp
 from ndcgspec.reference.decimals import (
     DPS,
     MAX_DPS,
@@ -81,45 +83,57 @@ class Rationals:
 
 @dataclass(frozen=True)
 class Setting:
-    """Which numbers, at how many bits, and whether undecided comparisons count as equal."""
+    """Which numbers (`kind`: "mp", "iv" or "exact"), at how many bits (intervals), and
+    whether undecided comparisons count as equal."""
 
-    context: Any
+    kind: str
     prec: int = 0
     at_cap: bool = False
 
 
-MP = Setting(mpmath.mp)
-EXACT = Setting(Rationals())
+MP = Setting("mp")
+EXACT = Setting("exact")
+RATIONALS = Rationals()
 _SETTING: ContextVar[Setting] = ContextVar("ndcgspec_arithmetic", default=MP)
 
 
 def numbers() -> Any:
-    """The context the axes compute with: `mp`, `iv` or `Rationals`."""
-    return _SETTING.get().context
+    """The context the axes compute with: this thread's floating-point or interval context,
+    or `Rationals`."""
+    kind = _SETTING.get().kind
+    if kind == "exact":
+        return RATIONALS
+    return computing_iv() if kind == "iv" else computing_mp()
 
 
 @contextmanager
 def computing_with(setting: Setting) -> Iterator[None]:
-    """Compute with `setting` within the block (the interval context's precision is global
-    to mpmath, so it is put back after)."""
-    token, prec = _SETTING.set(setting), mpmath.iv.prec
+    """Compute with `setting` within the block; an interval setting's precision is set on
+    this thread's interval context and put back after."""
+    context = computing_iv()
+    token, prec = _SETTING.set(setting), context.prec
     if setting.prec:
-        mpmath.iv.prec = setting.prec
+        context.prec = setting.prec
     try:
         yield
     finally:
-        mpmath.iv.prec = prec
+        context.prec = prec
         _SETTING.reset(token)
 
 
 def enclosing(dps: int, at_cap: bool = False) -> Setting:
     """Interval arithmetic with `dps` significant digits."""
-    return Setting(mpmath.iv, mpmath.libmp.dps_to_prec(dps), at_cap)
+    return Setting("iv", mpmath.libmp.dps_to_prec(dps), at_cap)
 
 
-def _decided(answer: bool | None) -> bool:
-    """A comparison's answer; an interval comparison that overlaps has none (None), which
-    at the cap counts as equality (``ndcg.precision``)."""
+def _decided(compare: Callable[[], Any]) -> bool:
+    """A comparison's answer. An interval comparison that overlaps has none (mpmath 1.3
+    answers None, 1.4 raises ValueError), which at the cap counts as equality
+    (``ndcg.precision``)."""
+    try:
+        answer = compare()
+    except ValueError:
+        answer = None
     if answer is None:
         if _SETTING.get().at_cap:
             return False
@@ -129,12 +143,12 @@ def _decided(answer: bool | None) -> bool:
 
 def less(a: Any, b: Any) -> bool:
     """a < b, decided; a number is never below itself."""
-    return a is not b and _decided(a < b)
+    return a is not b and _decided(lambda: a < b)
 
 
 def positive(a: Any) -> bool:
     """a > 0, decided."""
-    return _decided(a > number(0))
+    return _decided(lambda: a > number(0))
 
 
 def is_zero(a: Any) -> bool:
@@ -182,7 +196,7 @@ class Real:
 
 
 def _fraction(value: Any) -> Fraction:
-    if isinstance(value, mpmath.mpf):
+    if hasattr(value, "_mpf_"):
         return mpf_fraction(value)
     return Fraction(value if not isinstance(value, Decimal) else str(value))
 
@@ -191,7 +205,7 @@ def enclosure(interval: Any) -> tuple[Fraction, Fraction]:
     """The ends of an interval (or the value of a number of any context) as fractions."""
     if isinstance(interval, Fraction):
         return interval, interval
-    if isinstance(interval, mpmath.mpf):
+    if hasattr(interval, "_mpf_"):
         return mpf_fraction(interval), mpf_fraction(interval)
     low, high = interval._mpi_
     return mpf_fraction(low), mpf_fraction(high)
@@ -290,8 +304,10 @@ KEPT_VALUES = 1 << 16
 def kept_per_precision(function: Computed) -> Computed:
     """`function` computing each value once per context and precision: it is a function of
     its arguments, the current numbers and their precision alone, and a number of any
-    context is immutable, so the first value serves every later call. A raised error
-    (`NotRational`, `Undecided`) is not kept."""
+    context is immutable, so the first value serves every later call. The key holds the
+    context object, which is the computing thread's own (`reference.contexts`), so a value
+    is served only to the thread whose context made it. A raised error (`NotRational`,
+    `Undecided`) is not kept."""
 
     @lru_cache(maxsize=KEPT_VALUES)
     def computed(context: Any, prec: int, *args: Any) -> Any:
@@ -302,6 +318,7 @@ def kept_per_precision(function: Computed) -> Computed:
         context = numbers()
         return computed(context, getattr(context, "prec", 0), *args)
 
+    kept.cache_clear = computed.cache_clear  # type: ignore[attr-defined]
     return kept  # type: ignore[return-value]
 
 

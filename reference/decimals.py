@@ -12,6 +12,7 @@ from functools import cache
 
 import mpmath
 
+from ndcgspec.reference.contexts import computing_mp
 from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.spec import load_spec
 
@@ -23,8 +24,9 @@ NUMBER: re.Pattern[str] = re.compile(load_spec()["input"]["number"]["pattern"], 
 
 @contextmanager
 def working_precision(dps: int = DPS) -> Iterator[None]:
-    """Run the enclosed arithmetic at `dps` significant digits (``ndcg.precision``)."""
-    with mpmath.workdps(dps):
+    """Run the enclosed arithmetic of this thread at `dps` significant digits
+    (``ndcg.precision``); other threads keep their own (`reference.contexts`)."""
+    with computing_mp().workdps(dps):
         yield
 
 
@@ -53,11 +55,6 @@ def canonical_decimal(value: Decimal) -> str:
     else:
         plain = "0." + "0" * (-exponent - len(digits)) + digits
     return ("-" if sign else "") + plain
-
-
-def to_mpf(value: Decimal | int) -> mpmath.mpf:
-    """`value` rounded once to the working precision (exact when it fits)."""
-    return mpmath.mpf(str(value))
 
 
 @cache
@@ -108,5 +105,5 @@ def decimal_string(value: mpmath.mpf | Decimal | None, digits: int = OUTPUT_DIGI
     if isinstance(value, Decimal):
         exact = Fraction(str(value))
     else:
-        exact = mpf_fraction(value if isinstance(value, mpmath.mpf) else mpmath.mpf(value))
+        exact = mpf_fraction(value if hasattr(value, "_mpf_") else computing_mp().mpf(value))
     return plain_digits(round_fraction(exact, digits), digits)

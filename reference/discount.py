@@ -6,10 +6,9 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-import mpmath
-
 from ndcgspec.reference.arithmetic import kept_per_precision, number, numbers
 from ndcgspec.reference.config import Config
+from ndcgspec.reference.contexts import computing_mp
 from ndcgspec.reference.decimals import canonical_decimal
 
 
@@ -23,8 +22,8 @@ def _log_b(rank: int, offset: Decimal, config: Config) -> Any:
     extra digits as b and o have after the point: log(1 + o) and log(b) near b = 1 cancel that
     many (``ndcg.limits``); an enclosure widens by what cancels instead."""
     base = config.param("log_base")
-    context = numbers()
-    with mpmath.workdps(mpmath.mp.dps + _fraction_digits(base) + _fraction_digits(offset)):
+    context, working = numbers(), computing_mp()
+    with working.workdps(working.dps + _fraction_digits(base) + _fraction_digits(offset)):
         return context.log(
             number(rank) + number(offset), context.e if base == "e" else number(base)
         )
@@ -39,7 +38,7 @@ def jarvelin2002(rank: int, config: Config) -> Any:
     """``ndcg.discount.jarvelin2002``: 1 for i < b, 1 / log_b(i) for i ≥ b (Järvelin &
     Kekäläinen 2002, §2.2)."""
     base = config.param("log_base")
-    below = rank < (mpmath.e if base == "e" else base)
+    below = rank < (computing_mp().e if base == "e" else base)
     return number(1) if below else 1 / _log_b(rank, Decimal(0), config)
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import mpmath
 
+from ndcgspec.reference.contexts import held
 from ndcgspec.reference.rejection import rejection
 
 Outcome = tuple[mpmath.mpf | None, bool]
@@ -16,12 +17,12 @@ Outcome = tuple[mpmath.mpf | None, bool]
 
 def zero(qid: str) -> Outcome:
     """``ndcg.empty.zero``: scores 0 and enters the mean."""
-    return mpmath.mpf(0), True
+    return held(0), True
 
 
 def one(qid: str) -> Outcome:
     """``ndcg.empty.one``: scores 1 and enters the mean."""
-    return mpmath.mpf(1), True
+    return held(1), True
 
 
 def nan(qid: str) -> Outcome:

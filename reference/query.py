@@ -10,9 +10,20 @@ from typing import Any
 import mpmath
 
 from ndcgspec.reference import duplicates, empty, fractional, negative, ties, unjudged
-from ndcgspec.reference.arithmetic import Real, correctly_rounded, fsum, is_zero, sign
+from ndcgspec.reference.arithmetic import (
+    MP,
+    Real,
+    computing_with,
+    correctly_rounded,
+    fsum,
+    is_zero,
+    number,
+    sign,
+)
 from ndcgspec.reference.config import Config
+from ndcgspec.reference.contexts import computing_mp, held
 from ndcgspec.reference.cutoff import cut
+from ndcgspec.reference.decimals import working_precision
 from ndcgspec.reference.discount import discount
 from ndcgspec.reference.document import ScoredDocument
 from ndcgspec.reference.gain import check_label, gain
@@ -39,16 +50,16 @@ class TraceRow:
 
 
 class Trace(Sequence[TraceRow]):
-    """The explain trace of a query, computed when first read, at the working precision its
-    query was evaluated at."""
+    """The explain trace of a query, computed when first read (in the reading thread), at the
+    working precision its query was evaluated at."""
 
     def __init__(self, compute: Callable[[], tuple[TraceRow, ...]]) -> None:
-        self._compute, self._dps = compute, mpmath.mp.dps
+        self._compute, self._dps = compute, computing_mp().dps
         self._rows: tuple[TraceRow, ...] | None = None
 
     def _all(self) -> tuple[TraceRow, ...]:
         if self._rows is None:
-            with mpmath.workdps(self._dps):
+            with working_precision(self._dps), computing_with(MP):
                 self._rows = self._compute()
         return self._rows
 
@@ -144,7 +155,7 @@ def _trace(
 ) -> tuple[TraceRow, ...]:
     """The running sums at the working precision, for display (``ndcgspec explain``)."""
     rows = []
-    dcg = idcg = mpmath.mpf(0)
+    dcg = idcg = number(0)
     for index in range(max(len(ranking), len(ideal))):
         rank = index + 1
         weight = discount(rank, config)
@@ -172,7 +183,7 @@ def _trace(
 def rounded(value: Real) -> mpmath.mpf:
     """`value` correctly rounded to the output digits (``ndcg.precision``), held as an mpf at
     the working precision, which keeps every one of those digits."""
-    return mpmath.mpf(str(correctly_rounded(value)))
+    return held(str(correctly_rounded(value)))
 
 
 def evaluate_query(

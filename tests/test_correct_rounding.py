@@ -46,7 +46,7 @@ from ndcgspec.reference.arithmetic import (
     number,
     numbers,
 )
-from ndcgspec.reference.decimals import mpf_fraction, plain_digits
+from ndcgspec.reference.decimals import mpf_fraction, plain_digits, working_precision
 from ndcgspec.reference.trec_io import opened
 
 DIGITS = 40
@@ -378,8 +378,8 @@ def test_a_converted_number_is_kept_per_precision_and_never_across_them() -> Non
     with computing_with(enclosing(80)):
         fine = enclosure(number(Decimal("0.1")))
     assert coarse[0] < fine[0] <= tenth <= fine[1] < coarse[1]
-    with mpmath.workdps(60):
+    with working_precision(60):
         close = abs(mpf_fraction(number(Decimal("0.1"))) - tenth)
-    with mpmath.workdps(20):
+    with working_precision(20):
         far = abs(mpf_fraction(number(Decimal("0.1"))) - tenth)
     assert 0 < close < Fraction(1, 10**58) and far > Fraction(1, 10**25)

@@ -28,6 +28,7 @@ from tqdm import tqdm
 from ndcgspec.harness.analysis.sweep import Sweep
 from ndcgspec.harness.score import config_from_measure
 from ndcgspec.reference.config import Config, presets
+from ndcgspec.reference.contexts import held
 from ndcgspec.reference.decimals import decimal_string, working_precision
 from ndcgspec.reference.errors import InputError, NdcgSpecError
 from ndcgspec.reference.evaluate import Evaluation
@@ -175,9 +176,7 @@ def _contributions(comparison: Comparison, flip: tuple[str, str, str, str]) -> l
 
     with working_precision():
         before, after = share(ahead), share(behind)
-        moved = {
-            q: after.get(q, mpmath.mpf(0)) - before.get(q, mpmath.mpf(0)) for q in {*before, *after}
-        }
+        moved = {q: after.get(q, held(0)) - before.get(q, held(0)) for q in {*before, *after}}
     ordered = sorted(moved.items(), key=lambda item: (-abs(item[1]), item[0]))
     return ordered[:CONTRIBUTIONS_SHOWN]
 

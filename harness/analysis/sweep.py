@@ -64,6 +64,7 @@ from ndcgspec.engine.memory import Inputs
 from ndcgspec.reference import aggregate, duplicates, ties, unjudged
 from ndcgspec.reference.arithmetic import EXACT, NotRational, computing_with
 from ndcgspec.reference.config import Config
+from ndcgspec.reference.contexts import held
 from ndcgspec.reference.decimals import plain_digits, working_precision
 from ndcgspec.reference.document import ScoredDocument
 from ndcgspec.reference.errors import InputError
@@ -306,8 +307,7 @@ class Sweep:
         engine's IDCG (`evaluate.ideal_sum`)."""
         gains = self._lists[content]
         n = len(gains)
-        discounts = discounts_of(config)
-        discounts.cover(n)
+        discounts = discounts_of(config, n)
         marks = {k for k in self.checkpoints if k < n}
         changes = [i for i in range(1, n) if gains[i] != gains[i - 1]]
         sums: dict[int | None, Bounds] = {}
@@ -520,7 +520,7 @@ class Scores:
         if self.mean is None:
             return None
         with working_precision():
-            return mpmath.mpf(self.mean)
+            return held(self.mean)
 
     def results(self) -> dict[str, QueryResult]:
         """Each query's result, its values at the working precision."""
@@ -528,7 +528,7 @@ class Scores:
             return {
                 q: QueryResult(
                     q,
-                    *(None if e[v] is None else mpmath.mpf(e[v]) for v in ("ndcg", "dcg", "idcg")),
+                    *(None if e[v] is None else held(e[v]) for v in ("ndcg", "dcg", "idcg")),
                     self.in_mean[q],
                     (),
                 )

@@ -33,6 +33,7 @@ from ndcgspec.harness.analysis.space import (
 from ndcgspec.harness.analysis.sweep import Scores, Sweep, label_values
 from ndcgspec.harness.running.compare import published_tolerance
 from ndcgspec.reference.config import Config, parse_measure
+from ndcgspec.reference.contexts import held
 from ndcgspec.reference.decimals import decimal_string, parse_decimal, working_precision
 from ndcgspec.reference.errors import ConfigError, InputError, NdcgSpecError
 from ndcgspec.reference.trec_io import read_qrels, read_run
@@ -187,7 +188,7 @@ def _difference(group: Group, target: Fraction) -> str | None:
     if distance is None:
         return None
     with working_precision():
-        return decimal_string(mpmath.mpf(distance.numerator) / distance.denominator)
+        return decimal_string(held(distance.numerator) / distance.denominator)
 
 
 def answer_json(answer: Answer, top: int) -> dict[str, Any]:

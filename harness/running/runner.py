@@ -3,7 +3,9 @@
 Every adapter runs in child processes (``harness/running/pool.py``). The harness decides
 `unsupported` from the adapter's declared capabilities and `skip` from the availability of a
 published case's data; it sends every other case, stripped of its expected values, and judges
-the answer.
+the answer. Expected values are computed on the pool's threads, as each batch is built: the
+reference and the engine keep nothing mutable between threads (``reference/contexts.py``,
+``engine/evaluate.py``), and `ExpectedCache` is read and written under its lock.
 """
 
 from __future__ import annotations
