@@ -1,6 +1,7 @@
 """The one rule that finds the shared folder (``harness/shared_folder.py``), on folders laid out
 as a checkout and as an installed package: ``NDCGSPEC_SHARED`` wins, then ``shared`` beside a
-checkout, never a folder inside site-packages."""
+checkout, never a folder inside site-packages; with no folder known, the published cases are
+unavailable, saying how to name the folder."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ from conftest import REPO_ROOT
 
 from ndcgspec.harness import shared_folder
 from ndcgspec.harness.shared_folder import SHARED_ENV, data_root, shared_root, trec_eval_source
+from ndcgspec.harness.suite.load import case_inputs, iter_cases
+from ndcgspec.reference import InputError
+
+BM25 = "published/bm25.json"
 
 
 @pytest.fixture
@@ -61,6 +66,12 @@ def test_an_empty_variable_counts_as_unset(checkout: Path, monkeypatch: pytest.M
     assert shared_root() == checkout / "shared"
 
 
+def test_a_checkout_without_the_folder_reports_its_cases_absent_from_it(checkout: Path) -> None:
+    cases = list(iter_cases(BM25))
+    absent = f"is absent from {checkout / 'shared' / 'data'}"
+    assert cases and all(c.unavailable and absent in c.unavailable for c in cases)
+
+
 def test_an_installed_package_looks_nowhere_inside_site_packages(installed: Path) -> None:
     assert shared_root() is None
     assert data_root() is None
@@ -72,6 +83,14 @@ def test_an_installed_package_follows_the_variable(
 ) -> None:
     monkeypatch.setenv(SHARED_ENV, str(tmp_path / "shared"))
     assert data_root() == tmp_path / "shared" / "data"
+
+
+def test_with_no_folder_known_published_cases_say_how_to_name_it(installed: Path) -> None:
+    cases = list(iter_cases(BM25))
+    assert cases and all(c.unavailable and SHARED_ENV in c.unavailable for c in cases)
+    assert not any("site-packages" in c.unavailable for c in cases if c.unavailable)
+    with pytest.raises(InputError, match=SHARED_ENV):
+        case_inputs(cases[0].case)
 
 
 def test_this_checkout_finds_shared_beside_it(monkeypatch: pytest.MonkeyPatch) -> None:
