@@ -1,7 +1,7 @@
 """The one rule that finds the shared folder (``harness/shared_folder.py``), on folders laid out
 as a checkout and as an installed package: ``NDCGSPEC_SHARED`` wins, then ``shared`` beside a
 checkout, never a folder inside site-packages; with no folder known, the published cases are
-unavailable, saying how to name the folder."""
+unavailable and trec_eval cannot be built, each saying how to name the folder."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import pytest
 from conftest import REPO_ROOT
 
 from ndcgspec.harness import shared_folder
+from ndcgspec.harness.adapters.base import AdapterError
+from ndcgspec.harness.adapters.peers.trec_eval_build import trec_eval_program
 from ndcgspec.harness.shared_folder import SHARED_ENV, data_root, shared_root, trec_eval_source
 from ndcgspec.harness.suite.load import case_inputs, iter_cases
 from ndcgspec.reference import InputError
@@ -91,6 +93,15 @@ def test_with_no_folder_known_published_cases_say_how_to_name_it(installed: Path
     assert not any("site-packages" in c.unavailable for c in cases if c.unavailable)
     with pytest.raises(InputError, match=SHARED_ENV):
         case_inputs(cases[0].case)
+
+
+def test_with_no_folder_known_trec_eval_says_how_to_name_it(
+    installed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NDCGSPEC_CACHE_DIR", str(tmp_path / "cache"))
+    with pytest.raises(AdapterError, match=SHARED_ENV) as raised:
+        trec_eval_program()
+    assert "\n" not in str(raised.value)
 
 
 def test_this_checkout_finds_shared_beside_it(monkeypatch: pytest.MonkeyPatch) -> None:
