@@ -27,7 +27,8 @@ from ndcgspec.harness.running.outcome import judge, summed_terms
 from ndcgspec.harness.running.pool import PoolOptions
 from ndcgspec.harness.running.runner import case_rows, fixed_cases, load_cases
 from ndcgspec.harness.running.worker import adapter_command
-from ndcgspec.harness.suite.load import LoadedCase, data_root
+from ndcgspec.harness.shared_folder import data_root
+from ndcgspec.harness.suite.load import LoadedCase
 
 # Filled in the parent before the worker processes fork, which inherit them ready-made, as the
 # protocol's workers start with the cases already parsed by the harness.

@@ -42,13 +42,9 @@ from typing import Any
 
 import numpy as np
 
+from ndcgspec.harness.shared_folder import UNKNOWN, data_root, trec_eval_source
+
 GRADES, GRADE_SHARES = np.array([0, 1, 2, 3]), [0.55, 0.17, 0.20, 0.08]
-# The shared folder sits next to the checkout; NDCGSPEC_SHARED names it elsewhere (a worktree).
-SHARED = Path(
-    os.environ.get("NDCGSPEC_SHARED") or Path(__file__).resolve().parent.parent.parent / "shared"
-)
-DATA = SHARED / "data" / "dl19-passage"
-TREC_EVAL_SOURCE = SHARED / "tools" / "trec_eval-src.tar.gz"
 TREC_EVAL_MEASURES = ["-c", "-m", "ndcg", "-m", "ndcg_cut.10"]
 
 PYTREC = """
@@ -129,11 +125,15 @@ def built_trec_eval(folder: Path) -> Path | None:
     if binary.is_file():
         return binary
     compiler = shutil.which("cc") or shutil.which("gcc")
-    if not TREC_EVAL_SOURCE.is_file() or compiler is None or shutil.which("make") is None:
-        print(f"trec_eval not built: needs {TREC_EVAL_SOURCE}, a C compiler and make")
+    source = trec_eval_source()
+    if source is None:
+        print(f"trec_eval not built: {UNKNOWN}")
+        return None
+    if not source.is_file() or compiler is None or shutil.which("make") is None:
+        print(f"trec_eval not built: needs {source}, a C compiler and make")
         return None
     build = Path(tempfile.mkdtemp(dir=folder))
-    with tarfile.open(TREC_EVAL_SOURCE) as archive:
+    with tarfile.open(source) as archive:
         archive.extractall(build, filter="data")
     (source,) = [p for p in build.iterdir() if (p / "Makefile").is_file()]
     made = subprocess.run(["make", f"CC={compiler}"], cwd=source, capture_output=True, text=True)
@@ -347,22 +347,24 @@ def main() -> int:
             "1 query × 1,000,000 documents", qrels, run, 1, {"pytrec_eval"}, trec_eval
         )
     runs = []
-    if args.dl19 and DATA.is_dir():
-        runs = sorted((DATA / "official-runs").glob("*.gz")) + sorted(DATA.glob("run.*.gz"))
+    data = data_root()
+    dl19 = None if data is None else data / "dl19-passage"
+    if args.dl19 and dl19 is not None and dl19.is_dir():
+        runs = sorted((dl19 / "official-runs").glob("*.gz")) + sorted(dl19.glob("run.*.gz"))
         for run in runs:
-            qrels = DATA / "qrels.dl19-passage.txt"
+            qrels = dl19 / "qrels.dl19-passage.txt"
             figures[run.name] = measure(
                 f"DL19 {run.name}", qrels, run, args.rounds, {"pytrec_eval", "ranx"}, trec_eval
             )
     elif args.dl19:
-        print(f"\nDL19 data absent at {DATA}: skipped")
+        print(f"\nDL19 data skipped: {UNKNOWN if dl19 is None else f'absent at {dl19}'}")
     if args.digits:
         print()
         if 500 in sizes:
             for ids in args.ids:
                 digits_identical(*write_workload(args.dir, 500, 1000, ids))
         for run in runs:
-            digits_identical(DATA / "qrels.dl19-passage.txt", run)
+            digits_identical(dl19 / "qrels.dl19-passage.txt", run)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))
     return 0

@@ -1,5 +1,6 @@
-"""Shared fixtures and hypothesis strategies: the shared-data path, and configurations drawn
-from the spec's own axes, choice ids and parameter bounds (never restated here)."""
+"""Shared fixtures and hypothesis strategies: the shared data folder (found as every command
+finds it, ``harness/shared_folder.py``), and configurations drawn from the spec's own axes,
+choice ids and parameter bounds (never restated here)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,10 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
+from ndcgspec.harness.shared_folder import UNKNOWN, data_root, trec_eval_source
 from ndcgspec.spec import load_spec
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-# The shared folder sits next to the checkout; NDCGSPEC_SHARED names it elsewhere (a worktree).
-SHARED = Path(os.environ.get("NDCGSPEC_SHARED") or REPO_ROOT.parent / "shared")
-SHARED_DATA = SHARED / "data"
 TESTS_DIR = Path(__file__).resolve().parent
 
 # Expected values computed during the tests are cached for the session alone, never read from a
@@ -34,10 +33,25 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """The shared real-data folder, next to the repository; the test skips when it is absent."""
-    if not SHARED_DATA.is_dir():
-        pytest.skip(f"real data folder {SHARED_DATA} is absent")
-    return SHARED_DATA
+    """The shared real-data folder; the test skips when it is absent or none is known."""
+    data = data_root()
+    if data is None:
+        pytest.skip(UNKNOWN)
+    if not data.is_dir():
+        pytest.skip(f"real data folder {data} is absent")
+    return data
+
+
+@pytest.fixture(scope="session")
+def trec_eval_tarball() -> Path:
+    """The shared trec_eval source tarball; the test skips when it is absent or no shared
+    folder is known."""
+    tarball = trec_eval_source()
+    if tarball is None:
+        pytest.skip(UNKNOWN)
+    if not tarball.is_file():
+        pytest.skip(f"trec_eval source {tarball} is absent")
+    return tarball
 
 
 def choice_axes() -> list[dict[str, Any]]:

@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from ndcgspec.harness.shared_folder import data_root
 from ndcgspec.harness.suite.check import check
 from ndcgspec.harness.suite.generate import generate, published_available
-from ndcgspec.harness.suite.load import case_files, cases_root, data_root, iter_cases
+from ndcgspec.harness.suite.load import case_files, cases_root, iter_cases
 from ndcgspec.harness.suite.manifest import manifest_is_current
 from ndcgspec.reference.config import axes
 
 ROOT = cases_root()
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+DATA = data_root()
 FOLDERS = [a["id"] for a in axes()] + ["documents", "published", "generated"]
 INTERACTIONS = (
     "ties.average/straddles-cutoff",
@@ -100,7 +101,6 @@ def test_published_cases_reference_files_without_embedding_them() -> None:
 def test_loader_reports_absent_data_as_unavailable(tmp_path: Path) -> None:
     cases = list(iter_cases("published/bm25.json", data=tmp_path))
     assert cases and all(c.unavailable and "absent" in c.unavailable for c in cases)
-    assert data_root().name == "data"
 
 
 def test_case_files_are_plain_json_with_their_group() -> None:

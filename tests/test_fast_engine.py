@@ -30,6 +30,7 @@ from ndcgspec.engine.evaluate import LOG
 from ndcgspec.engine.read import Unsupported
 from ndcgspec.engine.scoring import score_files, score_files_plain
 from ndcgspec.engine.stream import score_files_fast
+from ndcgspec.harness.shared_folder import data_root
 from ndcgspec.harness.suite import load as suite_load
 from ndcgspec.harness.suite.check import within
 from ndcgspec.reference import Config, InputError, NdcgSpecError, arithmetic, ties
@@ -346,7 +347,7 @@ def test_golden_suite_through_the_fast_engine(tmp_path: Path) -> None:
             [got] = _fast_outcomes([Config.from_mapping(case["config"])], *files)
             assert _rejected_by(case["expected"], got), (case["id"], got)
         checked += len(group)
-    data = suite_load.data_root()
+    data = data_root()
     for (qrels_name, run_name), group in published.items():
         # Each published input is read once for all the configurations of its cases.
         configs = [Config.from_mapping(case["config"]) for case in group]

@@ -7,11 +7,11 @@ from __future__ import annotations
 import importlib.util
 import shutil
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from conftest import SHARED_DATA
 
 from ndcgspec.harness.running.compare import float_tolerance
 from ndcgspec.reference import Config, ConfigError, evaluate, parse_measure
@@ -41,12 +41,14 @@ IR_MEASURES_EXAMPLES = [e for e in GRAMMAR["examples"] if e.get("ir_measures")]
 
 
 @pytest.mark.parametrize("example", IR_MEASURES_EXAMPLES, ids=lambda e: e["text"])
-def test_ir_measures_examples_agree_with_ir_measures(example: dict[str, Any]) -> None:
+def test_ir_measures_examples_agree_with_ir_measures(
+    example: dict[str, Any], shared_data: Path
+) -> None:
     if importlib.util.find_spec("ir_measures") is None:
         pytest.skip("ir_measures is not installed")
     import ir_measures
 
-    folder = SHARED_DATA / "trec_eval-test"
+    folder = shared_data / "trec_eval-test"
     if not folder.is_dir():
         pytest.skip(f"trec_eval's test files {folder} are absent")
     text = example["text"].removeprefix("ir_measures:")

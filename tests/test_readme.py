@@ -20,7 +20,7 @@ import pytest
 
 from ndcgspec.engine.memory import Inputs
 from ndcgspec.harness.running.runner import load_cases
-from ndcgspec.harness.suite.load import LoadedCase, case_inputs, data_root
+from ndcgspec.harness.suite.load import LoadedCase, case_inputs
 from ndcgspec.reference import Config, NdcgSpecError
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -116,7 +116,7 @@ def tie_order_matters(loaded: LoadedCase, config: dict) -> bool:
     """Whether the input scores differently with docid-asc ties, the bug: the reference's
     answer, from the engine's in-memory scoring (``tests/test_memory_engine.py`` holds it
     equal to the reference on every case)."""
-    inputs = Inputs(*case_inputs(loaded.case, data_root()))
+    inputs = Inputs(*case_inputs(loaded.case))
     right = Config.from_mapping(config)
     try:
         values = [inputs.result(c) for c in (right, right.replace(ties="docid-asc"))]

@@ -103,7 +103,7 @@ def test_computed_expectations_are_cached_between_runs(
     suite: list[LoadedCase], tmp_path, monkeypatch
 ) -> None:
     from ndcgspec.harness.running import plan
-    from ndcgspec.harness.suite.load import data_root
+    from ndcgspec.harness.shared_folder import data_root
 
     computed = [
         c

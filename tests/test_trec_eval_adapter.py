@@ -12,21 +12,15 @@ import pytest
 
 from ndcgspec.harness.adapters.base import AdapterError, CaseInput, Rejected, load_adapter
 from ndcgspec.harness.adapters.peers.trec_eval import parse_output
-from ndcgspec.harness.adapters.peers.trec_eval_build import (
-    SHARED_ENV,
-    TARBALL,
-    shared_root,
-    trec_eval_program,
-)
+from ndcgspec.harness.adapters.peers.trec_eval_build import trec_eval_program
+from ndcgspec.harness.shared_folder import SHARED_ENV
 from ndcgspec.reference import Config
 
 HALF_PRINTED_DIGIT = 0.00005
 
 
 @pytest.fixture(scope="module")
-def adapter():  # type: ignore[no-untyped-def]
-    if not (shared_root() / TARBALL).is_file():
-        pytest.skip(f"trec_eval source {shared_root() / TARBALL} is absent")
+def adapter(trec_eval_tarball: Path):  # type: ignore[no-untyped-def]
     if shutil.which("make") is None or not any(map(shutil.which, ("cc", "gcc", "clang"))):
         pytest.skip("no C compiler or make on PATH: trec_eval cannot be built")
     return load_adapter("trec_eval")
@@ -114,10 +108,8 @@ def test_without_the_tarball_or_a_built_program_it_says_why(
 
 
 def test_a_program_built_before_serves_without_the_tarball(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, trec_eval_tarball: Path
 ) -> None:
-    if not (shared_root() / TARBALL).is_file():
-        pytest.skip(f"trec_eval source {shared_root() / TARBALL} is absent")
     monkeypatch.setenv("NDCGSPEC_CACHE_DIR", str(tmp_path / "cache"))
     built = trec_eval_program()
     assert built.is_file() and built.parent == tmp_path / "cache" / "trec_eval"

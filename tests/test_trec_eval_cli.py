@@ -14,9 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_DATA
 
-from ndcgspec.harness.adapters.peers.trec_eval_build import TARBALL, shared_root, trec_eval_program
+from ndcgspec.harness.adapters.peers.trec_eval_build import trec_eval_program
 from ndcgspec.harness.cli import main
 
 EVERY_MEASURE = ["-m", "ndcg", "-m", "ndcg_cut", "-m", "ndcg_rel", "-m", "Rndcg"]
@@ -24,11 +23,9 @@ INFO = ["-m", "runid", "-m", "num_q"]
 
 
 @pytest.fixture(scope="session")
-def trec_eval() -> Path:
+def trec_eval(trec_eval_tarball: Path) -> Path:
     """The trec_eval program built from the shared source (make, a C compiler only), as the
     ``trec_eval`` adapter builds it."""
-    if not (shared_root() / TARBALL).is_file():
-        pytest.skip(f"trec_eval source {shared_root() / TARBALL} is absent")
     if shutil.which("make") is None or not any(map(shutil.which, ("cc", "gcc", "clang"))):
         pytest.skip("no C compiler or make on PATH: trec_eval cannot be built")
     return trec_eval_program()
@@ -54,8 +51,8 @@ def assert_identical(
 
 
 @pytest.fixture(scope="module")
-def suite() -> Path:
-    folder = SHARED_DATA / "trec_eval-test"
+def suite(shared_data: Path) -> Path:
+    folder = shared_data / "trec_eval-test"
     if not folder.is_dir():
         pytest.skip(f"trec_eval's test files {folder} are absent")
     return folder
@@ -110,9 +107,9 @@ def test_gain_parameters_and_cutoffs(
 
 
 @pytest.fixture(scope="module")
-def dl19(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
+def dl19(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> tuple[Path, list[Path]]:
     """DL19 qrels and every run there, gunzipped (trec_eval reads no gzip)."""
-    folder = SHARED_DATA / "dl19-passage"
+    folder = shared_data / "dl19-passage"
     if not folder.is_dir():
         pytest.skip(f"DL19 passage data {folder} is absent")
     out = tmp_path_factory.mktemp("dl19")

@@ -250,7 +250,7 @@ class ExpectedCache:
         self._values: dict[str, dict[str, dict[str, Any]]] = {}
         self._lock = threading.Lock()
 
-    def fill(self, loaded: LoadedCase, data: Path) -> None:
+    def fill(self, loaded: LoadedCase, data: Path | None) -> None:
         """Give a computed case its expected values (a stored case has them already)."""
         case = loaded.case
         if case.get("expected_source") != COMPUTED or "expected" in case:
@@ -305,7 +305,9 @@ def _read_cache(path: Path | None) -> dict[str, dict[str, Any]]:
     return found
 
 
-def _reference_outcome(case: Mapping[str, Any], config: Config, data: Path) -> dict[str, Any]:
+def _reference_outcome(
+    case: Mapping[str, Any], config: Config, data: Path | None
+) -> dict[str, Any]:
     if "input_files" in case:
         return published_outcome(case, data)
     qrels, run = inline_inputs(case["input"])

@@ -27,7 +27,8 @@ from ndcgspec.harness.running.pool import PoolOptions, declared_adapter
 from ndcgspec.harness.running.report import nothing_ran, tally
 from ndcgspec.harness.running.runner import fixed_cases, load_cases
 from ndcgspec.harness.running.worker import adapter_command
-from ndcgspec.harness.suite.load import LoadedCase, case_inputs, data_root
+from ndcgspec.harness.shared_folder import data_root
+from ndcgspec.harness.suite.load import LoadedCase, case_inputs
 from ndcgspec.reference import Config, NdcgSpecError, evaluate
 from ndcgspec.reference.decimals import decimal_string
 

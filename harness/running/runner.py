@@ -29,14 +29,9 @@ from ndcgspec.harness.running.outcome import Verdict, judge, summed_terms
 from ndcgspec.harness.running.plan import STORED, ExpectedCache, cache_root
 from ndcgspec.harness.running.pool import Job, PoolOptions, WorkerPool
 from ndcgspec.harness.running.worker import WorkerFailure
+from ndcgspec.harness.shared_folder import data_root
 from ndcgspec.harness.suite.lint import parse_file, schema_problems
-from ndcgspec.harness.suite.load import (
-    LoadedCase,
-    case_files,
-    case_inputs,
-    data_root,
-    iter_cases,
-)
+from ndcgspec.harness.suite.load import LoadedCase, case_files, case_inputs, iter_cases
 from ndcgspec.reference import Config, ConfigError, NdcgSpecError
 
 MAX_BATCH = 16
@@ -84,7 +79,7 @@ def _check_suite(root: Path, glob: str | None) -> None:
                 raise HarnessError(f"{path}: /cases/{index}/config: {error}") from None
 
 
-def case_rows(loaded: LoadedCase, data: Path) -> dict[str, list[list[str]]]:
+def case_rows(loaded: LoadedCase, data: Path | None) -> dict[str, list[list[str]]]:
     """The input of a case as protocol rows: inline, or read from its published files."""
     case = loaded.case
     if "input" in case:
@@ -93,7 +88,7 @@ def case_rows(loaded: LoadedCase, data: Path) -> dict[str, list[list[str]]]:
 
 
 @cache
-def _file_rows(input_files: str, data: Path) -> dict[str, list[list[str]]]:
+def _file_rows(input_files: str, data: Path | None) -> dict[str, list[list[str]]]:
     """The rows of a pair of published files, made once per process: every measure and
     cutoff of a published run is a case of its own, with the same tens of thousands of rows."""
     qrels, run = case_inputs({"input_files": json.loads(input_files)}, data)
@@ -186,7 +181,7 @@ def _dispatch(
     adapter: Mapping[str, Any],
     options: PoolOptions,
     on_result: OnResult,
-    data: Path,
+    data: Path | None,
 ) -> list[dict[str, Any]]:
     records: dict[str, dict[str, Any]] = {}
     lock = threading.Lock()
@@ -222,7 +217,7 @@ def _dispatch(
 
 def _builder(
     loaded: LoadedCase,
-    data: Path,
+    data: Path | None,
     pending: dict[str, _Pending],
     emit: Callable[..., None],
     expected: ExpectedCache,

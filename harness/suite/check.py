@@ -22,16 +22,11 @@ from typing import Any
 from tqdm import tqdm
 
 from ndcgspec.harness.running.compare import exact, published_tolerance
+from ndcgspec.harness.shared_folder import data_root
 from ndcgspec.harness.suite import generated, published
 from ndcgspec.harness.suite.expect import open_outcomes, published_outcome, reference_outcome
 from ndcgspec.harness.suite.lint import Problem, duplicate_id_problems, lint_file, pointer
-from ndcgspec.harness.suite.load import (
-    case_files,
-    case_inputs,
-    cases_root,
-    data_root,
-    unavailable_reason,
-)
+from ndcgspec.harness.suite.load import case_files, case_inputs, cases_root, unavailable_reason
 from ndcgspec.harness.suite.manifest import CHANGELOG, MANIFEST, manifest_is_current, untraced_ids
 from ndcgspec.reference import Config, NdcgSpecError
 
@@ -96,7 +91,9 @@ def _published_values(expected: dict[str, Any]) -> Iterator[tuple[str, str | Non
         yield "/aggregate", None, expected["aggregate"]
 
 
-def _published_problems(path: str, where: str, case: dict[str, Any], data: Path) -> list[Problem]:
+def _published_problems(
+    path: str, where: str, case: dict[str, Any], data: Path | None
+) -> list[Problem]:
     actual = published_outcome(case, data)
     if "error" in actual:
         return [
@@ -191,7 +188,7 @@ def _enumeration_problems(path: str, content: dict[str, Any]) -> list[Problem]:
 
 
 def value_problems(
-    path: Path, indices: list[int] | None, data: Path
+    path: Path, indices: list[int] | None, data: Path | None
 ) -> tuple[list[Problem], list[tuple[str, str]]]:
     """Problems of the values of some cases of one (lint-clean) file, and the skipped cases."""
     content = json.loads(path.read_text(encoding="utf-8"))
@@ -233,9 +230,9 @@ def _lint_task(
 
 
 def _value_task(
-    args: tuple[str, list[int] | None, str],
+    args: tuple[str, list[int] | None, Path | None],
 ) -> tuple[list[Problem], list[tuple[str, str]]]:
-    return value_problems(Path(args[0]), args[1], Path(args[2]))
+    return value_problems(Path(args[0]), args[1], args[2])
 
 
 def check(
@@ -264,7 +261,7 @@ def check(
             # generate`, tests/test_cases_suite.py); computing them again here proves nothing more.
             if count and not found and origin != generated.ORIGIN:
                 split = [[i] for i in range(count)] if origin == published.ORIGIN else [None]
-                value_work += [(str(path), part, str(data)) for part in split]
+                value_work += [(str(path), part, data) for part in split]
         value_work.sort(key=lambda w: -Path(w[0]).stat().st_size)
         for found, skipped in bar(
             pool.map(_value_task, value_work), total=len(value_work), unit="value"

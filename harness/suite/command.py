@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from ndcgspec.harness.running.command import show_progress
+from ndcgspec.harness.shared_folder import UNKNOWN, data_root
 from ndcgspec.harness.suite.check import check
 from ndcgspec.harness.suite.generate import generate, published_available
-from ndcgspec.harness.suite.load import cases_root, data_root
+from ndcgspec.harness.suite.load import cases_root
 from ndcgspec.harness.suite.manifest import write_manifest
 from ndcgspec.reference import NdcgSpecError
 
@@ -43,7 +44,8 @@ def run_generate(args: argparse.Namespace) -> int:
     data = args.data_root or data_root()
     written = generate(out, data, args.jobs)
     if not published_available(data):
-        print(f"published cases left as they are: no shared data at {data}")
+        why = UNKNOWN if data is None else f"no shared data at {data}"
+        print(f"published cases left as they are: {why}")
     write_manifest(out)
     print(f"wrote {len(written)} case files and MANIFEST in {time.monotonic() - started:.1f} s")
     return 0

@@ -36,7 +36,7 @@ def reference_outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
     return _expected(lambda: evaluate(config, qrels, run).to_json())
 
 
-def published_outcome(case: Mapping[str, Any], data: Path) -> dict[str, Any]:
+def published_outcome(case: Mapping[str, Any], data: Path | None) -> dict[str, Any]:
     """`outcome` of a published case's files under the case's configuration: scored by the
     fast engine (the reference's digits, and input it declines handed to the reference); a run
     whose extra fields are ignored is read by the plain reference's reader."""

@@ -10,10 +10,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ndcgspec.harness.shared_folder import data_root
 from ndcgspec.harness.suite import documents, generated
 from ndcgspec.harness.suite.canonical_json import dumps
 from ndcgspec.harness.suite.hand import hand_files
-from ndcgspec.harness.suite.load import cases_root, data_root
+from ndcgspec.harness.suite.load import cases_root
 from ndcgspec.harness.suite.presets import preset_file, preset_inputs
 from ndcgspec.harness.suite.published import published_files
 from ndcgspec.reference.config import presets
@@ -26,14 +27,15 @@ def sources_dir() -> Path:
     return cases_root() / "sources"
 
 
-def tasks(data: Path, with_published: bool) -> list[Task]:
-    """The units of generation, largest first so that parallel workers finish together."""
+def tasks(published: Path | None) -> list[Task]:
+    """The units of generation, largest first so that parallel workers finish together; the
+    published files only from a data root `published` (None leaves them as they are)."""
     found: list[Task] = [("large", None)]
     found += [("generated", seed) for seed in generated.FILE_SEEDS]
     found += [("documents", name) for name in documents.BUILDERS]
     found += [("hand", str(path)) for path in sorted(sources_dir().glob("*.yaml"))]
-    if with_published:
-        found.append(("published", str(data)))
+    if published is not None:
+        found.append(("published", str(published)))
     return found
 
 
@@ -50,9 +52,10 @@ def run_task(task: Task) -> list[dict[str, Any]]:
     return builders[kind](argument)
 
 
-def published_available(data: Path) -> bool:
-    """Whether the shared data the published cases are built from is present."""
-    return (data / "trec_eval-test" / "QUICKTEST.make").is_file()
+def published_available(data: Path | None) -> bool:
+    """Whether the shared data the published cases are built from is present under the data
+    root `data` (None: no shared folder is known)."""
+    return data is not None and (data / "trec_eval-test" / "QUICKTEST.make").is_file()
 
 
 def generate(out: Path | None = None, data: Path | None = None, jobs: int = 2) -> list[Path]:
@@ -60,7 +63,7 @@ def generate(out: Path | None = None, data: Path | None = None, jobs: int = 2) -
     only when the shared data is present (otherwise they are left as they are)."""
     out = out or cases_root()
     data = data or data_root()
-    work = tasks(data, published_available(data))
+    work = tasks(data if published_available(data) else None)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         mapped = pool.map if jobs > 1 else map
         contents = [c for files in mapped(run_task, work) for c in files]

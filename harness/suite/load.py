@@ -1,6 +1,8 @@
 """Reading the golden cases: iterate the case files, and turn a case's input into qrels and a
-run for the reference. Published cases name files of the shared data root by relative path and
-checksum; when those files are absent the case is reported as unavailable, never failed."""
+run for the reference. Published cases name files of the shared data root
+(``harness/shared_folder.py``) by relative path and checksum; when those files are absent, or no
+shared folder is known (a data root of None), the case is reported as unavailable, never
+failed."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from ndcgspec.harness.shared_folder import UNKNOWN, data_root
 from ndcgspec.reference import Judgment, Posting
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import InputError
@@ -25,11 +28,6 @@ CASE_GLOB = "**/*.json"
 def cases_root() -> Path:
     """The ``cases/`` folder of the suite."""
     return Path(str(files("ndcgspec.cases")))
-
-
-def data_root() -> Path:
-    """The shared data root: ``shared/data`` beside the project root."""
-    return cases_root().parent.parent / "shared" / "data"
 
 
 def case_files(root: Path | None = None, glob: str | None = None) -> list[Path]:
@@ -59,7 +57,8 @@ def iter_cases(
     glob: str | None = None, root: Path | None = None, data: Path | None = None
 ) -> Iterator[LoadedCase]:
     """Every case of every case file (parsed JSON), with published inputs resolved against the
-    data root; raises ValueError on a file that is not valid JSON (the linter reports those)."""
+    data root `data` (the shared folder's by default); raises ValueError on a file that is not
+    valid JSON (the linter reports those)."""
     root = root or cases_root()
     data = data or data_root()
     for path in case_files(root, glob):
@@ -70,9 +69,11 @@ def iter_cases(
             )
 
 
-def unavailable_reason(case: dict[str, Any], data: Path) -> str | None:
+def unavailable_reason(case: dict[str, Any], data: Path | None) -> str | None:
     """Why a published case's input files cannot be read under `data`, or None when they can."""
     for ref in case.get("input_files", {}).values():
+        if data is None:
+            return f"data file {ref['path']}: {UNKNOWN}"
         if not (data / ref["path"]).is_file():
             return f"data file {ref['path']} is absent from {data}"
     return None
@@ -107,8 +108,10 @@ def _file_run(path: Path, extra_fields: bool) -> Run:
     return read_run(path, extra_fields)
 
 
-def checked_file(ref: dict[str, Any], data: Path) -> Path:
+def checked_file(ref: dict[str, Any], data: Path | None) -> Path:
     """The data file a published case names, after checking its checksum."""
+    if data is None:
+        raise InputError(UNKNOWN, ref["path"])
     path = data / ref["path"]
     actual = sha256_of(path)
     if actual != ref["sha256"]:
@@ -116,7 +119,7 @@ def checked_file(ref: dict[str, Any], data: Path) -> Path:
     return path
 
 
-def file_inputs(input_files: dict[str, Any], data: Path) -> tuple[Qrels, Run]:
+def file_inputs(input_files: dict[str, Any], data: Path | None) -> tuple[Qrels, Run]:
     """Qrels and run of a published case, read from the data root (cached per process)."""
     qrels = _file_qrels(checked_file(input_files["qrels"], data))
     run_ref = input_files["run"]

@@ -3,10 +3,10 @@ user's cache, for the ``trec_eval`` adapter and for the tests that compare ``ndc
 trec_eval`` with it byte for byte.
 
 The tarball is ``tools/trec_eval-src.tar.gz`` of the shared folder (``NDCGSPEC_SHARED``, or
-``shared`` beside the project); it is never copied into the project. The program is built once
-per tarball (keyed by its SHA-256) into ``NDCGSPEC_CACHE_DIR`` (``~/.cache/ndcgspec``), under a
-lock, since several adapter processes may start at the same time; a program built earlier is
-used when the tarball is gone.
+``../shared`` beside a source checkout: ``harness/shared_folder.py``); it is never copied into
+the project. The program is built once per tarball (keyed by its SHA-256) into
+``NDCGSPEC_CACHE_DIR`` (``~/.cache/ndcgspec``), under a lock, since several adapter processes
+may start at the same time; a program built earlier is used when the tarball is gone.
 """
 
 from __future__ import annotations
@@ -21,20 +21,11 @@ import tempfile
 from pathlib import Path
 
 from ndcgspec.harness.adapters.base import AdapterError
+from ndcgspec.harness.shared_folder import SHARED_ENV, UNKNOWN, trec_eval_source
 
-SHARED_ENV = "NDCGSPEC_SHARED"
-TARBALL = Path("tools") / "trec_eval-src.tar.gz"
 BUILD_SECONDS = 600
 PROGRAM = "trec_eval"
 SOURCE_STAMP = "source.sha256"
-
-
-def shared_root() -> Path:
-    """The shared folder: ``NDCGSPEC_SHARED``, or ``shared`` beside the project root."""
-    configured = os.environ.get(SHARED_ENV)
-    if configured:
-        return Path(configured)
-    return Path(__file__).resolve().parents[4] / "shared"
 
 
 def build_folder() -> Path:
@@ -90,16 +81,18 @@ def trec_eval_program() -> Path:
     folder = build_folder()
     folder.mkdir(parents=True, exist_ok=True)
     program, stamp = folder / PROGRAM, folder / SOURCE_STAMP
-    tarball = shared_root() / TARBALL
+    tarball = trec_eval_source()
     with open(folder / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not tarball.is_file():
+        if tarball is None or not tarball.is_file():
             if program.is_file():
                 return program
-            raise AdapterError(
-                f"trec_eval source {tarball} is absent and no program was built before in "
-                f"{folder} (set {SHARED_ENV} to the shared folder)"
+            absent = (
+                f"trec_eval source: {UNKNOWN}"
+                if tarball is None
+                else f"trec_eval source {tarball} is absent (set {SHARED_ENV} to the shared folder)"
             )
+            raise AdapterError(f"{absent}, and no program was built before in {folder}")
         digest = _digest(tarball)
         built_from = stamp.read_text().strip() if stamp.is_file() else None
         if not program.is_file() or built_from != digest:
