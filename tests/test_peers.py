@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 import pytest
+from install_hints import names_extras
 
 from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.peers.common import require
@@ -20,9 +21,11 @@ from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.reference import Config
 
 
-def test_a_missing_library_names_the_extra() -> None:
-    with pytest.raises(AdapterError, match=r"pip install 'ndcgspec\[peers\]'"):
-        require("ndcgspec_no_such_module", "no-such-distribution")
+def test_a_missing_library_names_the_extra_and_what_it_installs() -> None:
+    with pytest.raises(AdapterError) as raised:
+        require("ndcgspec_no_such_module", "sklearn")
+    assert str(raised.value).startswith("cannot import ndcgspec_no_such_module (No module named")
+    assert names_extras(str(raised.value), ["sklearn"])
 
 
 def test_peer_modules_import_no_library() -> None:
