@@ -6,12 +6,14 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tomllib
 from decimal import Decimal
 
 import pytest
 from conftest import REPO_ROOT
 
 import ndcgspec
+from ndcgspec.harness.cli import main
 
 # Hand arithmetic: ranking d2 (0), d3 (1), d1 (2) against ideal 2, 1.
 #   DCG = 1/log2(3) + 2/log2(4) = 1.630929753571457..., IDCG = 2 + 1/log2(3) = 2.630929753571457...
@@ -19,6 +21,14 @@ import ndcgspec
 NDCG_Q1 = Decimal("0.619906233284066")
 QRELS = {"q1": {"d1": 2, "d2": 0, "d3": 1}}
 RUN = {"q1": {"d1": 0.2, "d2": 0.9, "d3": 0.5}}
+
+
+def test_the_version_is_pyprojects_and_the_one_version_prints(capsys) -> None:
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert ndcgspec.__version__ == project["project"]["version"]
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.startswith(f"ndcgspec {ndcgspec.__version__} (spec ")
 
 
 def test_the_readme_example_runs() -> None:
