@@ -3,14 +3,13 @@ a crash of the library coming out as an error outcome, and the derived probes.""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import subprocess
 import sys
 
 import numpy as np
 import pytest
-from install_hints import names_extras
+from install_hints import names_extras, needing
 
 from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.peers.common import require
@@ -52,7 +51,7 @@ def test_tutorial_snippet_scores_nothing_relevant_as_zero() -> None:
     assert tutorial_ndcg(np.array([0.0, 0.0]), np.array([0.2, 0.9]), 5) == 0.0
 
 
-@pytest.mark.skipif(importlib.util.find_spec("catboost") is None, reason="catboost not installed")
+@needing("catboost", "catboost")
 def test_a_segfaulting_library_is_an_error_and_the_run_goes_on() -> None:
     # catboost.utils.eval_metric([], [], "NDCG", group_id=[]) dies with SIGSEGV: an empty run.
     empty = ProbeInput("empty-run", (("q1", "d1", "1"),), (), Config.default())
