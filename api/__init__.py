@@ -2,6 +2,8 @@
 
 The Python API is ``ndcgspec.score(qrels, run, measures)`` (see ``ndcgspec.evaluation``);
 it is imported on first use, so that ``import ndcgspec.<subpackage>`` stays light.
+``ndcgspec.__version__`` is the installed distribution's version, the one ``ndcgspec
+--version`` prints, read from its metadata when first asked for.
 """
 
 from __future__ import annotations
@@ -11,10 +13,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ndcgspec.evaluation import Result, ScoreError, score
 
+    __version__: str
+
 __all__ = ["Result", "ScoreError", "score"]
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from ndcgspec.harness.versions import harness_version
+
+        return harness_version()
     if name in __all__:
         from ndcgspec import evaluation
 

@@ -33,6 +33,7 @@ from ndcgspec.engine.read import (
 )
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import InputError, NdcgSpecError
+from ndcgspec.reference.extras import install_hint
 from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
 from ndcgspec.reference.trec_io import FORBIDDEN, SEPARATORS, Source
 
@@ -63,7 +64,7 @@ def _pyarrow(where: str) -> Any:
         import pyarrow.parquet
     except ImportError:
         raise InputError(
-            "reading a table needs pyarrow: pip install 'ndcgspec[tables]'", where
+            f"reading a table needs pyarrow: {install_hint('tables')}", where
         ) from None
     return pyarrow
 

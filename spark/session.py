@@ -11,13 +11,12 @@ from typing import TYPE_CHECKING, Any
 from ndcgspec.engine.table import TableColumns
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.errors import NdcgSpecError
+from ndcgspec.reference.extras import install_hint
 from ndcgspec.reference.trec_io import STDIN
 from ndcgspec.spark.scoring import score_paths
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
-
-INSTALL_HINT = "pip install 'ndcgspec[spark]'"
 
 
 def spark_session(master: str | None = None) -> SparkSession:
@@ -28,7 +27,7 @@ def spark_session(master: str | None = None) -> SparkSession:
         from pyspark.errors import PySparkException
         from pyspark.sql import SparkSession
     except ImportError:
-        raise NdcgSpecError(f"--engine spark needs pyspark: {INSTALL_HINT}") from None
+        raise NdcgSpecError(f"--engine spark needs pyspark: {install_hint('spark')}") from None
     if "PYSPARK_GATEWAY_PORT" not in os.environ and (master or "local").startswith("local"):
         # Local executors run this very interpreter, the one that has ndcgspec installed,
         # rather than whichever python3 comes first on the PATH. spark-submit (which sets the

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 @pytest.fixture(scope="session", name="spark")
 def spark_fixture() -> Iterator[SparkSession]:
-    pytest.importorskip("pyspark", reason="pyspark is not installed: pip install 'ndcgspec[spark]'")
+    pytest.importorskip("pyspark", reason="pyspark is not installed (ndcgspec's extra spark)")
     if shutil.which("java") is None and "JAVA_HOME" not in os.environ:
         pytest.skip("Java is not installed (no java on the PATH, no JAVA_HOME): Spark cannot start")
     from pyspark.sql import SparkSession

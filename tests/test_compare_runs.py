@@ -16,6 +16,7 @@ import math
 from pathlib import Path
 
 import pytest
+from install_hints import needing
 
 from ndcgspec.harness.cli import main
 
@@ -82,6 +83,7 @@ def test_scores_ranks_tau_and_flip_by_hand(capsys, files) -> None:
     )
 
 
+@needing("matplotlib", "figures")
 def test_figures_and_page(capsys, files, tmp_path) -> None:
     out = tmp_path / "page"
     compared(capsys, files, "--out", str(out))

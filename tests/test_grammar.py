@@ -4,7 +4,6 @@ and each ir_measures example scores what ir_measures itself returns on trec_eval
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 from fractions import Fraction
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 
 import pytest
 import yaml
+from install_hints import needing
 
 from ndcgspec.harness.running.compare import float_tolerance
 from ndcgspec.reference import Config, ConfigError, evaluate, parse_measure
@@ -40,12 +40,11 @@ def test_the_grammar_is_stated_as_ebnf_with_each_dialect() -> None:
 IR_MEASURES_EXAMPLES = [e for e in GRAMMAR["examples"] if e.get("ir_measures")]
 
 
+@needing("ir_measures", "ir-measures")
 @pytest.mark.parametrize("example", IR_MEASURES_EXAMPLES, ids=lambda e: e["text"])
 def test_ir_measures_examples_agree_with_ir_measures(
     example: dict[str, Any], shared_data: Path
 ) -> None:
-    if importlib.util.find_spec("ir_measures") is None:
-        pytest.skip("ir_measures is not installed")
     import ir_measures
 
     folder = shared_data / "trec_eval-test"

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from install_hints import needing
+
 from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
 from ndcgspec.harness.analysis import page_html
 from ndcgspec.harness.analysis.grid import sharp_edges
@@ -35,6 +37,8 @@ from ndcgspec.harness.analysis.preset_check import Departure, PresetCheck
 from ndcgspec.harness.analysis.probes import ProbeInput
 from ndcgspec.reference import Config
 
+RENDERS_MARKDOWN = needing("markdown_it", "page")
+
 PAGE = """## Presets
 
 | preset | library | pass |
@@ -45,6 +49,7 @@ PAGE = """## Presets
 """
 
 
+@RENDERS_MARKDOWN
 def test_tables_lists_and_code_spans_become_html() -> None:
     html = markdown_html(PAGE)
     assert "<h2>Presets</h2>" in html
@@ -54,6 +59,7 @@ def test_tables_lists_and_code_spans_become_html() -> None:
     assert "<code>sklearn.1/a</code></li>" in html
 
 
+@RENDERS_MARKDOWN
 def test_raw_html_in_a_message_stays_text() -> None:
     assert markdown_html("- crash: <script>x</script>\n") == (
         "<ul>\n<li>crash: &lt;script&gt;x&lt;/script&gt;</li>\n</ul>\n"
@@ -160,6 +166,7 @@ def rendered() -> tuple[str, ET.Element]:
     return text, ET.fromstring(page)
 
 
+@RENDERS_MARKDOWN
 def test_one_colour_per_choice_the_same_in_every_row() -> None:
     cells = grid_cells(rendered()[1])
     assert colour(cells["first"]["gain"]) == colour(cells["third"]["gain"])  # linear, linear
@@ -171,6 +178,7 @@ def test_one_colour_per_choice_the_same_in_every_row() -> None:
     assert "unseen" in cells["first"]["duplicates"].get("class", "").split()
 
 
+@RENDERS_MARKDOWN
 def test_the_spec_default_is_marked_and_departures_flagged() -> None:
     cells = grid_cells(rendered()[1])
 
@@ -197,6 +205,7 @@ def test_the_spec_default_is_marked_and_departures_flagged() -> None:
     assert all(marked(cells[n][c], "flag") for n, c in flagged)
 
 
+@RENDERS_MARKDOWN
 def test_counts_are_shown_as_bars_and_text() -> None:
     text, document = rendered()
     bars = document.findall(".//table[@class='rates']/tbody/tr")
@@ -215,6 +224,7 @@ def test_counts_are_shown_as_bars_and_text() -> None:
     assert "| second | 1.0 | 64 | `nDCG(gain=exponential)` | – | – |" in text
 
 
+@RENDERS_MARKDOWN
 def test_sharp_edges_come_with_the_smallest_input_that_shows_them() -> None:
     text, document = rendered()
     line = "reproduce: qrels `q1 a 1; q1 b 0` run `q1 a 1; q1 b 1` (`t`)"
@@ -223,6 +233,7 @@ def test_sharp_edges_come_with_the_smallest_input_that_shows_them() -> None:
     assert any("q1 a 1; q1 b 0" in "".join(s.itertext()) for s in repro)
 
 
+@RENDERS_MARKDOWN
 def test_the_page_is_well_formed_and_self_contained() -> None:
     _, document = rendered()
     assert document.tag == "html"

@@ -3,13 +3,13 @@ a crash of the library coming out as an error outcome, and the derived probes.""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import subprocess
 import sys
 
 import numpy as np
 import pytest
+from install_hints import names_extras, needing
 
 from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.peers.common import require
@@ -20,9 +20,11 @@ from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.reference import Config
 
 
-def test_a_missing_library_names_the_extra() -> None:
-    with pytest.raises(AdapterError, match=r"pip install 'ndcgspec\[peers\]'"):
-        require("ndcgspec_no_such_module", "no-such-distribution")
+def test_a_missing_library_names_the_extra_and_what_it_installs() -> None:
+    with pytest.raises(AdapterError) as raised:
+        require("ndcgspec_no_such_module", "sklearn")
+    assert str(raised.value).startswith("cannot import ndcgspec_no_such_module (No module named")
+    assert names_extras(str(raised.value), ["sklearn"])
 
 
 def test_peer_modules_import_no_library() -> None:
@@ -49,7 +51,7 @@ def test_tutorial_snippet_scores_nothing_relevant_as_zero() -> None:
     assert tutorial_ndcg(np.array([0.0, 0.0]), np.array([0.2, 0.9]), 5) == 0.0
 
 
-@pytest.mark.skipif(importlib.util.find_spec("catboost") is None, reason="catboost not installed")
+@needing("catboost", "catboost")
 def test_a_segfaulting_library_is_an_error_and_the_run_goes_on() -> None:
     # catboost.utils.eval_metric([], [], "NDCG", group_id=[]) dies with SIGSEGV: an empty run.
     empty = ProbeInput("empty-run", (("q1", "d1", "1"),), (), Config.default())

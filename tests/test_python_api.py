@@ -6,12 +6,14 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tomllib
 from decimal import Decimal
 
 import pytest
 from conftest import REPO_ROOT
 
 import ndcgspec
+from ndcgspec.harness.cli import main
 
 # Hand arithmetic: ranking d2 (0), d3 (1), d1 (2) against ideal 2, 1.
 #   DCG = 1/log2(3) + 2/log2(4) = 1.630929753571457..., IDCG = 2 + 1/log2(3) = 2.630929753571457...
@@ -19,9 +21,19 @@ import ndcgspec
 NDCG_Q1 = Decimal("0.619906233284066")
 QRELS = {"q1": {"d1": 2, "d2": 0, "d3": 1}}
 RUN = {"q1": {"d1": 0.2, "d2": 0.9, "d3": 0.5}}
+WITHOUT_PANDAS = "pandas is not installed: no DataFrame to score (the README's example makes one)"
+
+
+def test_the_version_is_pyprojects_and_the_one_version_prints(capsys) -> None:
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert ndcgspec.__version__ == project["project"]["version"]
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.startswith(f"ndcgspec {ndcgspec.__version__} (spec ")
 
 
 def test_the_readme_example_runs() -> None:
+    pytest.importorskip("pandas", reason=WITHOUT_PANDAS)
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Python API", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
@@ -33,7 +45,7 @@ def test_the_readme_example_runs() -> None:
 
 
 def test_dicts_dataframes_and_files_give_the_same_exact_value(tmp_path) -> None:
-    pandas = pytest.importorskip("pandas")
+    pandas = pytest.importorskip("pandas", reason=WITHOUT_PANDAS)
     qrels_file, run_file = tmp_path / "qrels", tmp_path / "run"
     qrels_file.write_text("q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\n")
     run_file.write_text("q1 Q0 d1 1 0.2 t\nq1 Q0 d2 2 0.9 t\nq1 Q0 d3 3 0.5 t\n")
@@ -71,6 +83,6 @@ def test_errors_carry_file_and_line(tmp_path) -> None:
 
 
 def test_a_dataframe_without_the_columns_is_an_error() -> None:
-    pandas = pytest.importorskip("pandas")
+    pandas = pytest.importorskip("pandas", reason=WITHOUT_PANDAS)
     with pytest.raises(ndcgspec.ScoreError, match="query_id"):
         ndcgspec.score(QRELS, pandas.DataFrame({"qid": ["q1"]}), "nDCG")

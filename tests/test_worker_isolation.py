@@ -9,10 +9,9 @@ import ast
 import json
 import subprocess
 import sys
-from importlib.util import find_spec
 from pathlib import Path
 
-import pytest
+from install_hints import needing
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PEER_LIBRARIES = (
@@ -59,7 +58,7 @@ print(json.dumps({
 """
 
 
-@pytest.mark.skipif(find_spec("sklearn") is None, reason="scikit-learn is not installed")
+@needing("sklearn", "sklearn")
 def test_examining_a_peer_imports_neither_its_adapter_nor_its_library() -> None:
     script = f"LIBRARIES = {set(PEER_LIBRARIES)!r}\nADAPTER_MODULES = {ADAPTER_MODULES!r}\n"
     done = subprocess.run(

@@ -12,6 +12,7 @@ from typing import Any
 
 from ndcgspec.harness.analysis.compare_runs import Comparison, ranks
 from ndcgspec.reference.errors import NdcgSpecError
+from ndcgspec.reference.extras import install_hint
 
 BUMP_PNG = "compare-ranks.png"
 TAU_PNG = "compare-tau.png"
@@ -26,7 +27,7 @@ def _pyplot() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise NdcgSpecError("--out needs matplotlib: pip install 'ndcgspec[figures]'") from None
+        raise NdcgSpecError(f"--out needs matplotlib: {install_hint('figures')}") from None
     return plt
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,8 @@ from ndcgspec.harness.running.worker import adapter_command
 from ndcgspec.harness.suite.load import case_inputs, iter_cases
 from ndcgspec.harness.versions import versions
 from ndcgspec.reference import Config
+from ndcgspec.reference.errors import NdcgSpecError
+from ndcgspec.reference.extras import install_hint
 
 PUBLISHED_GROUP = "published/dl19-official"
 # Adapters that read TREC qrels and runs with document ids; the others see label arrays.
@@ -394,6 +397,27 @@ def markdown(
     return "\n".join(lines) + "\n"
 
 
+PAGE_LIBRARIES = {"markdown_it": "page", "matplotlib": "figures"}
+"""The libraries the HTML page is written with, each with the extra of ndcgspec that installs
+it."""
+
+
+def require_page_libraries() -> None:
+    """An NdcgSpecError naming what to install when a library of `PAGE_LIBRARIES` is missing,
+    raised before the adapters are examined, which takes minutes."""
+    missing = []
+    for module, extra in PAGE_LIBRARIES.items():
+        try:
+            import_module(module)
+        except ImportError:
+            missing.append(extra)
+    if missing:
+        raise NdcgSpecError(
+            f"matrix writes conformance.html with markdown-it-py and matplotlib: "
+            f"{install_hint(*missing)}"
+        )
+
+
 def html_page(
     markdown_text: str, items: Sequence[Implementation], probes: Sequence[ProbeInput] = ()
 ) -> str:
@@ -424,6 +448,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Build the matrix and write both files."""
+    require_page_libraries()
     probes = probe_inputs()
     items, missing = build(probes, args.adapters or None, args.jobs)
     text = markdown(items, missing, probes)

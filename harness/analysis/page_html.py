@@ -6,6 +6,9 @@ in every row), the spec's default marked and departures flagged; then bars of th
 implementation reaches; the rows on which two implementations of the same code differ; each
 implementation's sharp edges with a one-line reproduction; and the whole markdown page, folded,
 with the figures. The document is well-formed XML as well as HTML, so any parser reads it.
+
+The markdown is rendered with markdown-it-py (the ``page`` extra), imported only when a page is
+written, so that the command line starts without it.
 """
 
 from __future__ import annotations
@@ -14,8 +17,6 @@ import base64
 import html
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
-
-from markdown_it import MarkdownIt
 
 from ndcgspec.harness.analysis.grid import (
     Cell,
@@ -79,12 +80,16 @@ figure{margin:1em 0;flex:1 1 560px;max-width:780px}img{max-width:100%;border:1px
 
 def _inline(markdown_text: str) -> str:
     """One line of the page's markdown (code spans) as HTML, raw HTML escaped."""
+    from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark", {"html": False, "xhtmlOut": True}).renderInline(markdown_text)
 
 
 def markdown_html(text: str) -> str:
     """The HTML of the page's markdown: CommonMark with tables, raw HTML off, since the page
     quotes error messages, which may hold "<" and "&"."""
+    from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
 
 

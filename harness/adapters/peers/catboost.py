@@ -21,6 +21,7 @@ from ndcgspec.harness.adapters.peers.common import (
 )
 
 DISTRIBUTION = "catboost"
+EXTRA = "catboost"
 TYPES = {"linear": "Base", "exponential": "Exp"}
 DENOMINATORS = {"log": "LogPosition", "reciprocal": "Position"}
 
@@ -35,7 +36,7 @@ class CatboostAdapter(ArraysPeerAdapter):
     """``eval_metric(labels, predictions, metric, group_id=...)``."""
 
     def __init__(self) -> None:
-        self.utils = require("catboost.utils", DISTRIBUTION)
+        self.utils = require("catboost.utils", EXTRA)
         super().__init__(
             name="catboost",
             version=distribution_version(DISTRIBUTION),

@@ -3,11 +3,12 @@ share.
 
 Each peer imports its library only when the adapter is built, in the worker process that
 serves it, so ndcgspec installs without any of them; a missing library is one line naming the
-extra that installs it. A peer passes the case's input to the library's public API the way a
-user of that library would, and declares in its start reply which axes that API cannot express
-(`Adapter.not_observable`): an API without document ids cannot be asked about duplicates or
-unjudged documents, however the rows are prepared. An API of per-query arrays is also never
-given the label of a judged document the run does not retrieve (`ArraysPeerAdapter`).
+smallest install that supplies it, the peer's own extra (``ndcgspec.reference.extras``). A
+peer passes the case's input to the library's public API the way a user of that library would,
+and declares in its start reply which axes that API cannot express (`Adapter.not_observable`):
+an API without document ids cannot be asked about duplicates or unjudged documents, however
+the rows are prepared. An API of per-query arrays is also never given the label of a judged
+document the run does not retrieve (`ArraysPeerAdapter`).
 """
 
 from __future__ import annotations
@@ -30,12 +31,11 @@ from ndcgspec.harness.adapters.base import (
     Rejected,
     scored_queries,
 )
+from ndcgspec.reference.extras import install_hint
 
-PEERS_EXTRA = "peers"
 
-
-def require(module: str, distribution: str) -> ModuleType:
-    """Import `module` of the pip `distribution`, or an AdapterError naming the extra.
+def require(module: str, extra: str) -> ModuleType:
+    """Import `module`, or an AdapterError naming what ndcgspec's `extra` installs.
 
     The library runs on one OpenMP thread unless the user says otherwise: a case is a few
     hundred rows and the harness runs adapter processes side by side, so threads spinning on
@@ -45,10 +45,7 @@ def require(module: str, distribution: str) -> ModuleType:
     try:
         return import_module(module)
     except ImportError as error:
-        raise AdapterError(
-            f"{distribution} is not installed ({error}); install it with "
-            f"pip install 'ndcgspec[{PEERS_EXTRA}]'"
-        ) from None
+        raise AdapterError(f"cannot import {module} ({error}): {install_hint(extra)}") from None
 
 
 @dataclass

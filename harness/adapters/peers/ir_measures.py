@@ -29,6 +29,10 @@ from ndcgspec.harness.adapters.peers.common import (
 )
 
 DISTRIBUTION = "ir-measures"
+EXTRA = "ir-measures"
+LIBRARY_PROVIDERS = ("ranx", "trectools")
+"""The providers whose library ir_measures does not install; each is the name of its module and
+of ndcgspec's extra that installs it."""
 
 
 def measure(ir_measures: Any, config: Mapping[str, Any]) -> Any:
@@ -64,7 +68,10 @@ class IrMeasuresAdapter(PeerAdapter):
         capabilities: Mapping[str, list[str]] = CAPABILITIES,
         decimal_places: int | None = None,
     ) -> None:
-        self.ir_measures = require("ir_measures", DISTRIBUTION)
+        self.ir_measures = require("ir_measures", EXTRA)
+        if provider in LIBRARY_PROVIDERS:
+            # Else ir_measures would fail every case alone, saying only "not available".
+            require(provider, provider)
         self.provider = provider
         super().__init__(
             name="ir_measures" if provider is None else f"ir_measures-{provider}",

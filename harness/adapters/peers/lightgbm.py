@@ -25,6 +25,7 @@ from ndcgspec.harness.adapters.peers.common import (
 )
 
 DISTRIBUTION = "lightgbm"
+EXTRA = "lightgbm"
 MAX_LABEL = 31
 
 
@@ -39,7 +40,7 @@ class LightgbmAdapter(ArraysPeerAdapter):
     """``Booster(params, Dataset(..., init_score=scores)).eval_train()``."""
 
     def __init__(self) -> None:
-        self.lightgbm = require("lightgbm", DISTRIBUTION)
+        self.lightgbm = require("lightgbm", EXTRA)
         super().__init__(
             name="lightgbm",
             version=distribution_version(DISTRIBUTION),

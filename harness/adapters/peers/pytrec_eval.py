@@ -24,6 +24,7 @@ from ndcgspec.harness.adapters.peers.common import (
 )
 
 DISTRIBUTION = "pytrec-eval-terrier"
+EXTRA = "pytrec-eval"
 
 
 def measure_name(cutoff: int | None) -> tuple[str, str]:
@@ -37,7 +38,7 @@ class PytrecEvalAdapter(PeerAdapter):
     """``RelevanceEvaluator(qrels, {measure}).evaluate(run)``."""
 
     def __init__(self) -> None:
-        self.pytrec_eval = require("pytrec_eval", DISTRIBUTION)
+        self.pytrec_eval = require("pytrec_eval", EXTRA)
         super().__init__(
             name="pytrec_eval",
             version=distribution_version(DISTRIBUTION),

@@ -18,6 +18,7 @@ from ndcgspec.harness.adapters.peers.common import (
 )
 
 DISTRIBUTION = "ranx"
+EXTRA = "ranx"
 METRICS = {"linear": "ndcg", "exponential": "ndcg_burges"}
 
 
@@ -25,7 +26,7 @@ class RanxAdapter(PeerAdapter):
     """``evaluate(Qrels(qrels), Run(run), metric, make_comparable=True)``."""
 
     def __init__(self) -> None:
-        self.ranx = require("ranx", DISTRIBUTION)
+        self.ranx = require("ranx", EXTRA)
         super().__init__(
             name="ranx",
             version=distribution_version(DISTRIBUTION),

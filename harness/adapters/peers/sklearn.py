@@ -19,13 +19,14 @@ from ndcgspec.harness.adapters.peers.common import (
 )
 
 DISTRIBUTION = "scikit-learn"
+EXTRA = "sklearn"
 
 
 class SklearnAdapter(ArraysPeerAdapter):
     """``ndcg_score(y_true, y_score, k=k, ignore_ties=...)`` per query."""
 
     def __init__(self, ignore_ties: bool = False) -> None:
-        self.metrics = require("sklearn.metrics", DISTRIBUTION)
+        self.metrics = require("sklearn.metrics", EXTRA)
         self.ignore_ties = ignore_ties
         super().__init__(
             name="sklearn-ignore-ties" if ignore_ties else "sklearn",

@@ -64,6 +64,7 @@ from ndcgspec.harness.adapters.base import (
 from ndcgspec.harness.adapters.peers.common import PeerAdapter, require
 
 DISTRIBUTION = "pyspark"
+EXTRA = "spark"
 JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 WHOLE_RANKING = 2**31 - 1
 """k for no cutoff: Spark's k is a positive Int, and every list is shorter."""
@@ -73,7 +74,7 @@ WHOLE_RANKING = 2**31 - 1
 def local_session() -> Any:
     """The worker process's Spark session: local mode on one core, no UI, quiet; a session
     already running in the process (a test's) is used as it is."""
-    sql = require("pyspark.sql", DISTRIBUTION)
+    sql = require("pyspark.sql", EXTRA)
     running = sql.SparkSession.getActiveSession()
     if running is not None:
         return running

@@ -21,6 +21,7 @@ from ndcgspec.harness.adapters.peers.common import (
 )
 
 DISTRIBUTION = "torchmetrics"
+EXTRA = "torchmetrics"
 EMPTY_TARGET_ACTIONS = {"zero": "neg", "one": "pos", "skip": "skip", "error": "error"}
 COMMON_CAPABILITIES = {"ideal": ["retrieved"], "ties": ["average"], "negative": ["keep"]}
 
@@ -29,8 +30,8 @@ class TorchmetricsAdapter(ArraysPeerAdapter):
     """``RetrievalNormalizedDCG(top_k=k, empty_target_action=...)(preds, target, indexes)``."""
 
     def __init__(self) -> None:
-        self.torch = require("torch", "torch")
-        self.retrieval = require("torchmetrics.retrieval", DISTRIBUTION)
+        self.torch = require("torch", EXTRA)
+        self.retrieval = require("torchmetrics.retrieval", EXTRA)
         super().__init__(
             name="torchmetrics",
             version=distribution_version(DISTRIBUTION),
@@ -86,8 +87,8 @@ class TorchmetricsFunctionalAdapter(ArraysPeerAdapter):
     """``retrieval_normalized_dcg(preds, target, top_k=k)`` per query."""
 
     def __init__(self) -> None:
-        self.torch = require("torch", "torch")
-        self.functional = require("torchmetrics.functional.retrieval", DISTRIBUTION)
+        self.torch = require("torch", EXTRA)
+        self.functional = require("torchmetrics.functional.retrieval", EXTRA)
         super().__init__(
             name="torchmetrics-functional",
             version=distribution_version(DISTRIBUTION),

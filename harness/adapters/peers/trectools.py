@@ -22,6 +22,7 @@ from ndcgspec.harness.adapters.peers.common import (
 )
 
 DISTRIBUTION = "trectools"
+EXTRA = "trectools"
 DEFAULT_DEPTH = 1000
 
 
@@ -29,7 +30,7 @@ class TrectoolsAdapter(PeerAdapter):
     """``TrecEval(TrecRun(run), TrecQrel(qrels)).get_ndcg(...)``."""
 
     def __init__(self) -> None:
-        self.trectools = require("trectools", DISTRIBUTION)
+        self.trectools = require("trectools", EXTRA)
         super().__init__(
             name="trectools",
             version=distribution_version(DISTRIBUTION),

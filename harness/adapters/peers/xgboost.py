@@ -24,6 +24,7 @@ from ndcgspec.harness.adapters.peers.common import (
 from ndcgspec.harness.adapters.peers.lightgbm import ltr_rows
 
 DISTRIBUTION = "xgboost"
+EXTRA = "xgboost"
 
 
 def metric_name(config: Mapping[str, Any]) -> str:
@@ -36,7 +37,7 @@ class XgboostAdapter(ArraysPeerAdapter):
     """``xgboost.train(params, DMatrix(..., base_margin=scores), 0).eval(dmatrix)``."""
 
     def __init__(self) -> None:
-        self.xgboost = require("xgboost", DISTRIBUTION)
+        self.xgboost = require("xgboost", EXTRA)
         super().__init__(
             name="xgboost",
             version=distribution_version(DISTRIBUTION),
