@@ -20,11 +20,7 @@ units of 1e-16 of a rounding boundary (xx.xxxx5); none of the test data comes th
 from __future__ import annotations
 
 import argparse
-import shutil
-import sys
-import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -43,14 +39,13 @@ from ndcgspec.reference.trec_eval_names import (
     parse_trec_measure,
     trec_eval_config,
 )
-from ndcgspec.reference.trec_io import read_lines, read_qrels, read_run
+from ndcgspec.reference.trec_io import Source, opened, read_lines, read_qrels, read_run
 
 #: trec_eval's summary line format (meas_print_final.c) and the run's tag column.
 LINE = "{name:<22}\t{qid}\t{value}"
 RUN_TAG_FIELD = 5
 #: What C's printf writes for the NaN that 0.0 / 0 gives on x86-64 (m_Rndcg.c).
 C_NAN = "-nan"
-STDIN_NAME = "<stdin>"
 
 
 @dataclass(frozen=True)
@@ -129,38 +124,23 @@ def options_from_args(args: argparse.Namespace) -> Options:
 
 def run_trec_eval(args: argparse.Namespace) -> int:
     """Read, compute every line, then print; exit status 0. A run given as '-' is read from
-    stdin, as trec_eval reads it."""
+    stdin, as trec_eval reads it; the run is opened once, since the runid needs a second pass
+    over it, and its errors name it ('<stdin>' for '-')."""
     options = options_from_args(args)
     qrels = read_qrels(args.qrels)
-    with run_file(args.run) as path:
-        try:
-            run = read_run(path, extra_fields=True)
-            runid = run_tag(path) if any(m.name == "runid" for m in options.measures) else ""
-        except InputError as error:
-            raise InputError(str(error).replace(str(path), STDIN_NAME)) from None
+    with opened(args.run) as source:
+        run = read_run(source, extra_fields=True)
+        runid = run_tag(source) if any(m.name == "runid" for m in options.measures) else ""
     lines = trec_eval_lines(options, qrels, run, runid)
     if lines:
         print("\n".join(lines))
     return 0
 
 
-@contextmanager
-def run_file(name: str) -> Iterator[str]:
-    """The run's path; for '-', stdin copied once to a temporary file, which the runid's
-    second pass over the run needs."""
-    if name != "-":
-        yield name
-        return
-    with tempfile.NamedTemporaryFile(prefix="ndcgspec-run-") as copy:
-        shutil.copyfileobj(sys.stdin.buffer, copy)
-        copy.flush()
-        yield copy.name
-
-
-def run_tag(path: str) -> str:
+def run_tag(source: Source) -> str:
     """The runid trec_eval prints: the tag of the run's last line (get_trec_results.c)."""
     tag = ""
-    for _, fields in read_lines(path):
+    for _, fields in read_lines(source):
         tag = fields[RUN_TAG_FIELD] if len(fields) > RUN_TAG_FIELD else tag
     return tag
 

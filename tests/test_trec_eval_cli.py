@@ -230,6 +230,28 @@ def test_the_run_can_come_from_stdin(trec_eval: Path, suite: Path) -> None:
     assert got.stdout == expected.stdout
 
 
+@pytest.mark.parametrize("measures", [["-m", "ndcg"], ["-m", "runid", "-m", "ndcg"]])
+def test_an_error_of_the_run_names_its_file_and_stdin_only_for_dash(
+    tmp_path: Path, measures: list[str]
+) -> None:
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 1\n")
+    run.write_text("q1 Q0 a 1 1 r\nq1 Q0 b 2 x r\n")
+    command = [sys.executable, "-m", "ndcgspec.harness.cli", "trec_eval", *measures, str(qrels)]
+    named = subprocess.run(
+        [*command, str(run)], capture_output=True, text=True, check=False, timeout=300
+    )
+    piped = subprocess.run(
+        [*command, "-"], input=run.read_text(), capture_output=True, text=True, check=False,
+        timeout=300,
+    )  # fmt: skip
+    problem = "2: score 'x' is not a finite decimal number\n"
+    assert (named.returncode, named.stdout) == (2, "")
+    assert named.stderr == f"ndcgspec: error: {run}:{problem}"
+    assert (piped.returncode, piped.stdout) == (2, "")
+    assert piped.stderr == f"ndcgspec: error: <stdin>:{problem}"
+
+
 def test_a_query_judged_only_below_zero_is_refused_where_trec_eval_crashes(
     trec_eval: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
