@@ -34,6 +34,7 @@ from ndcgspec.reference.query import QueryResult, evaluate_query
 from ndcgspec.reference.trec_eval_names import (
     NDCG_MEASURES,
     TrecMeasure,
+    atol,
     check_gain_order,
     measure_config,
     parse_trec_measure,
@@ -86,12 +87,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="remove unjudged documents before ranking",
     )  # fmt: skip
     parser.add_argument("-n", "--nosummary", action="store_true", help="no summary lines")
+    # -l and -M are read in `options_from_args` as trec_eval reads them (atol), not by argparse.
     parser.add_argument(
-        "-l", "--level_for_rel", type=int, default=1, metavar="N",
+        "-l", "--level_for_rel", default="1", metavar="N",
         help="minimum label of a relevant document (Rndcg: a query with none scores 0)",
     )  # fmt: skip
     parser.add_argument(
-        "-M", "--Max_retrieved_per_topic", type=int, default=None, metavar="N",
+        "-M", "--Max_retrieved_per_topic", default=None, metavar="N",
         help="keep the first N documents of each ranking",
     )  # fmt: skip
     parser.set_defaults(handler=run_trec_eval)
@@ -104,7 +106,10 @@ def options_from_args(args: argparse.Namespace) -> Options:
             "trec_eval's default measures ('official') hold no nDCG measure; name them with -m, "
             f"e.g. -m ndcg -m ndcg_cut.10 ({', '.join(NDCG_MEASURES)})"
         )
-    if args.Max_retrieved_per_topic is not None and args.Max_retrieved_per_topic < 0:
+    level = flag_number("-l", args.level_for_rel)
+    cap = args.Max_retrieved_per_topic
+    most = None if cap is None else flag_number("-M", cap)
+    if most is not None and most < 0:
         raise ConfigError("-M must be >= 0")
     first: dict[str, TrecMeasure] = {}
     for text in args.measure:
@@ -117,9 +122,18 @@ def options_from_args(args: argparse.Namespace) -> Options:
         complete=args.complete_rel_info_wanted,
         judged_only=args.Judged_docs_only,
         summary=not args.nosummary,
-        relevance_level=args.level_for_rel,
-        max_per_topic=args.Max_retrieved_per_topic,
+        relevance_level=level,
+        max_per_topic=most,
     )
+
+
+def flag_number(flag: str, text: str) -> int:
+    """The value of -l or -M as trec_eval reads it, with atol (trec_eval.c main): "2_0" is 2,
+    "1e3" is 1."""
+    try:
+        return atol(text)
+    except OverflowError as error:
+        raise ConfigError(f"{flag} {error}") from None
 
 
 def run_trec_eval(args: argparse.Namespace) -> int:

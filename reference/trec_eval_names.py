@@ -30,8 +30,15 @@ DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 #: trec_eval's nicknames for sets of measures (measures.c), most of them outside the family.
 NICKNAMES = ("official", "all_trec", "set", "prefs", "all_prefs", "qrels_jg")
 
+#: C's long and int where trec_eval is built (LP64): atol beyond a long is undefined, and its
+#: sort comparators return a difference as an int.
+LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
+INT_MAX = 2**31 - 1
+
 _NAME = re.compile(r"(?P<name>[^.]*)(?:\.(?P<params>.*))?", re.DOTALL)
-_ATOL = re.compile(r"\s*[+-]?[0-9]*")
+# C's isspace in the C locale, not Python's \s, which also skips non-ASCII spaces.
+_ATOL = re.compile(r"[ \t\n\v\f\r]*(?P<sign>[+-]?)0*(?P<digits>[0-9]*)")
+_LONG_DIGITS = len(str(LONG_MAX))
 
 
 @dataclass(frozen=True)
@@ -45,14 +52,23 @@ class TrecMeasure:
     @property
     def cutoffs(self) -> tuple[int, ...]:
         """ndcg_cut's cutoffs: each read with atol, sorted, positive and distinct
-        (meas_init.c get_long_cutoffs)."""
+        (meas_init.c get_long_cutoffs); refused where C leaves the result undefined (a
+        cutoff beyond a long, or two whose difference overflows the comparator's int)."""
         if self.params is None:
             return DEFAULT_CUTOFFS
-        values = sorted(_atol(part) for part in self.params.split(","))
+        try:
+            values = sorted(atol(part) for part in self.params.split(","))
+        except OverflowError as error:
+            raise ConfigError(f"trec_eval measure {self.text!r}: cutoff {error}") from None
         if values[0] <= 0:
             raise ConfigError(f"trec_eval measure {self.text!r}: cutoffs must be positive")
         if len(set(values)) != len(values):
             raise ConfigError(f"trec_eval measure {self.text!r}: duplicate cutoffs")
+        if values[-1] - values[0] > INT_MAX:
+            raise ConfigError(
+                f"trec_eval measure {self.text!r}: cutoffs {values[0]} and {values[-1]} differ "
+                "by more than C's int, which trec_eval's cutoff sort (comp_long) leaves unordered"
+            )
         return tuple(values)
 
     @property
@@ -91,10 +107,18 @@ class TrecMeasure:
         return [self.name if self.params is None else f"{self.name}_{self.params}"]
 
 
-def _atol(text: str) -> int:
-    """C's atol: the leading optional sign and digits, 0 when there are none."""
-    digits = _ATOL.match(text).group().strip()
-    return int(digits) if digits.lstrip("+-") else 0
+def atol(text: str) -> int:
+    """C's atol, by which trec_eval reads its cutoffs, -l and -M: after leading white
+    space, an optional sign and the digits up to the first other character ("1e3" and "1.5e1"
+    are 1, "x" is 0). A number beyond C's long, where atol is undefined, is an OverflowError
+    saying so."""
+    match = _ATOL.match(text)
+    digits = match.group("digits")
+    # Counting digits first keeps a huge field from costing a huge conversion.
+    value = int(match.group("sign") + digits) if 0 < len(digits) <= _LONG_DIGITS else 0
+    if len(digits) > _LONG_DIGITS or not LONG_MIN <= value <= LONG_MAX:
+        raise OverflowError(f"{text!r} is beyond C's long, where trec_eval's atol is undefined")
+    return value
 
 
 def check_gain_order(measure: TrecMeasure, top_level: int) -> None:

@@ -201,6 +201,14 @@ SMALL_CASES = {
 }
 
 
+def small_files(folder: Path, case: str) -> list[str]:
+    """The paths of one of `SMALL_CASES`, written into `folder`: qrels, then run."""
+    paths = [folder / "qrels", folder / "run"]
+    for path, text in zip(paths, SMALL_CASES[case], strict=True):
+        path.write_text(text)
+    return [str(path) for path in paths]
+
+
 @pytest.mark.parametrize("case", sorted(SMALL_CASES))
 @pytest.mark.parametrize("flags", [["-q", "-l0"], ["-q", "-J"], ["-q", "-c", "-M2"]])
 def test_small_edge_cases(
@@ -210,10 +218,51 @@ def test_small_edge_cases(
     flags: list[str],
     capsysbinary: pytest.CaptureFixture[bytes],
 ) -> None:
-    qrels, run = tmp_path / "qrels", tmp_path / "run"
-    qrels.write_text(SMALL_CASES[case][0])
-    run.write_text(SMALL_CASES[case][1])
-    assert_identical(trec_eval, [*flags, *EVERY_MEASURE, *INFO, str(qrels), str(run)], capsysbinary)
+    files = small_files(tmp_path, case)
+    assert_identical(trec_eval, [*flags, *EVERY_MEASURE, *INFO, *files], capsysbinary)
+
+
+# trec_eval reads -l and -M with atol: "2_0" is 2 and "1e3" is 1 (Python's int reads 20 or
+# fails), and "٢" (an Arabic-Indic two) is 0. In "ties", -l 2 leaves q2 one relevant document
+# where -l 20 leaves none, and -M 1 keeps one of q2's three documents.
+@pytest.mark.parametrize(
+    "flags", [["-l", "2_0"], ["-l2e5"], ["-M", "1_0"], ["-M1e3"], ["-M", "\u0662"]], ids=" ".join
+)
+def test_flags_are_read_as_atol_reads_them(
+    trec_eval: Path, tmp_path: Path, flags: list[str], capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    files = small_files(tmp_path, "ties")
+    assert_identical(trec_eval, ["-q", *flags, *EVERY_MEASURE, *files], capsysbinary)
+
+
+# Where C leaves trec_eval's result undefined the binary still prints something: atol clamps a
+# cutoff beyond a long to LONG_MAX (glibc), and comp_long's int difference sorts 3000000000
+# before 1, after which ndcg_cut_1 is computed at the wrong depth.
+@pytest.mark.parametrize(
+    ("args", "binary_first", "message"),
+    [
+        (["-m", "ndcg_cut.99999999999999999999"], "ndcg_cut_9223372036854775807", "C's long"),
+        (["-m", "ndcg_cut.1,3000000000"], "ndcg_cut_3000000000", "comp_long"),
+        (["-l", "99999999999999999999", "-m", "Rndcg"], "Rndcg", "-l '9999"),
+        (["-M", "-99999999999999999999", "-m", "ndcg"], "ndcg", "-M '-9999"),
+    ],
+)  # fmt: skip
+def test_what_c_leaves_undefined_is_refused_in_one_line(
+    trec_eval: Path,
+    tmp_path: Path,
+    args: list[str],
+    binary_first: str,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    files = small_files(tmp_path, "ties")
+    printed = binary_output(trec_eval, ["-q", *args, *files]).stdout.decode().split()
+    assert printed[:1] == [binary_first]
+    assert main(["trec_eval", "-q", *args, *files]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert message in err
+    assert err.count("\n") == 1
 
 
 def test_the_run_can_come_from_stdin(trec_eval: Path, suite: Path) -> None:
@@ -228,6 +277,17 @@ def test_the_run_can_come_from_stdin(trec_eval: Path, suite: Path) -> None:
     )  # fmt: skip
     assert got.returncode == 0, got.stderr.decode()
     assert got.stdout == expected.stdout
+
+
+def test_atol_skips_only_c_white_space_before_a_cutoff(
+    trec_eval: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A no-break space is no white space to C's isspace: atol reads 0, a cutoff trec_eval
+    # refuses ("Negative cutoff detected").
+    args = ["-m", "ndcg_cut.\u00a05", *small_files(tmp_path, "ties")]
+    assert binary_output(trec_eval, args).returncode != 0
+    assert main(["trec_eval", *args]) == 2
+    assert "cutoffs must be positive" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("measures", [["-m", "ndcg"], ["-m", "runid", "-m", "ndcg"]])
