@@ -7,8 +7,9 @@ with -q in trec_eval's query order (strcmp of the query ids), measures in trec_e
 then the summary. The values are the exact reference's under trec_eval's configuration
 (``ndcgspec.reference.trec_eval_names``), rounded once to 4 decimals.
 
-What trec_eval does outside the spec is reproduced on the input, with its source: scores are
-read with atof, i.e. rounded to the nearest double, so scores equal as doubles tie
+What trec_eval does outside the spec is reproduced on the input, with its source: labels are
+read with atol from their text, so "1e3", "1.5e1" and "1.9" are all 1 (get_qrels.c); scores
+are read with atof, i.e. rounded to the nearest double, so scores equal as doubles tie
 (get_trec_results.c); -M keeps the first N documents of each query in trec_eval's ranking
 order before anything else (form_res_rels.c). What trec_eval leaves undefined is refused.
 
@@ -141,7 +142,7 @@ def run_trec_eval(args: argparse.Namespace) -> int:
     stdin, as trec_eval reads it; the run is opened once, since the runid needs a second pass
     over it, and its errors name it ('<stdin>' for '-')."""
     options = options_from_args(args)
-    qrels = read_qrels(args.qrels)
+    qrels = read_qrels(args.qrels, atol_label)
     with opened(args.run) as source:
         run = read_run(source, extra_fields=True)
         runid = run_tag(source) if any(m.name == "runid" for m in options.measures) else ""
@@ -149,6 +150,15 @@ def run_trec_eval(args: argparse.Namespace) -> int:
     if lines:
         print("\n".join(lines))
     return 0
+
+
+def atol_label(text: str, where: str) -> Decimal:
+    """A label as trec_eval reads it, with atol (get_qrels.c): the number its leading sign and
+    digits write, whatever follows them; beyond a C long, where atol is undefined, an error."""
+    try:
+        return Decimal(atol(text))
+    except OverflowError as error:
+        raise InputError(f"label {error}", where) from None
 
 
 def run_tag(source: Source) -> str:

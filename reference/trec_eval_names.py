@@ -108,7 +108,7 @@ class TrecMeasure:
 
 
 def atol(text: str) -> int:
-    """C's atol, by which trec_eval reads its cutoffs, -l and -M: after leading white
+    """C's atol, by which trec_eval reads its labels, cutoffs, -l and -M: after leading white
     space, an optional sign and the digits up to the first other character ("1e3" and "1.5e1"
     are 1, "x" is 0). A number beyond C's long, where atol is undefined, is an OverflowError
     saying so."""

@@ -198,6 +198,14 @@ SMALL_CASES = {
         "q1 0 a 0\nq1 0 b -1\nq2 0 c 2\nq2 0 d 1\n",
         "q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\nq2 Q0 c 1 1 r\nq2 Q0 x 1 1 r\nq2 Q0 d 1 1.0 s\n",
     ),
+    # Labels as atol reads them: 1e3, 1.5e1 and +1 are 1, x is 0, 2abc is 2, -0.5 is 0 and
+    # -1e3 is -1 (pooled but unjudged); the spec's number reading would give 1000 and 15.
+    "atol": (
+        "q1 0 a 1e3\nq1 0 b 1.5e1\nq1 0 c 2\nq1 0 d x\n"
+        "q2 0 e 2abc\nq2 0 f +1\nq2 0 g -0.5\nq2 0 h -1e3\n",
+        "q1 Q0 d 1 4 r\nq1 Q0 c 2 3 r\nq1 Q0 b 3 2 r\nq1 Q0 a 4 1 r\n"
+        "q2 Q0 h 1 4 r\nq2 Q0 g 2 3 r\nq2 Q0 f 3 2 r\nq2 Q0 e 4 1 r\n",
+    ),
 }
 
 
@@ -323,3 +331,19 @@ def test_a_query_judged_only_below_zero_is_refused_where_trec_eval_crashes(
     out, err = capsys.readouterr()
     assert out == ""
     assert "query 'b' has only negative labels" in err
+
+
+def test_a_label_beyond_a_c_long_is_refused_where_trec_eval_fails(
+    trec_eval: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "qrels").write_text("a 0 x 2\na 0 y 99999999999999999999\n")
+    (tmp_path / "run").write_text("a Q0 x 1 1 r\na Q0 y 2 2 r\n")
+    args = ["-m", "ndcg", str(tmp_path / "qrels"), str(tmp_path / "run")]
+    assert binary_output(trec_eval, args).returncode != 0
+    assert main(["trec_eval", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"ndcgspec: error: {tmp_path / 'qrels'}:2: label '99999999999999999999' is beyond C's "
+        "long, where trec_eval's atol is undefined\n"
+    )
