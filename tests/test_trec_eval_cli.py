@@ -198,6 +198,11 @@ SMALL_CASES = {
         "q1 0 a 0\nq1 0 b -1\nq2 0 c 2\nq2 0 d 1\n",
         "q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\nq2 Q0 c 1 1 r\nq2 Q0 x 1 1 r\nq2 Q0 d 1 1.0 s\n",
     ),
+    # Levels 0, 1 and 2, a level-1 document not retrieved and an unjudged one.
+    "levels": (
+        "q1 0 a 1\nq1 0 b 2\nq1 0 c 0\nq1 0 e 1\n",
+        "q1 Q0 c 1 4 r\nq1 Q0 a 2 3 r\nq1 Q0 b 3 2 r\nq1 Q0 d 4 1 r\n",
+    ),
     # Labels as atol reads them: 1e3, 1.5e1 and +1 are 1, x is 0, 2abc is 2, -0.5 is 0 and
     # -1e3 is -1 (pooled but unjudged); the spec's number reading would give 1000 and 15.
     "atol": (
@@ -253,6 +258,9 @@ def test_flags_are_read_as_atol_reads_them(
         (["-m", "ndcg_cut.1,3000000000"], "ndcg_cut_3000000000", "comp_long"),
         (["-l", "99999999999999999999", "-m", "Rndcg"], "Rndcg", "-l '9999"),
         (["-M", "-99999999999999999999", "-m", "ndcg"], "ndcg", "-M '-9999"),
+        # comp_rel_gain casts a gain difference beyond C's int: trec_eval's ideal list is then
+        # out of order, and it prints 0.7925 for q2, whose nDCG is 0.5000 (to 4 decimals).
+        (["-m", "ndcg.2=3000000000"], "ndcg_2=3000000000", "comp_rel_gain"),
     ],
 )  # fmt: skip
 def test_what_c_leaves_undefined_is_refused_in_one_line(
@@ -347,3 +355,44 @@ def test_a_label_beyond_a_c_long_is_refused_where_trec_eval_fails(
         f"ndcgspec: error: {tmp_path / 'qrels'}:2: label '99999999999999999999' is beyond C's "
         "long, where trec_eval's atol is undefined\n"
     )
+
+
+# trec_eval counts a level's documents into the ideal list at the level's first pair, and
+# looks a document's gain up in the table sorted by gain, at the level's smallest gain.
+@pytest.mark.parametrize("measure", ["ndcg.1=3,1=9", "ndcg_rel.2=1,2=9", "Rndcg.1=3,1=9,2=5,2=7"])
+def test_a_level_given_again_with_no_smaller_gain_keeps_its_first(
+    trec_eval: Path, tmp_path: Path, measure: str, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    files = small_files(tmp_path, "levels")
+    assert_identical(trec_eval, ["-q", "-m", measure, *files], capsysbinary)
+
+
+def test_score_and_explain_keep_a_levels_first_gain(
+    trec_eval: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = small_files(tmp_path, "levels")
+    printed = binary_output(trec_eval, ["-m", "ndcg.1=3,1=9", *files]).stdout.decode().split()
+    assert main(["score", "--digits", "4", "-m", "ndcg.1=3,1=9", *files]) == 0
+    assert capsys.readouterr().out.split() == ["ndcg.1=3,1=9", "all", printed[-1]]
+    assert main(["explain", "ndcg.1=3,1=9"]) == 0
+    assert "gain_map={1:3}," in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("measure", ["ndcg.1=9,1=3", "ndcg_rel.2=9,2=1"])
+def test_a_level_given_again_with_a_smaller_gain_is_refused_everywhere(
+    trec_eval: Path, tmp_path: Path, measure: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = small_files(tmp_path, "levels")
+    name, params = measure.split(".")
+    # The DCG at the smaller gain over the ideal list at the first: neither pair's value.
+    variants = [measure, *(f"{name}.{pair}" for pair in params.split(","))]
+    printed = {binary_output(trec_eval, ["-m", m, *files]).stdout.split()[-1] for m in variants}
+    assert len(printed) == 3
+    for command in (["trec_eval", "-m", measure, *files], ["score", "-m", measure, *files]):
+        assert main(command) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert "is given gain 9, then the smaller" in err
+        assert err.count("\n") == 1
+    assert main(["explain", measure]) == 2
+    assert "then the smaller" in capsys.readouterr().err
