@@ -8,6 +8,7 @@ terminal summary is a table by axis; the exit status is 1 when any case fails or
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import signal
 import sys
@@ -77,9 +78,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def pool_options(args: argparse.Namespace) -> PoolOptions:
-    """The process options of the command line, checked."""
-    if args.jobs < 1 or args.timeout <= 0 or args.max_output_mb <= 0:
-        raise NdcgSpecError("-j, --timeout and --max-output-mb must be positive")
+    """The process options of the command line, checked before anything starts: NaN or an
+    infinity would reach the workers' clocks and output cap, where no limit holds."""
+    limits = (args.timeout, args.max_output_mb)
+    if args.jobs < 1 or not all(0 < limit < math.inf for limit in limits):
+        raise NdcgSpecError("-j, --timeout and --max-output-mb must be positive and finite")
     return PoolOptions(
         jobs=args.jobs,
         timeout=args.timeout,
