@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ndcgspec.harness.adapters.base import BUILTIN_ADAPTERS
+from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.running.compare import error_constant
 from ndcgspec.harness.running.plan import Selection
 from ndcgspec.harness.running.pool import PoolOptions
@@ -208,6 +209,8 @@ def handle(args: argparse.Namespace) -> int:
     stop_on_sigterm()
     command = command_of(args)
     options = pool_options(args)
+    if args.report:
+        output_path(args.report, "--report")
     chosen = Selection(load_cases(args.cases, args.suite, args.data), args.preset, args.measure)
     if not chosen.stored:
         raise NdcgSpecError("no case file matches the selection")
