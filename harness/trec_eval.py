@@ -154,7 +154,9 @@ def run_trec_eval(args: argparse.Namespace) -> int:
 
 def atol_label(text: str, where: str) -> Decimal:
     """A label as trec_eval reads it, with atol (get_qrels.c): the number its leading sign and
-    digits write, whatever follows them; beyond a C long, where atol is undefined, an error."""
+    digits write, whatever follows them; beyond a C long, where atol is undefined, an error.
+    ``ndcg.fractional.truncate`` models atol on the value, which differs for "1e3"; the text
+    is read here, so the preset's truncation leaves these integers as they are."""
     try:
         return Decimal(atol(text))
     except OverflowError as error:
