@@ -13,10 +13,11 @@ def output_path(path: Path, option: str, *, folder: bool = False) -> Path:
     """`path`, once it is clear that a file (with `folder`, a folder) can be made there: it is
     not the other kind already, and the nearest existing path above it is a folder (a regular
     file in the way would fail the write with NotADirectoryError)."""
-    kind = "folder" if folder else "file"
+    wanted, other = ("folder", "file") if folder else ("file", "folder")
     if path.exists() and path.is_dir() != folder:
-        other = "a file" if folder else "a folder"
-        raise InputError(f"is {other}; {option} names the {kind} to write", str(path))
+        raise InputError(
+            f"is a {other}, not a {wanted}; {option} names the {wanted} to write", str(path)
+        )
     # A relative path's parents end at ".", an absolute one's at "/": both exist.
     above = next(parent for parent in path.parents if parent.exists())
     if not above.is_dir():

@@ -53,7 +53,7 @@ def test_run_report(blocker: Path, tmp_path: Path) -> None:
     )
     folder = tmp_path / "reports"
     folder.mkdir()
-    problem = "is a folder; --report names the file to write"
+    problem = "is a folder, not a file; --report names the file to write"
     assert_refused(["run", "reference", *SUITE, "--report", str(folder)], folder, problem)
 
 
@@ -61,7 +61,7 @@ def test_compare_out(blocker: Path, tmp_path: Path) -> None:
     runs = [str(EXAMPLES / "run.txt"), str(EXAMPLES / "run.txt"), "--name", "a", "--name", "b"]
     target = blocker / "pages"
     assert_refused([*COMPARE, *runs, "--out", str(target)], target, under_a_file(blocker))
-    problem = "is a file; --out names the folder to write"
+    problem = "is a file, not a folder; --out names the folder to write"
     assert_refused([*COMPARE, *runs, "--out", str(blocker)], blocker, problem)
 
 
