@@ -9,9 +9,10 @@ differently, so it is said on stderr, never silently.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import Decimal
 
 from ndcgspec.reference.config import Config
+from ndcgspec.reference.decimals import rounding
 
 
 def query_probes() -> list[Config]:
@@ -38,4 +39,8 @@ def rounded(value: str | None, digits: int | None) -> str | None:
     """A decimal string rounded half to even to `digits` decimal places (None keeps all)."""
     if value is None or digits is None:
         return value
-    return format(Decimal(value).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_EVEN), "f")
+    exact = Decimal(value)
+    # The result holds the integer part's digits and `digits` more: a context that narrow (the
+    # default one has 28) would refuse to round 40 places.
+    context = rounding(max(exact.adjusted() + 1, 1) + digits)
+    return format(exact.quantize(Decimal(1).scaleb(-digits), context=context), "f")

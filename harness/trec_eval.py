@@ -7,8 +7,9 @@ with -q in trec_eval's query order (strcmp of the query ids), measures in trec_e
 then the summary. The values are the exact reference's under trec_eval's configuration
 (``ndcgspec.reference.trec_eval_names``), rounded once to 4 decimals.
 
-What trec_eval does outside the spec is reproduced on the input, with its source: scores are
-read with atof, i.e. rounded to the nearest double, so scores equal as doubles tie
+What trec_eval does outside the spec is reproduced on the input, with its source: labels are
+read with atol from their text, so "1e3", "1.5e1" and "1.9" are all 1 (get_qrels.c); scores
+are read with atof, i.e. rounded to the nearest double, so scores equal as doubles tie
 (get_trec_results.c); -M keeps the first N documents of each query in trec_eval's ranking
 order before anything else (form_res_rels.c). What trec_eval leaves undefined is refused.
 
@@ -20,11 +21,7 @@ units of 1e-16 of a rounding boundary (xx.xxxx5); none of the test data comes th
 from __future__ import annotations
 
 import argparse
-import shutil
-import sys
-import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -38,19 +35,19 @@ from ndcgspec.reference.query import QueryResult, evaluate_query
 from ndcgspec.reference.trec_eval_names import (
     NDCG_MEASURES,
     TrecMeasure,
+    atol,
     check_gain_order,
     measure_config,
     parse_trec_measure,
     trec_eval_config,
 )
-from ndcgspec.reference.trec_io import read_lines, read_qrels, read_run
+from ndcgspec.reference.trec_io import Source, opened, read_lines, read_qrels, read_run
 
 #: trec_eval's summary line format (meas_print_final.c) and the run's tag column.
 LINE = "{name:<22}\t{qid}\t{value}"
 RUN_TAG_FIELD = 5
 #: What C's printf writes for the NaN that 0.0 / 0 gives on x86-64 (m_Rndcg.c).
 C_NAN = "-nan"
-STDIN_NAME = "<stdin>"
 
 
 @dataclass(frozen=True)
@@ -91,12 +88,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="remove unjudged documents before ranking",
     )  # fmt: skip
     parser.add_argument("-n", "--nosummary", action="store_true", help="no summary lines")
+    # -l and -M are read in `options_from_args` as trec_eval reads them (atol), not by argparse.
     parser.add_argument(
-        "-l", "--level_for_rel", type=int, default=1, metavar="N",
+        "-l", "--level_for_rel", default="1", metavar="N",
         help="minimum label of a relevant document (Rndcg: a query with none scores 0)",
     )  # fmt: skip
     parser.add_argument(
-        "-M", "--Max_retrieved_per_topic", type=int, default=None, metavar="N",
+        "-M", "--Max_retrieved_per_topic", default=None, metavar="N",
         help="keep the first N documents of each ranking",
     )  # fmt: skip
     parser.set_defaults(handler=run_trec_eval)
@@ -109,7 +107,10 @@ def options_from_args(args: argparse.Namespace) -> Options:
             "trec_eval's default measures ('official') hold no nDCG measure; name them with -m, "
             f"e.g. -m ndcg -m ndcg_cut.10 ({', '.join(NDCG_MEASURES)})"
         )
-    if args.Max_retrieved_per_topic is not None and args.Max_retrieved_per_topic < 0:
+    level = flag_number("-l", args.level_for_rel)
+    cap = args.Max_retrieved_per_topic
+    most = None if cap is None else flag_number("-M", cap)
+    if most is not None and most < 0:
         raise ConfigError("-M must be >= 0")
     first: dict[str, TrecMeasure] = {}
     for text in args.measure:
@@ -122,45 +123,50 @@ def options_from_args(args: argparse.Namespace) -> Options:
         complete=args.complete_rel_info_wanted,
         judged_only=args.Judged_docs_only,
         summary=not args.nosummary,
-        relevance_level=args.level_for_rel,
-        max_per_topic=args.Max_retrieved_per_topic,
+        relevance_level=level,
+        max_per_topic=most,
     )
+
+
+def flag_number(flag: str, text: str) -> int:
+    """The value of -l or -M as trec_eval reads it, with atol (trec_eval.c main): "2_0" is 2,
+    "1e3" is 1."""
+    try:
+        return atol(text)
+    except OverflowError as error:
+        raise ConfigError(f"{flag} {error}") from None
 
 
 def run_trec_eval(args: argparse.Namespace) -> int:
     """Read, compute every line, then print; exit status 0. A run given as '-' is read from
-    stdin, as trec_eval reads it."""
+    stdin, as trec_eval reads it; the run is opened once, since the runid needs a second pass
+    over it, and its errors name it ('<stdin>' for '-')."""
     options = options_from_args(args)
-    qrels = read_qrels(args.qrels)
-    with run_file(args.run) as path:
-        try:
-            run = read_run(path, extra_fields=True)
-            runid = run_tag(path) if any(m.name == "runid" for m in options.measures) else ""
-        except InputError as error:
-            raise InputError(str(error).replace(str(path), STDIN_NAME)) from None
+    qrels = read_qrels(args.qrels, atol_label)
+    with opened(args.run) as source:
+        run = read_run(source, extra_fields=True)
+        runid = run_tag(source) if any(m.name == "runid" for m in options.measures) else ""
     lines = trec_eval_lines(options, qrels, run, runid)
     if lines:
         print("\n".join(lines))
     return 0
 
 
-@contextmanager
-def run_file(name: str) -> Iterator[str]:
-    """The run's path; for '-', stdin copied once to a temporary file, which the runid's
-    second pass over the run needs."""
-    if name != "-":
-        yield name
-        return
-    with tempfile.NamedTemporaryFile(prefix="ndcgspec-run-") as copy:
-        shutil.copyfileobj(sys.stdin.buffer, copy)
-        copy.flush()
-        yield copy.name
+def atol_label(text: str, where: str) -> Decimal:
+    """A label as trec_eval reads it, with atol (get_qrels.c): the number its leading sign and
+    digits write, whatever follows them; beyond a C long, where atol is undefined, an error.
+    ``ndcg.fractional.truncate`` models atol on the value, which differs for "1e3"; the text
+    is read here, so the preset's truncation leaves these integers as they are."""
+    try:
+        return Decimal(atol(text))
+    except OverflowError as error:
+        raise InputError(f"label {error}", where) from None
 
 
-def run_tag(path: str) -> str:
+def run_tag(source: Source) -> str:
     """The runid trec_eval prints: the tag of the run's last line (get_trec_results.c)."""
     tag = ""
-    for _, fields in read_lines(path):
+    for _, fields in read_lines(source):
         tag = fields[RUN_TAG_FIELD] if len(fields) > RUN_TAG_FIELD else tag
     return tag
 

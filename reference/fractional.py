@@ -14,7 +14,8 @@ def keep(label: Decimal, where: str | None) -> Decimal:
 
 
 def truncate(label: Decimal, where: str | None) -> Decimal:
-    """``ndcg.fractional.truncate``: the label truncated toward zero, as C's atol reads it."""
+    """``ndcg.fractional.truncate``: the label truncated toward zero, as C's atol reads a label
+    written without an exponent (atol reads the text: "1e3" is 1, where this is 1000)."""
     return label.to_integral_value(rounding=ROUND_DOWN)
 
 

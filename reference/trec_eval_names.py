@@ -30,8 +30,15 @@ DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 #: trec_eval's nicknames for sets of measures (measures.c), most of them outside the family.
 NICKNAMES = ("official", "all_trec", "set", "prefs", "all_prefs", "qrels_jg")
 
+#: C's long and int where trec_eval is built (LP64): atol beyond a long is undefined, and its
+#: sort comparators return a difference as an int.
+LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
+INT_MAX = 2**31 - 1
+
 _NAME = re.compile(r"(?P<name>[^.]*)(?:\.(?P<params>.*))?", re.DOTALL)
-_ATOL = re.compile(r"\s*[+-]?[0-9]*")
+# C's isspace in the C locale, not Python's \s, which also skips non-ASCII spaces.
+_ATOL = re.compile(r"[ \t\n\v\f\r]*(?P<sign>[+-]?)0*(?P<digits>[0-9]*)")
+_LONG_DIGITS = len(str(LONG_MAX))
 
 
 @dataclass(frozen=True)
@@ -45,22 +52,32 @@ class TrecMeasure:
     @property
     def cutoffs(self) -> tuple[int, ...]:
         """ndcg_cut's cutoffs: each read with atol, sorted, positive and distinct
-        (meas_init.c get_long_cutoffs)."""
+        (meas_init.c get_long_cutoffs); refused where C leaves the result undefined (a
+        cutoff beyond a long, or two whose difference overflows the comparator's int)."""
         if self.params is None:
             return DEFAULT_CUTOFFS
-        values = sorted(_atol(part) for part in self.params.split(","))
+        try:
+            values = sorted(atol(part) for part in self.params.split(","))
+        except OverflowError as error:
+            raise ConfigError(f"trec_eval measure {self.text!r}: cutoff {error}") from None
         if values[0] <= 0:
             raise ConfigError(f"trec_eval measure {self.text!r}: cutoffs must be positive")
         if len(set(values)) != len(values):
             raise ConfigError(f"trec_eval measure {self.text!r}: duplicate cutoffs")
+        if values[-1] - values[0] > INT_MAX:
+            raise ConfigError(
+                f"trec_eval measure {self.text!r}: cutoffs {values[0]} and {values[-1]} differ "
+                "by more than C's int, which trec_eval's cutoff sort (comp_long) leaves unordered"
+            )
         return tuple(values)
 
     @property
-    def gains(self) -> tuple[tuple[Decimal, Decimal], ...]:
-        """The 'rel_level=gain' pairs, levels non-negative integers (gain_init.c setup_gains)."""
+    def pairs(self) -> tuple[tuple[Decimal, Decimal], ...]:
+        """Every 'rel_level=gain' pair in the order given, levels non-negative integers read
+        with atol (gain_init.c setup_gains)."""
         if self.params is None:
             return ()
-        pairs: dict[Decimal, Decimal] = {}
+        pairs = []
         for part in self.params.split(","):
             level, sep, value = part.partition("=")
             if not sep or not re.fullmatch(r"\+?[0-9]+", level):
@@ -71,12 +88,33 @@ class TrecMeasure:
                     "non-negative integer level"
                 )
             try:
-                pairs[Decimal(int(level))] = parse_decimal(value)
+                pairs.append((Decimal(atol(level)), parse_decimal(value)))
+            except OverflowError as error:
+                raise ConfigError(f"trec_eval measure {self.text!r}: level {error}") from None
             except NdcgSpecError:
                 raise ConfigError(
                     f"trec_eval measure {self.text!r}: gain {value!r} is not a decimal number"
                 ) from None
-        return tuple(sorted(pairs.items()))
+        return tuple(pairs)
+
+    @property
+    def gains(self) -> tuple[tuple[Decimal, Decimal], ...]:
+        """The gain of each level given, by level. trec_eval keeps every pair in its gain
+        table: a level's documents are counted into the ideal list at its first pair, while a
+        document's gain is looked up after the table is sorted by gain, so it is the level's
+        smallest (gain_init.c setup_gains, get_gain). A level given again with a gain no
+        smaller therefore has its first gain; with a smaller one the DCG and the ideal list
+        would weigh it differently, which is no nDCG, so it is refused."""
+        first: dict[Decimal, Decimal] = {}
+        for level, gain in self.pairs:
+            kept = first.setdefault(level, gain)
+            if gain < kept:
+                raise ConfigError(
+                    f"trec_eval measure {self.text!r}: level {level} is given gain {kept}, then "
+                    f"the smaller {gain}; trec_eval's DCG would use {gain} and its ideal list "
+                    f"{kept} (gain_init.c get_gain), so give each level once"
+                )
+        return tuple(sorted(first.items()))
 
     @property
     def text(self) -> str:
@@ -91,25 +129,40 @@ class TrecMeasure:
         return [self.name if self.params is None else f"{self.name}_{self.params}"]
 
 
-def _atol(text: str) -> int:
-    """C's atol: the leading optional sign and digits, 0 when there are none."""
-    digits = _ATOL.match(text).group().strip()
-    return int(digits) if digits.lstrip("+-") else 0
+def atol(text: str) -> int:
+    """C's atol, by which trec_eval reads its labels, cutoffs, -l and -M: after leading white
+    space, an optional sign and the digits up to the first other character ("1e3" and "1.5e1"
+    are 1, "x" is 0). A number beyond C's long, where atol is undefined, is an OverflowError
+    saying so."""
+    match = _ATOL.match(text)
+    digits = match.group("digits")
+    # Counting digits first keeps a huge field from costing a huge conversion.
+    value = int(match.group("sign") + digits) if 0 < len(digits) <= _LONG_DIGITS else 0
+    if len(digits) > _LONG_DIGITS or not LONG_MIN <= value <= LONG_MAX:
+        raise OverflowError(f"{text!r} is beyond C's long, where trec_eval's atol is undefined")
+    return value
 
 
 def check_gain_order(measure: TrecMeasure, top_level: int) -> None:
-    """trec_eval sorts its gain table (the given gains, and gain = level for every other level
-    from 0 to the query's highest) with a comparator that truncates the difference of two
-    gains to an int (gain_init.c comp_rel_gain): gains differing by less than 1 then have no
-    defined order in its ideal list, so such a table is refused."""
-    table = {Decimal(level): Decimal(level) for level in range(top_level + 1)}
-    table.update(measure.gains)
-    for low, high in itertools.pairwise(sorted(set(table.values()))):
+    """trec_eval sorts its gain table (every pair given, and gain = level for every other level
+    from 0 to the query's highest) with a comparator that returns the difference of two gains
+    cast to an int (gain_init.c comp_rel_gain): gains differing by less than 1 then have no
+    defined order in its ideal list, and a difference beyond C's int no defined value, so
+    such a table is refused."""
+    given = {level for level, _ in measure.pairs}
+    defaults = {Decimal(level) for level in range(top_level + 1)} - given
+    gains = sorted(defaults | {gain for _, gain in measure.pairs})
+    for low, high in itertools.pairwise(gains):
         if high - low < 1:
             raise ConfigError(
                 f"trec_eval measure {measure.text!r}: gains {low} and {high} differ by less "
                 "than 1, which trec_eval's gain sort (comp_rel_gain) leaves unordered"
             )
+    if gains[-1] - gains[0] > INT_MAX:
+        raise ConfigError(
+            f"trec_eval measure {measure.text!r}: gains {gains[0]} and {gains[-1]} differ by "
+            "more than C's int, which trec_eval's gain sort (comp_rel_gain) leaves unordered"
+        )
 
 
 def parse_trec_measure(text: str) -> TrecMeasure:

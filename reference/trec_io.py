@@ -18,7 +18,7 @@ import shutil
 import stat
 import tempfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
@@ -148,13 +148,21 @@ def field_decimal(text: str, what: str, where: str) -> Decimal:
         raise InputError(f"{what} {text!r} is not a finite decimal number", where) from None
 
 
-def read_qrels(path: str | Path | Source) -> dict[str, dict[str, Judgment]]:
-    """TREC qrels: four fields a line; a document judged twice for a query is an error
+def spec_label(text: str, where: str) -> Decimal:
+    """A label as ``ndcg.input.number`` reads it: the exact decimal written ("1e3" is 1000)."""
+    return field_decimal(text, "label", where)
+
+
+def read_qrels(
+    path: str | Path | Source, label: Callable[[str, str], Decimal] = spec_label
+) -> dict[str, dict[str, Judgment]]:
+    """TREC qrels: four fields a line, each label read by `label` from its text and
+    ``file:line``; a document judged twice for a query is an error
     (``ndcg.input.duplicate-judgment``)."""
     qrels: dict[str, dict[str, Judgment]] = {}
     for where, fields in read_lines(path):
-        qid, _, docid, label = _fields(fields, QRELS_LAYOUT, "qrels", where)
-        add_judgment(qrels, qid, docid, Judgment(field_decimal(label, "label", where), where))
+        qid, _, docid, text = _fields(fields, QRELS_LAYOUT, "qrels", where)
+        add_judgment(qrels, qid, docid, Judgment(label(text, where), where))
     return qrels
 
 

@@ -64,6 +64,21 @@ def test_errors_are_one_line_without_traceback() -> None:
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
 
 
+def test_seconds_and_megabytes_that_are_not_positive_and_finite_are_refused_first(
+    tmp_path: Path,
+) -> None:
+    report = tmp_path / "r.jsonl"
+    for value in ("nan", "inf", "-inf", "-1", "0"):
+        for flag in ("--timeout", "--max-output-mb"):
+            done = ndcgspec("run", "reference", *SUITE, f"{flag}={value}", "--report", str(report))
+            assert done.returncode == 2, (flag, value)
+            assert done.stdout == ""
+            assert done.stderr == (
+                "ndcgspec: error: -j, --timeout and --max-output-mb must be positive and finite\n"
+            )
+            assert not report.exists() and not report.with_name("r.jsonl.partial").exists()
+
+
 # The fixture suite has 15 distinct inputs that can run: 14 inline (fx/tie-docid and
 # fx/open-ties share one) and one published whose data is present. Every one of them is judged
 # under the configuration asked for.

@@ -37,6 +37,25 @@ def test_digits_rounds_the_text_output(capsys, files, digits: str, shown: str) -
     assert (status, out, err) == (0, f"nDCG\tall\t{shown}\n", "")
 
 
+def test_every_digits_the_help_offers_rounds(capsys, tmp_path) -> None:
+    # q1's relevant document at rank 7 below six unjudged ones: nDCG = 1/log2(8) = 1/3; q2's
+    # at rank 1: 1; their mean 2/3. Each rounds to N places by hand: 0.33...3, 1.00...0 and
+    # 0.66...67 (0, 1 and 1 at N = 0).
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq2 0 b 1\n")
+    unjudged = "".join(f"q1 Q0 u{rank} {rank} {10 - rank} t\n" for rank in range(1, 7))
+    (tmp_path / "run").write_text(unjudged + "q1 Q0 a 7 1 t\nq2 Q0 b 1 1 t\n")
+    for digits in range(41):
+        places = "." * (digits > 0)
+        expected = [
+            f"nDCG\tq1\t0{places}{'3' * digits}",
+            f"nDCG\tq2\t1{places}{'0' * digits}",
+            "nDCG\tall\t1" if digits == 0 else f"nDCG\tall\t0.{'6' * (digits - 1)}7",
+        ]
+        files = [str(tmp_path / "qrels"), str(tmp_path / "run")]
+        status, out, err = run_cli(capsys, "score", "-q", *files, "--digits", str(digits))
+        assert (status, out.splitlines(), err) == (0, expected, ""), digits
+
+
 def test_text_names_each_measure_as_written(capsys, files) -> None:
     measures = ["ndcg_cut.10", "nDCG(judged_only=True)@5", "trec_eval@10"]
     args = [part for m in measures for part in ("-m", m)]

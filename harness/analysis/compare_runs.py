@@ -26,6 +26,7 @@ import mpmath
 from tqdm import tqdm
 
 from ndcgspec.harness.analysis.sweep import Sweep
+from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.score import config_from_measure
 from ndcgspec.reference.config import Config, presets
 from ndcgspec.reference.contexts import held
@@ -386,6 +387,8 @@ def run_compare(args: argparse.Namespace) -> int:
     """Compare, print, and write the figures and page when asked; exit status 0."""
     if len(args.runs) < 2:
         raise NdcgSpecError("compare needs at least two runs")
+    if args.out:
+        output_path(Path(args.out), "--out", folder=True)
     conventions = conventions_of(args.measures, args.cutoff)
     comparison = compare(
         args.qrels, args.runs, conventions, args.names, progress=sys.stderr.isatty()

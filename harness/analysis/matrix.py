@@ -66,6 +66,7 @@ from ndcgspec.harness.analysis.probes import (
     expected_of,
     probe_inputs,
 )
+from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.running.compare import exact, ulp
 from ndcgspec.harness.running.outcome import judge, summed_terms
 from ndcgspec.harness.running.pool import shared_pools
@@ -448,6 +449,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Build the matrix and write both files."""
+    output_path(args.out, "--out", folder=True)
     require_page_libraries()
     probes = probe_inputs()
     items, missing = build(probes, args.adapters or None, args.jobs)

@@ -8,6 +8,7 @@ terminal summary is a table by axis; the exit status is 1 when any case fails or
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import signal
 import sys
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ndcgspec.harness.adapters.base import BUILTIN_ADAPTERS
+from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.running.compare import error_constant
 from ndcgspec.harness.running.plan import Selection
 from ndcgspec.harness.running.pool import PoolOptions
@@ -77,9 +79,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def pool_options(args: argparse.Namespace) -> PoolOptions:
-    """The process options of the command line, checked."""
-    if args.jobs < 1 or args.timeout <= 0 or args.max_output_mb <= 0:
-        raise NdcgSpecError("-j, --timeout and --max-output-mb must be positive")
+    """The process options of the command line, checked before anything starts: NaN or an
+    infinity would reach the workers' clocks and output cap, where no limit holds."""
+    limits = (args.timeout, args.max_output_mb)
+    if args.jobs < 1 or not all(0 < limit < math.inf for limit in limits):
+        raise NdcgSpecError("-j, --timeout and --max-output-mb must be positive and finite")
     return PoolOptions(
         jobs=args.jobs,
         timeout=args.timeout,
@@ -205,6 +209,8 @@ def handle(args: argparse.Namespace) -> int:
     stop_on_sigterm()
     command = command_of(args)
     options = pool_options(args)
+    if args.report:
+        output_path(args.report, "--report")
     chosen = Selection(load_cases(args.cases, args.suite, args.data), args.preset, args.measure)
     if not chosen.stored:
         raise NdcgSpecError("no case file matches the selection")

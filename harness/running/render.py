@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.running.outcome import OUTCOMES
 from ndcgspec.harness.running.report import Report, Tally, exit_status, read_report, tally
 from ndcgspec.reference import InputError
@@ -265,9 +266,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def write_output(path: Path, text: str, report: Report) -> None:
     """Write `text` to `path` in one step (a temporary file renamed over it), refusing a
-    folder and the report being read: the user's files are never lost."""
-    if path.is_dir():
-        raise InputError("is a folder; -o names the file to write", str(path))
+    path where no file can be made and the report being read: the user's files are never
+    lost."""
+    output_path(path, "-o")
     if path.exists() and path.samefile(report.source):
         raise InputError("is the report being rendered; refusing to overwrite it", str(path))
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")

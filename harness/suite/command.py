@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.running.command import show_progress
 from ndcgspec.harness.shared_folder import UNKNOWN, data_root
 from ndcgspec.harness.suite.check import check
@@ -38,9 +39,7 @@ def register(subparsers: Any) -> None:
 def run_generate(args: argparse.Namespace) -> int:
     """Write the case files and the manifest; say what was written."""
     started = time.monotonic()
-    out = args.cases_dir or cases_root()
-    if out.exists() and not out.is_dir():
-        raise NdcgSpecError(f"{out}: not a folder; --cases-dir names where the cases go")
+    out = output_path(args.cases_dir or cases_root(), "--cases-dir", folder=True)
     data = args.data_root or data_root()
     written = generate(out, data, args.jobs)
     if not published_available(data):

@@ -1,0 +1,25 @@
+"""The paths the commands write to (``report -o``, ``run --report``, ``compare --out``,
+``matrix --out``, ``cases generate --cases-dir``), checked before any work is done: a path that
+cannot be made is one line naming it, never a traceback after the work, nor a result lost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ndcgspec.reference.errors import InputError
+
+
+def output_path(path: Path, option: str, *, folder: bool = False) -> Path:
+    """`path`, once it is clear that a file (with `folder`, a folder) can be made there: it is
+    not the other kind already, and the nearest existing path above it is a folder (a regular
+    file in the way would fail the write with NotADirectoryError)."""
+    wanted, other = ("folder", "file") if folder else ("file", "folder")
+    if path.exists() and path.is_dir() != folder:
+        raise InputError(
+            f"is a {other}, not a {wanted}; {option} names the {wanted} to write", str(path)
+        )
+    # A relative path's parents end at ".", an absolute one's at "/": both exist.
+    above = next(parent for parent in path.parents if parent.exists())
+    if not above.is_dir():
+        raise InputError(f"cannot be written: {above} is a file, not a folder", str(path))
+    return path
