@@ -86,3 +86,31 @@ def test_plugin_is_silent_without_its_options(tmp_path: Path) -> None:
         timeout=120,
     )
     assert done.returncode == 0 and "1 passed" in done.stdout
+
+
+CONSTANT = """
+from ndcgspec.harness.adapters.base import trec_adapter
+
+adapter = trec_adapter(lambda qrels, run, k: {q: 0.5 for q in run}, name="half", version="0")
+"""
+
+
+def test_a_failed_published_case_is_traced_from_the_sessions_data_root(tmp_path: Path) -> None:
+    # The published fixture's files lie only below --ndcgspec-data: the trace that explains
+    # its failure reads them there, not below the default data root.
+    (tmp_path / "half_ndcg.py").write_text(CONSTANT)
+    done = subprocess.run(
+        [
+            *PYTEST,
+            "--ndcgspec-adapter=half_ndcg:adapter",
+            "--ndcgspec-cases=published.json",
+            *FIXTURE_SUITE,
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    out = done.stdout
+    assert "FAILED ndcgspec::pub/four-places" in out, out + done.stderr
+    assert "query q1: nDCG = " in out and "rejects this input" not in out

@@ -27,7 +27,6 @@ from ndcgspec.harness.running.pool import PoolOptions, declared_adapter
 from ndcgspec.harness.running.report import nothing_ran, tally
 from ndcgspec.harness.running.runner import fixed_cases, load_cases
 from ndcgspec.harness.running.worker import adapter_command
-from ndcgspec.harness.shared_folder import data_root
 from ndcgspec.harness.suite.load import LoadedCase, case_inputs
 from ndcgspec.reference import Config, NdcgSpecError, evaluate
 from ndcgspec.reference.decimals import decimal_string
@@ -92,7 +91,8 @@ class CaseItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, CaseMismatch):
-            return explain_failure(self.loaded, excinfo.value.record)
+            data = self.config.getoption("ndcgspec_data")
+            return explain_failure(self.loaded, excinfo.value.record, data)
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
@@ -185,10 +185,11 @@ def _trace_text(value: Any) -> str:
     return "-" if value is None else str(decimal_string(value, TRACE_DIGITS))
 
 
-def reference_trace(loaded: LoadedCase, qids: list[str]) -> Iterator[str]:
-    """The reference's per-rank trace of the queries `qids`, as text lines."""
+def reference_trace(loaded: LoadedCase, qids: list[str], data: Path | None) -> Iterator[str]:
+    """The reference's per-rank trace of the queries `qids`, as text lines; a published case's
+    files are read below the data root `data`, the one the session ran the case with."""
     try:
-        qrels, run = case_inputs(loaded.case, data_root())
+        qrels, run = case_inputs(loaded.case, data)
         evaluation = evaluate(Config.from_mapping(loaded.case["config"]), qrels, run)
     except NdcgSpecError as error:
         yield f"  the reference rejects this input: {error}"
@@ -213,8 +214,8 @@ def reference_trace(loaded: LoadedCase, qids: list[str]) -> Iterator[str]:
             yield f"    ... {len(result.trace) - 20} more ranks"
 
 
-def explain_failure(loaded: LoadedCase, record: Mapping[str, Any]) -> str:
-    """The readable account of a failed or errored case."""
+def explain_failure(loaded: LoadedCase, record: Mapping[str, Any], data: Path | None) -> str:
+    """The readable account of a failed or errored case, published files read below `data`."""
     case = loaded.case
     lines = [
         f"case {case['id']} ({loaded.path.name}): {case.get('description', '')}",
@@ -249,6 +250,6 @@ def explain_failure(loaded: LoadedCase, record: Mapping[str, Any]) -> str:
     if queries or record["outcome"] == "error":
         lines.append("reference trace:")
         lines += reference_trace(
-            loaded, queries or list(case.get("expected", {}).get("per_query", {}))
+            loaded, queries or list(case.get("expected", {}).get("per_query", {})), data
         )
     return "\n".join(lines)
