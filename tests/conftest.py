@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -31,27 +31,27 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 )
 
 
+def _shared(found: Path | None, present: Callable[[Path], bool], what: str) -> Path:
+    """`found` inside the shared folder; the test skips when no shared folder is known or
+    `found` is absent."""
+    if found is None:
+        pytest.skip(UNKNOWN)
+    if not present(found):
+        pytest.skip(f"{what} {found} is absent")
+    return found
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """The shared real-data folder; the test skips when it is absent or none is known."""
-    data = data_root()
-    if data is None:
-        pytest.skip(UNKNOWN)
-    if not data.is_dir():
-        pytest.skip(f"real data folder {data} is absent")
-    return data
+    return _shared(data_root(), Path.is_dir, "real data folder")
 
 
 @pytest.fixture(scope="session")
 def trec_eval_tarball() -> Path:
     """The shared trec_eval source tarball; the test skips when it is absent or no shared
     folder is known."""
-    tarball = trec_eval_source()
-    if tarball is None:
-        pytest.skip(UNKNOWN)
-    if not tarball.is_file():
-        pytest.skip(f"trec_eval source {tarball} is absent")
-    return tarball
+    return _shared(trec_eval_source(), Path.is_file, "trec_eval source")
 
 
 def choice_axes() -> list[dict[str, Any]]:
