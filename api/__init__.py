@@ -8,6 +8,8 @@ it is imported on first use, so that ``import ndcgspec.<subpackage>`` stays ligh
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -20,9 +22,10 @@ __all__ = ["Result", "ScoreError", "score"]
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":
-        from ndcgspec.harness.versions import harness_version
-
-        return harness_version()
+        try:
+            return package_version("ndcgspec")
+        except PackageNotFoundError:
+            return "unknown"
     if name in __all__:
         from ndcgspec import evaluation
 

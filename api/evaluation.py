@@ -20,7 +20,8 @@ from typing import Any
 
 from ndcgspec.engine.scoring import score_files
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
-from ndcgspec.reference import evaluate, parse_measure
+from ndcgspec.measures.grammar import parse_measure
+from ndcgspec.reference import evaluate
 from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.reference.inputs import Judgment, Posting, qrels_from_labels, run_from_scores
 from ndcgspec.reference.trec_io import read_qrels, read_run

@@ -21,14 +21,14 @@ from concurrent.futures import ProcessPoolExecutor
 
 from ndcgspec.harness.adapters.base import CaseInput, Values
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
-from ndcgspec.harness.running.command import execute
-from ndcgspec.harness.running.host import values_message
-from ndcgspec.harness.running.outcome import judge, summed_terms
-from ndcgspec.harness.running.pool import PoolOptions
-from ndcgspec.harness.running.runner import case_rows, fixed_cases, load_cases
-from ndcgspec.harness.running.worker import adapter_command
-from ndcgspec.harness.shared_folder import data_root
-from ndcgspec.harness.suite.load import LoadedCase
+from ndcgspec.harness.host import values_message
+from ndcgspec.harness.outcome import judge, summed_terms
+from ndcgspec.harness.pool import PoolOptions
+from ndcgspec.harness.run_command import execute
+from ndcgspec.harness.runner import case_rows, fixed_cases, load_cases
+from ndcgspec.harness.worker import adapter_command
+from ndcgspec.suite.folders import data_root
+from ndcgspec.suite.load import LoadedCase
 
 # Filled in the parent before the worker processes fork, which inherit them ready-made, as the
 # protocol's workers start with the cases already parsed by the harness.

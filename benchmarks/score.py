@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from ndcgspec.harness.shared_folder import UNKNOWN, data_root, trec_eval_source
+from ndcgspec.suite.folders import UNKNOWN, data_root, trec_eval_source
 
 GRADES, GRADE_SHARES = np.array([0, 1, 2, 3]), [0.55, 0.17, 0.20, 0.08]
 TREC_EVAL_MEASURES = ["-c", "-m", "ndcg", "-m", "ndcg_cut.10"]
@@ -262,7 +262,7 @@ def digits_identical(qrels: Path, run: Path) -> None:
     """Print how many output values of the fast engine equal the plain reference's, digit for
     digit."""
     from ndcgspec.engine.scoring import score_files, score_files_plain
-    from ndcgspec.reference import parse_measure
+    from ndcgspec.measures.grammar import parse_measure
 
     configs = [parse_measure("nDCG"), parse_measure("nDCG@10")]
     fast, plain = score_files(configs, qrels, run), score_files_plain(configs, qrels, run)

@@ -32,8 +32,7 @@ from ndcgspec.engine.read import (
     words_of,
 )
 from ndcgspec.reference.decimals import parse_decimal
-from ndcgspec.reference.errors import InputError, NdcgSpecError
-from ndcgspec.reference.extras import install_hint
+from ndcgspec.reference.errors import InputError, NdcgSpecError, install_hint
 from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
 from ndcgspec.reference.trec_io import FORBIDDEN, SEPARATORS, Source
 

@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as package_version
-
-from ndcgspec.harness.running.protocol import protocol_version
+import ndcgspec
+from ndcgspec.harness.protocol import protocol_version
 from ndcgspec.spec import load_spec
-
-
-def harness_version() -> str:
-    """The installed version of ndcgspec."""
-    try:
-        return package_version("ndcgspec")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def spec_version() -> str:
@@ -25,13 +15,13 @@ def spec_version() -> str:
 def version_line() -> str:
     """What ``ndcgspec --version`` prints: the software's version and the spec's, which are
     different things (a spec version names what is computed, ``ndcg.definition.versions``)."""
-    return f"ndcgspec {harness_version()} (spec {spec_version()})"
+    return f"ndcgspec {ndcgspec.__version__} (spec {spec_version()})"
 
 
 def versions() -> dict[str, str | int]:
     """Harness, spec and protocol versions, as a report header lists them."""
     return {
-        "harness_version": harness_version(),
+        "harness_version": ndcgspec.__version__,
         "spec_version": spec_version(),
         "protocol_version": protocol_version(),
     }

@@ -1,7 +1,7 @@
 """The exact reference implementation of ``spec/ndcg.yaml``: one small module per axis,
 mpmath arithmetic at the spec's precision, written for clarity rather than speed."""
 
-from ndcgspec.reference.config import Config, parse_measure
+from ndcgspec.reference.config import Config
 from ndcgspec.reference.errors import ConfigError, InputError, NdcgSpecError
 from ndcgspec.reference.evaluate import Evaluation, evaluate
 from ndcgspec.reference.inputs import Judgment, Posting, qrels_from_labels, run_from_scores
@@ -18,7 +18,6 @@ __all__ = [
     "QueryResult",
     "TraceRow",
     "evaluate",
-    "parse_measure",
     "qrels_from_labels",
     "run_from_scores",
 ]

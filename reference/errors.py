@@ -1,6 +1,16 @@
-"""The errors of ndcgspec. Each carries one line that names what is wrong and where."""
+"""The errors of ndcgspec. Each carries one line that names what is wrong and where.
+
+An error that needs a library ndcgspec does not depend on names the smallest install that
+supplies it (`install_hint`): the requirements of one of the distribution's optional extras,
+read from the installed metadata, so pyproject.toml stays their only statement, with the
+extras it names itself expanded, since ``ndcgspec`` is not on the package index."""
 
 from __future__ import annotations
+
+import re
+import shlex
+from functools import cache
+from importlib.metadata import requires
 
 
 class NdcgSpecError(ValueError):
@@ -30,3 +40,43 @@ class InputError(NdcgSpecError):
         self.where = where
         self.anchor = anchor
         self.axis = axis
+
+
+_MARKER = re.compile(r"""extra\s*==\s*["']([^"']+)["']""")
+_SELF = re.compile(r"ndcgspec\[([^\]]*)\]\s*$")
+
+
+@cache
+def _requirements() -> dict[str, tuple[str, ...]]:
+    """extra → its requirements as pyproject.toml writes them (markers stripped)."""
+    found: dict[str, list[str]] = {}
+    for line in requires("ndcgspec") or []:
+        requirement, _, marker = line.partition(";")
+        extra = _MARKER.search(marker)
+        if extra:
+            found.setdefault(extra.group(1), []).append(requirement.strip())
+    return {extra: tuple(items) for extra, items in found.items()}
+
+
+def extra_requirements(extra: str) -> list[str]:
+    """What ``pip install`` needs for `extra`: its requirements, with ``ndcgspec[a,b]``
+    replaced by the requirements of extras a and b, in order, each once."""
+    out: list[str] = []
+    for requirement in _requirements()[extra]:
+        named = _SELF.fullmatch(requirement.replace(" ", ""))
+        inner = (
+            [r for e in named.group(1).split(",") for r in extra_requirements(e)]
+            if named
+            else [requirement]
+        )
+        out += [r for r in inner if r not in out]
+    return out
+
+
+def install_hint(*extras: str) -> str:
+    """``pip install scikit-learn (ndcgspec's extra sklearn)``: the command that installs
+    what `extras` bring, and the extras' names for an install from a clone or a wheel."""
+    requirements = [r for e in extras for r in extra_requirements(e)]
+    command = " ".join(shlex.quote(r) for r in dict.fromkeys(requirements))
+    noun = "extra" if len(extras) == 1 else "extras"
+    return f"pip install {command} (ndcgspec's {noun} {', '.join(extras)})"

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ndcgspec.engine.table import TableColumns
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.errors import NdcgSpecError
-from ndcgspec.reference.extras import install_hint
+from ndcgspec.reference.errors import NdcgSpecError, install_hint
 from ndcgspec.reference.trec_io import STDIN
 from ndcgspec.spark.scoring import score_paths
 

@@ -1,5 +1,5 @@
 """Shared fixtures and hypothesis strategies: the shared data folder (found as every command
-finds it, ``harness/shared_folder.py``), and configurations drawn from the spec's own axes,
+finds it, ``suite/folders.py``), and configurations drawn from the spec's own axes,
 choice ids and parameter bounds (never restated here)."""
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
-from ndcgspec.harness.shared_folder import UNKNOWN, data_root, trec_eval_source
 from ndcgspec.spec import load_spec
+from ndcgspec.suite.folders import UNKNOWN, data_root, trec_eval_source
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TESTS_DIR = Path(__file__).resolve().parent
 
 # Expected values computed during the tests are cached for the session alone, never read from a
-# user's cache (``harness/running/plan.py``).
+# user's cache (``harness/plan.py``).
 os.environ["NDCGSPEC_CACHE_DIR"] = tempfile.mkdtemp(prefix="ndcgspec-cache-")
 
 # The deliberately wrong adapters of `fakes` are test code, not product: adapters run in child

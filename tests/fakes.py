@@ -19,8 +19,8 @@ import numpy as np
 
 from ndcgspec.harness.adapters.base import CaseInput, PerQuery, Rejected, Values, scored_queries
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
-from ndcgspec.harness.running.host import answer, protocol_streams
-from ndcgspec.harness.running.protocol import decode, encode
+from ndcgspec.harness.host import answer, protocol_streams
+from ndcgspec.harness.protocol import decode, encode
 
 Config = dict[str, Any]
 

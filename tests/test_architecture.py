@@ -1,48 +1,92 @@
-"""The import directions the README's map states: the spec is data, the reference is the
-definition and imports neither engine nor harness, the engine builds on the reference alone,
-and only the peer adapters, which run in worker processes, touch a peer library."""
+"""The import directions of the README's map: each package folder of ndcgspec, and the packages
+it may import, are read from the map's table, so the README states the rule once and these
+tests hold the code to it. Every module is checked, imports inside functions included; the map
+itself must be free of cycles, so the code is too. Only the peer adapters, which run in worker
+processes, touch a peer library."""
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import cache
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-
-MAY_IMPORT: dict[str, set[str]] = {
-    "spec": {"spec"},
-    "reference": {"spec", "reference"},
-    "engine": {"spec", "reference", "engine"},
-    "harness": {"spec", "reference", "engine", "harness", "cases", "spark"},
-    "api": {"spec", "reference", "engine", "harness", "api"},
-    # Spark scoring: executors run the engine on their queries; the harness's score command
-    # reaches it only for --engine spark.
-    "spark": {"spec", "reference", "engine", "spark"},
-}
-"""Each installed package of ndcgspec and the packages of ndcgspec it may import."""
+README = REPO_ROOT / "README.md"
+NOT_PACKAGES = {"tests", "benchmarks"}
+"""Rows of the map that are not installed packages: they may import everything."""
 
 PEER_FOLDER = REPO_ROOT / "harness" / "adapters" / "peers"
 SPARK_FOLDER = REPO_ROOT / "spark"
 SPARK_LIBRARIES = {"pyspark", "pandas"}
 """What the Spark package may import, inside functions only: pyspark and the pandas frames of
 its mapInPandas."""
+MODULE_STRING = re.compile(r"ndcgspec(\.[a-z_]+)+(:[A-Za-z_]+)?")
 API_MODULES = {p.stem for p in (REPO_ROOT / "api").glob("*.py")} - {"__init__"}
 """The modules of the top-level package ``ndcgspec`` itself (the folder ``api/``)."""
 
 
-def modules_of(folder: str) -> Iterator[Path]:
-    """Every Python module of one top-level package folder."""
-    yield from sorted((REPO_ROOT / folder).rglob("*.py"))
+@cache
+def the_map() -> dict[str, set[str]]:
+    """Each package of the README's map table (``harness.adapters`` for the folder
+    ``harness/adapters/``) and the packages its last column says it may import."""
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## The map") :]
+    rows = re.findall(r"^\| `([a-z_/]+)/` \|.*\| ([^|]+) \|$", section, re.M)
+    allowed = {
+        folder.replace("/", "."): set(re.findall(r"`([a-z_.]+)`", column))
+        for folder, column in rows
+        if folder not in NOT_PACKAGES
+    }
+    assert allowed, "the README's map has no rows"
+    return allowed
+
+
+def top_packages() -> set[str]:
+    """The top-level folders of the map's packages."""
+    return {room.split(".")[0] for room in the_map()}
+
+
+def room_of_folder(path: Path) -> str:
+    """The package of the map a module file lies in: its deepest folder with a row."""
+    parts = path.relative_to(REPO_ROOT).parent.parts
+    for depth in range(len(parts), 0, -1):
+        name = ".".join(parts[:depth])
+        if name in the_map():
+            return name
+    raise AssertionError(f"{path.relative_to(REPO_ROOT)} lies in no package of the map")
+
+
+def room_of_import(name: str) -> str | None:
+    """The package of the map a dotted name imported from ndcgspec lies in, or None outside
+    ndcgspec."""
+    parts = name.split(".")
+    if parts[0] != "ndcgspec":
+        return None
+    if len(parts) == 1 or parts[1] in API_MODULES:
+        return "api"
+    for depth in range(len(parts) - 1, 0, -1):
+        if (room := ".".join(parts[1 : depth + 1])) in the_map():
+            return room
+    raise AssertionError(f"{name} lies in no package of the map")
+
+
+def package_modules() -> Iterator[Path]:
+    """Every Python module of every installed package."""
+    for top in top_packages():
+        yield from sorted((REPO_ROOT / top).rglob("*.py"))
 
 
 def imported_names(path: Path) -> Iterator[str]:
     """The dotted names a module imports, at any depth (function-level imports included), and
-    the module names it passes to `require`, the peer adapters' deferred import."""
+    the module names it passes to `require`, the peer adapters' deferred import, or names in a
+    string (``ndcgspec.survey.matrix``, ``ndcgspec.harness.adapters.reference:Adapter``)."""
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
@@ -56,40 +100,84 @@ def imported_names(path: Path) -> Iterator[str]:
             and isinstance(node.args[0], ast.Constant)
         ):
             yield str(node.args[0].value)
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and MODULE_STRING.fullmatch(node.value)
+            and node.value.split(".")[1].partition(":")[0] in top_packages()
+        ):
+            # A module named in a string is imported by name: the command line's table of
+            # subcommands, the registry of built-in adapters, packaged resources.
+            yield node.value.partition(":")[0]
 
 
 def top_level(name: str) -> str:
     return name.split(".")[0]
 
 
-def ndcgspec_package(name: str) -> str | None:
-    """The package of ndcgspec that a dotted name lies in, or None outside ndcgspec."""
-    parts = name.split(".")
-    if parts[0] != "ndcgspec":
-        return None
-    if len(parts) == 1 or parts[1] in API_MODULES:
-        return "api"
-    return parts[1]
+def crossings() -> set[tuple[str, str, str]]:
+    """(importing package, imported package, where) for every import between two packages."""
+    found = set()
+    for path in package_modules():
+        source = room_of_folder(path)
+        for name in imported_names(path):
+            target = room_of_import(name)
+            if target is not None and target != source:
+                found.add((source, target, f"{path.relative_to(REPO_ROOT)} imports {name}"))
+    return found
 
 
-def test_no_module_uses_a_relative_import_across_packages() -> None:
+def test_every_package_folder_has_a_row_of_the_map() -> None:
+    folders = {
+        ".".join(init.parent.relative_to(REPO_ROOT).parts)
+        for top in top_packages()
+        for init in (REPO_ROOT / top).rglob("__init__.py")
+    }
+    assert folders == set(the_map())
+
+
+def test_the_map_names_only_its_own_packages_and_has_no_cycle() -> None:
+    rooms = the_map()
+    assert {name for allowed in rooms.values() for name in allowed} <= set(rooms)
+    try:
+        list(TopologicalSorter(rooms).static_order())
+    except CycleError as cycle:
+        pytest.fail(f"the README's map has a cycle: {cycle.args[1]}")
+
+
+def test_no_module_uses_a_relative_import() -> None:
     # Relative imports would hide a package crossing from the checks below.
-    for folder in MAY_IMPORT:
-        for path in modules_of(folder):
-            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-            relative = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level]
-            assert not relative, f"{path.relative_to(REPO_ROOT)} uses a relative import"
-
-
-@pytest.mark.parametrize("package", sorted(MAY_IMPORT))
-def test_package_imports_only_what_the_map_allows(package: str) -> None:
-    crossings = [
-        f"{path.relative_to(REPO_ROOT)} imports {name}"
-        for path in modules_of(package)
-        for name in imported_names(path)
-        if (target := ndcgspec_package(name)) is not None and target not in MAY_IMPORT[package]
+    relative = [
+        str(path.relative_to(REPO_ROOT))
+        for path in package_modules()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+        if isinstance(node, ast.ImportFrom) and node.level
     ]
-    assert crossings == []
+    assert relative == []
+
+
+def test_every_import_between_packages_is_one_the_map_allows() -> None:
+    rooms = the_map()
+    assert [
+        where for source, target, where in sorted(crossings()) if target not in rooms[source]
+    ] == []
+
+
+def test_the_imports_between_packages_form_no_cycle() -> None:
+    graph: dict[str, set[str]] = {room: set() for room in the_map()}
+    for source, target, _ in crossings():
+        graph[source].add(target)
+    try:
+        list(TopologicalSorter(graph).static_order())
+    except CycleError as cycle:
+        pytest.fail(f"the packages import each other in a cycle: {cycle.args[1]}")
+
+
+def test_every_allowed_import_is_used() -> None:
+    # The map states what the code does, not a wider permission.
+    used = {(source, target) for source, target, _ in crossings()}
+    unused = [(s, t) for s, allowed in the_map().items() for t in allowed if (s, t) not in used]
+    assert unused == []
 
 
 def peer_libraries() -> set[str]:
@@ -110,8 +198,7 @@ def test_only_the_peer_adapters_import_a_peer_library() -> None:
     libraries = peer_libraries()
     outside = [
         f"{path.relative_to(REPO_ROOT)} imports {name}"
-        for folder in MAY_IMPORT
-        for path in modules_of(folder)
+        for path in package_modules()
         if PEER_FOLDER not in path.parents
         for name in imported_names(path)
         if top_level(name) in libraries
@@ -133,17 +220,19 @@ def test_the_spark_package_imports_pyspark_only_inside_functions() -> None:
     # `import ndcgspec` (and the score command without --engine spark) must not need pyspark.
     eager = [
         f"{path.relative_to(REPO_ROOT)} imports {name} at module level"
-        for path in modules_of("spark")
+        for path in sorted(SPARK_FOLDER.rglob("*.py"))
         for name in _module_level_imports(path)
         if top_level(name) in SPARK_LIBRARIES
     ]
     assert eager == []
-    assert {"pyspark"} <= {top_level(n) for p in modules_of("spark") for n in imported_names(p)}
+    assert {"pyspark"} <= {
+        top_level(n) for p in sorted(SPARK_FOLDER.rglob("*.py")) for n in imported_names(p)
+    }
 
 
 def test_importing_ndcgspec_and_its_spark_package_loads_no_pyspark() -> None:
     code = (
-        "import sys, ndcgspec, ndcgspec.spark, ndcgspec.harness.score; "
+        "import sys, ndcgspec, ndcgspec.spark, ndcgspec.commands.score; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspark', 'pandas')))"
     )
     loaded = subprocess.run(

@@ -1,4 +1,4 @@
-"""The install hints of ``ndcgspec.reference.extras``: what they tell a user to install is what
+"""The install hints of ``ndcgspec.reference.errors``: what they tell a user to install is what
 pyproject.toml lists for the extra, with the extras it is built of expanded (``ndcgspec`` itself
 is not on the package index), and the command survives the shell."""
 
@@ -10,7 +10,7 @@ import pytest
 from install_hints import EXTRAS, PROJECT, names_extras
 from packaging.requirements import Requirement
 
-from ndcgspec.reference.extras import extra_requirements, install_hint
+from ndcgspec.reference.errors import extra_requirements, install_hint
 
 
 def expanded(extra: str) -> set[str]:

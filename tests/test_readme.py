@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from ndcgspec.engine.memory import Inputs
-from ndcgspec.harness.running.runner import load_cases
-from ndcgspec.harness.suite.load import LoadedCase, case_inputs
+from ndcgspec.harness.runner import load_cases
 from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.suite.load import LoadedCase, case_inputs
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 MINIMUM_JUDGED = 1500
@@ -61,7 +61,7 @@ def project(tmp_path: Path, source: str) -> Path:
 def run_in(folder: Path, words: list[str]) -> subprocess.CompletedProcess[str]:
     command = {
         "python": [sys.executable],
-        "ndcgspec": [sys.executable, "-m", "ndcgspec.harness.cli"],
+        "ndcgspec": [sys.executable, "-m", "ndcgspec.commands.cli"],
     }
     return subprocess.run(
         [*command[words[0]], *words[1:]],

@@ -1,7 +1,7 @@
 """The built wheel ships the spec and the cases as package data, so an installed ndcgspec
 finds ``ndcg.yaml`` and the JSON Schemas without a checkout (spec anchor ``ndcg``); installed,
 it finds the shared data through ``NDCGSPEC_SHARED`` alone, never inside site-packages
-(``harness/shared_folder.py``)."""
+(``suite/folders.py``)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import zipfile
 from importlib.metadata import version
 from pathlib import Path
@@ -21,22 +22,16 @@ from typing import Any, NamedTuple
 import pytest
 from conftest import REPO_ROOT
 
-from ndcgspec.harness.shared_folder import SHARED_ENV, shared_root
+from ndcgspec.suite.folders import SHARED_ENV, shared_root
 
 BUILD_WHEEL = (
     "import sys; from setuptools import build_meta; print(build_meta.build_wheel(sys.argv[1]))"
 )
-SOURCE_ITEMS = [
-    "pyproject.toml",
-    "README.md",
-    "api",
-    "spec",
-    "cases",
-    "reference",
-    "engine",
-    "harness",
-    "spark",
-]
+PACKAGE_DIRS: dict[str, str] = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"][
+    "setuptools"
+]["package-dir"]
+"""Each package of the wheel and the folder of the checkout that holds it."""
+SOURCE_ITEMS = ["pyproject.toml", "README.md", *sorted(set(PACKAGE_DIRS.values()))]
 
 
 def can_build_wheels(setuptools_version: str) -> bool:
@@ -105,13 +100,15 @@ def test_wheel_ships_the_cases_package_and_every_case_file(wheel_names: set[str]
         assert f"ndcgspec/cases/{path.relative_to(cases).as_posix()}" in wheel_names
 
 
-def test_wheel_ships_the_reference_and_the_harness(wheel_names: set[str]) -> None:
-    assert "ndcgspec/reference/config_schema.py" in wheel_names
-    assert "ndcgspec/harness/cli.py" in wheel_names
-    assert "ndcgspec/engine/scoring.py" in wheel_names
-    assert "ndcgspec/spark/scoring.py" in wheel_names
-    for folder in ("suite", "running", "adapters", "adapters/peers", "analysis"):
-        assert f"ndcgspec/harness/{folder}/__init__.py" in wheel_names
+def test_wheel_ships_every_package_of_the_map(wheel_names: set[str]) -> None:
+    packages = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"
+    ]
+    for package in packages:
+        assert f"{package.replace('.', '/')}/__init__.py" in wheel_names
+    for package, folder in PACKAGE_DIRS.items():
+        for path in (REPO_ROOT / folder).glob("*.py"):
+            assert f"{package.replace('.', '/')}/{path.name}" in wheel_names
     assert "ndcgspec/harness/adapters/ndcg_adapter.mjs" in wheel_names
 
 
@@ -122,7 +119,7 @@ def test_wheel_ships_the_python_api_as_the_ndcgspec_package(wheel_names: set[str
 
 def test_wheel_ships_the_citation_file(wheel_names: set[str]) -> None:
     # `explain --cite` reads the release year from it in an installed package.
-    assert "ndcgspec/harness/CITATION.cff" in wheel_names
+    assert "ndcgspec/commands/CITATION.cff" in wheel_names
 
 
 PUBLISHED = "published/trec_eval-test-meas_params.json"

@@ -19,7 +19,7 @@ Two helpers turn a plain function into an adapter in a few lines:
     )
 
 `trec_adapter` does the same for functions of TREC-style dicts. Every adapter runs in a child
-process of the harness (``harness/running/host.py``); `load_adapter` finds it from
+process of the harness (``harness/host.py``); `load_adapter` finds it from
 ``module:object``.
 """
 
@@ -38,12 +38,12 @@ from typing import Any
 import numpy as np
 
 from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
-from ndcgspec.harness.running.compare import float_widths
 from ndcgspec.reference import InputError, NdcgSpecError, Posting
 from ndcgspec.reference.aggregate import CHOICES as AGGREGATE_CHOICES
 from ndcgspec.reference.config import axes, choice_axes, choice_ids
 from ndcgspec.reference.decimals import canonical_decimal, parse_decimal
 from ndcgspec.reference.duplicates import CHOICES as DUPLICATES
+from ndcgspec.suite.tolerance import float_widths
 
 Row = tuple[str, str, str]
 PerQuery = Mapping[str, float | None]

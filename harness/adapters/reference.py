@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import ndcgspec
 from ndcgspec.harness.adapters.base import ANY_VALUE, Adapter, CaseInput, Rejected, Values
-from ndcgspec.harness.versions import harness_version
 from ndcgspec.reference import Config, Judgment, NdcgSpecError, evaluate, run_from_scores
 from ndcgspec.reference.config import choice_axes
 from ndcgspec.reference.decimals import parse_decimal
@@ -32,7 +32,7 @@ class ReferenceAdapter(Adapter):
     def __init__(self) -> None:
         super().__init__(
             name="ndcgspec-reference",
-            version=harness_version(),
+            version=ndcgspec.__version__,
             # The spec's default first: the reference's native configuration is the default one.
             capabilities={
                 a["id"]: sorted((c["id"] for c in a["choices"]), key=lambda c: c != a["default"])

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
-from ndcgspec.harness.running.host import answer, protocol_streams
-from ndcgspec.harness.running.protocol import decode, encode
+from ndcgspec.harness.host import answer, protocol_streams
+from ndcgspec.harness.protocol import decode, encode
 
 STDERR_FLOOD_BYTES = 10 * 2**20
 LAST_WORDS = "the last line this adapter wrote"

@@ -9,7 +9,7 @@ import sys
 def ndcgspec(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """Run ``ndcgspec ARGS`` in a child process and return what it printed and its status."""
     return subprocess.run(
-        [sys.executable, "-m", "ndcgspec.harness.cli", *args],
+        [sys.executable, "-m", "ndcgspec.commands.cli", *args],
         capture_output=True,
         text=True,
         timeout=timeout,

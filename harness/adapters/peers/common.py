@@ -3,7 +3,7 @@ share.
 
 Each peer imports its library only when the adapter is built, in the worker process that
 serves it, so ndcgspec installs without any of them; a missing library is one line naming the
-smallest install that supplies it, the peer's own extra (``ndcgspec.reference.extras``). A
+smallest install that supplies it, the peer's own extra (``ndcgspec.reference.errors``). A
 peer passes the case's input to the library's public API the way a user of that library would,
 and declares in its start reply which axes that API cannot express (`Adapter.not_observable`):
 an API without document ids cannot be asked about duplicates or unjudged documents, however
@@ -31,7 +31,7 @@ from ndcgspec.harness.adapters.base import (
     Rejected,
     scored_queries,
 )
-from ndcgspec.reference.extras import install_hint
+from ndcgspec.reference.errors import install_hint
 
 
 def require(module: str, extra: str) -> ModuleType:

@@ -3,7 +3,7 @@ user's cache, for the ``trec_eval`` adapter and for the tests that compare ``ndc
 trec_eval`` with it byte for byte.
 
 The tarball is ``tools/trec_eval-src.tar.gz`` of the shared folder (``NDCGSPEC_SHARED``, or
-``../shared`` beside a source checkout: ``harness/shared_folder.py``); it is never copied into
+``../shared`` beside a source checkout: ``suite/folders.py``); it is never copied into
 the project. The program is built once per tarball (keyed by its SHA-256) into
 ``NDCGSPEC_CACHE_DIR`` (``~/.cache/ndcgspec``), under a lock, since several adapter processes
 may start at the same time; a program built earlier is used when the tarball is gone.
@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from ndcgspec.harness.adapters.base import AdapterError
-from ndcgspec.harness.shared_folder import SHARED_ENV, UNKNOWN, trec_eval_source
+from ndcgspec.suite.folders import SHARED_ENV, UNKNOWN, trec_eval_source
 
 BUILD_SECONDS = 600
 PROGRAM = "trec_eval"
@@ -30,9 +30,9 @@ SOURCE_STAMP = "source.sha256"
 
 def build_folder() -> Path:
     """Where the program is built: ``trec_eval`` in the cache of computed values
-    (``harness/running/plan.py``), or in the system's temporary folder when that cache is
+    (``harness/plan.py``), or in the system's temporary folder when that cache is
     turned off."""
-    from ndcgspec.harness.running.plan import cache_root
+    from ndcgspec.suite.folders import cache_root
 
     return (cache_root() or Path(tempfile.gettempdir()) / "ndcgspec") / PROGRAM
 

@@ -1,0 +1,201 @@
+"""The figures and page of ``ndcgspec compare --out DIR``: a bump chart of each run's rank
+across conventions, a heat map of Kendall's τ between conventions (PNG, with matplotlib), and
+a self-contained HTML page that embeds both with the tables of the report."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+from ndcgspec.commands.compare import Comparison, ranks
+from ndcgspec.reference.errors import NdcgSpecError, install_hint
+
+BUMP_PNG = "compare-ranks.png"
+TAU_PNG = "compare-tau.png"
+PAGE = "compare.html"
+DATA = "compare.json"
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise NdcgSpecError(f"--out needs matplotlib: {install_hint('figures')}") from None
+    return plt
+
+
+def bump_chart(comparison: Comparison, path: Path) -> None:
+    """Each run's rank (1 at the top) under each convention, one line per run."""
+    plt = _pyplot()
+    names = [c.name for c in comparison.conventions]
+    rank_of = {n: ranks(comparison, n) for n in names}
+    figure, axes = plt.subplots(
+        figsize=(max(8, 0.55 * len(names) + 3), 0.5 * len(comparison.runs) + 2.5)
+    )
+    colours = plt.get_cmap("tab10")
+    last = len(names) - 1
+    for index, run in enumerate(comparison.runs):
+        ys = [rank_of[n][run] for n in names]
+        colour = colours(index % 10)
+        axes.plot(range(len(names)), ys, marker="o", linewidth=2, color=colour)
+        # Names at both ends, inside the widened x range, so no tick label hides them.
+        axes.text(-0.3, ys[0], run, ha="right", va="center", color=colour)
+        axes.text(last + 0.3, ys[-1], run, ha="left", va="center", color=colour)
+    axes.set_xlim(-0.3 - 0.12 * max(len(r) for r in comparison.runs) - 1, last + 3)
+    axes.set_xticks(range(len(names)), names, rotation=45, ha="right")
+    axes.set_yticks(range(1, len(comparison.runs) + 1))
+    axes.invert_yaxis()
+    axes.set_ylabel("rank of the run (1 = best)")
+    axes.set_title("System ranks under each nDCG convention")
+    axes.grid(axis="y", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def tau_heat_map(data: dict[str, Any], path: Path) -> None:
+    """Kendall's τ-b between every two conventions, with the count of reversed pairs."""
+    plt = _pyplot()
+    names = list(data["kendall_tau"])
+    grid = [[data["kendall_tau"][a][b] for b in names] for a in names]
+    values = [[float("nan") if v is None else v for v in row] for row in grid]
+    size = 0.5 * len(names) + 3
+    figure, axes = plt.subplots(figsize=(size + 1.5, size))
+    image = axes.imshow(values, cmap="RdYlGn", vmin=-1, vmax=1)
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if i != j:
+                text = "n/a" if grid[i][j] is None else f"{grid[i][j]:.2f}"
+                axes.text(j, i, text, ha="center", va="center", fontsize=7)
+    axes.set_xticks(range(len(names)), names, rotation=60, ha="right", fontsize=8)
+    axes.set_yticks(range(len(names)), names, fontsize=8)
+    axes.set_title("Kendall's tau-b between the run orders of two conventions")
+    figure.colorbar(image, ax=axes, shrink=0.8, label="tau-b")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def _image(path: Path, alt: str) -> str:
+    encoded = base64.b64encode(path.read_bytes()).decode("ascii")
+    return f'<img src="data:image/png;base64,{encoded}" alt="{html.escape(alt)}">'
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _short(text: str | None) -> str:
+    return "undefined" if text is None else f"{float(text):.4f}"
+
+
+def page(data: dict[str, Any], title: str, bump: Path, tau: Path) -> str:
+    """The self-contained HTML page: figures embedded, tables from the JSON report."""
+    names = list(data["conventions"])
+    runs = data["runs"]
+    scores = _table(
+        ["convention", "measure", *runs],
+        [
+            [
+                n,
+                data["conventions"][n],
+                *(f"{_short(data['scores'][r][n])} ({data['ranks'][n][r]:g})" for r in runs),
+            ]
+            for n in names
+        ],
+    )
+    spread = _table(
+        ["run", "spread over conventions"], [[r, _short(data["spread"][r])] for r in runs]
+    )
+    flips = _table(
+        ["a", "b", "a above b under", "a below b under", "queries that move it most"],
+        [
+            [
+                f["a"],
+                f["b"],
+                f["a_above_b_under"],
+                f["a_below_b_under"],
+                ", ".join(f"{c['query']} {float(c['moves']):+.4f}" for c in f["contributions"]),
+            ]
+            for f in data["flips"]
+        ],
+    )
+    queries = _table(
+        ["query", "run", "spread", "lowest", "highest"],
+        [
+            [
+                q["query"],
+                q["run"],
+                _short(q["spread"]),
+                f"{_short(q['lowest']['ndcg'])} ({q['lowest']['convention']})",
+                f"{_short(q['highest']['ndcg'])} ({q['highest']['convention']})",
+            ]
+            for q in data["queries"]
+        ],
+    )
+    excluded = "".join(
+        f"<li>{html.escape(n)}: {html.escape(r)}</li>" for n, r in data["excluded"].items()
+    )
+    left_out = (
+        f"<p>Left out (they reject the input or leave a mean undefined):</p><ul>{excluded}</ul>"
+        if excluded
+        else ""
+    )
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; }}
+table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.85em; }}
+td, th {{ border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: right;
+  white-space: nowrap; }}
+td:first-child, th:first-child {{ text-align: left; }}
+img {{ max-width: 100%; }}
+.scores td:nth-child(2) {{ text-align: left; font-family: monospace; word-break: break-all;
+  white-space: normal; max-width: 24em; }}
+</style></head><body>
+<h1>{html.escape(title)}</h1>
+<p>{len(runs)} runs scored under {len(names)} nDCG conventions with ndcgspec's exact reference.
+Each cell gives the mean nDCG and, in parentheses, the run's rank under that convention.</p>
+{left_out}
+<h2>Ranks across conventions</h2>
+{_image(bump, "bump chart of the runs' ranks under each convention")}
+<h2>Kendall's tau between conventions</h2>
+{_image(tau, "heat map of Kendall's tau-b between conventions")}
+<h2>Scores</h2>
+<div class="scores">{scores}</div>
+<h2>Spread of each run</h2>
+{spread}
+<h2>Pairs of runs whose order flips</h2>
+<p>Each pair once: under the first convention that puts a above b against the first that puts
+it below; the queries listed move mean(a) &minus; mean(b) most between the two.</p>
+{flips}
+<h2>Queries where the conventions disagree most</h2>
+{queries}
+</body></html>
+"""
+
+
+def write_page(
+    comparison: Comparison,
+    data: dict[str, Any],
+    out: Path,
+    title: str = "nDCG conventions compared",
+) -> list[Path]:
+    """Write the JSON report, both figures and the HTML page into `out`; return their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    bump, tau = out / BUMP_PNG, out / TAU_PNG
+    bump_chart(comparison, bump)
+    tau_heat_map(data, tau)
+    (out / DATA).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    (out / PAGE).write_text(page(data, title, bump, tau), encoding="utf-8")
+    return [out / DATA, bump, tau, out / PAGE]

@@ -1,0 +1,273 @@
+"""The ``explain`` command: what a measure computes, how to cite it, and one query's trace.
+
+For a measure it prints the canonical and full forms and the fingerprint, then for every axis
+the chosen convention's definition from ``spec/ndcg.yaml`` (with the actual parameter values)
+and its citations, a sentence to paste into a paper and a BibTeX entry. With ``--query``,
+``--qrels`` and ``--run`` it adds the rank-by-rank trace of that query
+(``ndcg.definition.dcg``, ``ndcg.definition.idcg``) and its exact nDCG, DCG and IDCG.
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+import mpmath
+
+from ndcgspec.commands.citation import citation
+from ndcgspec.commands.score import UNDEFINED, config_from_measure
+from ndcgspec.reference import Config, InputError, NdcgSpecError, QueryResult, evaluate
+from ndcgspec.reference.config import axes
+from ndcgspec.reference.decimals import canonical_decimal, decimal_string
+from ndcgspec.reference.trec_io import read_qrels, read_run
+from ndcgspec.spec import load_spec
+
+WIDTH = 96
+TRACE_DECIMALS = 6
+TRACE_COLUMNS = (
+    "rank",
+    "docid",
+    "label",
+    "gain",
+    "discount",
+    "discounted gain",
+    "DCG",
+    "ideal gain",
+    "IDCG",
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``explain`` subcommand."""
+    parser = subparsers.add_parser(
+        "explain",
+        help="explain a measure: full form, fingerprint, definitions, citations, a trace",
+        description="Explain a measure. With --query, --qrels and --run, also print the "
+        "rank-by-rank computation of that query.",
+    )
+    parser.add_argument("measure", metavar="MEASURE", help="a measure string or preset name")
+    parser.add_argument("--query", metavar="QID", help="the query to trace")
+    parser.add_argument("--qrels", metavar="FILE", help="qrels file for the trace")
+    parser.add_argument("--run", metavar="FILE", help="run file for the trace")
+    parser.add_argument(
+        "--cite",
+        action="store_true",
+        help="print only the paragraph to paste into a paper and the BibTeX entry",
+    )
+    parser.set_defaults(handler=run_explain)
+
+
+def _param_text(value: Any) -> str:
+    """A parameter as `Config.to_mapping` gives it, written as in a measure string."""
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k}:{v}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def _chosen(config: Config, axis: dict[str, Any]) -> tuple[str, dict[str, Any], dict[str, str]]:
+    """(the choice's name, its spec entry, its parameters) on one axis; for the cutoff, which
+    has no choices, the axis itself is the entry."""
+    values = config.to_mapping()
+    if "choices" not in axis:
+        cutoff = values[axis["id"]]
+        return ("null" if cutoff is None else str(cutoff)), axis, {}
+    entry = next(c for c in axis["choices"] if c["id"] == values[axis["id"]])
+    return entry["id"], entry, {p: _param_text(values[p]) for p in entry.get("params", [])}
+
+
+def _definition(entry: dict[str, Any], params: dict[str, str]) -> str:
+    """The spec's definition (or an axis's description), parameters replaced by their values."""
+    text = " ".join(entry.get("definition", entry.get("description", "")).split())
+    for name, value in params.items():
+        text = text.replace(f"`{name}`", f"{value} ({name})")
+    return text
+
+
+def _wrapped(text: str, indent: str) -> list[str]:
+    return textwrap.wrap(
+        text,
+        WIDTH,
+        initial_indent=indent,
+        subsequent_indent=indent + "  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def axis_lines(config: Config) -> list[str]:
+    """Per axis: ``axis = choice (anchor)``, the definition, then one line per citation."""
+    lines = []
+    for axis in axes():
+        name, entry, params = _chosen(config, axis)
+        lines.append(f"{axis['id']} = {name}  ({entry['anchor']})")
+        lines += _wrapped(_definition(entry, params), "    ")
+        for cite in entry.get("citations", []):
+            lines += _wrapped(f"cites [{cite['kind']}] {cite['ref']}: {cite['note']}", "    ")
+    return lines
+
+
+def _settings(config: Config) -> str:
+    """Every axis as ``axis = choice``, parameters in parentheses, for the paper sentence."""
+    parts = []
+    for axis in axes():
+        name, _, params = _chosen(config, axis)
+        extra = f" ({', '.join(f'{p} = {v}' for p, v in params.items())})" if params else ""
+        parts.append(f"{axis['id']} = {name}{extra}")
+    return ", ".join(parts)
+
+
+def _display_name(config: Config) -> str:
+    return "nDCG" + ("" if config.cutoff is None else f"@{config.cutoff}")
+
+
+def paper_sentence(config: Config) -> str:
+    """A sentence to paste into a paper: the measure, the spec version, the full form, the
+    fingerprint and every axis's setting."""
+    return (
+        f"We report {_display_name(config)} as defined by ndcgspec {load_spec()['spec_version']}, "
+        f"configuration `{config.full()}` (fingerprint {config.fingerprint()}): "
+        f"{_settings(config)}."
+    )
+
+
+def _latex_text(text: str) -> str:
+    """`text` safe inside a BibTeX field: the measure grammar's "_", "{" and "}" escaped."""
+    return text.replace("_", r"\_").replace("{", r"\{").replace("}", r"\}")
+
+
+def bibtex_entry(config: Config) -> str:
+    """A BibTeX ``@software`` entry for ndcgspec: author, year, version and url from the
+    package metadata and CITATION.cff (`ndcgspec.commands.citation`), the spec version and the
+    configuration with its fingerprint in a note. The software version and the spec version
+    are distinct: the first names the program, the second the definitions it computes."""
+    software = citation()
+    fields = [
+        ("author", "{" + " and ".join(f"{{{a}}}" for a in software.authors) + "}"),
+        ("title", f"{{{{ndcgspec}}: {_latex_text(software.title.removeprefix('ndcgspec: '))}}}"),
+        ("year", f"{{{software.year}}}" if software.year else None),
+        ("version", f"{{{software.version}}}"),
+        ("url", f"{{{software.url}}}" if software.url else None),
+        (
+            "note",
+            f"{{nDCG specification version {load_spec()['spec_version']}; configuration "
+            f"\\texttt{{{_latex_text(config.full())}}}, fingerprint "
+            f"\\texttt{{{config.fingerprint()}}}}}",
+        ),
+    ]
+    body = [f"  {name} = {value}," for name, value in fields if value is not None]
+    return "\n".join([f"@software{{ndcgspec:{config.fingerprint()},", *body, "}"])
+
+
+def citing_paragraph(config: Config) -> str:
+    """The paragraph to paste into a paper: the canonical string, the fingerprint, and every
+    axis in the spec's words with its anchor."""
+    software = citation()
+    parts = [
+        f"We report {_display_name(config)} as computed by ndcgspec {software.version} under "
+        f"nDCG specification {load_spec()['spec_version']}: measure `{config.canonical()}` "
+        f"(fingerprint {config.fingerprint()}).",
+    ]
+    for axis in axes():
+        name, entry, params = _chosen(config, axis)
+        if "choices" in axis:
+            words = _definition(entry, params)
+        else:
+            words = "none, the whole ranking" if name == "null" else f"k = {name}"
+        parts.append(f"{axis['id'].capitalize()}: {words.rstrip('.')}. [{entry['anchor']}]")
+    return " ".join(parts)
+
+
+def _fixed(value: mpmath.mpf | Decimal | None) -> str:
+    if value is None:
+        return "-"
+    exact = Decimal(value) if isinstance(value, Decimal) else Decimal(decimal_string(value))
+    return f"{exact:.{TRACE_DECIMALS}f}"
+
+
+def trace_lines(result: QueryResult) -> list[str]:
+    """The rank-by-rank table of one query (``QueryResult.trace``), then its exact values.
+
+    A ranked document without a label is unjudged; "-" marks the end of a list."""
+    rows = [TRACE_COLUMNS]
+    for row in result.trace:
+        if row.docid is None:
+            label = "-"
+        else:
+            label = "unjudged" if row.label is None else canonical_decimal(row.label)
+        rows.append(
+            (
+                str(row.rank),
+                row.docid or "-",
+                label,
+                _fixed(row.gain),
+                _fixed(row.discount),
+                _fixed(row.discounted_gain),
+                _fixed(row.dcg),
+                _fixed(row.ideal_gain),
+                _fixed(row.idcg),
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(TRACE_COLUMNS))]
+    lines = ["  ".join(cell.rjust(w) for cell, w in zip(r, widths, strict=True)) for r in rows]
+    if not result.trace:
+        lines.append("(no ranked document and no ideal document)")
+    for name, value in (("nDCG", result.ndcg), ("DCG", result.dcg), ("IDCG", result.idcg)):
+        lines.append(f"{name} = {decimal_string(value) or UNDEFINED}")
+    return lines
+
+
+def traced_query(config: Config, qid: str, qrels_path: str, run_path: str) -> QueryResult:
+    """The result of one query, with its trace; InputError when the query is not scored."""
+    qrels, run = read_qrels(qrels_path), read_run(run_path)
+    if qid not in qrels:
+        found = "is only in the run, and run queries absent from the qrels are never scored"
+        raise InputError(f"query {qid!r} {found if qid in run else 'is not in the qrels'}")
+    result = evaluate(config, {qid: qrels[qid]}, {qid: run[qid]} if qid in run else {})
+    if qid not in result.per_query:
+        raise InputError(
+            f"query {qid!r} is absent from the run, so aggregate=run does not score it"
+        )
+    return result.per_query[qid]
+
+
+def explanation(config: Config, trace: QueryResult | None, written: str | None = None) -> list[str]:
+    """Every line `explain` prints; `written`, the measure as given, heads them when it is not
+    the canonical form."""
+    lines = [
+        *([f"written      {written}"] if written and written != config.canonical() else []),
+        f"measure      {config.canonical()}",
+        f"full form    {config.full()}",
+        f"fingerprint  {config.fingerprint()}",
+        f"spec         ndcgspec {load_spec()['spec_version']}",
+        "",
+        "Axes",
+        *axis_lines(config),
+        "",
+        "For a paper",
+        paper_sentence(config),
+        "",
+        "BibTeX",
+        bibtex_entry(config),
+    ]
+    if trace is not None:
+        lines += ["", f"Trace of query {trace.qid}", *trace_lines(trace)]
+    return lines
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """Explain the measure, and trace one query when files are given; exit status 0."""
+    config = config_from_measure(args.measure)
+    given: Sequence[str | None] = (args.query, args.qrels, args.run)
+    if any(given) and not all(given):
+        raise NdcgSpecError("a trace needs all of --query, --qrels and --run")
+    if args.cite:
+        print(textwrap.fill(citing_paragraph(config), WIDTH, break_on_hyphens=False))
+        print()
+        print(bibtex_entry(config))
+        return 0
+    trace = traced_query(config, args.query, args.qrels, args.run) if all(given) else None
+    print("\n".join(explanation(config, trace, args.measure)))
+    return 0

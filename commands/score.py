@@ -1,0 +1,196 @@
+"""The ``score`` command: nDCG of a TREC run against TREC qrels under one or more measures.
+
+Either file may instead be a Parquet, Arrow IPC or CSV table (``ndcg.input.table``), of the
+columns ``query_id, doc_id, relevance`` and ``query_id, doc_id, score`` unless
+``--qrels-columns`` and ``--run-columns`` name others.
+
+Output formats (``--format``):
+
+- ``text``: trec_eval-like lines ``<measure>\\t<qid or all>\\t<value>``, the measure as the
+  user wrote it, the value a decimal string of the spec's output digits (``ndcg.precision``),
+  or of ``--digits N`` decimal places, or ``undefined``; ``-q`` adds a line per query before
+  the ``all`` line.
+- ``json``: one JSON result object per measure, one per line (JSON Lines), each with the keys
+  ``measure`` (canonical), ``written`` (as given), ``fingerprint``, ``spec_version``,
+  ``aggregate`` and ``per_query``
+  (``{qid: {"ndcg", "dcg", "idcg"}}``); numbers are decimal strings or null. ``per_query`` is
+  always present: it is part of the contract, so ``-q`` changes nothing in this format.
+
+With neither ``-m`` nor ``--config`` the measure is ``nDCG``: every axis at the spec's default,
+the whole ranking. Everything is computed before anything is printed, so an error leaves
+stdout empty.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+from ndcgspec.commands.score_notes import missing_note, query_probes, rounded
+from ndcgspec.engine.scoring import score_files
+from ndcgspec.engine.stream import QueryPresence
+from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
+from ndcgspec.measures.config_file import load_config_file
+from ndcgspec.measures.grammar import parse_measure
+from ndcgspec.reference import Config, ConfigError
+
+UNDEFINED = "undefined"
+
+
+def config_from_measure(text: str) -> Config:
+    """The configuration of a measure string or preset name (``ndcg``); presets missing from
+    the installation are a ConfigError, not a crash."""
+    try:
+        return parse_measure(text)
+    except FileNotFoundError:
+        raise ConfigError(
+            f"measure {text!r}: presets are not available in this installation "
+            "(spec/presets.yaml is missing); write the measure as nDCG(...)"
+        ) from None
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``score`` subcommand."""
+    parser = subparsers.add_parser(
+        "score",
+        help="score a TREC run against TREC qrels",
+        description="nDCG of a TREC run against TREC qrels (gzip, pipes and FIFOs accepted), "
+        "or of Parquet, Arrow IPC or CSV tables (a header row; the file named *.csv), per "
+        "measure. "
+        "Without -m or --config the measure is nDCG with every axis at the spec's default.",
+    )
+    parser.add_argument(
+        "qrels", metavar="QRELS", help="qrels file: qid iter docid label; '-' is standard input"
+    )
+    parser.add_argument(
+        "run", metavar="RUN", help="run file: qid Q0 docid rank score tag; '-' is standard input"
+    )
+    parser.add_argument(
+        "-m",
+        "--measure",
+        dest="configs",
+        action="append",
+        type=lambda text: (text, partial(config_from_measure, text)),
+        metavar="MEASURE",
+        help="a measure string or preset name, optionally with @k, e.g. 'nDCG@10', "
+        "'trec_eval@10'; repeatable",
+    )
+    parser.add_argument(
+        "--config",
+        dest="configs",
+        action="append",
+        type=lambda path: (None, partial(load_config_file, path)),
+        metavar="FILE",
+        help="a YAML or JSON file holding one configuration object; repeatable",
+    )
+    parser.add_argument(
+        "--qrels-columns",
+        type=column_names,
+        default=QRELS_COLUMNS,
+        metavar="QUERY,DOC,RELEVANCE",
+        help="a qrels table's columns (Parquet, Arrow or CSV with a header); "
+        f"default {','.join(QRELS_COLUMNS)}",
+    )
+    parser.add_argument(
+        "--run-columns",
+        type=column_names,
+        default=RUN_COLUMNS,
+        metavar="QUERY,DOC,SCORE",
+        help=f"a run table's columns; default {','.join(RUN_COLUMNS)}",
+    )
+    parser.add_argument("--format", choices=["text", "json"], default="text", help="output format")
+    parser.add_argument(
+        "-q", "--per-query", action="store_true", help="text format: add a line per query"
+    )
+    parser.add_argument(
+        "--digits",
+        type=int,
+        choices=range(41),
+        metavar="N",
+        help="text format: round values to N decimal places (JSON keeps every digit)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=["local", "spark"],
+        default="local",
+        help="local: this process; spark: Apache Spark, partitioned by query (TREC text or "
+        "Parquet files Spark reads; needs ndcgspec[spark]); the same result either way",
+    )
+    parser.add_argument(
+        "--master",
+        metavar="URL",
+        help="--engine spark: the Spark master (local[4], spark://host:7077, yarn, ...)",
+    )
+    parser.set_defaults(handler=run_score)
+
+
+def column_names(text: str) -> tuple[str, str, str]:
+    """Three column names, comma-separated (``ndcg.input.table``)."""
+    names = tuple(name.strip() for name in text.split(","))
+    if len(names) != 3 or not all(names):
+        raise argparse.ArgumentTypeError(f"{text!r}: three comma-separated column names wanted")
+    return names  # type: ignore[return-value]
+
+
+def text_lines(
+    results: Sequence[dict[str, Any]], per_query: bool, digits: int | None = None
+) -> list[str]:
+    """The text format: per measure, as written, the per-query lines (with `per_query`) then
+    ``all``; with `digits`, values rounded to that many decimal places."""
+    lines = []
+    for result in results:
+        rows = [(q, r["ndcg"]) for q, r in result["per_query"].items()] if per_query else []
+        rows.append(("all", result["aggregate"]))
+        name = result.get("written") or result["measure"]
+        lines += [f"{name}\t{q}\t{rounded(v, digits) or UNDEFINED}" for q, v in rows]
+    return lines
+
+
+def json_lines(results: Sequence[dict[str, Any]]) -> list[str]:
+    """The JSON Lines format: one result object per line."""
+    return [json.dumps(result) for result in results]
+
+
+def _scored_on_spark(
+    configs: list[Config],
+    args: argparse.Namespace,
+    columns: TableColumns,
+    presence: QueryPresence,
+) -> list[dict[str, Any]]:
+    """`score_files` on Spark; which qrels queries the run lists comes from `query_probes`
+    scored with the measures."""
+    from ndcgspec.spark.session import score_files_spark
+
+    *results, every, both = score_files_spark(
+        [*configs, *query_probes()], args.qrels, args.run, columns, master=args.master
+    )
+    presence.note(list(every["per_query"]), [q in both["per_query"] for q in every["per_query"]])
+    return results
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """Score, then print; a note on stderr when qrels queries are missing from the run;
+    exit status 0."""
+    makers: list[tuple[str | None, Callable[[], Config]]] = args.configs or [(None, Config.default)]
+    configs = [make() for _, make in makers]
+    columns = TableColumns(args.qrels_columns, args.run_columns)
+    presence = QueryPresence()
+    if args.engine == "spark":
+        results = _scored_on_spark(configs, args, columns, presence)
+    else:
+        results = score_files(configs, args.qrels, args.run, columns, presence)
+    for (written, _), result in zip(makers, results, strict=True):
+        result["written"] = written or result["measure"]
+    missing = presence.missing()
+    if missing:
+        print(missing_note(missing, len(presence.qrels)), file=sys.stderr)
+    if args.format == "json":
+        lines = json_lines(results)
+    else:
+        lines = text_lines(results, args.per_query, args.digits)
+    print("\n".join(lines))
+    return 0

@@ -1,0 +1,336 @@
+"""The ``trec_eval`` command: trec_eval 10.0's command line and output for its nDCG family.
+
+``ndcgspec trec_eval [-q] [-c] [-J] [-n] [-l N] [-M N] -m MEASURE ... QRELS RUN`` prints what
+``trec_eval`` prints for ``ndcg``, ``ndcg_cut[.k,...]``, ``ndcg_rel``, ``Rndcg`` (with
+'level=gain' parameters) and ``runid``, ``num_q``: the lines ``%-22s\\t%s\\t%6.4f``, per query
+with -q in trec_eval's query order (strcmp of the query ids), measures in trec_eval's order,
+then the summary. The values are the exact reference's under trec_eval's configuration
+(``ndcgspec.measures.trec_eval_names``), rounded once to 4 decimals.
+
+What trec_eval does outside the spec is reproduced on the input, with its source: labels are
+read with atol from their text, so "1e3", "1.5e1" and "1.9" are all 1 (get_qrels.c); scores
+are read with atof, i.e. rounded to the nearest double, so scores equal as doubles tie
+(get_trec_results.c); -M keeps the first N documents of each query in trec_eval's ranking
+order before anything else (form_res_rels.c). What trec_eval leaves undefined is refused.
+
+One difference remains possible by construction: trec_eval rounds its double, ndcgspec the
+exact value, so the two can print different 4th decimals when the value lies within a few
+units of 1e-16 of a rounding boundary (xx.xxxx5); none of the test data comes that close.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+import mpmath
+
+from ndcgspec.measures.trec_eval_names import (
+    NDCG_MEASURES,
+    TrecMeasure,
+    atol,
+    check_gain_order,
+    measure_config,
+    parse_trec_measure,
+    trec_eval_config,
+)
+from ndcgspec.reference.contexts import computing_mp
+from ndcgspec.reference.decimals import decimal_string, working_precision
+from ndcgspec.reference.errors import ConfigError, InputError
+from ndcgspec.reference.inputs import Judgment, Posting
+from ndcgspec.reference.query import QueryResult, evaluate_query
+from ndcgspec.reference.trec_io import Source, opened, read_lines, read_qrels, read_run
+
+#: trec_eval's summary line format (meas_print_final.c) and the run's tag column.
+LINE = "{name:<22}\t{qid}\t{value}"
+RUN_TAG_FIELD = 5
+#: What C's printf writes for the NaN that 0.0 / 0 gives on x86-64 (m_Rndcg.c).
+C_NAN = "-nan"
+
+
+@dataclass(frozen=True)
+class Options:
+    """trec_eval's flags as ``ndcgspec trec_eval`` reads them (trec_eval.c main)."""
+
+    measures: tuple[TrecMeasure, ...]
+    per_query: bool = False
+    complete: bool = False
+    judged_only: bool = False
+    summary: bool = True
+    relevance_level: int = 1
+    max_per_topic: int | None = None
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``trec_eval`` subcommand."""
+    parser = subparsers.add_parser(
+        "trec_eval",
+        help="trec_eval's command line and output for its nDCG measures",
+        description="trec_eval 10.0's command line for ndcg, ndcg_cut, ndcg_rel and Rndcg "
+        "(and runid, num_q): the same measure names, columns, 4 decimals and query order.",
+    )
+    parser.add_argument("qrels", metavar="QRELS", help="qrels file: qid iter docid label")
+    parser.add_argument("run", metavar="RUN", help="run file: qid Q0 docid rank score tag")
+    parser.add_argument(
+        "-m", "--measure", action="append", default=[], metavar="MEASURE[.PARAMS]",
+        help="ndcg, ndcg_cut[.5,10], ndcg_rel, Rndcg (with level=gain parameters), runid, "
+        "num_q; repeatable",
+    )  # fmt: skip
+    parser.add_argument("-q", "--query_eval_wanted", action="store_true", help="per query too")
+    parser.add_argument(
+        "-c", "--complete_rel_info_wanted", action="store_true",
+        help="average over every qrels query; a query missing from the run scores 0",
+    )  # fmt: skip
+    parser.add_argument(
+        "-J", "--Judged_docs_only", action="store_true",
+        help="remove unjudged documents before ranking",
+    )  # fmt: skip
+    parser.add_argument("-n", "--nosummary", action="store_true", help="no summary lines")
+    # -l and -M are read in `options_from_args` as trec_eval reads them (atol), not by argparse.
+    parser.add_argument(
+        "-l", "--level_for_rel", default="1", metavar="N",
+        help="minimum label of a relevant document (Rndcg: a query with none scores 0)",
+    )  # fmt: skip
+    parser.add_argument(
+        "-M", "--Max_retrieved_per_topic", default=None, metavar="N",
+        help="keep the first N documents of each ranking",
+    )  # fmt: skip
+    parser.set_defaults(handler=run_trec_eval)
+
+
+def options_from_args(args: argparse.Namespace) -> Options:
+    """Validated options; trec_eval's default measure set ('official') holds no nDCG."""
+    if not args.measure:
+        raise ConfigError(
+            "trec_eval's default measures ('official') hold no nDCG measure; name them with -m, "
+            f"e.g. -m ndcg -m ndcg_cut.10 ({', '.join(NDCG_MEASURES)})"
+        )
+    level = flag_number("-l", args.level_for_rel)
+    cap = args.Max_retrieved_per_topic
+    most = None if cap is None else flag_number("-M", cap)
+    if most is not None and most < 0:
+        raise ConfigError("-M must be >= 0")
+    first: dict[str, TrecMeasure] = {}
+    for text in args.measure:
+        measure = parse_trec_measure(text)
+        # trec_eval uses the first parameters given for a measure (meas_init.c).
+        first.setdefault(measure.name, measure)
+    return Options(
+        measures=tuple(first.values()),
+        per_query=args.query_eval_wanted,
+        complete=args.complete_rel_info_wanted,
+        judged_only=args.Judged_docs_only,
+        summary=not args.nosummary,
+        relevance_level=level,
+        max_per_topic=most,
+    )
+
+
+def flag_number(flag: str, text: str) -> int:
+    """The value of -l or -M as trec_eval reads it, with atol (trec_eval.c main): "2_0" is 2,
+    "1e3" is 1."""
+    try:
+        return atol(text)
+    except OverflowError as error:
+        raise ConfigError(f"{flag} {error}") from None
+
+
+def run_trec_eval(args: argparse.Namespace) -> int:
+    """Read, compute every line, then print; exit status 0. A run given as '-' is read from
+    stdin, as trec_eval reads it; the run is opened once, since the runid needs a second pass
+    over it, and its errors name it ('<stdin>' for '-')."""
+    options = options_from_args(args)
+    qrels = read_qrels(args.qrels, atol_label)
+    with opened(args.run) as source:
+        run = read_run(source, extra_fields=True)
+        runid = run_tag(source) if any(m.name == "runid" for m in options.measures) else ""
+    lines = trec_eval_lines(options, qrels, run, runid)
+    if lines:
+        print("\n".join(lines))
+    return 0
+
+
+def atol_label(text: str, where: str) -> Decimal:
+    """A label as trec_eval reads it, with atol (get_qrels.c): the number its leading sign and
+    digits write, whatever follows them; beyond a C long, where atol is undefined, an error.
+    ``ndcg.fractional.truncate`` models atol on the value, which differs for "1e3"; the text
+    is read here, so the preset's truncation leaves these integers as they are."""
+    try:
+        return Decimal(atol(text))
+    except OverflowError as error:
+        raise InputError(f"label {error}", where) from None
+
+
+def run_tag(source: Source) -> str:
+    """The runid trec_eval prints: the tag of the run's last line (get_trec_results.c)."""
+    tag = ""
+    for _, fields in read_lines(source):
+        tag = fields[RUN_TAG_FIELD] if len(fields) > RUN_TAG_FIELD else tag
+    return tag
+
+
+def as_double(postings: Sequence[Posting]) -> list[Posting]:
+    """Scores as trec_eval holds them: atof, the nearest double (get_trec_results.c)."""
+    return [replace(p, score=Decimal(float(p.score))) for p in postings]
+
+
+def first_documents(postings: Sequence[Posting], count: int | None) -> list[Posting]:
+    """-M: the first `count` documents in trec_eval's order, score descending, ties by
+    document id descending (``ndcg.ties.docid-desc``; form_res_rels.c comp_sim_docno)."""
+    if count is None:
+        return list(postings)
+    ranked = sorted(postings, key=lambda p: (p.score, p.docid.encode("utf-8")), reverse=True)
+    return ranked[:count]
+
+
+def _prefix(result: QueryResult, k: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """DCG@k and IDCG@k from the reference's trace (which runs to the longer list's end)."""
+    if not result.trace:
+        return computing_mp().zero, computing_mp().zero
+    row = result.trace[min(k, len(result.trace)) - 1]
+    return row.dcg, row.idcg
+
+
+def ndcg_at(result: QueryResult, k: int) -> mpmath.mpf:
+    """nDCG@k, 0 when IDCG@k is 0 (``ndcg.empty.zero``)."""
+    dcg, idcg = _prefix(result, k)
+    return dcg / idcg if idcg > 0 else computing_mp().zero
+
+
+def ndcg_rel(result: QueryResult) -> mpmath.mpf:
+    """m_ndcg_rel.c: nDCG at the rank of each retrieved document of positive gain, and the
+    full nDCG for each positive-gain document not retrieved, averaged over the R documents of
+    positive gain; 0 when that sum is 0."""
+    positive = sum(1 for row in result.trace if row.ideal_gain is not None)
+    if positive == 0:
+        return computing_mp().zero
+    found = [row.rank for row in result.trace if row.gain is not None and row.gain > 0]
+    total = computing_mp().fsum(ndcg_at(result, rank) for rank in found)
+    total += (positive - len(found)) * ndcg_at(result, len(result.trace))
+    return total / positive if total > 0 else computing_mp().zero
+
+
+def rndcg(result: QueryResult, ranked: int, relevant: int) -> mpmath.mpf:
+    """m_Rndcg.c: nDCG@i at each rank i where the ideal list's gain changes (R levels), and
+    at the ranking's end when it runs more than one past the ideal list, averaged; 0 when
+    no document reaches the relevance level, NaN (as trec_eval's 0/0) when there is no point."""
+    if relevant == 0:
+        return computing_mp().zero
+    ideal = [row.ideal_gain for row in result.trace if row.ideal_gain is not None]
+    points = [i for i in range(1, len(ideal) + 1) if [*ideal, 0][i] != ideal[i - 1]]
+    if ranked > len(ideal) + 1:
+        points.append(ranked)
+    values = [ndcg_at(result, i) for i in points if _prefix(result, i)[1] > 0]
+    return computing_mp().fsum(values) / len(values) if values else computing_mp().nan
+
+
+def relevant_count(judgments: dict[str, Judgment], level: int) -> int:
+    """Judged documents at or above -l among levels >= 0, labels read with atol
+    (form_res_rels.c num_rel)."""
+    return sum(1 for j in judgments.values() if int(j.label) >= max(level, 0))
+
+
+def evaluated_queries(
+    qrels: dict[str, dict[str, Judgment]], run: dict[str, list[Posting]], complete: bool
+) -> list[str]:
+    """trec_eval's queries: those of the qrels in strcmp order; without -c a qrels query
+    missing from the run stops trec_eval 10.0 (trec_eval.c main, exit 4), so it is an error."""
+    queries = sorted(qrels, key=lambda q: q.encode("utf-8"))
+    missing = [q for q in queries if q not in run]
+    if missing and not complete:
+        raise InputError(
+            f"query {missing[0]!r} of the qrels is not in the run ({len(missing)} missing); "
+            "trec_eval 10.0 stops there without -c; give -c to score missing queries 0"
+        )
+    if not any(q in run for q in queries):
+        raise InputError("no query has both results and relevance judgments")
+    for qid in queries:
+        if all(int(j.label) < 0 for j in qrels[qid].values()):
+            raise InputError(
+                f"query {qid!r} has only negative labels: trec_eval 10.0 then reads the "
+                "previous query's relevance levels (form_res_rels.c), so its value is undefined"
+            )
+    return queries
+
+
+def format_value(value: mpmath.mpf) -> str:
+    """C's ``%6.4f`` of the exact value, rounded half to even."""
+    if mpmath.isnan(value):
+        return f"{C_NAN:>6}"
+    return format(Decimal(decimal_string(value)), "6.4f")
+
+
+def trec_eval_lines(
+    options: Options,
+    qrels: dict[str, dict[str, Judgment]],
+    run: dict[str, list[Posting]],
+    runid: str,
+) -> list[str]:
+    """Every line trec_eval prints for these options and inputs."""
+    base = trec_eval_config(options.complete, options.judged_only)
+    queries = evaluated_queries(qrels, run, options.complete)
+    wanted = {m.name: m for m in options.measures}
+    ndcg_measures = [wanted[name] for name in NDCG_MEASURES if name in wanted]
+    per_query: dict[str, list[tuple[str, mpmath.mpf]]] = {}
+    with working_precision():
+        for qid in queries:
+            postings = first_documents(as_double(run.get(qid, ())), options.max_per_topic)
+            configs = {m.name: measure_config(m, base) for m in ndcg_measures}
+            results = {
+                c: evaluate_query(qid, qrels[qid], postings, c) for c in set(configs.values())
+            }
+            per_query[qid] = [
+                pair
+                for m in ndcg_measures
+                for pair in measure_values(m, results[configs[m.name]], options, qrels[qid])
+            ]
+        lines = []
+        if options.per_query:
+            for qid, values in per_query.items():
+                lines += [LINE.format(name=n, qid=qid, value=format_value(v)) for n, v in values]
+        if options.summary:
+            lines += summary_lines(options, per_query, runid, wanted)
+    return lines
+
+
+def measure_values(
+    measure: TrecMeasure, result: QueryResult, options: Options, judgments: dict[str, Judgment]
+) -> list[tuple[str, mpmath.mpf]]:
+    """(printed name, value) of one measure for one query, from the reference's result under
+    the measure's configuration."""
+    if measure.name == "ndcg_cut":
+        cutoffs = zip(measure.labels(), measure.cutoffs, strict=True)
+        return [(label, ndcg_at(result, k)) for label, k in cutoffs]
+    if measure.gains:
+        check_gain_order(measure, max(int(j.label) for j in judgments.values()))
+    if measure.name == "ndcg":
+        value = result.ndcg
+    elif measure.name == "ndcg_rel":
+        value = ndcg_rel(result)
+    else:
+        ranked = sum(1 for row in result.trace if row.docid is not None)
+        value = rndcg(result, ranked, relevant_count(judgments, options.relevance_level))
+    return [(measure.labels()[0], value)]
+
+
+def summary_lines(
+    options: Options,
+    per_query: dict[str, list[tuple[str, mpmath.mpf]]],
+    runid: str,
+    wanted: dict[str, TrecMeasure],
+) -> list[str]:
+    """runid, num_q, then each measure's mean over the evaluated queries (meas_avg.c)."""
+    lines = []
+    if "runid" in wanted:
+        lines.append(LINE.format(name="runid", qid="all", value=runid))
+    if "num_q" in wanted:
+        lines.append(LINE.format(name="num_q", qid="all", value=len(per_query)))
+    columns = list(zip(*per_query.values(), strict=True))
+    for column in columns:
+        values = [v for _, v in column]
+        undefined = any(mpmath.isnan(v) for v in values)
+        mean = mpmath.nan if undefined else computing_mp().fsum(values) / len(values)
+        lines.append(LINE.format(name=column[0][0], qid="all", value=format_value(mean)))
+    return lines

@@ -1,0 +1,118 @@
+"""The child side of an in-process adapter: serves a Python adapter over the protocol.
+
+``python -m ndcgspec.harness.host TARGET`` loads the adapter TARGET (a built-in name or
+``module:object``) and answers the harness's JSON-lines messages on stdin/stdout until ``stop``
+or end of input. Whatever the adapter prints goes to stderr, so it cannot corrupt the protocol.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import traceback
+from collections.abc import Mapping, Sequence
+from typing import IO, Any
+
+from ndcgspec.harness.adapters.base import Adapter, CaseInput, Rejected, Values, load_adapter
+from ndcgspec.harness.protocol import ProtocolError, decode, encode, protocol_version
+
+LOAD_FAILURE_STATUS = 3
+
+
+def reply_number(value: Any) -> float | None:
+    """An adapter's value as the run reply carries it: a float, or None for undefined (NaN)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise TypeError(f"a bool ({value}) is not an nDCG value")
+    number = float(value)
+    return None if math.isnan(number) else number
+
+
+def values_message(case_id: str, values: Values | Mapping[str, Any]) -> dict[str, Any]:
+    """The run-reply result of a case the adapter computed; NaN becomes null (undefined)."""
+    per_query = values.per_query if isinstance(values, Values) else values
+    out: dict[str, Any] = {
+        "id": case_id,
+        "per_query": {str(q): reply_number(v) for q, v in per_query.items()},
+    }
+    if isinstance(values, Values) and values.has_aggregate:
+        out["aggregate"] = reply_number(values.aggregate)
+    return out
+
+
+def case_result(adapter: Adapter, case: Mapping[str, Any]) -> dict[str, Any]:
+    """One case computed: its values, the adapter's rejection, or the exception it raised."""
+    case_id = case["id"]
+    try:
+        case_input = CaseInput(
+            [tuple(r) for r in case["input"]["qrels"]], [tuple(r) for r in case["input"]["run"]]
+        )
+        return values_message(case_id, adapter.compute(case_input, case["config"]))
+    except Rejected as rejection:
+        return {"id": case_id, "rejected": str(rejection) or "rejected"}
+    except Exception as error:
+        return {
+            "id": case_id,
+            "error": f"{type(error).__name__}: {error}".splitlines()[0][:500],
+            "detail": traceback.format_exc(limit=-8),
+        }
+
+
+def answer(adapter: Adapter, message: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The reply to one harness message; None for ``stop``."""
+    command = message.get("cmd")
+    if command == "start":
+        return {"protocol": protocol_version(), "adapter": adapter.describe()}
+    if command == "run":
+        cases: Sequence[Mapping[str, Any]] = message["cases"]
+        return {"seq": message["seq"], "results": [case_result(adapter, c) for c in cases]}
+    if command == "stop":
+        return None
+    raise ProtocolError(f"unknown command {command!r}")
+
+
+def serve(adapter: Adapter, source: IO[bytes], sink: IO[bytes]) -> None:
+    """Answer messages from `source` on `sink` until ``stop`` or end of input."""
+    for line in source:
+        reply = answer(adapter, decode(line))
+        if reply is None:
+            return
+        sink.write(encode(reply))
+        sink.flush()
+
+
+def protocol_streams() -> tuple[IO[bytes], IO[bytes]]:
+    """The protocol's stdin and stdout; file descriptor 1 then points at stderr, so prints of
+    the adapter (and of any C library it calls) cannot interleave with protocol lines."""
+    sink = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return sys.stdin.buffer, sink
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Serve the adapter named by the single argument; a load failure is one line on stderr."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1:
+        print("usage: python -m ndcgspec.harness.host TARGET", file=sys.stderr)
+        return 2
+    source, sink = protocol_streams()
+    try:
+        adapter = load_adapter(args[0])
+    except Exception as error:
+        print(f"cannot load adapter: {error}".splitlines()[0], file=sys.stderr)
+        return LOAD_FAILURE_STATUS
+    try:
+        serve(adapter, source, sink)
+    except (ProtocolError, KeyError, TypeError) as error:
+        print(f"protocol error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""The outcome of one case from an adapter's answer: pass or fail, and why it fails.
+
+An answer is what the protocol's run reply carries for the case: values, a rejection, or an
+error. Values are compared with the golden ones by the rule of ``suite/tolerance.py``; a
+case whose configuration makes the input an error passes only when the adapter rejects it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ndcgspec.reference import Config, InputError, aggregate, empty
+from ndcgspec.reference.decimals import working_precision
+from ndcgspec.suite.tolerance import Mismatch, Tolerance, compare_value, is_undefined
+
+OUTCOMES = ("pass", "fail", "error", "unsupported", "skip")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of a case, with the mismatches of a fail or the message of an error."""
+
+    outcome: str
+    message: str | None = None
+    mismatches: tuple[Mismatch, ...] = field(default_factory=tuple)
+    detail: str | None = None
+
+
+def summed_terms(
+    qrels: Sequence[Sequence[str]], run: Sequence[Sequence[str]], config: Mapping[str, Any]
+) -> dict[str, int]:
+    """n_q of ``ndcg.comparison.float`` for every query of the input: the terms behind DCG,
+    IDCG and, under tie averaging, the group means."""
+    cutoff = config.get("cutoff")
+    retrieved: dict[str, int] = {}
+    judged: dict[str, int] = {}
+    for qid, *_ in run:
+        retrieved[qid] = retrieved.get(qid, 0) + 1
+    for qid, *_ in qrels:
+        judged[qid] = judged.get(qid, 0) + 1
+    terms = {}
+    for qid in {**judged, **retrieved}:
+        r, j = retrieved.get(qid, 0), judged.get(qid, 0)
+        k = max(r, j) if cutoff is None else cutoff
+        terms[qid] = max(1, min(k, r) + min(k, j) + (r if config.get("ties") == "average" else 0))
+    return terms
+
+
+def implied_aggregate(per_query: Mapping[str, Any], config: Mapping[str, Any]) -> float | None:
+    """The mean an adapter implies when it gives only per-query values, by the reference's one
+    definition of the mean (``ndcg.aggregate``): an undefined value enters it or not as the
+    configuration's empty choice says (``ndcg.empty``); under ``empty=error`` an empty query
+    leaves no mean. Rounded once to the nearest double."""
+    if not all(is_undefined(v) or _is_number(v) for v in per_query.values()):
+        return None
+    chosen = config["empty"] if "empty" in config else Config.default().choice("empty")
+    empty_choice = empty.CHOICES[chosen]
+    scores: dict[str, tuple[Any, bool]] = {}
+    for qid, value in per_query.items():
+        if not is_undefined(value):
+            scores[qid] = (value, True)
+            continue
+        try:
+            scores[qid] = (None, empty_choice(qid)[1])
+        except InputError:
+            return None
+    with working_precision():
+        mean = aggregate.mean(scores)
+    return None if mean is None else float(mean)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _golden(entry: Any) -> str | None:
+    return entry.get("ndcg") if isinstance(entry, Mapping) else entry
+
+
+def value_mismatches(
+    expected: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    config: Mapping[str, Any],
+    terms: Mapping[str, int],
+    width: int,
+    decimal_places: int | None,
+    partial: bool,
+) -> list[Mismatch]:
+    """Every value of `answer` that misses its golden value; `partial` when the golden
+    per-query values list only some queries (published cases)."""
+    actual = answer.get("per_query") or {}
+    golden = expected.get("per_query") or {}
+    found: list[Mismatch] = []
+    for qid, entry in golden.items():
+        if qid not in actual:
+            found.append(Mismatch(qid, _golden(entry), None, note="query missing from the result"))
+            continue
+        rule = Tolerance(width, terms.get(qid, 1), decimal_places)
+        miss = compare_value(qid, _golden(entry), actual[qid], rule)
+        if miss:
+            found.append(miss)
+    if not partial:
+        for qid in actual:
+            if qid not in golden:
+                note = "query not scored under this configuration"
+                found.append(Mismatch(qid, None, actual[qid], note=note))
+    if "aggregate" in expected:
+        value = answer["aggregate"] if "aggregate" in answer else implied_aggregate(actual, config)
+        queries = list(golden) or list(terms)
+        largest = max((terms.get(q, 1) for q in queries), default=1)
+        rule = Tolerance(width, largest + len(queries), decimal_places)
+        miss = compare_value("aggregate", expected["aggregate"], value, rule)
+        if miss:
+            found.append(miss)
+    return found
+
+
+def judge(
+    case: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    terms: Mapping[str, int],
+    width: int,
+    places: int | None = None,
+) -> Verdict:
+    """The verdict on `case` (a case object of the case format) given the answer of an adapter
+    of float width `width` that rounds its values to `places` decimals, if it says so."""
+    if "error" in answer:
+        said = (
+            answer["error"] if answer.get("process_failed") else f"adapter error: {answer['error']}"
+        )
+        return Verdict("error", said, detail=answer.get("detail"))
+    expected_error = case.get("expected", {}).get("error")
+    if expected_error is not None:
+        if "rejected" in answer:
+            return Verdict("pass")
+        miss = Mismatch(
+            "result", None, None, note=f"the input must be rejected ({expected_error['anchor']})"
+        )
+        return Verdict("fail", miss.note, (miss,))
+    if "rejected" in answer:
+        note = f"adapter rejected a valid input: {answer['rejected']}"
+        return Verdict("fail", note, (Mismatch("result", None, None, note=note),))
+    places = min(
+        (p for p in (case.get("precision", {}).get("decimal_places"), places) if p is not None),
+        default=None,
+    )
+    partial = case.get("origin") == "published"
+    alternatives = case.get("expected_any") or [case["expected"]]
+    attempts = [
+        value_mismatches(alt, answer, case["config"], terms, width, places, partial)
+        for alt in alternatives
+    ]
+    closest = min(attempts, key=len)
+    if not closest:
+        return Verdict("pass")
+    return Verdict("fail", _summary(closest, len(alternatives)), tuple(closest))
+
+
+def _summary(mismatches: Sequence[Mismatch], alternatives: int) -> str:
+    first = mismatches[0]
+    if first.note is None:
+        text = f"{first.what}: expected {first.expected}, got {first.actual!r}"
+    else:
+        text = first.note if first.what == "result" else f"{first.what}: {first.note}"
+    more = f" (and {len(mismatches) - 1} more)" if len(mismatches) > 1 else ""
+    among = f" against the closest of {alternatives} allowed answers" if alternatives > 1 else ""
+    return text + more + among

@@ -1,0 +1,274 @@
+"""Which cases an adapter is judged on: the selection rule of the protocol's start reply
+(``spec/schema/protocol/start-reply.json``, ``capabilities``) and of the README.
+
+A stored case welds one input to one configuration, and a library computes one convention, so
+stored cases alone would judge almost nothing. Every bundled input (hand, documents, generated,
+and published where its data is present) is therefore also a case under each *target*
+configuration:
+
+- with neither ``--preset`` nor ``-m``: the adapter's native configuration, the choice it
+  declares first on each axis and the value it declares first for each parameter of those
+  choices (the spec's default where it declares none);
+- ``--preset P``: the preset's configuration; ``-m MEASURE``: the measure's.
+
+The input keeps its own cutoff unless the target states one: a measure's ``@k`` applies to
+every input, and a preset's own cutoff (the one its tool applies unasked) to the inputs that have
+none. An input whose configured case is already stored is judged on the stored case; the others
+get their expected values from the exact reference at run time, cached by input, fingerprint
+and a digest of the definition (`ExpectedCache`), and marked ``"expected_source": "computed"``
+in the report. Results keep the group of the case the input was written for, so a failure still
+points at one axis. The stored cases whose configuration the adapter declares (those of the
+preset or measure, when one is given) are judged too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache, cached_property
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from ndcgspec.harness.adapters.base import ANY_VALUE, declared_capabilities
+from ndcgspec.reference import Config
+from ndcgspec.reference.config import choice_axes
+from ndcgspec.suite.expect import outcome, published_outcome
+from ndcgspec.suite.load import LoadedCase, inline_inputs
+from ndcgspec.suite.targets import Target, measure_target, preset_target
+
+STORED = "stored"
+COMPUTED = "computed"
+
+
+def native_config(adapter: Mapping[str, Any]) -> Config:
+    """The configuration an adapter declares first: on each axis its first declared choice,
+    for each parameter of those choices its first declared value (``spec`` defaults for what
+    it leaves out). A ConfigError when that is no configuration of the spec."""
+    declared_capabilities(adapter)
+    claimed = adapter.get("capabilities") or {}
+    values: dict[str, Any] = {
+        axis["id"]: (claimed.get(axis["id"]) or [axis["default"]])[0] for axis in choice_axes()
+    }
+    chosen = Config.from_mapping(values)
+    for name, accepted in (adapter.get("params") or {}).items():
+        if accepted and accepted != ANY_VALUE and name in chosen.to_mapping():
+            values[name] = accepted[0]
+    return Config.from_mapping(values)
+
+
+def input_digest(case: Mapping[str, Any]) -> str:
+    """A key of a case's input: its inline rows or its published files' checksums."""
+    source = case.get("input") or case["input_files"]
+    return hashlib.sha256(json.dumps(source, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The stored cases (already filtered by file) and the presets and measures asked for."""
+
+    stored: Sequence[LoadedCase]
+    presets: Sequence[str] = ()
+    measures: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        # Unknown presets and malformed measures fail before any adapter starts.
+        self.explicit_targets()
+
+    def explicit_targets(self) -> list[Target]:
+        """The targets named by ``--preset`` and ``-m``."""
+        return [preset_target(p) for p in self.presets] + [measure_target(m) for m in self.measures]
+
+    def targets(self, adapter: Mapping[str, Any]) -> list[Target]:
+        """The targets for this adapter: those asked for, else its native configuration."""
+        return self.explicit_targets() or [Target(native_config(adapter), every_input=False)]
+
+    def chosen_stored(self) -> list[LoadedCase]:
+        """The stored cases a target asked for would judge (its configuration at the case's
+        cutoff, by `Target.for_input`), or all of them when none is asked for."""
+        wanted = self.explicit_targets()
+        at_cutoff: dict[int | None, set[str]] = {}
+        chosen = []
+        for loaded in self.stored:
+            cutoff = loaded.case["config"]["cutoff"]
+            if cutoff not in at_cutoff:
+                at_cutoff[cutoff] = {t.for_input(cutoff).fingerprint() for t in wanted}
+            if not wanted or _fingerprint(loaded.case["config"]) in at_cutoff[cutoff]:
+                chosen.append(loaded)
+        # A case that judges another case's input reports in that case's group: the axis the
+        # input was written for.
+        groups = {c.case["id"]: c.group for c in self.stored}
+        return [
+            replace(loaded, group=groups[source])
+            if (source := loaded.case.get("input_of")) in groups
+            else loaded
+            for loaded in chosen
+        ]
+
+    @cached_property
+    def _inputs(self) -> list[tuple[LoadedCase, str]]:
+        """Each distinct input that can run, with its digest (`_distinct_inputs`)."""
+        return [
+            (c, input_digest(c.case)) for c in _distinct_inputs(self.stored) if not c.unavailable
+        ]
+
+    def cases_for(self, adapter: Mapping[str, Any]) -> list[LoadedCase]:
+        """Every case the adapter is judged on: the chosen stored cases, then each input under
+        each target that no stored case already covers."""
+        chosen = self.chosen_stored()
+        covered = {(input_digest(c.case), _fingerprint(c.case["config"])) for c in chosen}
+        computed: list[LoadedCase] = []
+        for target in self.targets(adapter):
+            under: dict[int | None, _Configured] = {}
+            for loaded, digest in self._inputs:
+                cutoff = loaded.case["config"]["cutoff"]
+                if cutoff not in under:
+                    under[cutoff] = _Configured(target.for_input(cutoff))
+                configured = under[cutoff]
+                if (digest, configured.fingerprint) not in covered:
+                    covered.add((digest, configured.fingerprint))
+                    computed.append(configured.case_of(loaded))
+        return chosen + computed
+
+
+def _fingerprint(config: Mapping[str, Any]) -> str:
+    return _fingerprint_of(json.dumps(config, sort_keys=True))
+
+
+@cache
+def _fingerprint_of(config_json: str) -> str:
+    # Stored cases share a few hundred configurations among thousands of cases.
+    return Config.from_mapping(json.loads(config_json)).fingerprint()
+
+
+def _distinct_inputs(cases: Iterable[LoadedCase]) -> list[LoadedCase]:
+    """The first case of each distinct (input, cutoff), in suite order, leaving out the cases
+    that judge another case's input (``input_of``): the input's own case says which axis it
+    was written for."""
+    seen: dict[tuple[str, Any], LoadedCase] = {}
+    for loaded in cases:
+        if "input_of" not in loaded.case:
+            key = (input_digest(loaded.case), loaded.case["config"]["cutoff"])
+            seen.setdefault(key, loaded)
+    return list(seen.values())
+
+
+class _Configured:
+    """One configuration's texts, computed once for every input judged under it."""
+
+    def __init__(self, config: Config) -> None:
+        self.fingerprint = config.fingerprint()
+        self.measure = config.canonical()
+        self.mapping = config.to_mapping()
+
+    def case_of(self, loaded: LoadedCase) -> LoadedCase:
+        """The input of `loaded` under this configuration, its expected values left for
+        `ExpectedCache.fill`; its id is the input's case id and the fingerprint."""
+        source = loaded.case
+        case: dict[str, Any] = {
+            "id": f"{source['id']}@{self.fingerprint}",
+            "description": source["description"],
+            "measure": self.measure,
+            "config": self.mapping,
+            "spec": source["spec"],
+            "sources": source["sources"],
+            "origin": source["origin"],
+            "expected_source": COMPUTED,
+            "input_of": source["id"],
+        }
+        for key in ("input", "input_files"):
+            if key in source:
+                case[key] = source[key]
+        return replace(loaded, case=case)
+
+
+@cache
+def definition_digest() -> str:
+    """A digest of every file that decides an expected value: the spec, the reference and the
+    engine. A cached value is keyed by it, so a changed definition is never read from an old
+    cache."""
+    digest = hashlib.sha256()
+    for package in ("ndcgspec.spec", "ndcgspec.reference", "ndcgspec.engine"):
+        root = Path(str(files(package)))
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".yaml", ".json"):
+                digest.update(f"{package}/{path.relative_to(root).as_posix()}\0".encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class ExpectedCache:
+    """Expected values computed by the exact reference, by (input, fingerprint): in memory
+    for the run, and in one JSON-lines file per fingerprint below `root` for later runs."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self._folder = None if root is None else root / "expected" / definition_digest()
+        self._values: dict[str, dict[str, dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def fill(self, loaded: LoadedCase, data: Path | None) -> None:
+        """Give a computed case its expected values (a stored case has them already)."""
+        case = loaded.case
+        if case.get("expected_source") != COMPUTED or "expected" in case:
+            return
+        fingerprint, key = _fingerprint(case["config"]), input_digest(case)
+        with self._lock:
+            known = self._known(fingerprint).get(key)
+        if known is None:
+            known = _reference_outcome(case, Config.from_mapping(case["config"]), data)
+            with self._lock:
+                self._keep(fingerprint, key, known)
+        case["expected"] = known
+
+    def _file(self, fingerprint: str) -> Path | None:
+        return None if self._folder is None else self._folder / f"{fingerprint}.jsonl"
+
+    def _known(self, fingerprint: str) -> dict[str, dict[str, Any]]:
+        if fingerprint not in self._values:
+            self._values[fingerprint] = _read_cache(self._file(fingerprint))
+        return self._values[fingerprint]
+
+    def _keep(self, fingerprint: str, key: str, expected: dict[str, Any]) -> None:
+        self._values[fingerprint][key] = expected
+        path = self._file(fingerprint)
+        if path is None:
+            return
+        line = json.dumps({"input": key, "expected": expected}) + "\n"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # One append of one line: runs that share the cache never interleave a line.
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            try:
+                os.write(descriptor, line.encode("utf-8"))
+            finally:
+                os.close(descriptor)
+        except OSError:
+            # A cache that cannot be written costs time, never a result.
+            return
+
+
+def _read_cache(path: Path | None) -> dict[str, dict[str, Any]]:
+    """The cached values of one fingerprint; a line cut short by a killed run is passed over."""
+    found: dict[str, dict[str, Any]] = {}
+    if path is None or not path.is_file():
+        return found
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            entry = json.loads(line)
+            found[entry["input"]] = entry["expected"]
+        except (ValueError, KeyError, TypeError):
+            continue
+    return found
+
+
+def _reference_outcome(
+    case: Mapping[str, Any], config: Config, data: Path | None
+) -> dict[str, Any]:
+    if "input_files" in case:
+        return published_outcome(case, data)
+    qrels, run = inline_inputs(case["input"])
+    return outcome(config, qrels, run)

@@ -1,0 +1,261 @@
+"""A pool of adapter processes: batches go to N workers; a failed worker is replaced.
+
+When a process fails on a batch of several cases, each case of the batch is retried alone on
+a fresh process, so the failure lands only on the cases that cause it, and the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ndcgspec.harness.adapters.base import AdapterError
+from ndcgspec.harness.worker import Worker, WorkerFailure
+
+
+@dataclass(frozen=True)
+class Job:
+    """One case to send: `build` returns its stripped case object, or None to drop it."""
+
+    key: str
+    build: Callable[[], dict[str, Any] | None]
+
+
+Deliver = Callable[[str, Mapping[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class PoolOptions:
+    """How the adapter processes are run."""
+
+    jobs: int = 1
+    timeout: float = 60.0
+    start_timeout: float = 60.0
+    max_output_bytes: int = 16 * 2**20
+    validate: bool = False
+
+
+def failure_answer(failure: WorkerFailure) -> dict[str, Any]:
+    """The answer recorded for a case whose process failed."""
+    return {"error": str(failure), "detail": failure.detail, "process_failed": True}
+
+
+class WorkerPool:
+    """Adapter processes running one command; `open` first, then `run`, then `close`."""
+
+    def __init__(self, command: Sequence[str] | str, options: PoolOptions) -> None:
+        self.command = command
+        self.options = options
+        self._spare: list[Worker] = []
+        self._live: set[Worker] = set()
+        self._lock = threading.Lock()
+        self._closed = False
+        self.start_reply: dict[str, Any] = {}
+
+    def _spawn(self) -> Worker:
+        worker = Worker(
+            self.command,
+            max_output_bytes=self.options.max_output_bytes,
+            validate=self.options.validate,
+        )
+        with self._lock:
+            if not self._closed:
+                self._live.add(worker)
+                return worker
+        worker.kill()
+        raise WorkerFailure("the run was stopped")
+
+    def _retire(self, worker: Worker, graceful: bool) -> None:
+        with self._lock:
+            self._live.discard(worker)
+        if graceful:
+            worker.stop()
+        else:
+            worker.kill()
+
+    def open(self) -> dict[str, Any]:
+        """Start the first process; its start reply (WorkerFailure if it does not start)."""
+        worker = self._spawn()
+        try:
+            reply = worker.start(self.options.start_timeout)
+        except WorkerFailure:
+            self._retire(worker, graceful=False)
+            raise
+        self._spare.append(worker)
+        self.start_reply = reply
+        return reply
+
+    def _keep_spare(self, worker: Worker) -> None:
+        """A worker whose batches are done waits for the next `run`; `close` stops it."""
+        with self._lock:
+            if not self._closed:
+                self._spare.append(worker)
+                return
+        self._retire(worker, graceful=True)
+
+    def _started(self) -> Worker:
+        with self._lock:
+            if self._spare:
+                return self._spare.pop()
+        worker = self._spawn()
+        try:
+            worker.start(self.options.start_timeout)
+        except WorkerFailure:
+            self._retire(worker, graceful=False)
+            raise
+        return worker
+
+    def _send(self, worker: Worker | None, jobs: Sequence[Job], deliver: Deliver) -> Worker | None:
+        """Send one batch; the worker to go on with (None when it had to be killed)."""
+        payloads = {}
+        for job in jobs:
+            payload = job.build()
+            if payload is not None:
+                payloads[job.key] = payload
+        if not payloads:
+            return worker
+        try:
+            worker = worker or self._started()
+            # The batch as a whole gets the per-case timeout: a hung case then costs it once
+            # here and once alone, never the timeout times the batch's size.
+            results = worker.run(list(payloads.values()), self.options.timeout)
+        except WorkerFailure as failure:
+            if worker is not None:
+                self._retire(worker, graceful=False)
+            if len(payloads) == 1:
+                deliver(next(iter(payloads)), failure_answer(failure))
+                return None
+            retry = None
+            for key, payload in payloads.items():
+                retry = self._send(retry, [Job(key, lambda p=payload: p)], deliver)
+            if retry is not None:
+                self._retire(retry, graceful=True)
+            return None
+        by_id = {r.get("id"): r for r in results}
+        for key in payloads:
+            answer = by_id.get(key) or {"error": "the adapter's reply has no result for this case"}
+            deliver(key, answer)
+        return worker
+
+    def _drive(
+        self, batches: queue.Queue[Sequence[Job]], deliver: Deliver, problems: list[BaseException]
+    ) -> None:
+        worker: Worker | None = None
+        try:
+            while not problems:
+                try:
+                    batch = batches.get_nowait()
+                except queue.Empty:
+                    return
+                worker = self._send(worker, batch, deliver)
+        except BaseException as problem:
+            # Re-raised by `run` in the calling thread, which reports it as one line.
+            problems.append(problem)
+        finally:
+            if worker is not None:
+                self._keep_spare(worker)
+
+    def run(self, batches: Sequence[Sequence[Job]], deliver: Deliver) -> None:
+        """Send every batch, `jobs` processes at a time; `deliver(key, answer)` is called once
+        per case as its answer arrives, from the pool's threads but never concurrently."""
+        pending: queue.Queue[Sequence[Job]] = queue.Queue()
+        for batch in batches:
+            pending.put(batch)
+        lock = threading.Lock()
+
+        def serialised(key: str, answer: Mapping[str, Any]) -> None:
+            with lock:
+                if not self._closed:
+                    deliver(key, answer)
+
+        problems: list[BaseException] = []
+        threads = [
+            threading.Thread(target=self._drive, args=(pending, serialised, problems), daemon=True)
+            for _ in range(max(1, min(self.options.jobs, len(batches))))
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            while thread.is_alive():
+                thread.join(0.2)
+        if problems:
+            raise problems[0]
+
+    def close(self) -> None:
+        """Stop every process still running (spare ones and, after an interrupt, busy ones)."""
+        with self._lock:
+            self._closed = True
+            workers = list(self._live)
+        for worker in workers:
+            self._retire(worker, graceful=worker in self._spare)
+        self._spare.clear()
+
+
+_SHARED: ContextVar[dict[str, Any] | None] = ContextVar("shared_pools", default=None)
+
+
+@contextmanager
+def shared_pools() -> Iterator[None]:
+    """Within it, `pooled` keeps each pool open for the next call with the same command and
+    options, and `declared_adapter` remembers each start reply, so that identify, the preset
+    checks and the page start an adapter's processes once, not once per set of questions: a
+    library that compiles on first use (ranx's numba kernels) then pays that once per
+    process. Every pool is closed on leaving the outermost one."""
+    if _SHARED.get() is not None:
+        yield
+        return
+    shared: dict[str, Any] = {}
+    token = _SHARED.set(shared)
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+        for kept in shared.values():
+            if isinstance(kept, WorkerPool):
+                kept.close()
+
+
+def _shared_key(command: Sequence[str] | str, options: PoolOptions) -> str:
+    return json.dumps([command, asdict(options)])
+
+
+@contextmanager
+def pooled(command: Sequence[str] | str, options: PoolOptions) -> Iterator[WorkerPool]:
+    """An open pool running `command`: inside `shared_pools` the one kept for this command and
+    options, otherwise a new one, closed on leaving. WorkerFailure if it does not start."""
+    shared = _SHARED.get()
+    key = _shared_key(command, options)
+    if shared is not None and key in shared:
+        yield shared[key]
+        return
+    pool = WorkerPool(command, options)
+    try:
+        pool.open()
+        if shared is not None:
+            shared[key] = pool
+        yield pool
+    finally:
+        if shared is None or shared.get(key) is not pool:
+            pool.close()
+
+
+def declared_adapter(
+    command: Sequence[str] | str, options: PoolOptions | None = None
+) -> dict[str, Any]:
+    """The ``adapter`` object of the adapter's start reply: all the harness learns about an
+    adapter it does not run (name, version, capabilities, number format, observability), from
+    a worker process, so that no adapter module or library is imported by the harness. Inside
+    `shared_pools` the process that answers it is kept for the questions asked with the same
+    options."""
+    options = options or PoolOptions()
+    try:
+        with pooled(command, options) as pool:
+            return dict(pool.start_reply["adapter"])
+    except WorkerFailure as failure:
+        raise AdapterError(f"the adapter did not start: {failure.summary()}") from None

@@ -1,0 +1,255 @@
+"""The pytest plugin: every golden case the adapter supports becomes a test item.
+
+    pytest --ndcgspec-adapter=mypkg.ndcg_adapter:adapter --ndcgspec-preset trec_eval
+
+Items are named by case id: every case the adapter is judged on (``harness/plan.py``:
+the bundled inputs under its native configuration, or under ``--ndcgspec-preset`` and
+``--ndcgspec-measure``, and the stored cases it declares it supports). The adapter runs in
+child processes as with ``ndcgspec run``; the cases are all sent on the first item and each
+item then reports its own outcome. A failure
+shows the configuration, the input in brief, expected against actual values, and the
+reference's per-rank trace of each query that misses.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ndcgspec.harness.adapters.base import unsupported_reason
+from ndcgspec.harness.plan import Selection
+from ndcgspec.harness.pool import PoolOptions, declared_adapter
+from ndcgspec.harness.report import nothing_ran, tally
+from ndcgspec.harness.run_command import execute
+from ndcgspec.harness.runner import fixed_cases, load_cases
+from ndcgspec.harness.worker import adapter_command
+from ndcgspec.reference import Config, NdcgSpecError, evaluate
+from ndcgspec.reference.decimals import decimal_string
+from ndcgspec.suite.load import LoadedCase, case_inputs
+
+TRACE_DIGITS = 10
+BRIEF_ROWS = 6
+_ANSWERS = pytest.StashKey[dict[str, dict[str, Any]]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """The ``--ndcgspec-*`` options."""
+    group = parser.getgroup("ndcgspec", "nDCG conformance cases")
+    group.addoption("--ndcgspec-adapter", metavar="ADAPTER", help="built-in name or module:object")
+    group.addoption("--ndcgspec-exec", metavar="COMMAND", help="a protocol adapter's command line")
+    group.addoption(
+        "--ndcgspec-preset", action="append", default=[], help="only this preset's cases"
+    )
+    group.addoption(
+        "--ndcgspec-measure", action="append", default=[], help="only this measure's cases"
+    )
+    group.addoption("--ndcgspec-cases", metavar="GLOB", help="case files matching GLOB")
+    group.addoption(
+        "--ndcgspec-suite", type=Path, help="a folder of case files instead of the suite"
+    )
+    group.addoption("--ndcgspec-data", type=Path, help="the data root of published cases")
+    group.addoption("--ndcgspec-timeout", type=float, default=60.0, help="seconds per case")
+    group.addoption("--ndcgspec-jobs", type=int, default=1, help="adapter processes in parallel")
+
+
+def _enabled(config: pytest.Config) -> bool:
+    return bool(config.getoption("ndcgspec_adapter") or config.getoption("ndcgspec_exec"))
+
+
+class CaseMismatch(Exception):
+    """A case that failed or errored; carries its result record."""
+
+    def __init__(self, record: Mapping[str, Any]) -> None:
+        super().__init__(record.get("message", record["outcome"]))
+        self.record = record
+
+
+class ConformanceSuite(pytest.Collector):
+    """The collector that owns the case items."""
+
+    def collect(self) -> list[pytest.Item]:
+        return []
+
+
+class CaseItem(pytest.Item):
+    """One golden case, run against the adapter."""
+
+    def __init__(self, *, loaded: LoadedCase, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.loaded = loaded
+
+    def runtest(self) -> None:
+        record = _answers(self.session)[self.loaded.case["id"]]
+        if record["outcome"] == "skip":
+            pytest.skip(record.get("reason", "skipped"))
+        if record["outcome"] != "pass":
+            raise CaseMismatch(record)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, CaseMismatch):
+            data = self.config.getoption("ndcgspec_data")
+            return explain_failure(self.loaded, excinfo.value.record, data)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.loaded.path, None, f"ndcgspec case {self.loaded.case['id']}"
+
+
+def _command(config: pytest.Config) -> list[str] | str:
+    return adapter_command(config.getoption("ndcgspec_adapter"), config.getoption("ndcgspec_exec"))
+
+
+def _options(config: pytest.Config) -> PoolOptions:
+    timeout = config.getoption("ndcgspec_timeout")
+    return PoolOptions(
+        jobs=config.getoption("ndcgspec_jobs"), timeout=timeout, start_timeout=max(timeout, 60.0)
+    )
+
+
+def _answers(session: pytest.Session) -> dict[str, dict[str, Any]]:
+    config = session.config
+    if _ANSWERS not in config.stash:
+        cases = [item.loaded for item in session.items if isinstance(item, CaseItem)]
+        report = execute(
+            fixed_cases(cases),
+            _command(config),
+            _options(config),
+            report_path=None,
+            selection={},
+            progress=False,
+            data=config.getoption("ndcgspec_data"),
+        )
+        config.stash[_ANSWERS] = {r["id"]: r for r in report.results}
+    return config.stash[_ANSWERS]
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """Append an item for every case the adapter is judged on (``harness/plan.py``)
+    that it declares it supports; a usage error when there is none."""
+    if not _enabled(config):
+        return
+    try:
+        selection = Selection(
+            load_cases(
+                config.getoption("ndcgspec_cases"),
+                config.getoption("ndcgspec_suite"),
+                config.getoption("ndcgspec_data"),
+            ),
+            config.getoption("ndcgspec_preset"),
+            config.getoption("ndcgspec_measure"),
+        )
+        adapter = declared_adapter(_command(config), _options(config))
+        cases = selection.cases_for(adapter)
+    except NdcgSpecError as error:
+        raise pytest.UsageError(f"ndcgspec: {error}") from None
+    supported = [c for c in cases if unsupported_reason(adapter, c.case["config"]) is None]
+    if not supported:
+        raise pytest.UsageError(
+            f"ndcgspec: no case ran: the adapter supports none of the {len(cases)} selected"
+        )
+    suite = ConformanceSuite.from_parent(session, name="ndcgspec", nodeid="ndcgspec")
+    items += [CaseItem.from_parent(suite, name=c.case["id"], loaded=c) for c in supported]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail a session whose conformance cases all skipped: a check that checked nothing has
+    failed."""
+    answers = session.config.stash.get(_ANSWERS, None)
+    why = None if answers is None else nothing_ran(tally(answers.values()))
+    if why and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"ndcgspec: {why}", red=True)
+
+
+def _brief(rows: list[list[str]]) -> str:
+    shown = ["  " + " ".join(r) for r in rows[:BRIEF_ROWS]]
+    if len(rows) > BRIEF_ROWS:
+        shown.append(f"  ... {len(rows) - BRIEF_ROWS} more rows")
+    return "\n".join(shown) or "  (none)"
+
+
+def _plain(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _trace_text(value: Any) -> str:
+    """A value as the trace prints it: TRACE_DIGITS significant digits, "-" when undefined."""
+    return "-" if value is None else str(decimal_string(value, TRACE_DIGITS))
+
+
+def reference_trace(loaded: LoadedCase, qids: list[str], data: Path | None) -> Iterator[str]:
+    """The reference's per-rank trace of the queries `qids`, as text lines; a published case's
+    files are read below the data root `data`, the one the session ran the case with."""
+    try:
+        qrels, run = case_inputs(loaded.case, data)
+        evaluation = evaluate(Config.from_mapping(loaded.case["config"]), qrels, run)
+    except NdcgSpecError as error:
+        yield f"  the reference rejects this input: {error}"
+        return
+    for qid in qids:
+        result = evaluation.per_query.get(qid)
+        if result is None:
+            continue
+        yield (
+            f"  query {qid}: nDCG = {_trace_text(result.ndcg)}  DCG = {_trace_text(result.dcg)}"
+            f"  IDCG = {_trace_text(result.idcg)}"
+        )
+        yield "    rank  docid  label  gain  discount  dcg  | ideal gain  idcg"
+        for row in result.trace[:20]:
+            label = "-" if row.label is None else str(row.label)
+            yield (
+                f"    {row.rank}  {row.docid or '-'}  {label}  {_trace_text(row.gain)}"
+                f"  {_trace_text(row.discount)}  {_trace_text(row.dcg)}"
+                f"  | {_trace_text(row.ideal_gain)}  {_trace_text(row.idcg)}"
+            )
+        if len(result.trace) > 20:
+            yield f"    ... {len(result.trace) - 20} more ranks"
+
+
+def explain_failure(loaded: LoadedCase, record: Mapping[str, Any], data: Path | None) -> str:
+    """The readable account of a failed or errored case, published files read below `data`."""
+    case = loaded.case
+    lines = [
+        f"case {case['id']} ({loaded.path.name}): {case.get('description', '')}",
+        f"outcome: {record['outcome']}: {record.get('message', '')}",
+        f"measure: {case['measure']}",
+        "config: " + ", ".join(f"{k}={_plain(v)}" for k, v in case["config"].items()),
+    ]
+    if "input" in case:
+        lines += ["qrels:", _brief(case["input"]["qrels"]), "run:", _brief(case["input"]["run"])]
+    else:
+        lines.append("input files: " + ", ".join(f["path"] for f in case["input_files"].values()))
+    mismatches = record.get("mismatches", [])
+    if mismatches:
+        lines.append("expected vs actual:")
+        for m in mismatches:
+            extra = "".join(
+                f"  {name}={m[name]}"
+                for name in ("abs_error", "rel_error", "ulps", "tolerance")
+                if name in m
+            )
+            if m["expected"] is None and m["actual"] is None:
+                lines.append(f"  {m['what']}: {m.get('note', '')}")
+                continue
+            note = f"  ({m['note']})" if "note" in m else ""
+            lines.append(
+                f"  {m['what']}: expected {_plain(m['expected'])}  actual {_plain(m['actual'])}"
+                f"{extra}{note}"
+            )
+    if record.get("detail"):
+        lines += ["adapter said:", record["detail"]]
+    queries = [m["what"] for m in mismatches if m["what"] not in ("aggregate", "result")]
+    if queries or record["outcome"] == "error":
+        lines.append("reference trace:")
+        lines += reference_trace(
+            loaded, queries or list(case.get("expected", {}).get("per_query", {})), data
+        )
+    return "\n".join(lines)

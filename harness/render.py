@@ -1,0 +1,292 @@
+"""The ``report`` command: render a JSONL report as text, markdown, HTML, JUnit XML or a badge.
+
+Every format shows the raw counts of the five outcomes and the conformance percentage, which is
+taken over the cases the adapter supports and that ran (pass, fail and error); ``badge`` is the
+JSON a shields.io endpoint badge reads. A partial report (a killed run) renders with a warning.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+from ndcgspec.harness.outcome import OUTCOMES
+from ndcgspec.harness.outputs import output_path
+from ndcgspec.harness.report import Report, Tally, exit_status, read_report, tally
+from ndcgspec.reference import InputError
+
+MAX_LISTED = 50
+
+
+# Characters that XML 1.0 forbids, a terminal acts on, or UTF-8 cannot encode (lone
+# surrogates, which JSON can escape): shown as escapes, never written raw.
+_INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _escaped(char: re.Match[str]) -> str:
+    code = ord(char.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _visible(value: Any) -> Any:
+    if isinstance(value, str):
+        return _INVISIBLE.sub(_escaped, value)
+    if isinstance(value, dict):
+        return {_visible(k): _visible(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_visible(v) for v in value]
+    return value
+
+
+def visible(report: Report) -> Report:
+    """`report` with every control character, noncharacter and lone surrogate of its text
+    written as an escape: adapters' messages are untrusted, and every format must stay
+    valid (JUnit XML) and inert (HTML, a terminal)."""
+    return replace(report, header=_visible(report.header), results=_visible(report.results))
+
+
+def _places(adapter: dict[str, Any]) -> str:
+    places = adapter.get("decimal_places")
+    return "" if places is None else f", {places} decimal places"
+
+
+def _title(report: Report) -> str:
+    adapter = report.header.get("adapter") or {}
+    width = adapter.get("float_width", "?")
+    name = f"{adapter.get('name', '?')} {adapter.get('version', '?')}"
+    return f"{name} (float{width}{_places(adapter)})"
+
+
+def _headline(tallied: Tally) -> str:
+    counts = ", ".join(f"{tallied.counts[o]} {o}" for o in OUTCOMES)
+    if tallied.percent is None:
+        return f"{counts}; no supported case ran"
+    sources = ", ".join(f"{n} {source}" for source, n in sorted(tallied.sources.items()))
+    return (
+        f"{counts}; {tallied.percent:.2f}% of {tallied.run} supported cases pass"
+        f" (expected values: {sources})"
+    )
+
+
+def axis_rows(tallied: Tally) -> list[list[str]]:
+    """The by-axis table: one row per axis choice met, a column per outcome."""
+    rows = []
+    for (axis_id, choice), counts in tallied.by_choice.items():
+        rows.append([f"{axis_id}={choice}", *(str(counts[o]) for o in OUTCOMES)])
+    return rows
+
+
+def _problems(report: Report) -> list[dict[str, Any]]:
+    return [r for r in report.results if r["outcome"] in ("fail", "error")]
+
+
+def _problem_text(result: dict[str, Any]) -> str:
+    return f"{result['outcome']:5} {result['id']}: {result.get('message', '')}"
+
+
+def _warning(report: Report) -> list[str]:
+    if report.complete:
+        return []
+    return [f"partial report: the run did not finish ({len(report.results)} results recorded)"]
+
+
+def _aligned(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return [
+        "  ".join(
+            cell.ljust(w) if i == 0 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in [header, *rows]
+    ]
+
+
+def render_text(report: Report) -> str:
+    """A terminal summary: headline, the by-axis table, then the failing cases."""
+    report = visible(report)
+    tallied = tally(report.results)
+    lines = [*_warning(report), _title(report), _headline(tallied), ""]
+    lines += _aligned(["axis choice", *OUTCOMES], axis_rows(tallied))
+    problems = _problems(report)
+    if problems:
+        lines += ["", "failing cases:"]
+        lines += ["  " + _problem_text(r) for r in problems[:MAX_LISTED]]
+        if len(problems) > MAX_LISTED:
+            lines.append(f"  ... and {len(problems) - MAX_LISTED} more")
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    out = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join(["---"] + ["--:"] * (len(header) - 1)) + "|",
+    ]
+    return out + ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+
+
+def render_markdown(report: Report) -> str:
+    """A markdown summary with the by-axis table and the failing cases."""
+    report = visible(report)
+    tallied = tally(report.results)
+    lines = [f"> {w}" for w in _warning(report)]
+    lines += [f"## nDCG conformance: {_title(report)}", "", _headline(tallied), ""]
+    lines += _markdown_table(["axis choice", *OUTCOMES], axis_rows(tallied))
+    problems = _problems(report)
+    if problems:
+        lines += ["", "### Failing cases", ""]
+        lines += _markdown_table(
+            ["outcome", "case", "message"],
+            [[r["outcome"], f"`{r['id']}`", r.get("message", "")] for r in problems[:MAX_LISTED]],
+        )
+    return "\n".join(lines) + "\n"
+
+
+def render_html(report: Report) -> str:
+    """A standalone HTML page with the same content as the markdown summary."""
+    report = visible(report)
+    tallied = tally(report.results)
+    esc = html.escape
+
+    def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+        head = "".join(f"<th>{esc(h)}</th>" for h in header)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows
+        )
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+    parts = [f"<p><strong>{esc(w)}</strong></p>" for w in _warning(report)]
+    parts += [
+        f"<h1>nDCG conformance: {esc(_title(report))}</h1>",
+        f"<p>{esc(_headline(tallied))}</p>",
+    ]
+    parts.append(table(["axis choice", *OUTCOMES], axis_rows(tallied)))
+    problems = _problems(report)
+    if problems:
+        rows = [[r["outcome"], r["id"], r.get("message", "")] for r in problems]
+        parts += ["<h2>Failing cases</h2>", table(["outcome", "case", "message"], rows)]
+    return (
+        '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>nDCG conformance</title>'
+        "</head><body>\n" + "\n".join(parts) + "\n</body></html>\n"
+    )
+
+
+def render_junit(report: Report) -> str:
+    """JUnit XML: a test case per case, failures and errors with their messages and details;
+    unsupported and skipped cases are skipped tests."""
+    report = visible(report)
+    tallied = tally(report.results)
+    suite = ElementTree.Element(
+        "testsuite",
+        name=f"ndcgspec {_title(report)}",
+        tests=str(len(report.results)),
+        failures=str(tallied.counts["fail"]),
+        errors=str(tallied.counts["error"]),
+        skipped=str(tallied.counts["skip"] + tallied.counts["unsupported"]),
+    )
+    for result in report.results:
+        case = ElementTree.SubElement(
+            suite, "testcase", classname=result.get("group", ""), name=result["id"]
+        )
+        outcome = result["outcome"]
+        if outcome == "fail":
+            node = ElementTree.SubElement(case, "failure", message=result.get("message", ""))
+            node.text = json.dumps(result.get("mismatches", []), indent=1)
+        elif outcome == "error":
+            node = ElementTree.SubElement(case, "error", message=result.get("message", ""))
+            node.text = result.get("detail") or ""
+        elif outcome in ("skip", "unsupported"):
+            ElementTree.SubElement(
+                case, "skipped", message=f"{outcome}: {result.get('reason', '')}"
+            )
+    ElementTree.indent(suite)
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        + ElementTree.tostring(suite, encoding="unicode")
+        + "\n"
+    )
+
+
+def badge_color(percent: float | None) -> str:
+    """brightgreen at 100 %, yellow from 90 %, red below, and red when nothing ran."""
+    if percent is None:
+        return "red"
+    return "brightgreen" if percent == 100 else "yellow" if percent >= 90 else "red"
+
+
+def render_badge(report: Report) -> str:
+    """shields.io endpoint JSON: schemaVersion, label, message, color."""
+    report = visible(report)
+    tallied = tally(report.results)
+    message = (
+        "no case ran"
+        if tallied.percent is None
+        else f"{tallied.percent:.1f}% ({tallied.counts['pass']}/{tallied.run})"
+    )
+    message += _places(report.header["adapter"])
+    if not report.complete:
+        message += " partial"
+    badge = {
+        "schemaVersion": 1,
+        "label": "nDCG conformance",
+        "message": message,
+        "color": badge_color(tallied.percent),
+    }
+    return json.dumps(badge) + "\n"
+
+
+RENDERERS: dict[str, Callable[[Report], str]] = {
+    "text": render_text,
+    "markdown": render_markdown,
+    "html": render_html,
+    "junit": render_junit,
+    "badge": render_badge,
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``report`` subcommand."""
+    parser = subparsers.add_parser(
+        "report",
+        help="render a JSONL report of `ndcgspec run`",
+        description="Render a JSONL report (or the .partial file of a killed run).",
+    )
+    parser.add_argument("report", metavar="FILE.jsonl", type=Path)
+    parser.add_argument("--format", choices=list(RENDERERS), default="text")
+    parser.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
+    parser.set_defaults(handler=handle)
+
+
+def write_output(path: Path, text: str, report: Report) -> None:
+    """Write `text` to `path` in one step (a temporary file renamed over it), refusing a
+    path where no file can be made and the report being read: the user's files are never
+    lost."""
+    output_path(path, "-o")
+    if path.exists() and path.samefile(report.source):
+        raise InputError("is the report being rendered; refusing to overwrite it", str(path))
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise InputError(f"cannot write: {error.strerror or error}", str(path)) from None
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Render the report; exit status 1 when it records a fail or an error, or judged no
+    case at all."""
+    report = read_report(args.report)
+    text = RENDERERS[args.format](report)
+    if args.output:
+        write_output(args.output, text, report)
+    else:
+        print(text, end="")
+    return exit_status(report.results)

@@ -1,0 +1,226 @@
+"""The JSONL report of a run: a header, one line per case result, a footer.
+
+Lines go to ``FILE.partial`` and are flushed as each case completes; at the end the footer is
+written and the file renamed to FILE in one step. A killed run therefore leaves FILE untouched
+(or absent) and a ``FILE.partial`` whose every complete line is valid JSON; `read_report` reads
+either, says whether the footer is there, and ignores a last line cut short.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from ndcgspec.harness.outcome import OUTCOMES
+from ndcgspec.reference import InputError
+from ndcgspec.reference.config import choice_axes
+from ndcgspec.spec import load_schema
+
+REPORT_FORMAT = 1
+RAN = ("pass", "fail", "error")
+"""The outcomes the adapter decided: the cases that ran."""
+PARTIAL_SUFFIX = ".partial"
+
+
+def partial_path(path: Path) -> Path:
+    """Where the lines of `path` are written until the run finishes."""
+    return path.with_name(path.name + PARTIAL_SUFFIX)
+
+
+class ReportWriter:
+    """Writes a report line by line; `finish` makes it final, atomically."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.partial = partial_path(path)
+        try:
+            self._fd = os.open(self.partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        except OSError as error:
+            raise InputError(f"cannot write report: {error.strerror}", str(self.partial)) from None
+
+    def write(self, record: Mapping[str, Any]) -> None:
+        """Append one record as one line, with a single write, and flush it to the file."""
+        os.write(self._fd, (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
+
+    def finish(self) -> None:
+        """Flush to disk and rename the partial file to its final name."""
+        os.fsync(self._fd)
+        os.close(self._fd)
+        self._fd = -1
+        os.replace(self.partial, self.path)
+
+    def __enter__(self) -> ReportWriter:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+@dataclass
+class Report:
+    """A report as read back; `complete` is False for a partial report (no footer)."""
+
+    header: dict[str, Any]
+    results: list[dict[str, Any]]
+    footer: dict[str, Any] | None
+    source: Path
+
+    @property
+    def complete(self) -> bool:
+        """Whether the run finished (the footer is present)."""
+        return self.footer is not None
+
+
+@cache
+def _line_validator(kind: str) -> Draft202012Validator:
+    schema = load_schema("report")
+    return Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{kind}"})
+
+
+def _what(record: Any) -> str:
+    if isinstance(record, dict):
+        return (
+            f"a {record['type']!r} object" if isinstance(record.get("type"), str) else "an object"
+        )
+    return "null" if record is None else f"a JSON {type(record).__name__}"
+
+
+def line_problem(record: Any, first: bool) -> str | None:
+    """What is wrong with one report line against ``spec/schema/report.schema.json`` and its
+    place in the file (a header first, then results, then at most one footer); None if
+    nothing."""
+    kind = record.get("type") if isinstance(record, dict) else None
+    if first and kind != "header":
+        return f"not an ndcgspec report: the first line is {_what(record)}, not a header"
+    if not first and kind not in ("result", "footer"):
+        return f"{_what(record)} where a result or the footer belongs"
+    error = best_match(_line_validator(kind).iter_errors(record))
+    if error is None:
+        return None
+    where = "/" + "/".join(str(p) for p in error.absolute_path)
+    text = error.message if len(error.message) <= 160 else error.message[:157] + "..."
+    return f"{kind} line violates report.schema.json at {where}: {text}"
+
+
+def read_report(path: Path) -> Report:
+    """Read a report, or its ``.partial`` file when only that exists; every line is checked
+    against ``spec/schema/report.schema.json``, and a bad one is an InputError naming it."""
+    if not path.exists() and partial_path(path).exists():
+        path = partial_path(path)
+    if path.is_dir():
+        raise InputError("is a folder, not a report", str(path))
+    try:
+        lines = path.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read report: {error}", str(path)) from None
+    records: list[dict[str, Any]] = []
+    footer = None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            if number == len(lines):
+                break  # the last line of a killed run, cut short
+            raise InputError("report line is not JSON", f"{path}:{number}") from None
+        problem = "a line after the footer" if footer else line_problem(record, first=not records)
+        if problem:
+            raise InputError(problem, f"{path}:{number}")
+        records.append(record)
+        if record["type"] == "footer":
+            footer = record
+    if not records:
+        raise InputError("not an ndcgspec report: it holds no line", str(path))
+    results = [r for r in records if r["type"] == "result"]
+    return Report(records[0], results, footer, path)
+
+
+@dataclass
+class Tally:
+    """Counts of outcomes, overall and per axis choice."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    by_choice: dict[tuple[str, str], Counter[str]] = field(default_factory=dict)
+    sources: Counter[str] = field(default_factory=Counter)
+    """The cases that ran, by where their expected values came from: stored in the suite or
+    computed by the reference at run time."""
+
+    @property
+    def run(self) -> int:
+        """Cases whose outcome was decided by the adapter: pass, fail or error."""
+        return sum(self.counts[o] for o in RAN)
+
+    @property
+    def percent(self) -> float | None:
+        """Passes over the supported cases that ran (skip and unsupported excluded)."""
+        return None if not self.run else 100.0 * self.counts["pass"] / self.run
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts and percentage as the footer records them."""
+        return {
+            "counts": {o: self.counts[o] for o in OUTCOMES},
+            "expected_sources": dict(sorted(self.sources.items())),
+            "conformance_percent": None if self.percent is None else round(self.percent, 2),
+        }
+
+
+def tally(results: Iterable[Mapping[str, Any]]) -> Tally:
+    """Count the outcomes of result records, overall and for every axis choice they make."""
+    out = Tally()
+    axis_ids = [a["id"] for a in choice_axes()]
+    for result in results:
+        out.counts[result["outcome"]] += 1
+        if result["outcome"] in RAN:
+            out.sources[result.get("expected_source", "stored")] += 1
+        config = result.get("config") or {}
+        for axis_id in [*axis_ids, "cutoff"]:
+            if axis_id in config:
+                value = config[axis_id]
+                key = (axis_id, "none" if value is None else str(value))
+                out.by_choice.setdefault(key, Counter())[result["outcome"]] += 1
+    return out
+
+
+def failed(tallied: Tally) -> bool:
+    """Whether any case failed or errored: the run's exit status is then non-zero."""
+    return bool(tallied.counts["fail"] or tallied.counts["error"])
+
+
+def nothing_ran(tallied: Tally) -> str | None:
+    """Why no case was judged, or None when some were: a check that checked nothing has
+    failed, so the exit status is then non-zero too."""
+    if tallied.run:
+        return None
+    total = sum(tallied.counts.values())
+    return f"judged nothing: all {total} cases were unsupported or skipped"
+
+
+def exit_status(results: Sequence[Mapping[str, Any]]) -> int:
+    """The exit status of a command that judged `results`: 1 when any case failed or
+    errored, or when no case was judged at all (every one unsupported or skipped), which
+    is then said in one line on stderr; else 0."""
+    tallied = tally(results)
+    why = nothing_ran(tallied)
+    if why:
+        print(f"ndcgspec: {why}", file=sys.stderr)
+        return 1
+    return 1 if failed(tallied) else 0

@@ -1,0 +1,237 @@
+"""Running an adapter against golden cases: select, plan, dispatch, judge.
+
+Every adapter runs in child processes (``harness/pool.py``). The harness decides
+`unsupported` from the adapter's declared capabilities and `skip` from the availability of a
+published case's data; it sends every other case, stripped of its expected values, and judges
+the answer. Expected values are computed on the pool's threads, as each batch is built: the
+reference and the engine keep nothing mutable between threads (``reference/contexts.py``,
+``engine/evaluate.py``), and `ExpectedCache` is read and written under its lock.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ndcgspec.harness.adapters.base import (
+    AdapterError,
+    declared_capabilities,
+    declared_number_format,
+    unsupported_reason,
+)
+from ndcgspec.harness.outcome import Verdict, judge, summed_terms
+from ndcgspec.harness.plan import STORED, ExpectedCache
+from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool
+from ndcgspec.harness.worker import WorkerFailure
+from ndcgspec.reference import Config, ConfigError, NdcgSpecError
+from ndcgspec.suite.folders import cache_root, data_root
+from ndcgspec.suite.lint import parse_file, schema_problems
+from ndcgspec.suite.load import LoadedCase, case_files, case_inputs, iter_cases
+
+MAX_BATCH = 16
+OnResult = Callable[[dict[str, Any]], None]
+Plan = Callable[[Mapping[str, Any]], Sequence[LoadedCase]]
+"""The cases to run, made from the adapter object of the start reply."""
+
+
+def fixed_cases(cases: Sequence[LoadedCase]) -> Plan:
+    """The plan that runs exactly `cases`, whatever the adapter declares."""
+    return lambda adapter: cases
+
+
+class HarnessError(NdcgSpecError):
+    """The run cannot go on: the adapter does not start, or declares what the spec lacks."""
+
+
+def load_cases(
+    glob: str | None = None, root: Path | None = None, data: Path | None = None
+) -> list[LoadedCase]:
+    """Every case of the suite (or of the case files below `root`) matching `glob`, published
+    inputs looked up under the data root `data`. A folder of the user's own (`root`) is
+    checked against the case schema first: a case the spec cannot compute is an error of
+    the suite, never an `unsupported` of the adapter."""
+    if root is not None:
+        _check_suite(root, glob)
+    try:
+        return list(iter_cases(glob, root, data))
+    except (ValueError, OSError) as error:
+        raise HarnessError(f"cannot read the cases: {str(error).splitlines()[0]}") from None
+
+
+def _check_suite(root: Path, glob: str | None) -> None:
+    if not root.is_dir():
+        raise HarnessError(f"{root}: not a folder of case files")
+    for path in case_files(root, glob):
+        content, found = parse_file(path)
+        found = found or schema_problems(path, content)
+        if found:
+            raise HarnessError(str(found[0]))
+        for index, case in enumerate(content["cases"]):
+            try:
+                Config.from_mapping(case["config"])
+            except NdcgSpecError as error:
+                raise HarnessError(f"{path}: /cases/{index}/config: {error}") from None
+
+
+def case_rows(loaded: LoadedCase, data: Path | None) -> dict[str, list[list[str]]]:
+    """The input of a case as protocol rows: inline, or read from its published files."""
+    case = loaded.case
+    if "input" in case:
+        return {"qrels": case["input"]["qrels"], "run": case["input"]["run"]}
+    return _file_rows(json.dumps(case["input_files"], sort_keys=True), data)
+
+
+@cache
+def _file_rows(input_files: str, data: Path | None) -> dict[str, list[list[str]]]:
+    """The rows of a pair of published files, made once per process: every measure and
+    cutoff of a published run is a case of its own, with the same tens of thousands of rows."""
+    qrels, run = case_inputs({"input_files": json.loads(input_files)}, data)
+    return {
+        "qrels": [[q, d, str(j.label)] for q, docs in qrels.items() for d, j in docs.items()],
+        "run": [[q, p.docid, str(p.score)] for q, postings in run.items() for p in postings],
+    }
+
+
+def stripped_case(loaded: LoadedCase, rows: Mapping[str, Any]) -> dict[str, Any]:
+    """The case object the adapter receives: no expected values, no provenance."""
+    case = loaded.case
+    return {"id": case["id"], "measure": case["measure"], "config": case["config"], "input": rows}
+
+
+def result_record(
+    loaded: LoadedCase, verdict: Verdict, reason: str | None = None
+) -> dict[str, Any]:
+    """The report line of one case."""
+    case = loaded.case
+    record: dict[str, Any] = {
+        "type": "result",
+        "id": case["id"],
+        "group": loaded.group,
+        "measure": case["measure"],
+        "config": case["config"],
+        "expected_source": case.get("expected_source", STORED),
+        "outcome": verdict.outcome,
+    }
+    if verdict.message:
+        record["message"] = verdict.message
+    if reason:
+        record["reason"] = reason
+    if verdict.mismatches:
+        record["mismatches"] = [m.to_json() for m in verdict.mismatches]
+    if verdict.detail:
+        record["detail"] = verdict.detail
+    return record
+
+
+@dataclass
+class _Pending:
+    loaded: LoadedCase
+    terms: dict[str, int]
+
+
+def _batches(jobs: list[tuple[LoadedCase, Job]], workers: int) -> list[list[Job]]:
+    """Inline cases in batches of up to MAX_BATCH, sized so every worker gets several;
+    published cases (whole data files) alone."""
+    inline = [job for loaded, job in jobs if "input" in loaded.case]
+    size = max(1, min(MAX_BATCH, math.ceil(len(inline) / (4 * workers)) if inline else 1))
+    batches = [inline[i : i + size] for i in range(0, len(inline), size)]
+    return batches + [[job] for loaded, job in jobs if "input" not in loaded.case]
+
+
+def run_cases(
+    plan: Plan,
+    command: Sequence[str] | str,
+    options: PoolOptions,
+    on_result: OnResult,
+    on_start: Callable[[dict[str, Any], Sequence[LoadedCase]], None] | None = None,
+    data: Path | None = None,
+) -> list[dict[str, Any]]:
+    """Run the cases `plan` makes of the adapter's start reply against the adapter `command`;
+    every result record goes to `on_result` as it completes, and the records are returned in
+    case order."""
+    data = data or data_root()
+    pool = WorkerPool(command, options)
+    try:
+        try:
+            reply = pool.open()
+        except WorkerFailure as failure:
+            raise HarnessError(f"the adapter did not start: {failure.summary()}") from None
+        adapter = reply["adapter"]
+        try:
+            declared_capabilities(adapter)
+            cases = plan(adapter)
+        except (AdapterError, ConfigError) as error:
+            raise HarnessError(str(error)) from None
+        if on_start:
+            on_start(adapter, cases)
+        return _dispatch(cases, pool, adapter, options, on_result, data)
+    finally:
+        pool.close()
+
+
+def _dispatch(
+    cases: Sequence[LoadedCase],
+    pool: WorkerPool,
+    adapter: Mapping[str, Any],
+    options: PoolOptions,
+    on_result: OnResult,
+    data: Path | None,
+) -> list[dict[str, Any]]:
+    records: dict[str, dict[str, Any]] = {}
+    lock = threading.Lock()
+
+    def emit(loaded: LoadedCase, verdict: Verdict, reason: str | None = None) -> None:
+        record = result_record(loaded, verdict, reason)
+        with lock:
+            records[loaded.case["id"]] = record
+            on_result(record)
+
+    pending: dict[str, _Pending] = {}
+    expected = ExpectedCache(cache_root())
+    jobs: list[tuple[LoadedCase, Job]] = []
+    for loaded in cases:
+        why = unsupported_reason(adapter, loaded.case["config"])
+        if why:
+            emit(loaded, Verdict("unsupported"), why)
+        elif loaded.unavailable:
+            emit(loaded, Verdict("skip"), loaded.unavailable)
+        else:
+            builder = _builder(loaded, data, pending, emit, expected)
+            jobs.append((loaded, Job(loaded.case["id"], builder)))
+
+    numbers = declared_number_format(adapter)
+
+    def deliver(case_id: str, answer: Mapping[str, Any]) -> None:
+        item = pending.pop(case_id)
+        emit(item.loaded, judge(item.loaded.case, answer, item.terms, *numbers))
+
+    pool.run(_batches(jobs, options.jobs), deliver)
+    return [records[c.case["id"]] for c in cases if c.case["id"] in records]
+
+
+def _builder(
+    loaded: LoadedCase,
+    data: Path | None,
+    pending: dict[str, _Pending],
+    emit: Callable[..., None],
+    expected: ExpectedCache,
+) -> Callable[[], dict[str, Any] | None]:
+    def build() -> dict[str, Any] | None:
+        try:
+            expected.fill(loaded, data)
+            rows = case_rows(loaded, data)
+        except NdcgSpecError as error:
+            emit(loaded, Verdict("skip"), f"input unreadable: {error}")
+            return None
+        pending[loaded.case["id"]] = _Pending(
+            loaded, summed_terms(rows["qrels"], rows["run"], loaded.case["config"])
+        )
+        return stripped_case(loaded, rows)
+
+    return build

@@ -1,0 +1,133 @@
+"""The JSON Schema of a configuration object, generated from ``spec/ndcg.yaml`` (anchor ``ndcg``).
+
+The committed ``spec/schema/config.schema.json`` is this module's output; a test keeps the two
+equal. Regenerate it with::
+
+    python -m ndcgspec.measures.config_schema > spec/schema/config.schema.json
+
+Everything the schema says comes from the spec: the axis ids, their choices and defaults, the
+parameters with their types and bounds, and which choice each parameter belongs to. Decimal
+bounds are exact in the spec; for numbers the schema states them as JSON numbers, and for
+decimal strings, which JSON Schema cannot compare, `Config.from_mapping` enforces them.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from ndcgspec.spec import load_spec
+
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+DECIMAL_PATTERN = r"^\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\s*$"
+
+
+def _json_number(text: str) -> int | float:
+    value = Decimal(text)
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def _decimal_value(param: dict[str, Any]) -> dict[str, Any]:
+    """A decimal written as a JSON number (bounds checked here) or as a decimal string."""
+    number: dict[str, Any] = {"type": "number"}
+    if "exclusive_minimum" in param:
+        number["exclusiveMinimum"] = _json_number(param["exclusive_minimum"])
+    if "exclusive_maximum" in param:
+        number["exclusiveMaximum"] = _json_number(param["exclusive_maximum"])
+    return {"oneOf": [number, {"type": "string", "pattern": DECIMAL_PATTERN}]}
+
+
+def _param_schema(param: dict[str, Any]) -> dict[str, Any]:
+    """The value schema of one parameter, by its spec ``type``."""
+    kind = param["type"]
+    if kind == "label_map":
+        decimal = {"oneOf": [{"type": "number"}, {"type": "string", "pattern": DECIMAL_PATTERN}]}
+        value: dict[str, Any] = {
+            "type": "object",
+            "propertyNames": {"pattern": DECIMAL_PATTERN},
+            "additionalProperties": decimal,
+            "minProperties": 1,
+        }
+    elif kind == "log_base":
+        value = {"anyOf": [{"const": "e"}, _decimal_value(param)]}
+    elif kind == "decimal":
+        value = _decimal_value(param)
+    else:
+        raise ValueError(f"spec parameter {param['id']!r} has an unknown type {kind!r}")
+    value["description"] = f"{param['description']} ({param['anchor']})"
+    if "default" in param:
+        value["default"] = param["default"]
+    return value
+
+
+def _cutoff_schema(axis: dict[str, Any]) -> dict[str, Any]:
+    bounds = axis["value"]
+    types = [bounds["type"], "null"] if bounds.get("nullable") else bounds["type"]
+    return {
+        "type": types,
+        "minimum": bounds["minimum"],
+        "default": axis["default"],
+        "description": f"{' '.join(axis['description'].split())} ({axis['anchor']})",
+    }
+
+
+def _choice_schema(axis: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "enum": [c["id"] for c in axis["choices"]],
+        "default": axis["default"],
+        "description": f"{axis['description']} ({axis['anchor']})",
+    }
+
+
+def _param_rules(axis: dict[str, Any]) -> list[dict[str, Any]]:
+    """A parameter is allowed only with a choice that takes it; a required one must be given."""
+    rules: list[dict[str, Any]] = []
+    for param in axis.get("params", []):
+        users = [c["id"] for c in axis["choices"] if param["id"] in c.get("params", [])]
+        allowed: dict[str, Any] = {"properties": {axis["id"]: {"enum": users}}}
+        if axis["default"] not in users:
+            allowed["required"] = [axis["id"]]
+        rules.append({"if": {"required": [param["id"]]}, "then": allowed})
+        if param.get("required"):
+            chosen = {"properties": {axis["id"]: {"enum": users}}, "required": [axis["id"]]}
+            rules.append({"if": chosen, "then": {"required": [param["id"]]}})
+    return rules
+
+
+def config_schema() -> dict[str, Any]:
+    """The JSON Schema of a configuration object: axis and parameter ids as keys (``ndcg``)."""
+    spec = load_spec()
+    properties: dict[str, Any] = {}
+    rules: list[dict[str, Any]] = []
+    for axis in spec["axes"]:
+        if "choices" in axis:
+            properties[axis["id"]] = _choice_schema(axis)
+            for param in axis.get("params", []):
+                properties[param["id"]] = _param_schema(param)
+            rules.extend(_param_rules(axis))
+        else:
+            properties[axis["id"]] = _cutoff_schema(axis)
+    return {
+        "$schema": SCHEMA_DIALECT,
+        "$id": "config.schema.json",
+        "title": f"nDCG configuration (spec {spec['spec_version']})",
+        "description": (
+            "A configuration object: one choice per axis and the parameters of the chosen "
+            "choices; omitted keys take the spec's defaults. Generated from spec/ndcg.yaml by "
+            "ndcgspec.measures.config_schema; do not edit by hand."
+        ),
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+        "allOf": rules,
+    }
+
+
+def config_schema_text() -> str:
+    """`config_schema` as the exact text of the committed ``config.schema.json``."""
+    return json.dumps(config_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":
+    print(config_schema_text(), end="")

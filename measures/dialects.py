@@ -1,0 +1,28 @@
+"""Measure strings in the dialects of other tools (``spec/grammar.yaml``): a ``trec_eval:`` or
+``ir_measures:`` prefix names the dialect; without one, a string that only that tool's
+grammar can produce (``ndcg_cut.10``, ``nDCG(judged_only=True)@5``) is read in it. A string
+valid in the canonical grammar (``nDCG@10``, ``ndcg``) keeps its canonical meaning."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ndcgspec.measures.ir_measures_names import ir_measures_config, is_ir_measures_string
+from ndcgspec.measures.trec_eval_names import is_trec_eval_name, single_config
+from ndcgspec.reference.config import Config
+
+DIALECTS: dict[str, tuple[Callable[[str], bool], Callable[[str], Config]]] = {
+    "trec_eval": (is_trec_eval_name, single_config),
+    "ir_measures": (is_ir_measures_string, ir_measures_config),
+}
+
+
+def dialect_config(text: str) -> Config | None:
+    """The configuration of a string of another tool's dialect, None for a canonical one."""
+    prefix, sep, rest = text.strip().partition(":")
+    if sep and prefix in DIALECTS:
+        return DIALECTS[prefix][1](rest)
+    for recognise, translate in DIALECTS.values():
+        if recognise(text):
+            return translate(text)
+    return None

@@ -1,0 +1,72 @@
+"""What the reference answers for a case: its values, the error it raises, or, for a
+deliberately open axis, every answer the open choices allow (``ndcg.precision``).
+
+The golden cases are made and checked by the reference itself (`reference_outcome`,
+`open_outcomes`); the analysis tools, which need expected values in bulk, take the same
+answers from the fast engine (`outcome`, `outcome_of`: ``engine.memory``), which gives the
+reference's digits and errors exactly and hands it whatever it does not declare."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ndcgspec.engine.memory import Inputs, evaluate_inputs
+from ndcgspec.engine.scoring import score_files
+from ndcgspec.reference import Config, InputError, evaluate
+from ndcgspec.reference.inputs import Qrels, Run
+from ndcgspec.suite.load import case_inputs, checked_file
+
+
+def outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
+    """The expected object of a case, ``{"per_query", "aggregate"}`` or
+    ``{"error": {anchor}}``, computed by the fast engine: `reference_outcome`'s answer."""
+    return _expected(lambda: evaluate_inputs(config, qrels, run))
+
+
+def outcome_of(inputs: Inputs, config: Config) -> dict[str, Any]:
+    """`outcome` of inputs the engine has prepared once for many configurations."""
+    return _expected(lambda: inputs.result(config))
+
+
+def reference_outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
+    """The expected object of a case as the plain reference computes it: what makes and
+    checks the golden cases."""
+    return _expected(lambda: evaluate(config, qrels, run).to_json())
+
+
+def published_outcome(case: Mapping[str, Any], data: Path | None) -> dict[str, Any]:
+    """`outcome` of a published case's files under the case's configuration: scored by the
+    fast engine (the reference's digits, and input it declines handed to the reference); a run
+    whose extra fields are ignored is read by the plain reference's reader."""
+    config = Config.from_mapping(case["config"])
+    files = case["input_files"]
+    if files["run"].get("extra_fields") == "ignored":
+        qrels, run = case_inputs(dict(case), data)
+        return outcome(config, qrels, run)
+    qrels_path, run_path = checked_file(files["qrels"], data), checked_file(files["run"], data)
+    return _expected(lambda: score_files([config], qrels_path, run_path)[0])
+
+
+def _expected(result_json: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    try:
+        result = result_json()
+    except InputError as error:
+        # Only a choice that rejects the input is an outcome; anything else is a broken case.
+        if error.anchor is None:
+            raise
+        return {"error": {"anchor": error.anchor}}
+    return {"per_query": result["per_query"], "aggregate": result["aggregate"]}
+
+
+def open_outcomes(
+    config: Config, axis_id: str, choices: list[str], qrels: Qrels, run: Run
+) -> list[dict[str, Any]]:
+    """The distinct outcomes over the allowed choices of an open axis, in the order given."""
+    found: list[dict[str, Any]] = []
+    for choice in choices:
+        result = reference_outcome(config.replace(**{axis_id: choice}), qrels, run)
+        if result not in found:
+            found.append(result)
+    return found

@@ -1,0 +1,134 @@
+"""Reading the golden cases: iterate the case files, and turn a case's input into qrels and a
+run for the reference. Published cases name files of the shared data root
+(``suite/folders.py``) by relative path and checksum; when those files are absent, or no
+shared folder is known (a data root of None), the case is reported as unavailable, never
+failed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from ndcgspec.reference import Judgment, Posting
+from ndcgspec.reference.decimals import parse_decimal
+from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.inputs import Qrels, Run, add_judgment
+from ndcgspec.reference.trec_io import read_qrels, read_run
+from ndcgspec.suite.folders import UNKNOWN, data_root
+
+CASE_GLOB = "**/*.json"
+
+
+def cases_root() -> Path:
+    """The ``cases/`` folder of the suite."""
+    return Path(str(files("ndcgspec.cases")))
+
+
+def case_files(root: Path | None = None, glob: str | None = None) -> list[Path]:
+    """Every case file below `root` matching `glob` (relative to `root`), in path order."""
+    root = root or cases_root()
+    return sorted(p for p in root.glob(glob or CASE_GLOB) if p.is_file() and p.suffix == ".json")
+
+
+def group_of(path: Path, root: Path) -> str:
+    """The group a case file must declare: its path below the root without ``.json``."""
+    return path.relative_to(root).with_suffix("").as_posix()
+
+
+@dataclass(frozen=True)
+class LoadedCase:
+    """One case with the file it came from; `unavailable` says why its input cannot be read."""
+
+    path: Path
+    group: str
+    file: dict[str, Any]
+    case: dict[str, Any]
+    index: int
+    unavailable: str | None
+
+
+def iter_cases(
+    glob: str | None = None, root: Path | None = None, data: Path | None = None
+) -> Iterator[LoadedCase]:
+    """Every case of every case file (parsed JSON), with published inputs resolved against the
+    data root `data` (the shared folder's by default); raises ValueError on a file that is not
+    valid JSON (the linter reports those)."""
+    root = root or cases_root()
+    data = data or data_root()
+    for path in case_files(root, glob):
+        content = json.loads(path.read_text(encoding="utf-8"))
+        for index, case in enumerate(content.get("cases", [])):
+            yield LoadedCase(
+                path, group_of(path, root), content, case, index, unavailable_reason(case, data)
+            )
+
+
+def unavailable_reason(case: dict[str, Any], data: Path | None) -> str | None:
+    """Why a published case's input files cannot be read under `data`, or None when they can."""
+    for ref in case.get("input_files", {}).values():
+        if data is None:
+            return f"data file {ref['path']}: {UNKNOWN}"
+        if not (data / ref["path"]).is_file():
+            return f"data file {ref['path']} is absent from {data}"
+    return None
+
+
+@cache
+def sha256_of(path: Path) -> str:
+    """The hex SHA-256 of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def inline_inputs(input_: dict[str, Any]) -> tuple[Qrels, Run]:
+    """Qrels and run of an inline input: ``[qid, docid, label]`` and ``[qid, docid, score]``
+    rows, the run in run order; the qrels rows obey the rules of the TREC qrels reader
+    (``ndcg.input.duplicate-judgment``)."""
+    qrels: dict[str, dict[str, Judgment]] = {}
+    for row, (qid, docid, label) in enumerate(input_["qrels"], start=1):
+        add_judgment(qrels, qid, docid, Judgment(parse_decimal(label), f"qrels row {row}"))
+    run: dict[str, list[Posting]] = {}
+    for qid, docid, score in input_["run"]:
+        run.setdefault(qid, []).append(Posting(docid, parse_decimal(score), f"run {qid} {docid}"))
+    return qrels, run
+
+
+@cache
+def _file_qrels(path: Path) -> Qrels:
+    return read_qrels(path)
+
+
+@cache
+def _file_run(path: Path, extra_fields: bool) -> Run:
+    return read_run(path, extra_fields)
+
+
+def checked_file(ref: dict[str, Any], data: Path | None) -> Path:
+    """The data file a published case names, after checking its checksum."""
+    if data is None:
+        raise InputError(UNKNOWN, ref["path"])
+    path = data / ref["path"]
+    actual = sha256_of(path)
+    if actual != ref["sha256"]:
+        raise InputError(f"sha256 is {actual}, the case expects {ref['sha256']}", str(path))
+    return path
+
+
+def file_inputs(input_files: dict[str, Any], data: Path | None) -> tuple[Qrels, Run]:
+    """Qrels and run of a published case, read from the data root (cached per process)."""
+    qrels = _file_qrels(checked_file(input_files["qrels"], data))
+    run_ref = input_files["run"]
+    run = _file_run(checked_file(run_ref, data), run_ref.get("extra_fields") == "ignored")
+    return qrels, run
+
+
+def case_inputs(case: dict[str, Any], data: Path | None = None) -> tuple[Qrels, Run]:
+    """The qrels and run of any case, inline or published."""
+    if "input" in case:
+        return inline_inputs(case["input"])
+    return file_inputs(case["input_files"], data or data_root())

@@ -1,0 +1,100 @@
+"""``cases/presets/<preset>.json``: the bundled inputs under each named convention, with their
+expected values stored, so that a harness written in another language checks an implementation
+of any preset from ``cases/`` alone.
+
+Each file takes the same inputs, in suite order: every distinct input of the hand and document
+cases, then the smallest generated ones, until `INPUTS_PER_PRESET`; an input that several cases
+share is named by the case of the oldest choices. Each input keeps its own
+cutoff; an input without one takes the preset's own cutoff, the one its tool applies unasked
+(``harness/plan.py`` judges computed cases by the same rule). A case names the case its
+input comes from (`input_of`), whose group says which axis the input was written for.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ndcgspec.reference.config import choice_axes, presets, since
+from ndcgspec.suite.case import case_file, cite, computed_case
+from ndcgspec.suite.targets import preset_target
+
+ORIGIN = "generated"
+SOURCE = "ndcgspec.suite.presets"
+INPUTS_PER_PRESET = 520
+LARGEST_HAND_INPUT = 200
+"""Rows (qrels and run together) of the largest hand or document input taken: the one larger
+input, of 10,000 documents, would multiply every file's size."""
+LARGEST_GENERATED_INPUT = 24
+"""Rows of the largest generated input taken, so that nineteen files stay small."""
+
+
+# The configuration is the preset's, spelled out in `config`; the input's own case cites the axis
+# it was written for.
+DEFINITION = cite("ndcg.definition.ndcg")
+
+
+def _rows(case: dict[str, Any]) -> int:
+    return len(case["input"]["qrels"]) + len(case["input"]["run"])
+
+
+def preset_inputs(files: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cases whose inputs every preset file takes, from the case files of one generation
+    (hand, documents and generated; published inputs are not redistributable)."""
+    taken: dict[str, dict[str, Any]] = {}
+    ordered = sorted(files, key=lambda f: (f["group"].split("/")[0] == "generated", f["group"]))
+    for content in ordered:
+        generated = content["group"].startswith("generated/")
+        limit = LARGEST_GENERATED_INPUT if generated else LARGEST_HAND_INPUT
+        for case in content["cases"]:
+            if len(taken) == INPUTS_PER_PRESET:
+                return list(taken.values())
+            if "input" not in case or _rows(case) > limit:
+                continue
+            key = json.dumps([case["input"], case["config"]["cutoff"]], sort_keys=True)
+            held = taken.get(key)
+            # An input keeps its place and, among its cases, the one of the oldest choices, so
+            # that a choice added later never renames the cases of earlier inputs.
+            if held is None or added_in(case["config"]) < added_in(held["config"]):
+                taken[key] = case
+    return list(taken.values())
+
+
+def added_in(config: dict[str, Any]) -> tuple[int, ...]:
+    """The spec version that added the newest choice of `config`."""
+    return max(since(entry["id"], config[entry["id"]]) for entry in choice_axes())
+
+
+def preset_file(entry: dict[str, Any], inputs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The case file of one preset over `inputs`."""
+    preset_id = entry["id"]
+    target = preset_target(preset_id)
+    source = {"kind": "spec", "ref": f"spec/presets.yaml#{preset_id}"}
+    cases = [
+        computed_case(
+            case_id=f"presets.{preset_id}/{case['id'].replace('/', '.')}",
+            description=case["description"],
+            config=target.for_input(case["config"]["cutoff"]),
+            spec=[DEFINITION],
+            sources=[source],
+            origin=ORIGIN,
+            qrels=case["input"]["qrels"],
+            run=case["input"]["run"],
+            extra={"input_of": case["id"]},
+        )
+        for case in inputs
+    ]
+    return case_file(
+        f"presets/{preset_id}",
+        f"The bundled inputs under the preset {preset_id}: {entry['title']}.",
+        ORIGIN,
+        SOURCE,
+        cases,
+    )
+
+
+def preset_files(files: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One case file per preset of ``spec/presets.yaml``."""
+    inputs = preset_inputs(files)
+    return [preset_file(entry, inputs) for entry in presets()]

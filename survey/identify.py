@@ -1,0 +1,950 @@
+"""The ``identify`` command: a black-box fingerprint of an nDCG implementation.
+
+For every axis of ``spec/ndcg.yaml`` it finds the golden inputs whose answers differ between
+the axis's choices while every other axis stays at the adapter's own choice, asks the adapter
+for them and reports the choice whose reference answers it meets on all of them, "none of the
+spec's choices" with the cases that disagree, or "not observable through this API". It then
+probes what lies outside the axes: a cutoff the implementation chooses itself when asked for
+the whole ranking (which then belongs to its configuration), scores 1e-9 and 1e-12 apart
+(relative) that it ties under its own tie rule, decimals one double apart that its number reader
+takes for equal, per-query values it leaves undefined or out where its configuration gives a
+number, and the ranking length from which its tie order departs from its tie rule. Finally it
+gives the canonical configuration and the closest preset.
+
+The findings are data (`AxisFinding`, `Observation`), which the text output, ``--format json``
+and the conformance matrix render. All the harness knows of the adapter beyond its answers is
+its start reply, what it cannot be shown included (``observability``): the adapter runs in
+worker processes only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ndcgspec.harness.adapters.base import (
+    ApiView,
+    NumberFormat,
+    declared_number_format,
+    declared_view,
+)
+from ndcgspec.harness.pool import declared_adapter, shared_pools
+from ndcgspec.harness.run_command import show_progress
+from ndcgspec.harness.worker import adapter_command
+from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.reference.config import axis, choice_axes, choice_ids, presets
+from ndcgspec.reference.rejection import REJECTING_CHOICE, choice_anchor
+from ndcgspec.spec import load_spec
+from ndcgspec.suite.tolerance import is_undefined
+from ndcgspec.survey.probes import (
+    RESOLUTION_GAP,
+    RESOLUTION_GAPS,
+    TIE_LENGTHS,
+    ULP,
+    Answer,
+    Gap,
+    ProbeInput,
+    analysis_pool,
+    ask,
+    beyond_view,
+    distinguishing,
+    expected_of,
+    meets,
+    meets_aggregate,
+    meets_values,
+    number_reading_inputs,
+    outcome_key,
+    probe_inputs,
+    quotient_values,
+    scores_merged,
+    spread_ties,
+    tie_order_inputs,
+    with_choice,
+    within_tie_bounds,
+)
+
+EVIDENCE_SHOWN = 5
+# Whole-ranking probes tried against every cutoff up to this length, to find a chosen cutoff,
+# and then against the longer defaults of libraries (trectools' depth=1000, say).
+CUTOFF_SEARCH_LENGTH = 200
+CUTOFF_DEFAULTS = (256, 500, 512, 1000, 1024, 2000, 5000)
+
+MET, NONE, NOT_OBSERVABLE, NOT_EXERCISED = "met", "none", "not observable", "not exercised"
+"""The status of an axis finding: the adapter meets the finding's choices, meets none of the
+spec's choices, cannot be asked about the axis through its API, or answered no probe of it."""
+STATUS_TEXT = {
+    NONE: "none of the spec's choices",
+    NOT_OBSERVABLE: "not observable through this API",
+    NOT_EXERCISED: "not exercised by the golden inputs",
+}
+
+
+@dataclass(frozen=True)
+class CaseError:
+    """A probe on which the adapter raised or its process failed, and the error's text."""
+
+    case: str
+    error: str
+
+
+@dataclass
+class AxisFinding:
+    """What the adapter computes on one axis when asked for its choice `asked`.
+
+    `status` is MET, with the `choices` met on every probe that tells the axis's choices apart
+    and that some choice meets (several when those probes cannot tell them apart); NONE, with
+    the `closest` choice when different probes meet different choices; NOT_OBSERVABLE, with the
+    adapter's `reason`; or NOT_EXERCISED. `probes` counts the probes that tell the choices apart,
+    `support` maps each choice to those it meets, `evidence` are the probes that show the
+    verdict (or the closest choice), `disagreeing` those against it, `unexplained` those no
+    choice meets, `set_aside` those left out as no evidence on this axis (another axis cannot
+    explain them) and `errors` the probes the adapter failed on."""
+
+    axis: str
+    asked: str
+    status: str
+    choices: list[str] = field(default_factory=list)
+    closest: str | None = None
+    probes: int = 0
+    support: dict[str, list[str]] = field(default_factory=dict)
+    evidence: list[str] = field(default_factory=list)
+    disagreeing: list[str] = field(default_factory=list)
+    unexplained: list[str] = field(default_factory=list)
+    set_aside: list[str] = field(default_factory=list)
+    errors: list[CaseError] = field(default_factory=list)
+    reason: str = ""
+
+    def verdict(self) -> str:
+        """The verdict in words: the choices met, or what the status says."""
+        return " or ".join(self.choices) if self.status == MET else STATUS_TEXT[self.status]
+
+    def note(self) -> str:
+        """What qualifies the verdict, in words."""
+        if self.status == NOT_OBSERVABLE:
+            return self.reason
+        said = []
+        if self.status == NONE and self.closest:
+            mixed = "; ".join(f"{c} on {len(cases)}" for c, cases in self.support.items())
+            said.append(f"different probes meet different choices: {mixed} of {self.probes}")
+        elif self.status == NONE:
+            said.append(f"no choice meets any of the {self.probes} probes that tell them apart")
+        elif self.unexplained:
+            said.append(
+                f"{len(self.unexplained)} of {self.probes} probes meet no choice of this axis"
+            )
+        if self.set_aside:
+            more = f" (+{len(self.set_aside) - 1})" if len(self.set_aside) > 1 else ""
+            said.append(
+                f"set aside {len(self.set_aside)} probes that another axis cannot explain: "
+                f"{self.set_aside[0]}{more}"
+            )
+        return "; ".join(said)
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding as JSON, with the spec anchors of its axis and of the choices named."""
+        named = [*self.choices, *([self.closest] if self.closest else [])]
+        return {
+            **asdict(self),
+            "anchor": axis(self.axis)["anchor"],
+            "choice_anchors": {c: choice_anchor(self.axis, c) for c in named},
+        }
+
+
+REJECTIONS, CUTOFF, SCORE_RESOLUTION = "rejections", "cutoff", "score resolution"
+NUMBER_READING, UNDEFINED_VALUES, TIE_ORDER = "number reading", "undefined values", "tie order"
+NEGATIVE_IDEAL = "negative ideal"
+"""The topics of the probes beyond the axes."""
+REFUSES_VALID_INPUTS = "refuses valid inputs"
+CHOSEN_CUTOFF = "chosen cutoff"
+NO_SINGLE_CUTOFF = "no single cutoff"
+TIES_CLOSE_SCORES = "ties close scores"
+RANKS_CLOSE_SCORES = "ranks close scores"
+READS_NEIGHBOURS_EQUAL = "reads adjacent doubles as equal"
+READS_NEIGHBOURS_APART = "reads adjacent doubles apart"
+UNDEFINED_WHERE_SCORED = "undefined where scored"
+DIVIDES_NEGATIVE_IDEAL = "divides by a negative ideal DCG"
+TIE_RULE_BREAKS = "tie rule breaks"
+TIE_RULE_HOLDS = "tie rule holds"
+EXACT_OUTCOMES = (RANKS_CLOSE_SCORES, READS_NEIGHBOURS_APART, TIE_RULE_HOLDS)
+"""The outcomes of those probes; every one but the EXACT_OUTCOMES departs from exact nDCG."""
+
+
+@dataclass
+class Observation:
+    """What the probes of one `topic` beyond the axes show (its `outcome`): refusing valid
+    inputs (with the first line of each distinct reason, `reasons`), applying a cutoff of its
+    own when asked for the whole ranking (the cutoff in `cutoffs`), or not (the cutoffs that
+    explain some of the probes missed), tying or ranking scores apart by the relative `gaps`,
+    reading decimals one double apart as equal or not, leaving per-query values undefined or
+    out where its configuration gives a number (`mean_meets`: those probes whose mean still
+    meets the configuration's), and breaking or keeping its tie rule on rankings of the
+    `lengths` tried (when it breaks, the lengths on which it did). `evidence` are the probes that
+    show it, `disagreeing` those against it."""
+
+    topic: str
+    outcome: str
+    asked: str
+    evidence: list[str] = field(default_factory=list)
+    disagreeing: list[str] = field(default_factory=list)
+    cutoffs: list[int] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    anchor: str | None = None
+    gaps: list[str] = field(default_factory=list)
+    lengths: list[int] = field(default_factory=list)
+    mean_meets: list[str] = field(default_factory=list)
+
+    @property
+    def departs(self) -> bool:
+        """Whether the implementation departs from exact nDCG here (a sharp edge)."""
+        return self.outcome not in EXACT_OUTCOMES
+
+    def verdict(self) -> str:
+        """The outcome in words."""
+        if self.outcome == REFUSES_VALID_INPUTS:
+            return f"refuses {len(self.evidence)} inputs its own configuration scores"
+        if self.outcome == CHOSEN_CUTOFF:
+            return f"@{self.cutoffs[0]} (a cutoff the implementation chose)"
+        if self.outcome == NO_SINGLE_CUTOFF:
+            return "misses whole-ranking probes that no single cutoff explains"
+        if self.outcome == TIES_CLOSE_SCORES:
+            float32 = " (float32 scores)" if _gap_text(RESOLUTION_GAP) in self.gaps else ""
+            return f"ties scores {' and '.join(self.gaps)} apart{float32}"
+        if self.outcome == READS_NEIGHBOURS_EQUAL:
+            return "reads decimals one double apart as equal scores"
+        if self.outcome == READS_NEIGHBOURS_APART:
+            return "reads decimals one double apart as different scores"
+        if self.outcome == UNDEFINED_WHERE_SCORED:
+            return "leaves per-query values undefined or out where its configuration gives one"
+        if self.outcome == DIVIDES_NEGATIVE_IDEAL:
+            return "scores a query whose ideal DCG is negative DCG / IDCG, not as empty"
+        if self.outcome == TIE_RULE_BREAKS:
+            return (
+                f"breaks ties against its tie rule from rankings of {self.lengths[0]} "
+                f"documents on ({len(self.lengths)} of {len(TIE_LENGTHS)} lengths tried)"
+            )
+        if self.outcome == TIE_RULE_HOLDS:
+            return f"keeps its tie rule on rankings of {self.lengths[0]} to {self.lengths[-1]}"
+        return f"ranks scores {' and '.join(self.gaps)} apart"
+
+    def note(self) -> str:
+        """How the probes show it, in words."""
+        if self.outcome == REFUSES_VALID_INPUTS:
+            return "reasons: " + " | ".join(self.reasons[:3])
+        if self.outcome == CHOSEN_CUTOFF:
+            k = self.cutoffs[0]
+            return (
+                f"asked for the whole ranking, it returns nDCG@{k} on every such probe longer "
+                f"than {k} that it misses"
+            )
+        if self.outcome == NO_SINGLE_CUTOFF:
+            return f"cutoffs that explain some: {self.cutoffs or 'none'}"
+        if self.outcome in (READS_NEIGHBOURS_EQUAL, READS_NEIGHBOURS_APART):
+            return (
+                "probes: two documents scored with adjacent doubles written as their shortest "
+                "decimals (0.223, 0.22300000000000003), the relevant one higher"
+            )
+        if self.outcome == UNDEFINED_WHERE_SCORED:
+            return (
+                f"its mean meets the configuration's on {len(self.mean_meets)} of "
+                f"{len(self.evidence)} such probes"
+            )
+        if self.outcome == DIVIDES_NEGATIVE_IDEAL:
+            return "probes: the inputs whose negative labels make a query's ideal DCG negative"
+        if self.outcome in (TIE_RULE_BREAKS, TIE_RULE_HOLDS):
+            return (
+                f"probes: {TIE_LENGTHS[0]} to {TIE_LENGTHS[-1]} documents per ranking, scores "
+                "of three values, every document judged; a miss counts when every value lies "
+                "between the pessimistic and the optimistic tie order"
+            )
+        return (
+            "probes: the ties cases with each tie group spread by the relative gaps, against "
+            "the adapter's own tie rule"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The observation as JSON."""
+        return {**asdict(self), "departs": self.departs}
+
+
+@dataclass
+class Identification:
+    """The whole fingerprint of one adapter: its start reply's ``adapter`` object, a finding
+    per axis and asked choice, the observations beyond the axes, the configuration identified
+    and the closest preset."""
+
+    adapter: dict[str, Any]
+    findings: list[AxisFinding]
+    extras: list[Observation]
+    configuration: Config
+    preset: str | None
+    preset_differences: dict[str, list[str]]
+
+    def to_json(self) -> dict[str, Any]:
+        """The fingerprint as JSON (``identify --format json``)."""
+        return {
+            "adapter": self.adapter,
+            "axes": [f.to_json() for f in self.findings],
+            "outside_the_axes": [f.to_json() for f in self.extras],
+            "configuration": self.configuration.canonical(),
+            "closest_preset": self.preset,
+            "preset_differences": self.preset_differences,
+        }
+
+
+def own_configuration(adapter: Mapping[str, Any]) -> Config:
+    """The adapter's own configuration: the first declared choice of every axis (a peer lists
+    the library's default first), the spec's default where it declares nothing."""
+    declared = adapter.get("capabilities") or {}
+    return Config.from_mapping({a: c[0] for a, c in declared.items() if c})
+
+
+def _rejects_on(axis_id: str, probe: ProbeInput, candidates: Mapping[str, Config]) -> bool:
+    """Whether some candidate of the axis makes the reference reject the input because of
+    that axis itself (its ``error`` choice)."""
+    anchors = {expected_of(probe, c).get("error", {}).get("anchor") for c in candidates.values()}
+    return choice_anchor(axis_id, REJECTING_CHOICE) in anchors
+
+
+def _verdict(
+    axis_id: str,
+    asked_choice: str,
+    met_by: dict[str, list[str]],
+    errors: list[CaseError],
+) -> AxisFinding:
+    """The finding from which candidate choices each discriminating probe's answer met.
+
+    A probe met by no candidate disagrees with every choice of the axis; it is listed, and
+    decides the verdict only when no probe is met by any candidate at all."""
+    if not met_by:
+        return AxisFinding(axis_id, asked_choice, NOT_EXERCISED, errors=errors)
+    explained = {case: met for case, met in met_by.items() if met}
+    unexplained = sorted(case for case, met in met_by.items() if not met)
+    choices = [c for c in choice_ids(axis_id) if any(c in met for met in explained.values())]
+    support = {c: sorted(k for k, met in explained.items() if c in met) for c in choices}
+    shown = {
+        "probes": len(met_by),
+        "support": support,
+        "unexplained": unexplained,
+        "errors": errors,
+    }
+    if not explained:
+        return AxisFinding(axis_id, asked_choice, NONE, disagreeing=unexplained, **shown)
+    winners = [c for c in choices if all(c in met for met in explained.values())]
+    if winners:
+        return AxisFinding(
+            axis_id,
+            asked_choice,
+            MET,
+            winners,
+            evidence=sorted(explained),
+            disagreeing=unexplained,
+            **shown,
+        )
+    closest = max(choices, key=lambda c: len(support[c]))
+    return AxisFinding(
+        axis_id,
+        asked_choice,
+        NONE,
+        closest=closest,
+        evidence=support[closest],
+        disagreeing=sorted(k for k, met in explained.items() if closest not in met) + unexplained,
+        **shown,
+    )
+
+
+def identify_axis(
+    axis_id: str,
+    asked: Config,
+    reference: Config,
+    probes: Sequence[ProbeInput],
+    command: Sequence[str] | str,
+    numbers: NumberFormat,
+    trust_rejections: bool = True,
+) -> AxisFinding:
+    """The finding on one axis, from the adapter's answers asked under `asked` (cutoff aside),
+    against candidates that vary the axis on `reference` (the other axes as identified).
+    Only the probes on which the candidates differ are asked: the others tell nothing about
+    the axis.
+
+    A rejection is evidence for the axis's ``error`` choice only when the adapter rejects no
+    input its own configuration accepts (`trust_rejections`), or when that choice is asked."""
+    telling = []
+    for probe in probes:
+        sent = asked.replace(cutoff=probe.config.cutoff)
+        candidates = distinguishing(probe, reference.replace(cutoff=sent.cutoff), axis_id)
+        if candidates is not None:
+            telling.append((probe, sent, candidates))
+    answers = ask(command, [(probe, sent) for probe, sent, _ in telling])
+    met_by: dict[str, list[str]] = {}
+    errors: list[CaseError] = []
+    for probe, sent, candidates in telling:
+        answer = answers[probe.case_id, sent.full()]
+        if answer.failed:
+            errors.append(CaseError(probe.case_id, str(answer.result["error"])))
+            continue
+        if "rejected" in answer.result and not (
+            _rejects_on(axis_id, probe, candidates)
+            and (trust_rejections or asked.choice(axis_id) == "error")
+        ):
+            # Refused for a reason this axis does not explain: no evidence about it.
+            continue
+        met_by[probe.case_id] = [
+            choice
+            for choice, config in candidates.items()
+            if meets(probe, config, answer, sent, *numbers)
+        ]
+    return _verdict(axis_id, asked.choice(axis_id), met_by, errors)
+
+
+def _outside_the_spec(findings: Sequence[AxisFinding], total: int) -> list[set[str]]:
+    """For each finding, the probes that a finding of another axis, one with a verdict,
+    cannot explain.
+
+    Such a probe shows a behaviour no single choice describes (a query judged empty by its
+    labels, say), so a choice it meets on another axis meets it by coincidence and is no
+    evidence there. They are set aside only while they are fewer than half of the probes:
+    more would mean the verdicts themselves are in doubt."""
+    outside = {case for f in findings if f.choices for case in f.unexplained}
+    if 2 * len(outside) >= total:
+        return [set() for _ in findings]
+    return [
+        {
+            case
+            for other in findings
+            if other.choices and other.axis != f.axis
+            for case in other.unexplained
+        }
+        for f in findings
+    ]
+
+
+def _record_set_aside(
+    findings: Sequence[AxisFinding], earlier: Sequence[AxisFinding], aside: Sequence[set[str]]
+) -> None:
+    """Record on each finding the probes `_outside_the_spec` set aside that bore on its axis."""
+    for finding, before, cases in zip(findings, earlier, aside, strict=True):
+        finding.set_aside = sorted(cases & {*before.evidence, *before.disagreeing})
+
+
+def _depends_on(probe: ProbeInput, config: Config, axes: set[str]) -> bool:
+    return any(distinguishing(probe, config.replace(cutoff=probe.config.cutoff), a) for a in axes)
+
+
+def _local(axis_id: str, config: Config, probes: Sequence[ProbeInput]) -> bool:
+    """Whether fewer than half of the probes depend on the axis: only such an axis can be
+    set aside without setting aside the evidence about every other (the discount, on which
+    nearly every answer depends, never can)."""
+    return 2 * sum(_depends_on(p, config, {axis_id}) for p in probes) < len(probes)
+
+
+def _identified(own: Config, findings: Sequence[AxisFinding]) -> Config:
+    """The adapter's own configuration with each axis's identified (or closest) choice."""
+    chosen = {}
+    for finding in findings:
+        if finding.asked != own.choice(finding.axis):
+            continue
+        if len(finding.choices) == 1:
+            chosen[finding.axis] = finding.choices[0]
+        elif finding.closest:
+            chosen[finding.axis] = finding.closest
+    return own.replace(**chosen)
+
+
+def _questions(asked: Config, probes: Sequence[ProbeInput]) -> list[tuple[ProbeInput, Config]]:
+    return [(p, asked.replace(cutoff=p.config.cutoff)) for p in probes]
+
+
+def rejected_valid_inputs(
+    own: Config, probes: Sequence[ProbeInput], answers: Mapping[tuple[str, str], Answer]
+) -> Observation | None:
+    """Inputs the adapter refuses although its own configuration scores them."""
+    refused = []
+    for probe in probes:
+        sent = own.replace(cutoff=probe.config.cutoff)
+        answer = answers.get((probe.case_id, sent.full()))
+        if answer and "rejected" in answer.result and "error" not in expected_of(probe, sent):
+            refused.append((probe.case_id, str(answer.result["rejected"])))
+    if not refused:
+        return None
+    return Observation(
+        REJECTIONS,
+        REFUSES_VALID_INPUTS,
+        own.canonical(),
+        evidence=sorted(case for case, _ in refused),
+        reasons=sorted({why.splitlines()[0][:120] for _, why in refused}),
+    )
+
+
+def _leaves_undefined(probe: ProbeInput, config: Config, answer: Answer) -> bool:
+    """Whether the answer leaves a query undefined (NaN) or out where `config` scores it."""
+    given = answer.result.get("per_query") or {}
+    expected = expected_of(probe, config)
+    return any(
+        entry["ndcg"] is not None and is_undefined(given.get(qid))
+        for qid, entry in expected.get("per_query", {}).items()
+    )
+
+
+def chosen_cutoff(
+    command: Sequence[str] | str,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    numbers: NumberFormat,
+) -> Observation | None:
+    """A cutoff the implementation applies when asked for the whole ranking: whole-ranking
+    probes it misses, met by the reference at one cutoff k instead, every one of them that
+    is longer than k (ranked or judged documents of a query); a miss on a probe no longer than
+    k, which no cutoff of k can explain, has another cause and is listed as disagreeing."""
+    asked = identified.replace(cutoff=None)
+    whole = [p for p in probes if p.config.cutoff is None]
+    answers = ask(command, _questions(asked, whole))
+    found: dict[int, list[str]] = {}
+    missed: dict[str, int] = {}
+    for probe in whole:
+        answer = answers[(probe.case_id, asked.full())]
+        scored = "per_query" in answer.result and "error" not in expected_of(probe, asked)
+        if not scored or meets(probe, asked, answer, asked, *numbers):
+            continue
+        if _leaves_undefined(probe, asked, answer):
+            # Another observation (`undefined_values`), whatever the cutoff.
+            continue
+        longest = max(Counter(q for q, *_ in probe.run).values(), default=0)
+        missed[probe.case_id] = max(longest, *Counter(q for q, *_ in probe.qrels).values(), 0)
+        candidates = [
+            *range(1, min(longest, CUTOFF_SEARCH_LENGTH) + 1),
+            *(k for k in CUTOFF_DEFAULTS if CUTOFF_SEARCH_LENGTH < k < longest),
+        ]
+        for k in candidates:
+            if meets(probe, asked.replace(cutoff=k), answer, asked, *numbers):
+                found.setdefault(k, []).append(probe.case_id)
+                break
+    if not missed:
+        return None
+    anchor = axis(CUTOFF)["anchor"]
+    if len(found) == 1:
+        k, cases = next(iter(found.items()))
+        if {case for case, length in missed.items() if length > k} <= set(cases):
+            others = sorted(set(missed) - set(cases))
+            return Observation(
+                CUTOFF, CHOSEN_CUTOFF, "null", sorted(cases), others, cutoffs=[k], anchor=anchor
+            )
+    return Observation(
+        CUTOFF,
+        NO_SINGLE_CUTOFF,
+        "null",
+        disagreeing=sorted(missed),
+        cutoffs=sorted(found),
+        anchor=anchor,
+    )
+
+
+def _gap_text(gap: Gap) -> str:
+    return gap if isinstance(gap, str) else f"{gap:e} relative"
+
+
+def _spread_verdicts(
+    pairs: Sequence[tuple[ProbeInput, ProbeInput]],
+    asked: Config,
+    answers: Mapping[tuple[str, str], Answer],
+    numbers: NumberFormat,
+) -> tuple[list[str], list[str]]:
+    """The spread probes the adapter ranks exactly, and those it ties again as the original."""
+    exact, collapsed = [], []
+    for original, spread in pairs:
+        sent = asked.replace(cutoff=spread.config.cutoff)
+        if outcome_key(original, sent) == outcome_key(spread, sent):
+            continue
+        answer = answers[(spread.case_id, sent.full())]
+        if meets(spread, sent, answer, sent, *numbers):
+            exact.append(spread.case_id)
+        elif meets(original, sent, answer, sent, *numbers):
+            collapsed.append(spread.case_id)
+    return exact, collapsed
+
+
+def close_scores(
+    command: Sequence[str] | str,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    numbers: NumberFormat,
+) -> list[Observation]:
+    """Scores a relative 1e-9 or 1e-12 apart (``RESOLUTION_GAPS``): does the implementation
+    rank them, or tie them again under its own tie rule, whichever it is? And decimals one
+    double apart (0.223, 0.22300000000000003): does its number reader tell them apart? The
+    second is asked only of an implementation that ranks the coarser gaps exactly."""
+    rule = identified.choice("ties")
+    ties = [p for p in probes if p.case_id.startswith("ties.")]
+    spreads = {
+        gap: [(p, s) for p in ties if (s := spread_ties(p, rule, gap)) is not None]
+        for gap in RESOLUTION_GAPS
+        if gap != ULP
+    }
+    adjacent = number_reading_inputs()
+    asked = identified.replace(cutoff=None)
+    answers = ask(
+        command,
+        [
+            *(
+                (s, identified.replace(cutoff=s.config.cutoff))
+                for pairs in spreads.values()
+                for _, s in pairs
+            ),
+            *((p, asked) for p in adjacent),
+        ],
+    )
+    verdicts = {
+        gap: _spread_verdicts(pairs, identified, answers, numbers) for gap, pairs in spreads.items()
+    }
+    precision = load_spec()["precision"]["anchor"]
+    tied = [gap for gap in spreads if verdicts[gap][1]]
+    if tied:
+        exact, collapsed = verdicts[tied[0]]
+        return [
+            Observation(
+                SCORE_RESOLUTION,
+                TIES_CLOSE_SCORES,
+                "exact decimals",
+                evidence=collapsed,
+                disagreeing=exact,
+                anchor=precision,
+                gaps=[_gap_text(g) for g in tied],
+            )
+        ]
+    found = []
+    exact = [case for gap in spreads for case in verdicts[gap][0]]
+    if exact:
+        found.append(
+            Observation(
+                SCORE_RESOLUTION,
+                RANKS_CLOSE_SCORES,
+                "exact decimals",
+                evidence=exact,
+                anchor=precision,
+                gaps=[_gap_text(g) for g in spreads],
+            )
+        )
+    apart, equal = [], []
+    for probe in adjacent:
+        answer = answers[(probe.case_id, asked.full())]
+        if meets(probe, identified, answer, asked, *numbers):
+            apart.append(probe.case_id)
+        elif within_tie_bounds(scores_merged(probe), identified, answer, asked, *numbers):
+            equal.append(probe.case_id)
+    if apart or equal:
+        found.append(
+            Observation(
+                NUMBER_READING,
+                READS_NEIGHBOURS_EQUAL if equal else READS_NEIGHBOURS_APART,
+                "exact decimals",
+                evidence=equal or apart,
+                disagreeing=apart if equal else [],
+                anchor=precision,
+                gaps=[ULP],
+            )
+        )
+    return found
+
+
+def undefined_values(
+    own: Config,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    answers: Mapping[tuple[str, str], Answer],
+    numbers: NumberFormat,
+) -> Observation | None:
+    """Per-query values the adapter, asked for its own configuration, leaves undefined (NaN)
+    or out of its answer where the identified configuration gives a number: an observation of
+    the implementation, recorded with the probes whose mean still meets the configuration's."""
+    shown, mean_meets = [], []
+    for probe in probes:
+        sent = own.replace(cutoff=probe.config.cutoff)
+        answer = answers.get((probe.case_id, sent.full()))
+        expected = expected_of(probe, identified.replace(cutoff=probe.config.cutoff))
+        if answer is None or "per_query" not in answer.result or "per_query" not in expected:
+            continue
+        expected_config = identified.replace(cutoff=probe.config.cutoff)
+        if _leaves_undefined(probe, expected_config, answer):
+            shown.append(probe.case_id)
+            if meets_aggregate(probe, expected_config, answer, sent, *numbers):
+                mean_meets.append(probe.case_id)
+    if not shown:
+        return None
+    return Observation(
+        UNDEFINED_VALUES,
+        UNDEFINED_WHERE_SCORED,
+        own.canonical(),
+        evidence=shown,
+        mean_meets=mean_meets,
+        anchor=axis("empty")["anchor"],
+    )
+
+
+def negative_ideal(
+    own: Config,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    answers: Mapping[tuple[str, str], Answer],
+    numbers: NumberFormat,
+) -> Observation | None:
+    """Queries whose ideal DCG is negative, which the identified configuration scores as
+    empty (``ndcg.empty``): probes the adapter, asked for its own configuration, misses with
+    DCG / IDCG for such queries instead."""
+    shown = []
+    for probe in probes:
+        sent = own.replace(cutoff=probe.config.cutoff)
+        answer = answers.get((probe.case_id, sent.full()))
+        expected = identified.replace(cutoff=probe.config.cutoff)
+        values = quotient_values(probe, expected)
+        if answer is None or values is None or meets(probe, expected, answer, sent, *numbers):
+            continue
+        if meets_values(probe, values, answer, sent, *numbers):
+            shown.append(probe.case_id)
+    if not shown:
+        return None
+    anchor = axis("empty")["anchor"]
+    return Observation(
+        NEGATIVE_IDEAL, DIVIDES_NEGATIVE_IDEAL, own.canonical(), shown, anchor=anchor
+    )
+
+
+def tie_order_by_length(
+    command: Sequence[str] | str, identified: Config, numbers: NumberFormat, view: ApiView
+) -> Observation | None:
+    """On rankings of every length in ``TIE_LENGTHS`` full of tied scores, does the adapter
+    keep the identified tie rule (``ndcg.ties``)? The lengths on which it misses with every
+    value between the pessimistic and the optimistic tie order (so that the order of tied
+    documents alone explains the miss) say from which length on it breaks the rule."""
+    asked = identified.replace(cutoff=None)
+    inputs = [p for p in tie_order_inputs() if not beyond_view(p, asked, view)]
+    if not inputs:
+        return None
+    answers = ask(command, [(p, asked) for p in inputs])
+    kept, broken = [], []
+    for probe in inputs:
+        answer = answers[(probe.case_id, asked.full())]
+        if meets(probe, identified, answer, asked, *numbers):
+            kept.append(int(probe.case_id.rsplit("-", 1)[1]))
+        elif within_tie_bounds(probe, identified, answer, asked, *numbers):
+            broken.append(int(probe.case_id.rsplit("-", 1)[1]))
+    anchor = axis("ties")["anchor"]
+    if broken:
+        return Observation(
+            TIE_ORDER,
+            TIE_RULE_BREAKS,
+            identified.choice("ties"),
+            evidence=[f"ties.length-{n}" for n in broken],
+            lengths=broken,
+            anchor=anchor,
+        )
+    if not kept:
+        return None
+    return Observation(
+        TIE_ORDER, TIE_RULE_HOLDS, identified.choice("ties"), lengths=kept, anchor=anchor
+    )
+
+
+def closest_preset(
+    configuration: Config, findings: Sequence[AxisFinding], observable: set[str]
+) -> tuple[str | None, dict[str, list[str]]]:
+    """The presets differing from the identified configuration on the fewest observable axes
+    (ids joined by ", " when several tie), and, per differing axis of the first, the preset's
+    choice and the cases that show the difference. An axis on which the implementation meets
+    no choice of the spec differs from every preset."""
+    evidence = {f.axis: f.disagreeing or f.evidence for f in findings}
+    unmatched = {f.axis for f in findings if f.status == NONE}
+    ranked: list[tuple[int, str, dict[str, list[str]]]] = []
+    for entry in presets():
+        theirs = Config.from_mapping(entry.get("config", {}))
+        differences = {
+            a["id"]: [
+                f"preset: {theirs.choice(a['id'])}",
+                *evidence.get(a["id"], [])[:EVIDENCE_SHOWN],
+            ]
+            for a in choice_axes()
+            if (a["id"] in observable and theirs.choice(a["id"]) != configuration.choice(a["id"]))
+            or a["id"] in unmatched
+        }
+        ranked.append((len(differences), entry["id"], differences))
+    fewest = min(count for count, _, _ in ranked)
+    best = [item for item in ranked if item[0] == fewest]
+    return ", ".join(name for _, name, _ in best), best[0][2]
+
+
+def identify(
+    target: str | None, exec_line: str | None = None, progress: bool = False
+) -> Identification:
+    """Fingerprint the adapter named by `target` (or the protocol program `exec_line`); with
+    `progress`, a bar on stderr counts the probes answered. One set of adapter processes
+    answers every question."""
+    with shared_pools():
+        return _identify(adapter_command(target, exec_line), progress)
+
+
+def _identify(command: list[str] | str, progress: bool) -> Identification:
+    adapter = declared_adapter(command, analysis_pool())
+    numbers = declared_number_format(adapter)
+    view = declared_view(adapter)
+    hidden = view.hidden
+    own = own_configuration(adapter)
+    probes = [p for p, asked in _questions(own, probe_inputs()) if not beyond_view(p, asked, view)]
+    declared = adapter.get("capabilities") or {}
+    plans = [
+        (a["id"], own.replace(**{a["id"]: choice}))
+        for a in choice_axes()
+        if a["id"] not in hidden
+        for choice in declared.get(a["id"], [own.choice(a["id"])])
+        if with_choice(own, a["id"], choice, own) is not None
+    ]
+    # Every probe under the adapter's own configuration; under the other choices it declares,
+    # each axis's finding asks the probes that tell its candidates apart.
+    answers = ask(command, _questions(own, probes), progress=progress)
+    refused = rejected_valid_inputs(own, probes, answers)
+    hidden_findings = [
+        AxisFinding(axis_id, own.choice(axis_id), NOT_OBSERVABLE, reason=reason)
+        for axis_id, reason in hidden.items()
+    ]
+    # Pass 1 takes the adapter's declared choices as the truth of the other axes; pass 2 takes
+    # what pass 1 found, and leaves out the probes that depend on an axis none of whose
+    # choices the adapter meets, since they cannot tell anything about the others. Pass 3, if
+    # needed, sets aside on each axis the probes another axis cannot explain.
+    findings: list[AxisFinding] = []
+    identified, confounders = own, set()
+    aside: list[set[str]] = [set() for _ in plans]
+    for step in range(3):
+        earlier = findings
+        findings = [
+            identify_axis(
+                a,
+                asked,
+                identified.replace(**{a: asked.choice(a)}),
+                [
+                    p
+                    for p in probes
+                    if p.case_id not in aside[i]
+                    and not _depends_on(p, identified, confounders - {a})
+                ],
+                command,
+                numbers,
+                trust_rejections=refused is None,
+            )
+            for i, (a, asked) in enumerate(plans)
+        ]
+        identified = _identified(own, findings)
+        confounders = {
+            f.axis
+            for f in findings
+            if not f.choices and f.asked == own.choice(f.axis) and _local(f.axis, own, probes)
+        }
+        if step == 1:
+            aside = _outside_the_spec(findings, len(probes))
+            if not any(aside):
+                break
+    if any(aside):
+        _record_set_aside(findings, earlier, aside)
+    order = [a["id"] for a in choice_axes()]
+    findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
+    cutoff = chosen_cutoff(
+        command,
+        identified,
+        [p for p in probes if not _depends_on(p, identified, confounders)],
+        numbers,
+    )
+    if cutoff is not None and cutoff.outcome == CHOSEN_CUTOFF:
+        # The cutoff it applies unasked is part of what it computes: the configuration
+        # string says it, so that the string alone predicts the implementation.
+        identified = identified.replace(cutoff=cutoff.cutoffs[0])
+    extras = [
+        found
+        for found in (
+            refused,
+            cutoff,
+            *close_scores(command, identified, probes, numbers),
+            undefined_values(own, identified, probes, answers, numbers),
+            negative_ideal(own, identified, probes, answers, numbers),
+            tie_order_by_length(command, identified, numbers, view),
+        )
+        if found is not None
+    ]
+    observable = {f.axis for f in findings if f.asked == own.choice(f.axis) and f.choices}
+    own_findings = [f for f in findings if f.asked == own.choice(f.axis)]
+    preset, differences = closest_preset(identified, own_findings, observable)
+    return Identification(adapter, findings, extras, identified, preset, differences)
+
+
+def _first_ids(case_ids: Sequence[str]) -> str:
+    """The first case ids of a list, and how many more there are."""
+    more = len(case_ids) - EVIDENCE_SHOWN
+    return ", ".join(case_ids[:EVIDENCE_SHOWN]) + (f" (+{more})" if more > 0 else "")
+
+
+def _entry(
+    name: str,
+    asked: str,
+    verdict: str,
+    evidence: Sequence[str],
+    disagreeing: Sequence[str],
+    errors: Sequence[CaseError],
+    note: str,
+) -> list[str]:
+    """The lines of one finding or observation."""
+    shown = f" (asked {asked})" if asked and len(asked) < 40 else ""
+    lines = [f"{name}{shown}: {verdict}"]
+    for label, case_ids in (("shown by", evidence), ("disagreeing", disagreeing)):
+        if case_ids:
+            lines.append(f"    {label}: {_first_ids(case_ids)}")
+    if errors:
+        first = f"{errors[0].case}: {errors[0].error}"
+        lines.append(f"    errors: {len(errors)}, first: {first[:160]}")
+    if note:
+        lines.append(f"    {note}")
+    return lines
+
+
+def render(result: Identification) -> str:
+    """The fingerprint as text for a terminal, from the same data as ``--format json``."""
+    a = result.adapter
+    lines = [f"{a['name']} {a['version']} (float{a['float_width']})", ""]
+    for f in result.findings:
+        lines += _entry(f.axis, f.asked, f.verdict(), f.evidence, f.disagreeing, f.errors, f.note())
+    for o in result.extras:
+        lines += _entry(o.topic, o.asked, o.verdict(), o.evidence, o.disagreeing, [], o.note())
+    lines += ["", f"configuration: {result.configuration.canonical()}"]
+    if not result.preset_differences:
+        lines.append(f"closest preset: {result.preset} (matches on every observable axis)")
+    else:
+        lines.append(f"matches no preset; closest: {result.preset}, differing on:")
+        for axis_id, why in result.preset_differences.items():
+            lines.append(f"    {axis_id}: {'; '.join(why)}")
+    return "\n".join(lines) + "\n"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``identify`` subcommand."""
+    parser = subparsers.add_parser(
+        "identify",
+        help="fingerprint an nDCG implementation: which choice it makes on every axis",
+        description="Run probe cases derived from the golden cases and report, per axis, the "
+        "choice the implementation matches, with the case ids that show it.",
+    )
+    parser.add_argument(
+        "adapter", nargs="?", metavar="ADAPTER", help="built-in name or module:object"
+    )
+    parser.add_argument("--exec", dest="exec_line", metavar="COMMAND", help="a protocol adapter")
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Print the fingerprint."""
+    if bool(args.adapter) == bool(args.exec_line):
+        raise NdcgSpecError("name exactly one adapter: ADAPTER or --exec COMMAND")
+    result = identify(args.adapter, args.exec_line, show_progress(quiet=False))
+    if args.format == "json":
+        print(json.dumps(result.to_json(), indent=2, sort_keys=False))
+    else:
+        print(render(result), end="")
+    return 0

@@ -1,0 +1,660 @@
+"""The prediction check: does the configuration string the conformance page publishes for a
+library, with the departures the page declares for it, predict the library on inputs that no
+probe and no golden case ever showed it?
+
+Fresh queries are drawn from a seeded generator (`fresh_inputs`): graded labels 0-4, unjudged
+documents and judged documents the run does not retrieve, exact ties and near ties (a relative
+1e-9, a relative 1e-12 and one float64 ulp), queries with nothing relevant, one-document
+queries, labels -1 and -2, fractional labels, cutoffs none/1/3/5/10/32, long URL-like document
+ids. Each fresh query is its own input. The library scores it through its built-in adapter, in
+worker processes (``survey/probes.ask``); the expected value comes from the reference
+under the published configuration (at the query's cutoff, or at the configuration's own cutoff
+when the query asks for none), never from the library. A query is
+
+- *predicted* when the answer meets the reference's under the comparison rule;
+- *explained* by a declared departure when the answer does not, but the departure's model
+  (`MODELS`: the reference on the input as the library's documented flaw sees it) meets it;
+- *unexplained* otherwise, kept with its full reproduction;
+- *left out* when its answer depends on labels of unretrieved documents that the library's
+  API is never given (an axis the adapter cannot be asked about is settled by the way the
+  adapter gives the input to the library, so the published choice holds there).
+
+The declared departures come from the identification (the `Observation`s beyond the axes that
+depart from exact nDCG, and the errors its findings record) and from the ``departures`` of the
+presets naming the adapter that give a ``model``; each is shown on the page with the first
+fresh query it explains. Their ids: ``float32-scores``, ``adjacent-doubles-tie`` (a number
+reader that takes adjacent doubles for one score), ``undefined-where-scored`` (params
+``mean_kept``), ``negative-ideal-quotient``, ``tie-order`` (params ``from_length``),
+``refuses`` (params ``reasons``), ``errors`` (params ``errors``: first lines) and
+``targets-summing-to-zero-empty``.
+
+The record (`Prediction.to_json`), stored on the matrix's ``Implementation.prediction`` and,
+per adapter name, under ``"libraries"`` in ``docs/predictions.json``
+(``{"predictions_version": 1, "seed": ..., "queries": ..., "libraries": {...}}``)::
+
+    {
+      "adapter": "ranx",                       # built-in adapter name
+      "version": "0.3.21",                     # the library's version
+      "configuration": "nDCG(...)",            # the published string the adapter is asked for
+      "seed": 17,                              # fresh_inputs(seed, queries)
+      "queries": 400,                          # fresh queries generated
+      "left_out": 0,                           # not showable through the API
+      "predicted": 383,                        # met the configuration's value
+      "explained": 17,                         # missed it, as a declared departure says
+      "departures": {"tie-order": 17},         # explained, per departure id
+      "unexplained": [                         # neither: each with its reproduction
+        {"query": "fresh-17/0042", "measure": "nDCG(...)@3",
+         "qrels": [[q, doc, label], ...], "run": [[q, doc, score], ...],
+         "library": <the adapter's result object>, "reference": <the reference's answer>,
+         "line": "<the same as one line of text>"}
+      ],
+      "declared": [                            # the departures the page declares
+        {"id": "tie-order", "text": "...", "params": {"from_length": 16},
+         "reproduction": "<one line: the first fresh query it explains>" or null}
+      ]
+    }
+
+with ``queries == left_out + predicted + explained + len(unexplained)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from ndcgspec.harness.adapters.base import (
+    ApiView,
+    NumberFormat,
+    declared_number_format,
+    declared_view,
+)
+from ndcgspec.harness.adapters.registry import preset_adapters
+from ndcgspec.harness.outcome import summed_terms
+from ndcgspec.harness.pool import declared_adapter
+from ndcgspec.harness.worker import adapter_command
+from ndcgspec.measures.grammar import parse_measure
+from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.reference.config import preset
+from ndcgspec.reference.decimals import canonical_decimal
+from ndcgspec.suite.tolerance import Tolerance, compare_value, is_undefined
+from ndcgspec.survey.identify import (
+    DIVIDES_NEGATIVE_IDEAL,
+    NEGATIVE_IDEAL,
+    NUMBER_READING,
+    READS_NEIGHBOURS_EQUAL,
+    REFUSES_VALID_INPUTS,
+    REJECTIONS,
+    SCORE_RESOLUTION,
+    TIE_ORDER,
+    TIE_RULE_BREAKS,
+    TIES_CLOSE_SCORES,
+    UNDEFINED_VALUES,
+    UNDEFINED_WHERE_SCORED,
+    Identification,
+    Observation,
+)
+from ndcgspec.survey.preset_check import asked_and_expected
+from ndcgspec.survey.preset_evidence import without_temporary_paths
+from ndcgspec.survey.probes import (
+    ULP,
+    Answer,
+    ProbeInput,
+    analysis_pool,
+    ask,
+    beyond_view,
+    compared_answer,
+    expected_of,
+    meets,
+    meets_aggregate,
+    meets_values,
+    nudged,
+    quotient_values,
+    scores_merged,
+    within_tie_bounds,
+)
+
+PREDICTIONS_VERSION = 1
+PREDICTIONS_FILE = "predictions.json"
+PAGE_SEED, PAGE_QUERIES = 17, 400
+"""The fresh queries of the conformance page (the test suite draws fewer, from other seeds)."""
+CUTOFFS = (None, 1, 3, 5, 10, 32)
+NEAR_GAPS = (Decimal("1e-9"), Decimal("1e-12"), ULP)
+REPRODUCTION_ROWS = 12
+"""A one-line reproduction lists a query's rows in full only up to this many per file."""
+
+
+# --- fresh inputs -----------------------------------------------------------------------------
+
+
+def _label(rng: random.Random, kinds: set[str]) -> str:
+    """A judged document's label: graded 0-4 (mostly low), -1/-2 or a fraction by `kinds`."""
+    roll = rng.random()
+    if "negative" in kinds and roll < 0.2:
+        return rng.choice(["-1", "-2"])
+    if "fractional" in kinds and roll < 0.4:
+        return rng.choice(["0.5", "1.5", "2.25", "0.75", "3.5"])
+    if "nothing relevant" in kinds:
+        return "0"
+    return str(rng.choices(range(5), weights=(5, 3, 2, 1, 1))[0])
+
+
+def _docid(rng: random.Random, style: str, index: int) -> str:
+    if style == "url":
+        return f"https://example.org/collection/{rng.randrange(10**6):06d}/doc-{index}.html?v=2"
+    if style == "trec":
+        return f"clueweb09-en{rng.randrange(10):04d}-{rng.randrange(100):02d}-{index:05d}"
+    return f"d{index:03d}"
+
+
+def _scores(rng: random.Random, count: int) -> list[str]:
+    """Scores with exact ties (drawn from a small pool) and near ties (a document nudged by
+    one of `NEAR_GAPS` above another's score), each the shortest decimal of a double: a
+    library given doubles can tell apart every two distinct scores."""
+    pool = [
+        Decimal(str(round(rng.uniform(-3, 12), rng.choice((0, 1, 2, 3)))))
+        for _ in range(max(1, count // rng.choice((1, 2, 3))))
+    ]
+    scores = [canonical_decimal(rng.choice(pool)) for _ in range(count)]
+    for index in range(count):
+        if count > 1 and rng.random() < 0.25:
+            other = Decimal(scores[rng.randrange(count)])
+            near = nudged(other, rng.choice((1, 1, 2)), rng.choice(NEAR_GAPS))
+            scores[index] = repr(float(near))
+    return scores
+
+
+def fresh_input(rng: random.Random, case_id: str) -> ProbeInput:
+    """One fresh query, its cutoff drawn from `CUTOFFS`."""
+    kinds = {
+        kind
+        for kind, chance in (
+            ("negative", 0.15),
+            ("fractional", 0.15),
+            ("nothing relevant", 0.12),
+            ("unjudged", 0.5),
+            ("unretrieved", 0.5),
+        )
+        if rng.random() < chance
+    }
+    roll = rng.random()
+    if roll < 0.08:
+        count = 1
+    elif roll < 0.55:
+        count = rng.randint(2, 10)
+    elif roll < 0.88:
+        count = rng.randint(11, 40)
+    else:
+        count = rng.randint(41, 300)
+    style = rng.choice(("short", "url", "trec"))
+    qid = f"topic-{rng.randrange(1000)}"
+    docids = list(dict.fromkeys(_docid(rng, style, i) for i in range(count + 10)))
+    retrieved, spare = docids[:count], docids[count:]
+    qrels = [
+        (qid, doc, _label(rng, kinds))
+        for doc in retrieved
+        if "unjudged" not in kinds or rng.random() < 0.6
+    ]
+    if "unretrieved" in kinds:
+        qrels += [(qid, doc, _label(rng, kinds)) for doc in spare[: rng.randint(1, 5)]]
+    if not qrels:
+        qrels = [(qid, retrieved[0], _label(rng, kinds))]
+    run = [(qid, doc, score) for doc, score in zip(retrieved, _scores(rng, count), strict=True)]
+    rng.shuffle(run)
+    config = Config.default().replace(cutoff=rng.choice(CUTOFFS))
+    return ProbeInput(case_id, tuple(qrels), tuple(run), config)
+
+
+def fresh_inputs(seed: int, count: int) -> list[ProbeInput]:
+    """`count` fresh queries from `seed`: the same seed gives the same queries."""
+    rng = random.Random(seed)
+    return [fresh_input(rng, f"fresh-{seed}/{i:04d}") for i in range(count)]
+
+
+# --- declared departures and their models -----------------------------------------------------
+
+FLOAT32_SCORES = "float32-scores"
+NEIGHBOURS_TIE = "adjacent-doubles-tie"
+UNDEFINED_WHERE_SCORED_ID = "undefined-where-scored"
+TIE_ORDER_ID = "tie-order"
+REFUSES_ID = "refuses"
+ERRORS_ID = "errors"
+ERROR_SHOWN = 80
+SUM_ZERO_EMPTY = "targets-summing-to-zero-empty"
+NEGATIVE_IDEAL_QUOTIENT = "negative-ideal-quotient"
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A departure the page declares for a library: its model id, its text, the parameters
+    the identification measured (`params`)."""
+
+    id: str
+    text: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Miss:
+    """An answer that misses the configuration's value on a fresh query: the query (`probe`,
+    or the input as a departure makes the library see it), the configuration whose value it
+    misses (`expected`), the library's `answer` when `asked`, and its number format."""
+
+    probe: ProbeInput
+    expected: Config
+    answer: Answer
+    asked: Config
+    numbers: NumberFormat
+
+    def met_on(self, probe: ProbeInput) -> bool:
+        """Whether the answer meets the reference's on `probe` instead."""
+        return bool(meets(probe, self.expected, self.answer, self.asked, *self.numbers))
+
+    def tied_on(self, probe: ProbeInput) -> bool:
+        """Whether some order of the tied documents of `probe` explains the answer."""
+        return within_tie_bounds(probe, self.expected, self.answer, self.asked, *self.numbers)
+
+    def mean_met(self) -> bool:
+        """Whether the answer's mean meets the reference's."""
+        return meets_aggregate(self.probe, self.expected, self.answer, self.asked, *self.numbers)
+
+    def rule(self, qid: str) -> Tolerance:
+        """The comparison rule of one query's value."""
+        terms = summed_terms(self.probe.qrels, self.probe.run, self.asked.to_mapping())
+        return Tolerance(self.numbers[0], terms.get(qid, 1), self.numbers[1])
+
+
+Model = Callable[[Miss, Mapping[str, Any]], bool]
+
+
+def _with_scores(probe: ProbeInput, score: Callable[[str], str], suffix: str) -> ProbeInput:
+    run = tuple((q, d, score(s)) for q, d, s in probe.run)
+    return ProbeInput(f"{probe.case_id}~{suffix}", probe.qrels, run, probe.config)
+
+
+def _float32_scores(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """Scores stored as float32 (``ndcg.precision``): the reference on the input with every
+    score rounded to the nearest float32, ties among them broken by the configuration's rule."""
+    return miss.met_on(_float32_view(miss.probe))
+
+
+def _float32_view(probe: ProbeInput) -> ProbeInput:
+    """The input with every score rounded to the nearest float32."""
+    return _with_scores(probe, lambda s: repr(float(np.float32(s))), "float32")
+
+
+def _neighbours_tie(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """Decimals one double apart read as equal or not: some order of the documents whose
+    scores are adjacent doubles explains the answer."""
+    return miss.tied_on(scores_merged(miss.probe))
+
+
+def _undefined_where_scored(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """Per-query values undefined or left out where the configuration gives a number, every
+    other value meeting the configuration's, and the mean too unless the identification saw
+    the undefined values make the mean undefined (``params["mean_kept"]`` false)."""
+    want = expected_of(miss.probe, miss.expected)
+    result = miss.answer.result
+    given = result.get("per_query")
+    if given is None or "per_query" not in want:
+        return False
+    mean_undefined = "aggregate" in result and is_undefined(result["aggregate"])
+    if not miss.mean_met() and (params.get("mean_kept", True) or not mean_undefined):
+        return False
+    for qid, entry in want["per_query"].items():
+        value = given.get(qid)
+        if is_undefined(value) and entry["ndcg"] is not None:
+            continue
+        if compare_value(qid, entry["ndcg"], value, miss.rule(qid)):
+            return False
+    return True
+
+
+def _longest_ranking(probe: ProbeInput) -> int:
+    counts: dict[str, int] = {}
+    for qid, *_ in probe.run:
+        counts[qid] = counts.get(qid, 0) + 1
+    return max(counts.values(), default=0)
+
+
+def _tie_order(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """Tied documents put in an order other than the tie rule's, on rankings of at least
+    ``params["from_length"]`` documents: some order of each tie group explains the answer."""
+    if _longest_ranking(miss.probe) < params.get("from_length", 2):
+        return False
+    return miss.tied_on(miss.probe)
+
+
+QUERY_PREFIX = re.compile(r"^query \S+: ")
+
+
+def refusal_reason(text: object) -> str:
+    """A refusal's first line, without the query id some adapters put before it."""
+    return QUERY_PREFIX.sub("", str(text).splitlines()[0] if str(text) else "")[:120]
+
+
+def _refuses(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """A refusal of a valid input for one of the reasons the identification saw (for any
+    reason when none is given)."""
+    if "rejected" not in miss.answer.result:
+        return False
+    reasons = params.get("reasons")
+    return reasons is None or refusal_reason(miss.answer.result["rejected"]) in reasons
+
+
+def error_line(text: object) -> str:
+    """An error's first line, cut as the page shows it, without temporary file names."""
+    return without_temporary_paths(str(text).splitlines()[0])[:ERROR_SHOWN] if str(text) else ""
+
+
+def _errors(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """A failure (an exception, a crash) with one of the errors the identification saw the
+    library fail with on its probes (any error when none is given)."""
+    if not miss.answer.failed:
+        return False
+    errors = params.get("errors")
+    return errors is None or error_line(miss.answer.result["error"]) in errors
+
+
+def _labels_zeroed(probe: ProbeInput) -> ProbeInput:
+    qrels = tuple((q, d, "0") for q, d, _ in probe.qrels)
+    return ProbeInput(f"{probe.case_id}~zeroed", qrels, probe.run, probe.config)
+
+
+def _sum_zero_empty(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """A query whose retrieved documents' labels sum to 0 treated as empty: the reference on
+    the input with every label 0 (an empty query, ``ndcg.empty``)."""
+    labels = {(q, d): Decimal(v) for q, d, v in miss.probe.qrels}
+    retrieved = [labels.get((q, d), Decimal(0)) for q, d, _ in miss.probe.run]
+    if sum(retrieved) != 0:
+        return False
+    return miss.met_on(_labels_zeroed(miss.probe))
+
+
+def _negative_ideal_quotient(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """A query whose ideal DCG is negative scored DCG / IDCG instead of as empty."""
+    values = quotient_values(miss.probe, miss.expected)
+    return values is not None and meets_values(
+        miss.probe, values, miss.answer, miss.asked, *miss.numbers
+    )
+
+
+MODELS: dict[str, Model] = {
+    FLOAT32_SCORES: _float32_scores,
+    NEIGHBOURS_TIE: _neighbours_tie,
+    UNDEFINED_WHERE_SCORED_ID: _undefined_where_scored,
+    TIE_ORDER_ID: _tie_order,
+    REFUSES_ID: _refuses,
+    ERRORS_ID: _errors,
+    SUM_ZERO_EMPTY: _sum_zero_empty,
+    NEGATIVE_IDEAL_QUOTIENT: _negative_ideal_quotient,
+}
+"""The model of every departure a page may declare, by id: whether it explains an answer that
+misses the configuration's value."""
+VIEWS: dict[str, Callable[[ProbeInput], ProbeInput]] = {FLOAT32_SCORES: _float32_view}
+"""The departures that change how the library sees every input: the other models are also
+tried on the input as such a departure makes the library see it (a negative ideal DCG divided
+out, say, of scores rounded to float32)."""
+
+
+def _declared_by(observation: Observation) -> Declared | None:
+    """The departure an identification's observation declares, if it has a model."""
+    said = f"{observation.topic}: {observation.verdict()}"
+    if observation.topic == SCORE_RESOLUTION and observation.outcome == TIES_CLOSE_SCORES:
+        return Declared(FLOAT32_SCORES, said)
+    if observation.topic == NUMBER_READING and observation.outcome == READS_NEIGHBOURS_EQUAL:
+        return Declared(NEIGHBOURS_TIE, said)
+    if observation.topic == UNDEFINED_VALUES and observation.outcome == UNDEFINED_WHERE_SCORED:
+        kept = len(observation.mean_meets) == len(observation.evidence)
+        return Declared(UNDEFINED_WHERE_SCORED_ID, said, {"mean_kept": kept})
+    if observation.topic == NEGATIVE_IDEAL and observation.outcome == DIVIDES_NEGATIVE_IDEAL:
+        return Declared(NEGATIVE_IDEAL_QUOTIENT, said)
+    if observation.topic == TIE_ORDER and observation.outcome == TIE_RULE_BREAKS:
+        return Declared(TIE_ORDER_ID, said, {"from_length": observation.lengths[0]})
+    if observation.topic == REJECTIONS and observation.outcome == REFUSES_VALID_INPUTS:
+        reasons = sorted({refusal_reason(r) for r in observation.reasons})
+        return Declared(REFUSES_ID, said, {"reasons": reasons})
+    return None
+
+
+def preset_departures(adapter: str) -> list[Declared]:
+    """The departures with a ``model`` that the presets naming `adapter` declare."""
+    found = []
+    for preset_id, name in preset_adapters().items():
+        if name != adapter:
+            continue
+        for entry in preset(preset_id).get("departures", []):
+            if "model" in entry:
+                if entry["model"] not in MODELS:
+                    raise NdcgSpecError(
+                        f"preset {preset_id}: unknown departure model {entry['model']!r}; "
+                        f"known: {', '.join(sorted(MODELS))}"
+                    )
+                text = " ".join(str(entry["behaviour"]).split()).split(". ")[0]
+                found.append(Declared(entry["model"], f"preset {preset_id}: {text}"))
+    return found
+
+
+def declared_departures(identification: Identification, adapter: str) -> list[Declared]:
+    """Every departure the page declares for `adapter`: from its identification's
+    observations and from the presets naming it, one per model id."""
+    found: dict[str, Declared] = {}
+    observed = [d for o in identification.extras if (d := _declared_by(o)) is not None]
+    errors = sorted({error_line(e.error) for f in identification.findings for e in f.errors})
+    if errors:
+        said = f"errors on valid probes: {' | '.join(errors[:3])}"
+        observed.append(Declared(ERRORS_ID, said, {"errors": errors}))
+    for declared in [*observed, *preset_departures(adapter)]:
+        # What the identification measured (a tie order's first length) comes first.
+        found.setdefault(declared.id, declared)
+    return list(found.values())
+
+
+# --- the check --------------------------------------------------------------------------------
+
+
+def _shown(result: Mapping[str, Any]) -> str:
+    if "per_query" in result:
+        values = {q: v for q, v in result["per_query"].items()}
+        return f"per query {values}, mean {result.get('aggregate')}"
+    for key in ("rejected", "error"):
+        if key in result:
+            return f"{key}: {str(result[key]).splitlines()[0][:100]}"
+    return str(result)
+
+
+def reproduction_line(probe: ProbeInput, asked: Config, answer: Answer, expected: Config) -> str:
+    """A fresh query as one line: its qrels, its run, the measure asked, what the library
+    answered and what the configuration gives."""
+
+    def rows(found: Sequence[tuple[str, str, str]]) -> str:
+        shown = " ".join(f"{d}={v}" for _, d, v in found[:REPRODUCTION_ROWS])
+        more = len(found) - REPRODUCTION_ROWS
+        return shown + (f" (+{more} rows)" if more > 0 else "")
+
+    qid = probe.run[0][0] if probe.run else probe.qrels[0][0]
+    return (
+        f"{qid}: qrels {rows(probe.qrels)}; run {rows(probe.run)}; {asked.canonical()}: "
+        f"library {_shown(answer.result)}; configuration "
+        f"{json.dumps(compared_answer(probe, expected), default=str)}"
+    )
+
+
+@dataclass
+class Prediction:
+    """How the published configuration and declared departures predict one library on fresh
+    queries (the record the module docstring describes)."""
+
+    adapter: str
+    version: str
+    configuration: str
+    seed: int
+    queries: int
+    left_out: int = 0
+    predicted: int = 0
+    departures: dict[str, int] = field(default_factory=dict)
+    unexplained: list[dict[str, Any]] = field(default_factory=list)
+    declared: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def explained(self) -> int:
+        """The fresh queries a declared departure explains."""
+        return sum(self.departures.values())
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON."""
+        found = asdict(self)
+        found["explained"] = self.explained
+        return found
+
+    def summary(self) -> str:
+        """One line of counts."""
+        departures = ", ".join(f"{k} {v}" for k, v in sorted(self.departures.items()))
+        return (
+            f"{self.adapter} {self.version}: {self.predicted} of {self.queries} fresh queries "
+            f"predicted by {self.configuration}, {self.explained} by declared departures"
+            f"{f' ({departures})' if departures else ''}, {len(self.unexplained)} unexplained, "
+            f"{self.left_out} left out"
+        )
+
+
+def predict(
+    adapter: str,
+    configuration: Config,
+    declared: Sequence[Declared],
+    seed: int = PAGE_SEED,
+    count: int = PAGE_QUERIES,
+) -> Prediction:
+    """Score `count` fresh queries of `seed` with the built-in or ``module:object`` `adapter`,
+    asked for `configuration` (the query's cutoff, or none for the library's default), and
+    sort every answer as predicted, explained by one of the `declared` departures, unexplained
+    or left out."""
+    command = adapter_command(adapter, None)
+    described = declared_adapter(command, analysis_pool())
+    # An axis the adapter cannot be asked about is one its way of giving the input to the
+    # library settles (an unjudged document becomes label 0): the published choice holds there.
+    # Labels the library is never given still leave a query out when its value depends on them.
+    view = ApiView(unretrieved_labels=declared_view(described).unretrieved_labels)
+    numbers = declared_number_format(described)
+    found = Prediction(adapter, str(described["version"]), configuration.canonical(), seed, count)
+    reproductions: dict[str, str] = {}
+    plans = [(p, *asked_and_expected(configuration, p)) for p in fresh_inputs(seed, count)]
+    shown = [(p, a, e) for p, a, e in plans if not beyond_view(p, e, view)]
+    found.left_out = len(plans) - len(shown)
+    answers = ask(command, [(p, asked) for p, asked, _ in shown])
+    for probe, asked, expected in shown:
+        answer = answers[(probe.case_id, asked.full())]
+        if meets(probe, expected, answer, asked, *numbers):
+            found.predicted += 1
+            continue
+        views = [probe, *(VIEWS[d.id](probe) for d in declared if d.id in VIEWS)]
+        model = next(
+            (
+                d
+                for d in declared
+                for view in views
+                if MODELS[d.id](Miss(view, expected, answer, asked, numbers), d.params)
+            ),
+            None,
+        )
+        if model is not None:
+            found.departures[model.id] = found.departures.get(model.id, 0) + 1
+            reproductions.setdefault(model.id, reproduction_line(probe, asked, answer, expected))
+            continue
+        found.unexplained.append(
+            {
+                "query": probe.case_id,
+                "measure": asked.canonical(),
+                "qrels": [list(r) for r in probe.qrels],
+                "run": [list(r) for r in probe.run],
+                "library": dict(answer.result),
+                "reference": compared_answer(probe, expected),
+                "line": reproduction_line(probe, asked, answer, expected),
+            }
+        )
+    found.declared = [
+        {**asdict(d), "params": dict(d.params), "reproduction": reproductions.get(d.id)}
+        for d in declared
+    ]
+    return found
+
+
+def predictions_text(found: Sequence[Prediction], seed: int, count: int) -> str:
+    """``docs/predictions.json``: the records by adapter name."""
+    document = {
+        "predictions_version": PREDICTIONS_VERSION,
+        "seed": seed,
+        "queries": count,
+        "libraries": {p.adapter: p.to_json() for p in sorted(found, key=lambda p: p.adapter)},
+    }
+    return json.dumps(document, indent=1, sort_keys=False, default=str) + "\n"
+
+
+def declared_option(text: str) -> Declared:
+    """A departure named on the command line: ``ID``, ``tie-order=N``,
+    ``undefined-where-scored=mean-undefined`` or ``errors=FIRST LINE``."""
+    name, _, value = text.partition("=")
+    if name not in MODELS:
+        raise NdcgSpecError(f"unknown departure {name!r}; known: {', '.join(sorted(MODELS))}")
+    if not value:
+        return Declared(name, text)
+    if name == TIE_ORDER_ID and value.isdigit() and int(value) >= 2:
+        return Declared(name, text, {"from_length": int(value)})
+    if name == ERRORS_ID:
+        return Declared(name, text, {"errors": [value]})
+    if name == UNDEFINED_WHERE_SCORED_ID and value == "mean-undefined":
+        return Declared(name, text, {"mean_kept": False})
+    raise NdcgSpecError(
+        f"--departure {text}: only tie-order=N (a length >= 2), errors=FIRST-LINE and "
+        "undefined-where-scored=mean-undefined take a value"
+    )
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``predict`` subcommand."""
+    parser = subparsers.add_parser(
+        "predict",
+        help="check that a configuration string predicts an adapter on fresh random queries",
+        description="Score seeded fresh queries with the adapter and with the reference under "
+        "MEASURE; every query is predicted, explained by a declared departure, or shown.",
+    )
+    parser.add_argument("adapter", metavar="ADAPTER", help="built-in name or module:object")
+    parser.add_argument("measure", metavar="MEASURE", help="configuration string, e.g. nDCG@10")
+    parser.add_argument(
+        "--departure",
+        action="append",
+        default=[],
+        metavar="ID",
+        help=f"a declared departure: {', '.join(sorted(MODELS))}; tie-order=N breaks ties "
+        "from rankings of N documents on (2 when N is not given); "
+        "undefined-where-scored=mean-undefined leaves the mean undefined too; errors=LINE "
+        "fails with an error whose first line is LINE",
+    )
+    parser.add_argument("--seed", type=int, default=PAGE_SEED)
+    parser.add_argument("--queries", type=int, default=PAGE_QUERIES)
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Print the prediction; exit 1 when a query is unexplained or none was compared."""
+    declared = [declared_option(text) for text in args.departure]
+    found = predict(args.adapter, parse_measure(args.measure), declared, args.seed, args.queries)
+    if args.format == "json":
+        print(json.dumps(found.to_json(), indent=1, default=str))
+    else:
+        print(found.summary())
+        for entry in found.unexplained[:10]:
+            print(f"  unexplained {entry['query']}: {entry['line'][:400]}")
+    compared = found.queries - found.left_out
+    if compared == 0:
+        print("no fresh query could be shown to the adapter: nothing was checked")
+        return 1
+    return 1 if found.unexplained else 0

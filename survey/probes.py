@@ -1,0 +1,480 @@
+"""Probe cases derived from the golden cases, and how an adapter's answers to them compare.
+
+A probe takes a golden case's input (and its cutoff and parameters) and a configuration the
+adapter is asked to compute; the reference then says what every candidate configuration
+returns on that input. Which candidates the adapter's answer meets, under the comparison rule
+of ``ndcg.comparison``, is the evidence ``identify`` and the preset verification rest on.
+Adapters run in child processes (``harness/pool.py``), so a crash answers as an error,
+and what an adapter declares about itself is read from its start reply (`declared_adapter`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cache
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from tqdm import tqdm
+
+from ndcgspec.engine.memory import Inputs
+from ndcgspec.harness.adapters.base import ApiView
+from ndcgspec.harness.outcome import judge, summed_terms
+from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, pooled
+from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.reference.config import axis as spec_axis
+from ndcgspec.reference.config import choice_ids
+from ndcgspec.reference.decimals import canonical_decimal
+from ndcgspec.reference.ties import docid_key
+from ndcgspec.suite.expect import outcome_of
+from ndcgspec.suite.load import LoadedCase, inline_inputs, iter_cases
+from ndcgspec.suite.tolerance import Tolerance, compare_value, exact, is_undefined
+
+Rows = tuple[tuple[str, str, str], ...]
+
+# The first cases of each file: hand files are shorter than this; the long generated and
+# enumerated files repeat the same kinds of input, and the reference's time grows with them.
+PROBES_PER_FILE = 8
+BATCH = 16
+_PROCESSES: ContextVar[int] = ContextVar("adapter_processes", default=2)
+
+
+def analysis_pool() -> PoolOptions:
+    """How the analysis tools run an adapter's processes: the start reply (`declared_adapter`)
+    and every question share them; two at a time unless `adapter_processes` says otherwise."""
+    return PoolOptions(jobs=_PROCESSES.get(), timeout=120.0)
+
+
+@contextmanager
+def adapter_processes(count: int) -> Iterator[None]:
+    """Within it, the analysis runs `count` processes of each adapter (``ndcgspec matrix``,
+    which examines several adapters at once, runs one each: the cores are already busy, and
+    one process imports the library, or starts the JVM, once and keeps every answer)."""
+    token = _PROCESSES.set(max(1, count))
+    try:
+        yield
+    finally:
+        _PROCESSES.reset(token)
+
+
+# Relative gap of the score-resolution probes: distinct in float64, equal in float32.
+RESOLUTION_GAP = Decimal("1e-9")
+ULP = "one float64 ulp"
+"""The finest gap between two scores: adjacent doubles, written as their shortest decimals
+(0.223 and 0.22300000000000003), which only a correctly rounding number reader tells apart."""
+Gap = Decimal | str
+RESOLUTION_GAPS: tuple[Gap, ...] = (RESOLUTION_GAP, Decimal("1e-12"), ULP)
+"""The gaps of the score-resolution probes, coarsest first: relative gaps of 1e-9 (equal in
+float32), 1e-12 (distinct in float64), and `ULP`."""
+
+
+@dataclass(frozen=True)
+class ProbeInput:
+    """A golden case's input and configuration, the material probes are made of."""
+
+    case_id: str
+    qrels: Rows
+    run: Rows
+    config: Config
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An adapter's reply for one (input, asked configuration): the protocol result object."""
+
+    result: Mapping[str, Any]
+
+    @property
+    def failed(self) -> bool:
+        """Whether the adapter raised or its process failed (not a deliberate rejection)."""
+        return "error" in self.result
+
+
+@cache
+def probe_inputs(per_file: int = PROBES_PER_FILE) -> tuple[ProbeInput, ...]:
+    """The inline golden inputs: the first `per_file` cases of every case file, in suite
+    order. A case that judges another case's input (``input_of``, the preset files) brings no
+    input of its own. Read once per process: every examination of the matrix asks them."""
+    taken: dict[str, int] = {}
+    found: list[ProbeInput] = []
+    for loaded in iter_cases():
+        own_input = "input" in loaded.case and "input_of" not in loaded.case
+        if not own_input or taken.get(loaded.group, 0) >= per_file:
+            continue
+        taken[loaded.group] = taken.get(loaded.group, 0) + 1
+        found.append(as_probe_input(loaded))
+    return tuple(found)
+
+
+def as_probe_input(loaded: LoadedCase) -> ProbeInput:
+    """The probe material of one inline case."""
+    case = loaded.case
+    return ProbeInput(
+        case["id"],
+        tuple(tuple(r) for r in case["input"]["qrels"]),
+        tuple(tuple(r) for r in case["input"]["run"]),
+        Config.from_mapping(case["config"]),
+    )
+
+
+@cache
+def with_choice(asked: Config, axis_id: str, choice: str, source: Config) -> Config | None:
+    """`asked` with `axis_id` set to `choice`. A parameter the spec requires (a gain map) is
+    taken from the golden case's `source` configuration, the others keep their defaults so
+    that every candidate differs from `asked` on the axis alone; None when the source does
+    not give a required parameter."""
+    values: dict[str, Any] = {axis_id: choice}
+    entry = next(c for c in spec_axis(axis_id)["choices"] if c["id"] == choice)
+    required = {p["id"] for p in spec_axis(axis_id).get("params", []) if p.get("required")}
+    for name in required.intersection(entry.get("params", [])):
+        if source.choice(axis_id) == choice:
+            values[name] = source.to_mapping()[name]
+    try:
+        return asked.replace(**values)
+    except NdcgSpecError:
+        return None
+
+
+@cache
+def _inputs(probe: ProbeInput) -> Inputs:
+    """The probe's input, prepared once for every configuration asked of it."""
+    return Inputs(*inline_inputs({"qrels": probe.qrels, "run": probe.run}))
+
+
+@cache
+def _outcome(probe: ProbeInput, config: Config) -> tuple[str, Any]:
+    found = outcome_of(_inputs(probe), config)
+    # A canonical text makes outcomes comparable and hashable.
+    return repr(sorted(found.items())), found
+
+
+def expected_of(probe: ProbeInput, config: Config) -> dict[str, Any]:
+    """What the reference answers for the probe's input under `config`."""
+    return _outcome(probe, config)[1]
+
+
+def outcome_key(probe: ProbeInput, config: Config) -> str:
+    """A text equal for two configurations exactly when they answer the same on the input."""
+    return _outcome(probe, config)[0]
+
+
+def meets(
+    probe: ProbeInput,
+    config: Config,
+    answer: Answer,
+    asked: Config,
+    width: int,
+    places: int | None = None,
+) -> bool | None:
+    """Whether the answer meets the reference's answer under `config`, for an adapter of float
+    width `width` that rounds to `places` decimals if it says so; None when the adapter
+    failed (error or crash), which is evidence of nothing but the failure."""
+    if answer.failed:
+        return None
+    case = {"config": asked.to_mapping(), "expected": expected_of(probe, config), "origin": "hand"}
+    rows = {"qrels": probe.qrels, "run": probe.run}
+    terms = summed_terms(rows["qrels"], rows["run"], asked.to_mapping())
+    return judge(case, answer.result, terms, width, places).outcome == "pass"
+
+
+def meets_aggregate(
+    probe: ProbeInput,
+    config: Config,
+    answer: Answer,
+    asked: Config,
+    width: int,
+    places: int | None = None,
+) -> bool:
+    """Whether the answer's mean (given, or implied by its per-query values) meets the
+    reference's mean under `config`, whatever its per-query values are."""
+    expected = expected_of(probe, config)
+    if answer.failed or "aggregate" not in expected:
+        return False
+    # A published case compares only the values it lists: here, the mean alone.
+    case = {"config": asked.to_mapping(), "expected": {"aggregate": expected["aggregate"]}}
+    terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
+    return judge({**case, "origin": "published"}, answer.result, terms, width, places).outcome == (
+        "pass"
+    )
+
+
+def quotient_values(probe: ProbeInput, config: Config) -> dict[str, str | None] | None:
+    """The reference's per-query values under `config` with every query whose ideal DCG is
+    negative (negative labels in the ideal, ``ndcg.negative``) scored DCG / IDCG instead of as
+    empty (``ndcg.empty``); None when no query has a negative ideal DCG."""
+    found = expected_of(probe, config)
+    per_query = found.get("per_query", {})
+    negative = {
+        q for q, v in per_query.items() if v.get("idcg") is not None and Decimal(v["idcg"]) < 0
+    }
+    if not negative:
+        return None
+    return {
+        q: canonical_decimal(Decimal(v["dcg"]) / Decimal(v["idcg"])) if q in negative else v["ndcg"]
+        for q, v in per_query.items()
+    }
+
+
+def meets_values(
+    probe: ProbeInput,
+    per_query: Mapping[str, str | None],
+    answer: Answer,
+    asked: Config,
+    width: int,
+    places: int | None = None,
+) -> bool:
+    """Whether the answer's per-query values meet `per_query` (its mean aside)."""
+    if answer.failed:
+        return False
+    case = {"config": asked.to_mapping(), "expected": {"per_query": dict(per_query)}}
+    terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
+    verdict = judge({**case, "origin": "published"}, answer.result, terms, width, places)
+    return verdict.outcome == "pass"
+
+
+def within_tie_bounds(
+    probe: ProbeInput,
+    config: Config,
+    answer: Answer,
+    asked: Config,
+    width: int,
+    places: int | None = None,
+) -> bool:
+    """Whether every per-query value of the answer lies between the reference's values under
+    the pessimistic and the optimistic tie rule (``ndcg.ties``), bounds included under the
+    comparison rule: some order of the tied documents may explain it."""
+    low = expected_of(probe, config.replace(ties="pessimistic"))
+    high = expected_of(probe, config.replace(ties="optimistic"))
+    given = answer.result.get("per_query")
+    if answer.failed or not given or "per_query" not in low:
+        return False
+    terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
+    for qid, entry in low["per_query"].items():
+        value = given.get(qid)
+        bounds = (entry["ndcg"], high["per_query"][qid]["ndcg"])
+        if is_undefined(value) or None in bounds:
+            if not is_undefined(value) or bounds != (None, None):
+                return False
+            continue
+        rule = Tolerance(width, terms.get(qid, 1), places)
+        if any(compare_value(qid, bound, value, rule) is None for bound in bounds):
+            continue
+        if not isinstance(value, (int, float)) or not (
+            exact(bounds[0]) <= exact(value) <= exact(bounds[1])
+        ):
+            return False
+    return True
+
+
+def distinguishing(probe: ProbeInput, asked: Config, axis_id: str) -> dict[str, Config] | None:
+    """The candidate configurations of an axis on one probe, or None when the reference
+    answers the same for every candidate (the input tells nothing about the axis)."""
+    candidates = {}
+    for choice in choice_ids(axis_id):
+        config = with_choice(asked, axis_id, choice, probe.config)
+        if config is not None:
+            candidates[choice] = config
+    keys = {outcome_key(probe, c) for c in candidates.values()}
+    return candidates if len(keys) > 1 else None
+
+
+def without_unretrieved_labels(probe: ProbeInput) -> ProbeInput:
+    """The probe without the qrels rows of documents its queries' runs do not retrieve: the
+    input as an API that is given only the retrieved rows sees it."""
+    retrieved = {(qid, docid) for qid, docid, _ in probe.run}
+    kept = tuple(row for row in probe.qrels if (row[0], row[1]) in retrieved)
+    return ProbeInput(f"{probe.case_id}~retrieved", kept, probe.run, probe.config)
+
+
+def compared_answer(probe: ProbeInput, config: Config) -> Any:
+    """What an adapter's answer is compared with: the rejection, or each query's nDCG and
+    the mean (not the DCG and IDCG the reference also gives)."""
+    found = expected_of(probe, config)
+    if "error" in found:
+        return found["error"]
+    return {q: v["ndcg"] for q, v in found["per_query"].items()}, found["aggregate"]
+
+
+def beyond_view(probe: ProbeInput, config: Config, view: ApiView) -> bool:
+    """Whether the reference's answer to the probe under `config` depends on what the API
+    cannot be shown: an axis it cannot be asked about (which would confound what the probe
+    shows about the others), or labels of unretrieved documents it is never given."""
+    if any(distinguishing(probe, config, a) for a in view.hidden):
+        return True
+    return not view.unretrieved_labels and compared_answer(probe, config) != compared_answer(
+        without_unretrieved_labels(probe), config
+    )
+
+
+def ask(
+    command: Sequence[str] | str,
+    questions: Iterable[tuple[ProbeInput, Config]],
+    options: PoolOptions | None = None,
+    progress: bool = False,
+) -> dict[tuple[str, str], Answer]:
+    """The adapter's answer to each (input, asked configuration), keyed by (case id, full
+    configuration string); each distinct question is sent once. Inside `shared_pools` a
+    question the same processes answered before is not sent again: identify, the preset checks
+    and the page ask many of the same, and the adapter's answer to one question is one
+    observation (a failure too: the pool has already sent a failed question again on its own).
+    With `progress`, a bar on stderr counts the answers."""
+    distinct: dict[tuple[str, str], tuple[ProbeInput, Config]] = {}
+    for probe, asked in questions:
+        distinct.setdefault((probe.case_id, asked.full()), (probe, asked))
+    answers: dict[tuple[str, str], Answer] = {}
+    bar = tqdm(
+        total=len(distinct), unit="probe", file=sys.stderr, leave=False, disable=not progress
+    )
+    try:
+        with pooled(command, options or analysis_pool()) as pool:
+            known = _ANSWERED.setdefault(pool, {})
+            unanswered = []
+            for key, question in distinct.items():
+                if question in known:
+                    answers[key] = known[question]
+                    bar.update(1)
+                else:
+                    unanswered.append((key, question))
+
+            def keep(job_id: str, result: Mapping[str, Any]) -> None:
+                key, question = unanswered[int(job_id)]
+                answers[key] = known[question] = Answer(dict(result))
+                bar.update(1)
+
+            jobs = [
+                Job(f"{i}", lambda i=i, question=question: _payload(f"{i}", *question))
+                for i, (_, question) in enumerate(unanswered)
+            ]
+            pool.run([jobs[i : i + BATCH] for i in range(0, len(jobs), BATCH)], keep)
+    finally:
+        bar.close()
+    return answers
+
+
+_ANSWERED: WeakKeyDictionary[WorkerPool, dict[tuple[ProbeInput, Config], Answer]] = (
+    WeakKeyDictionary()
+)
+"""Per open pool, the answers its processes gave (`ask`): a pool kept by `shared_pools` keeps
+them until it closes."""
+
+
+def _payload(case_id: str, probe: ProbeInput, asked: Config) -> dict[str, Any]:
+    """The protocol case object of one question."""
+    return {
+        "id": case_id,
+        "measure": asked.canonical(),
+        "config": asked.to_mapping(),
+        "input": {"qrels": [list(r) for r in probe.qrels], "run": [list(r) for r in probe.run]},
+    }
+
+
+def nudged(score: Decimal, steps: int, gap: Gap) -> str:
+    """`score` raised by `steps` times `gap`: a relative gap, or `ULP` (the double nearest to
+    the score, moved up `steps` doubles and written as its shortest decimal)."""
+    if gap == ULP:
+        value = float(score)
+        for _ in range(steps):
+            value = math.nextafter(value, math.inf)
+        return repr(value) if steps else canonical_decimal(score)
+    assert isinstance(gap, Decimal)
+    return canonical_decimal(score + score.copy_abs() * gap * steps)
+
+
+def spread_ties(probe: ProbeInput, order: str, gap: Gap = RESOLUTION_GAP) -> ProbeInput | None:
+    """The probe with every tie group's scores made distinct by `gap`, so that exact ranking
+    puts the group in the reverse of the tie `order` ("input", "docid-desc" or "docid-asc";
+    the rules that do not order a group, such as ``average``, get the reverse of input order);
+    None when the input has no tie group of non-zero scores.
+
+    A float64 implementation ranks the new input exactly; one that stores scores in float32,
+    or reads decimals without correct rounding, sees the old ties again and applies its tie
+    rule to them, which the reference tells apart from the exact ranking."""
+    groups: dict[tuple[str, Decimal], list[int]] = {}
+    for index, (qid, _, score) in enumerate(probe.run):
+        if Decimal(score) != 0:
+            groups.setdefault((qid, Decimal(score)), []).append(index)
+    tied = {key: rows for key, rows in groups.items() if len(rows) > 1}
+    if not tied:
+        return None
+    run = [list(r) for r in probe.run]
+    for (_, score), rows in tied.items():
+        if order in ("docid-desc", "docid-asc"):
+            rows = sorted(
+                rows, key=lambda i: docid_key(probe.run[i][1]), reverse=order == "docid-desc"
+            )
+        # The document the tie rule ranks first gets the lowest score, and so on up.
+        for step, index in enumerate(rows):
+            run[index][2] = nudged(score, step, gap)
+    suffix = "~spread" if gap == RESOLUTION_GAP else f"~spread-{str(gap).replace(' ', '-')}"
+    return ProbeInput(
+        f"{probe.case_id}{suffix}", probe.qrels, tuple(tuple(r) for r in run), probe.config
+    )
+
+
+TIE_LENGTHS = (*range(2, 41), 48, 64, 96, 128, 192, 256, 320)
+"""The ranking lengths of the tie-order probes: every length up to 40 (where a sort switches
+from insertion sort to something else), then a few up to a few hundred."""
+TIE_QUERIES = 12
+
+
+def tie_order_inputs(lengths: Sequence[int] = TIE_LENGTHS, seed: int = 0) -> list[ProbeInput]:
+    """One input per ranking length: `TIE_QUERIES` queries of that many documents, every one
+    judged and retrieved, with graded labels 0-3 and scores drawn from three values, so that
+    most documents share their score with others and the order of each tie group decides the
+    value (``ndcg.ties``). Seeded: the same inputs on every run."""
+    rng = random.Random(seed)
+    found = []
+    for length in lengths:
+        qrels, run = [], []
+        for q in range(TIE_QUERIES):
+            qid = f"q{q:02d}"
+            for d in range(length):
+                docid = f"d{d:03d}"
+                qrels.append((qid, docid, str(rng.randint(0, 3))))
+                run.append((qid, docid, str(rng.randint(1, 3))))
+            if all(label == "0" for _, _, label in qrels[-length:]):
+                # A relevant document in every query: an empty query would test ``ndcg.empty``.
+                qrels[rng.randrange(len(qrels) - length, len(qrels))] = (qid, docid, "1")
+        found.append(
+            ProbeInput(f"ties.length-{length}", tuple(qrels), tuple(run), Config.default())
+        )
+    return found
+
+
+NUMBER_READING_INPUTS = 24
+
+
+def number_reading_inputs(count: int = NUMBER_READING_INPUTS, seed: int = 0) -> list[ProbeInput]:
+    """Inputs whose two queries each rank two documents with adjacent doubles as scores, the
+    relevant one higher, written as their shortest decimals (x and the double just above it,
+    x of every magnitude and up to 17 significant digits): a number reader that rounds
+    correctly ranks the relevant document first in both, one that reads them as equal (or
+    swaps them) cannot, in both, whatever its tie rule."""
+    rng = random.Random(seed)
+    found = []
+    for index in range(count):
+        low = rng.random() * 10.0 ** rng.randint(-3, 4)
+        high = repr(math.nextafter(low, math.inf))
+        run = (("q1", "a", repr(low)), ("q1", "b", high), ("q2", "a", high), ("q2", "b", repr(low)))
+        qrels = (("q1", "a", "0"), ("q1", "b", "1"), ("q2", "a", "1"), ("q2", "b", "0"))
+        found.append(ProbeInput(f"numbers.adjacent-{index:02d}", qrels, run, Config.default()))
+    return found
+
+
+def scores_merged(probe: ProbeInput) -> ProbeInput:
+    """The probe with every score that is one double above another score of the run read as
+    that lower score (runs of adjacent doubles become the lowest of the run): the input as a
+    number reader that cannot tell adjacent doubles apart may see it."""
+    doubles = sorted({float(s) for _, _, s in probe.run})
+    lowest: dict[float, float] = {}
+    for value in doubles:
+        lowest[value] = lowest.get(math.nextafter(value, -math.inf), value)
+    run = tuple((q, d, repr(lowest[float(s)])) for q, d, s in probe.run)
+    return ProbeInput(f"{probe.case_id}~merged", probe.qrels, run, probe.config)

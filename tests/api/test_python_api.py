@@ -1,0 +1,88 @@
+"""``ndcgspec.score``: the README example runs, the three input shapes give the same exact
+values, and errors carry file, line and anchor."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from decimal import Decimal
+
+import pytest
+from conftest import REPO_ROOT
+
+import ndcgspec
+from ndcgspec.commands.cli import main
+
+# Hand arithmetic: ranking d2 (0), d3 (1), d1 (2) against ideal 2, 1.
+#   DCG = 1/log2(3) + 2/log2(4) = 1.630929753571457..., IDCG = 2 + 1/log2(3) = 2.630929753571457...
+#   nDCG = DCG / IDCG = 1 − 1/IDCG = 1 − 0.380093766715934... = 0.619906233284066...
+NDCG_Q1 = Decimal("0.619906233284066")
+QRELS = {"q1": {"d1": 2, "d2": 0, "d3": 1}}
+RUN = {"q1": {"d1": 0.2, "d2": 0.9, "d3": 0.5}}
+WITHOUT_PANDAS = "pandas is not installed: no DataFrame to score (the README's example makes one)"
+
+
+def test_the_version_is_pyprojects_and_the_one_version_prints(capsys) -> None:
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert ndcgspec.__version__ == project["project"]["version"]
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.startswith(f"ndcgspec {ndcgspec.__version__} (spec ")
+
+
+def test_the_readme_example_runs() -> None:
+    pytest.importorskip("pandas", reason=WITHOUT_PANDAS)
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Python API", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert "README.md 1 " in done.stdout
+
+
+def test_dicts_dataframes_and_files_give_the_same_exact_value(tmp_path) -> None:
+    pandas = pytest.importorskip("pandas", reason=WITHOUT_PANDAS)
+    qrels_file, run_file = tmp_path / "qrels", tmp_path / "run"
+    qrels_file.write_text("q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\n")
+    run_file.write_text("q1 Q0 d1 1 0.2 t\nq1 Q0 d2 2 0.9 t\nq1 Q0 d3 3 0.5 t\n")
+    frame_qrels = pandas.DataFrame(
+        {"query_id": ["q1"] * 3, "doc_id": ["d1", "d2", "d3"], "relevance": [2, 0, 1]}
+    )
+    frame_run = pandas.DataFrame(
+        {"query_id": ["q1"] * 3, "doc_id": ["d1", "d2", "d3"], "score": [0.2, 0.9, 0.5]}
+    )
+    values = [
+        ndcgspec.score(q, r, "nDCG")["nDCG"]
+        for q, r in [(QRELS, RUN), (frame_qrels, frame_run), (str(qrels_file), run_file)]
+    ]
+    for result in values:
+        assert abs(result.aggregate - NDCG_Q1) < Decimal("1e-15")
+        assert result.per_query["q1"] == values[0].per_query["q1"]
+        assert isinstance(result.aggregate, Decimal)
+        assert float(result) == pytest.approx(float(NDCG_Q1), rel=0, abs=1e-15)
+
+
+def test_results_name_the_measure_as_written_and_its_canonical_form() -> None:
+    result = ndcgspec.score(QRELS, RUN, ["ndcg_cut.10"])["ndcg_cut.10"]
+    assert result.measure == "ndcg_cut.10"
+    assert result.canonical == "nDCG(negative=unjudged,fractional=truncate,aggregate=run)@10"
+    assert re.fullmatch(r"[0-9a-f]{16}", result.fingerprint)
+
+
+def test_errors_carry_file_and_line(tmp_path) -> None:
+    run = tmp_path / "run"
+    run.write_text("q1 Q0 d1 1 0.2 t\nq1 Q0 d2 2 high t\n")
+    with pytest.raises(ndcgspec.ScoreError) as caught:
+        ndcgspec.score(QRELS, str(run), "nDCG")
+    assert caught.value.file == str(run)
+    assert caught.value.line == 2
+
+
+def test_a_dataframe_without_the_columns_is_an_error() -> None:
+    pandas = pytest.importorskip("pandas", reason=WITHOUT_PANDAS)
+    with pytest.raises(ndcgspec.ScoreError, match="query_id"):
+        ndcgspec.score(QRELS, pandas.DataFrame({"qid": ["q1"]}), "nDCG")

@@ -1,0 +1,106 @@
+"""``ndcgspec compare`` against values derived by hand on a tiny example.
+
+One query; grades x = 2, y = 1, z = 1; n is not judged. Three runs:
+    A = [n, x]   DCG linear 2/log2(3) = 1.2619,  exponential 3/log2(3) = 1.8928
+    B = [y, z]   DCG linear 1 + 1/log2(3) = 1.6309, exponential the same (2^1 − 1 = 1)
+    C = [x]      DCG linear 2,                   exponential 3
+Within a convention every run shares the IDCG of the query, so the order is the DCG order:
+linear C > B > A, exponential C > A > B. Pairs (C, A) and (C, B) agree, (A, B) is reversed,
+so Kendall's tau = (2 − 1) / 3 = 1/3, and the one flip is A/B with query q moving all of it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from install_hints import needing
+
+from ndcgspec.commands.cli import main
+
+LINEAR, EXPONENTIAL = "nDCG", "nDCG(gain=exponential)"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> list[str]:
+    (tmp_path / "qrels").write_text("q 0 x 2\nq 0 y 1\nq 0 z 1\n", encoding="utf-8")
+    runs = {"A": [("n", 2), ("x", 1)], "B": [("y", 2), ("z", 1)], "C": [("x", 1)]}
+    paths = []
+    for name, postings in runs.items():
+        path = tmp_path / name
+        path.write_text(
+            "".join(f"q Q0 {d} {i} {s} {name}\n" for i, (d, s) in enumerate(postings, 1)),
+            encoding="utf-8",
+        )
+        paths.append(str(path))
+    return ["--qrels", str(tmp_path / "qrels"), *paths]
+
+
+def compared(capsys, files: list[str], *extra: str) -> dict:
+    status = main(["compare", *files, "-m", LINEAR, "-m", EXPONENTIAL, "--format", "json", *extra])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    return json.loads(out)
+
+
+def test_scores_ranks_tau_and_flip_by_hand(capsys, files) -> None:
+    data = compared(capsys, files)
+    log2_3 = math.log2(3)
+    idcg_linear = 2 + 1 / log2_3 + 1 / 2
+    idcg_exp = 3 + 1 / log2_3 + 1 / 2
+    expected = {
+        "A": {LINEAR: 2 / log2_3 / idcg_linear, EXPONENTIAL: 3 / log2_3 / idcg_exp},
+        "B": {LINEAR: (1 + 1 / log2_3) / idcg_linear, EXPONENTIAL: (1 + 1 / log2_3) / idcg_exp},
+        "C": {LINEAR: 2 / idcg_linear, EXPONENTIAL: 3 / idcg_exp},
+    }
+    for run, by_convention in expected.items():
+        for convention, value in by_convention.items():
+            assert float(data["scores"][run][convention]) == pytest.approx(value, rel=1e-12)
+    assert data["ranks"][LINEAR] == {"C": 1, "B": 2, "A": 3}
+    assert data["ranks"][EXPONENTIAL] == {"C": 1, "A": 2, "B": 3}
+    assert data["kendall_tau"][LINEAR][EXPONENTIAL] == pytest.approx(1 / 3)
+    assert data["kendall_tau"][LINEAR][LINEAR] == 1
+    assert data["reversed_pairs"][LINEAR][EXPONENTIAL] == 1
+    [flip] = data["flips"]
+    # B is above A under the first convention (linear), below it under exponential.
+    assert (flip["a"], flip["b"]) == ("B", "A")
+    assert (flip["a_above_b_under"], flip["a_below_b_under"]) == (LINEAR, EXPONENTIAL)
+    [moved] = flip["contributions"]
+    b_minus_a_linear = (1 + 1 / log2_3 - 2 / log2_3) / idcg_linear
+    b_minus_a_exp = (1 + 1 / log2_3 - 3 / log2_3) / idcg_exp
+    assert moved["query"] == "q"
+    assert float(moved["moves"]) == pytest.approx(b_minus_a_exp - b_minus_a_linear, rel=1e-12)
+    # Per query, the spread over the conventions, largest first: C moves 2/IDCG_lin to
+    # 3/IDCG_exp, A 1.2619/IDCG_lin to 1.8928/IDCG_exp, B (the same DCG) only by the IDCG.
+    spreads = {row["run"]: float(row["spread"]) for row in data["queries"]}
+    assert spreads == pytest.approx(
+        {run: abs(v[EXPONENTIAL] - v[LINEAR]) for run, v in expected.items()}, rel=1e-12
+    )
+    assert [row["run"] for row in data["queries"]] == sorted(
+        expected, key=lambda run: -abs(expected[run][EXPONENTIAL] - expected[run][LINEAR])
+    )
+
+
+@needing("matplotlib", "figures")
+def test_figures_and_page(capsys, files, tmp_path) -> None:
+    out = tmp_path / "page"
+    compared(capsys, files, "--out", str(out))
+    for name in ("compare-ranks.png", "compare-tau.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    page = (out / "compare.html").read_text(encoding="utf-8")
+    assert page.count("data:image/png;base64,") == 2
+    assert 'src="http' not in page and "<script" not in page
+    assert json.loads((out / "compare.json").read_text())["runs"] == ["A", "B", "C"]
+
+
+def test_text_report_names_the_flip(capsys, files) -> None:
+    assert main(["compare", *files, "-m", LINEAR, "-m", EXPONENTIAL]) == 0
+    out = capsys.readouterr().out
+    assert f"B above A under {LINEAR}, below it under {EXPONENTIAL}" in out
+
+
+def test_one_run_is_an_error(capsys, files) -> None:
+    assert main(["compare", *files[:3]]) == 2
+    assert capsys.readouterr().err.strip() == "ndcgspec: error: compare needs at least two runs"

@@ -1,0 +1,522 @@
+"""The fast engine agrees with the plain reference (spec anchor ``ndcg``): on random TREC files
+over every axis, on adversarial scores and labels, and on the errors raised (values compared on
+all their significant digits, errors on their message); and it gives every expected value of the
+golden suite, all digits."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import logging
+import math
+import tempfile
+from collections import defaultdict
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import mpmath
+import numpy as np
+import pytest
+from conftest import config_mappings
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from ndcgspec.engine import evaluate as engine_evaluate
+from ndcgspec.engine import rank, stream, support
+from ndcgspec.engine import read as fast_read
+from ndcgspec.engine.evaluate import LOG
+from ndcgspec.engine.read import Unsupported
+from ndcgspec.engine.scoring import score_files, score_files_plain
+from ndcgspec.engine.stream import score_files_fast
+from ndcgspec.measures import parse_measure
+from ndcgspec.reference import Config, InputError, NdcgSpecError, arithmetic, ties
+from ndcgspec.reference import config as config_module
+from ndcgspec.reference import discount as discount_axis
+from ndcgspec.reference.trec_io import opened
+from ndcgspec.spec import load_spec
+from ndcgspec.suite import load as suite_load
+from ndcgspec.suite.check import within
+from ndcgspec.suite.folders import data_root
+
+# Every digit the spec writes: ``ndcg.precision`` has output_digits 40.
+DIGITS = 40
+QIDS = ["q1", "q2", "10", "q\u00e9"]
+# Ids of one to three 64-bit words, sharing prefixes, with bytes above 0x7f: their byte order
+# is what ``ndcg.ties.docid-desc`` ranks by.
+DOCIDS = [
+    "d1",
+    "d2",
+    "d10",
+    "D1",
+    "a",
+    "ab",
+    "abcdefgh",
+    "abcdefghi",
+    "\u00e9",
+    "e\u0301",
+    # Non-ASCII spaces are not separators (``ndcg.input``): they belong to the id.
+    "a\u2003b",
+    "a\u00a0b",
+    "z" * 20,
+    # 33 bytes and more: five 64-bit words.
+    "http://example.org/collection/doc/000001",
+    "http://example.org/collection/doc/000002",
+]
+LABELS = ["0", "1", "2", "3", "1.0", "0.00", "-1", "-0.5", "1.5", "2.7", "10"]
+# Decimals that one double cannot tell apart, and equal decimals written differently.
+SCORES = [
+    "0.1",
+    "0.10",
+    "0.1000000000000000001",
+    "0.30000000000000004",
+    "0.3",
+    "1",
+    "1.0",
+    "1e0",
+    "-0",
+    "0",
+    "-1.5",
+    "12345678901234567890",
+    "12345678901234567891",
+    "1e-400",
+    "1e400",
+    "3.14159265358979323846",
+]
+
+
+def significant(value: str | None) -> tuple[int, int, tuple[int, ...]] | None:
+    """Sign, magnitude and first `DIGITS` digits of a decimal string."""
+    if value is None:
+        return None
+    number = Decimal(value)
+    if number == 0:
+        return (0, 0, ())
+    sign, digits, _ = number.as_tuple()
+    return sign, number.adjusted(), tuple(digits[:DIGITS])
+
+
+def comparable(result: dict[str, Any]) -> dict[str, Any]:
+    """A JSON result object with every number cut to its significant digits."""
+    return {
+        **result,
+        "aggregate": significant(result["aggregate"]),
+        "per_query": {
+            q: {k: significant(v) for k, v in values.items()}
+            for q, values in result["per_query"].items()
+        },
+    }
+
+
+def outcome(compute: Any) -> tuple[str, Any]:
+    try:
+        return "values", [comparable(r) for r in compute()]
+    except NdcgSpecError as error:
+        return "error", str(error)
+
+
+@st.composite
+def trec_files(draw: st.DrawFn) -> tuple[str, str]:
+    """Qrels and run texts: unjudged, duplicate and tied documents, negative and fractional
+    labels, queries missing on either side, interleaved queries, tabs, blank lines, CRLF."""
+    judged = draw(
+        st.dictionaries(
+            st.sampled_from(QIDS),
+            st.dictionaries(st.sampled_from(DOCIDS), st.sampled_from(LABELS), min_size=1),
+            min_size=1,
+        )
+    )
+    score = st.one_of(st.sampled_from(SCORES), st.decimals(-5, 5, places=2).map(str))
+    postings = draw(
+        st.lists(st.tuples(st.sampled_from(QIDS), st.sampled_from(DOCIDS), score), max_size=30)
+    )
+    if draw(st.booleans()):
+        postings.sort(key=lambda p: p[0])
+    space = draw(st.sampled_from([" ", "\t", "  "]))
+    end = draw(st.sampled_from(["\n", "\r\n"]))
+    qrels = [
+        f"{q}{space}0{space}{d}{space}{label}"
+        for q, docs in judged.items()
+        for d, label in docs.items()
+    ]
+    run = [f"{q} Q0 {d}{space}{rank} {s} tag" for rank, (q, d, s) in enumerate(postings, 1)]
+    if draw(st.booleans()):
+        run.insert(len(run) // 2, "")
+    return end.join(qrels) + end, end.join(run) + (end if run else "")
+
+
+def write(folder: Path, qrels: str, run: str) -> tuple[Path, Path]:
+    qrels_path, run_path = folder / "qrels.txt", folder / "run.txt"
+    qrels_path.write_text(qrels, encoding="utf-8")
+    run_path.write_text(run or "q0 Q0 x 1 1 tag\n", encoding="utf-8")
+    return qrels_path, run_path
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    files=trec_files(),
+    mappings=st.lists(
+        config_mappings(cutoffs=st.one_of(st.none(), st.integers(1, 6))), min_size=1, max_size=3
+    ),
+    block_rows=st.sampled_from([1, 2, 5, stream.BLOCK_ROWS]),
+    chunk_bytes=st.sampled_from([16, 64, fast_read.CHUNK_BYTES]),
+)
+# q2 (first in the qrels, judged 0) is empty under keep-in-ideal although it has an ideal
+# list, so its empty=error comes before q1's duplicate, as the reference raises them.
+@example(
+    files=("q2 0 d1 0\nq1 0 d1 0\n", "q1 Q0 d1 1 0.1 tag\nq1 Q0 d1 2 0.1 tag\n"),
+    mappings=[{"negative": "keep-in-ideal", "empty": "error", "cutoff": None}],
+    block_rows=stream.BLOCK_ROWS,
+    chunk_bytes=fast_read.CHUNK_BYTES,
+)
+def test_fast_engine_agrees_with_the_reference(
+    files: tuple[str, str], mappings: list[dict[str, Any]], block_rows: int, chunk_bytes: int
+) -> None:
+    """Also when the run is read in pieces of a few lines and scored in blocks of a few rows
+    (``stream``), grouped by query or not."""
+    configs = [Config.from_mapping(m) for m in mappings]
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        mock.patch.object(stream, "BLOCK_ROWS", block_rows),
+        mock.patch.object(fast_read, "CHUNK_BYTES", chunk_bytes),
+    ):
+        qrels_path, run_path = write(Path(folder), *files)
+        plain = outcome(lambda: score_files_plain(configs, qrels_path, run_path))
+        try:
+            fast = outcome(lambda: score_files_fast(configs, qrels_path, run_path))
+        except Unsupported:
+            # Well-formed files are never declined: only those the plain reader rejects.
+            assert plain[0] == "error"
+            fast = outcome(lambda: score_files(configs, qrels_path, run_path))
+    assert fast == plain
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run"),
+    [
+        ("q1 0 a 1\n", "q1 Q0 a 1 1\n"),
+        ("q1 0 a x\n", "q1 Q0 a 1 1 t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 nan t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 \u00e9\u0085b 1 1 t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 b\x01 1 1 t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 1 t\nq1 Q0 b\x1f 1 1 t\n"),
+        ("q1 0 a\x7f 1\n", "q1 Q0 a 1 1 t\n"),
+        ("q1 0 a 1_0\n", "q1 Q0 a 1 1 t\n"),
+        ("q1 0 a 1\n", "q1 Q0 a 1 \uff12 t\n"),
+        ("\n\n", "q1 Q0 a 1 1 t\n"),
+    ],
+)
+def test_declined_input_goes_to_the_plain_reference(qrels: str, run: str, tmp_path: Path) -> None:
+    qrels_path, run_path = write(tmp_path, qrels, run)
+    configs = [Config.default()]
+    with pytest.raises(Unsupported):
+        score_files_fast(configs, qrels_path, run_path)
+    assert outcome(lambda: score_files(configs, qrels_path, run_path)) == outcome(
+        lambda: score_files_plain(configs, qrels_path, run_path)
+    )
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+def test_files_read_in_many_small_pieces(
+    compressed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pieces of 64 bytes: document ids that widen from one piece to the next, blank lines and
+    a query the qrels lack between pieces, an unsorted run put in ranking order, and for gzip
+    columns that outgrow a first reservation guessed too small; the duplicate's error names the
+    line the plain reader names."""
+    monkeypatch.setattr(fast_read, "CHUNK_BYTES", 64)
+    monkeypatch.setattr(fast_read, "_GZIP_GUESS", 1)
+    docs = ["d" * width for width in range(1, 20)]
+    qrels = "".join(f"q{q} 0 {d} {len(d) % 4}\n" for q in range(3) for d in docs[::2])
+    rows = [(q, d, f"{(len(d) * 7 + q) % 5}.5") for q in (2, 0, 1) for d in docs]
+    run = "".join(
+        f"{q} Q0 {d} 1 {s} t\n" + ("\n\nx Q0 d 1 1 t\n" if d == "ddd" else "")
+        for q, d, s in [(f"q{q}", d, s) for q, d, s in rows] + [("q1", "dd", "9.5")]
+    )
+    qrels_path, run_path = write(tmp_path, qrels, run)
+    if compressed:
+        run_path = tmp_path / "run.gz"
+        run_path.write_bytes(gzip.compress(run.encode(), 9))
+    first = Config.default().replace(duplicates="first")
+    keep = [first, first.replace(cutoff=5)]
+    fast = outcome(lambda: score_files_fast(keep, qrels_path, run_path))
+    assert fast[0] == "values"
+    assert fast == outcome(lambda: score_files_plain(keep, qrels_path, run_path))
+    refuse = [Config.default()]
+    error = outcome(lambda: score_files_fast(refuse, qrels_path, run_path))
+    assert error[0] == "error"
+    assert error == outcome(lambda: score_files_plain(refuse, qrels_path, run_path))
+
+
+def test_tied_decimals_that_one_double_cannot_tell_apart(tmp_path: Path) -> None:
+    # 0.1000000000000000001 > 0.1 = 0.10: the relevant document ranks first, alone.
+    qrels = "q 0 r 1\nq 0 s 0\n"
+    run = "q Q0 s 1 0.1 t\nq Q0 r 2 0.1000000000000000001 t\nq Q0 z 3 0.10 t\n"
+    qrels_path, run_path = write(tmp_path, qrels, run)
+    [result] = score_files_fast([Config.default()], qrels_path, run_path)
+    assert result["per_query"]["q"]["ndcg"] == "1.000000000000000000000000000000000000000"
+
+
+def _trec_text(rows: list[list[str]], middle: str) -> str | None:
+    """TREC lines for a case's inline rows, or None when a field cannot be one TREC token."""
+    if any(
+        not field or len(field.split()) != 1 or field.split()[0] != field
+        for r in rows
+        for field in r
+    ):
+        return None
+    return "".join(
+        f"{r[0]} {middle} {r[1]} {r[2] if middle == '0' else f'1 {r[2]} t'}\n" for r in rows
+    )
+
+
+def _fast_outcomes(configs: list[Config], qrels_path: Path, run_path: Path) -> list[dict[str, Any]]:
+    """Each configuration's outcome from the fast engine, shaped as a case's expected object;
+    an error is kept as the error itself, which carries the anchor of the rejecting choice."""
+    try:
+        results = score_files_fast(configs, qrels_path, run_path)
+    except NdcgSpecError as error:
+        return [{"error": error}] * len(configs)
+    return [{"per_query": r["per_query"], "aggregate": r["aggregate"]} for r in results]
+
+
+def _rejected_by(expected: dict[str, Any], got: dict[str, Any]) -> bool:
+    """Whether `got` is the error of the choice the expected anchor names."""
+    error = got.get("error")
+    return isinstance(error, InputError) and error.anchor == expected["error"]["anchor"]
+
+
+def _published_agree(case: dict[str, Any], got: dict[str, Any]) -> bool:
+    """Every published value reproduced to the case's stated decimal places (the aggregate of a
+    case with a recorded discrepancy: the recorded reference value)."""
+    if "error" in got:
+        return False
+    places = case["precision"]["decimal_places"]
+    expected = case["expected"]
+    wanted = [
+        (got["per_query"].get(q, {}).get("ndcg"), row["ndcg"])
+        for q, row in expected.get("per_query", {}).items()
+    ]
+    if "aggregate" in expected:
+        known = case.get("discrepancy")
+        aggregate = known["reference_value"] if known else expected["aggregate"]
+        wanted.append((got["aggregate"], aggregate))
+    return all(within(actual, value, places) for actual, value in wanted)
+
+
+def test_golden_suite_through_the_fast_engine(tmp_path: Path) -> None:
+    """Every case's expected object from the fast engine: all digits of hand and generated
+    cases (``ndcgspec cases check`` proves the plain reference gives exactly these), the
+    published figures to their stated places; the same error for cases that are errors."""
+    cases = list(suite_load.iter_cases())
+    if not cases:
+        pytest.skip("cases/ holds no case files yet")
+    checked, skipped = 0, defaultdict(int)
+    published: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    inline: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for loaded in cases:
+        case = loaded.case
+        expected = case.get("expected")
+        if expected is None:
+            skipped["open axis (expected_any)"] += 1
+            continue
+        if "input_files" in case:
+            if loaded.unavailable or case["input_files"]["run"].get("extra_fields"):
+                skipped["published input absent or not a six-field run"] += 1
+                continue
+            paths = case["input_files"]["qrels"]["path"], case["input_files"]["run"]["path"]
+            published[paths].append(case)
+            continue
+        qrels = _trec_text(case["input"]["qrels"], "0")
+        run = _trec_text(case["input"]["run"], "Q0")
+        if qrels is None or run is None or not case["input"]["run"] or not case["input"]["qrels"]:
+            skipped["input not writable as TREC files"] += 1
+            continue
+        inline[qrels, run].append(case)
+    for index, ((qrels, run), group) in enumerate(inline.items()):
+        folder = tmp_path / str(index)
+        folder.mkdir()
+        files = write(folder, qrels, run)
+        # The cases of one input that score it are scored together, as several measures of
+        # one command are; an error case alone, since an error stops the whole command.
+        scored = [c for c in group if "error" not in c["expected"]]
+        configs = [Config.from_mapping(c["config"]) for c in scored]
+        for case, got in zip(scored, _fast_outcomes(configs, *files), strict=True):
+            assert got == case["expected"], case["id"]
+        for case in (c for c in group if "error" in c["expected"]):
+            [got] = _fast_outcomes([Config.from_mapping(case["config"])], *files)
+            assert _rejected_by(case["expected"], got), (case["id"], got)
+        checked += len(group)
+    data = data_root()
+    for (qrels_name, run_name), group in published.items():
+        # Each published input is read once for all the configurations of its cases.
+        configs = [Config.from_mapping(case["config"]) for case in group]
+        outcomes = _fast_outcomes(configs, data / qrels_name, data / run_name)
+        for case, got in zip(group, outcomes, strict=True):
+            assert _published_agree(case, got), (case["id"], got)
+            checked += 1
+    assert checked > 0, dict(skipped)
+
+
+def _spec_anchors(node: Any) -> set[str]:
+    """Every anchor written anywhere in the spec."""
+    if isinstance(node, dict):
+        found = {node["anchor"]} if isinstance(node.get("anchor"), str) else set()
+        return found.union(*(_spec_anchors(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_spec_anchors(v) for v in node))
+    return set()
+
+
+def test_every_declared_anchor_is_in_the_spec() -> None:
+    assert support.COMPUTED - _spec_anchors(load_spec()) == set()
+    assert support.not_computed(Config.default()) == []
+
+
+@pytest.mark.parametrize(
+    ("axis", "table"),
+    [
+        ("ties", rank.TIE_KEYS),
+        ("duplicates", rank.KEEPS_FIRST_COPY),
+        ("unjudged", rank.UNJUDGED_RULES),
+        ("ideal", engine_evaluate.IDEAL_COUNTS),
+    ],
+)
+def test_the_engine_dispatches_on_exactly_the_declared_choices(axis: str, table: dict) -> None:
+    spec_axis = next(a for a in load_spec()["axes"] if a["id"] == axis)
+    declared = {c["id"] for c in spec_axis["choices"] if c["anchor"] in support.COMPUTED}
+    assert set(table) == declared
+
+
+def test_a_choice_the_engine_does_not_declare_goes_to_the_plain_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A ties choice added to the spec (and to the reference) but not to the engine: the engine
+    declines it, and the value is the reference's. The tie group r (1), s (0) in reversed run
+    order ranks s first: nDCG = 1/log2(3) by hand, where the old silent fallback to
+    ``optimistic`` gave 1."""
+    spec = copy.deepcopy(load_spec())
+    ties_axis = next(a for a in spec["axes"] if a["id"] == "ties")
+    ties_axis["choices"].append(
+        {"id": "reversed", "anchor": "ndcg.ties.reversed", "definition": "run order reversed"}
+    )
+    monkeypatch.setattr(config_module, "load_spec", lambda: spec)
+    monkeypatch.setitem(ties.CHOICES, "reversed", lambda group: ties.input_order(group[::-1]))
+    config = Config.from_mapping({"ties": "reversed"})
+    assert support.not_computed(config) == ["ndcg.ties.reversed"]
+    qrels_path, run_path = write(tmp_path, "q 0 r 1\nq 0 s 0\n", "q Q0 r 1 1 t\nq Q0 s 2 1 t\n")
+    with pytest.raises(Unsupported, match=r"ndcg\.ties\.reversed"):
+        score_files_fast([config], qrels_path, run_path)
+    with caplog.at_level(logging.INFO, logger=LOG.name):
+        [result] = score_files([config], qrels_path, run_path)
+    assert [r.levelno for r in caplog.records] == [logging.INFO]
+    assert "plain reference used" in caplog.text and "ndcg.ties.reversed" in caplog.text
+    assert result == score_files_plain([config], qrels_path, run_path)[0]
+    # One log2 and one division in binary floating point: within 2 ulp.
+    assert math.isclose(float(result["aggregate"]), 1 / math.log2(3), rel_tol=4 * 2.0**-52)
+
+
+@pytest.mark.parametrize(
+    "docid", ["msmarco_passage_00_{:08d}", "http://example.org/collection/docs/{:08d}"]
+)
+def test_long_ids_with_a_shared_prefix_spread_over_the_hash_slots(docid: str) -> None:
+    """Keys hashed into m slots as by a random function fill m(1 − (1 − 1/m)^n) of them on
+    average (balls into bins). Without a final mix the bytes of an id's last word that lie in
+    its high bits never reach the slot bits: these ids, differing in their last digits, then
+    share a few hundred slots."""
+    ids = [docid.format(i).encode() for i in range(1 << 16)]
+    width = -(-max(map(len, ids)) // 8)
+    padded = b"".join(i.ljust(8 * width, b"\0") for i in ids)
+    words = np.frombuffer(padded, ">u8").reshape(len(ids), width).astype(np.uint64)
+    slots = 1 << 17
+    used = np.unique(rank.key_hashes(np.zeros(len(ids), np.int32), words) % np.uint64(slots))
+    expected = slots * (1 - (1 - 1 / slots) ** len(ids))
+    assert len(used) >= 0.97 * expected
+
+
+# Document ids as users write them: no separator, no forbidden character (``ndcg.input``).
+_ID_CHARACTERS = st.characters(
+    blacklist_categories=["Cs", "Cc", "Zs", "Zl", "Zp"], blacklist_characters="\x85"
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(ids=st.lists(st.text(_ID_CHARACTERS, min_size=1, max_size=30), min_size=1, max_size=40))
+def test_the_engine_orders_document_ids_by_the_reference_docid_key(ids: list[str]) -> None:
+    """``ndcg.ties.docid-asc``: the engine's rank of each id read from a file sorts the ids as
+    the reference's `ties.docid_key` does, equal ids ranking equal."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "qrels"
+        path.write_text("".join(f"q{i} 0 {d} 1\n" for i, d in enumerate(ids)), encoding="utf-8")
+        with opened(path) as source:
+            words = fast_read.read_qrels_columns(source).words
+    place = rank.docid_rank(words)
+    keys = sorted({ties.docid_key(d) for d in ids})
+    assert place.tolist() == [keys.index(ties.docid_key(d)) for d in ids]
+
+
+def test_keys_whose_hashes_collide_are_compared_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ndcg.duplicates``: rows whose hashes repeat are only suspects. With every key hashed
+    alike, only the later copies of an id within one query are duplicates."""
+    ids = [b"a", b"b", b"a", b"c", b"b", b"a", b"a"]
+    qidx = np.array([0, 0, 0, 0, 0, 1, 1], np.int32)
+    words = np.frombuffer(b"".join(i.ljust(8, b"\0") for i in ids), ">u8").astype(np.uint64)
+    monkeypatch.setattr(rank, "key_hashes", lambda groups, _: np.zeros(len(groups), np.uint64))
+    assert rank._duplicates(qidx, words.reshape(-1, 1)).tolist() == [2, 4, 6]
+
+
+@pytest.mark.parametrize(
+    ("run", "kind"),
+    [
+        # A line of five fields, then one of seven: the separators add up to two lines' worth.
+        ("q Q0 a 1 1\nx q Q0 b 2 1 t\n", "error"),
+        # Five fields and one separator more, before the line or doubled within it.
+        (" q Q0 a 1 1\nq Q0 b 2 2 t\n", "error"),
+        ("q Q0  a 1 1\nq Q0 b 2 2 t\n", "error"),
+        # Separators in a row, around and before a line: whitespace, as the plain reader splits.
+        ("q Q0 a 1 1 t\nq Q0  b 2 2 t\n", "values"),
+        (" q Q0 a 1 1 t\nq Q0 b 2 2 t\n", "values"),
+        ("q Q0 a 1 1 t \nq Q0 b 2 2\tt\n", "values"),
+    ],
+)
+def test_lines_however_separated_are_read_as_the_plain_reader_reads_them(
+    run: str, kind: str, tmp_path: Path
+) -> None:
+    """``ndcg.input``: fields are split at whitespace, one line per row; a line of the wrong
+    field count is an error even when the separators add up over several lines."""
+    qrels_path, run_path = write(tmp_path, "q 0 a 1\nq 0 b 2\n", run)
+    configs = [Config.default()]
+    plain = outcome(lambda: score_files_plain(configs, qrels_path, run_path))
+    assert plain[0] == kind
+    assert outcome(lambda: score_files(configs, qrels_path, run_path)) == plain
+    if kind == "values":
+        assert outcome(lambda: score_files_fast(configs, qrels_path, run_path)) == plain
+
+
+# Measures and their discount at rank r, written out independently (``ndcg.discount``).
+DISCOUNT_FORMULAS = {
+    "nDCG": lambda r: 1 / mpmath.log(r + 1, 2),
+    "nDCG(log_base=e,log_offset=0.5)": lambda r: 1 / mpmath.log(r + mpmath.mpf("0.5")),
+    "nDCG(discount=reciprocal)": lambda r: mpmath.mpf(1) / r,
+}
+
+
+@pytest.mark.parametrize("measure", DISCOUNT_FORMULAS)
+def test_discounts_in_fixed_point_are_the_floor_and_ceiling_of_the_enclosure(
+    measure: str,
+) -> None:
+    """``ndcg.precision``: each rank's discount at the scale 2^FIXED_BITS is the floor of the
+    low end and the ceiling of the high end of the reference's enclosure, read as exact
+    fractions, and lies between them."""
+    config = parse_measure(measure)
+    scale = 1 << engine_evaluate.FIXED_BITS
+    for position in [1, 2, 3, 7, 100, 1000]:
+        with arithmetic.computing_with(arithmetic.enclosing(engine_evaluate.DISCOUNT_DPS)):
+            interval = discount_axis.discount(position, config)
+            low, high = arithmetic.enclosure(interval)
+            fixed = engine_evaluate.fixed_enclosure(interval)
+        assert fixed == (math.floor(low * scale), math.ceil(high * scale))
+        with mpmath.workdps(150):
+            true = DISCOUNT_FORMULAS[measure](position) * scale
+            assert fixed[0] <= true <= fixed[1]

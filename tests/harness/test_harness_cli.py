@@ -1,0 +1,154 @@
+"""The ``run``, ``report`` and ``smoke`` commands, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import TESTS_DIR
+from hostile.cli import ndcgspec
+
+FIXTURES = TESTS_DIR / "fixtures"
+SUITE = ["--suite", str(FIXTURES / "harness_cases"), "--data", str(FIXTURES / "harness_data")]
+
+
+def results(path: Path) -> dict[str, str]:
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    return {r["id"]: r["outcome"] for r in lines if r["type"] == "result"}
+
+
+# The fixture suite stores 16 runnable cases (and one whose data is absent). The reference's
+# native configuration is the spec default, under which 6 of the inputs are not stored: those of
+# fx/exp-graded, fx/exp-binary, fx/empty-nan, fx/geometric, fx/aggregate-run (other choices) and
+# fx/trec-eval-at-2 (the default at its cutoff 2). They run on computed expected values.
+FIXTURE_COMPUTED = {
+    "fx/exp-graded",
+    "fx/exp-binary",
+    "fx/empty-nan",
+    "fx/geometric",
+    "fx/aggregate-run",
+    "fx/trec-eval-at-2",
+}
+
+
+def test_reference_run_writes_a_complete_report(tmp_path: Path) -> None:
+    report = tmp_path / "r.jsonl"
+    done = ndcgspec("run", "reference", *SUITE, "--report", str(report))
+    assert done.returncode == 0, done.stderr
+    assert "22 pass, 0 fail, 0 error, 0 unsupported, 1 skip; 100.00% of 22" in done.stdout
+    assert "(expected values: 6 computed, 16 stored)" in done.stdout
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    header, footer = lines[0], lines[-1]
+    assert header["type"] == "header" and footer["type"] == "footer"
+    assert {"harness_version", "spec_version", "protocol_version", "suite_version"} <= set(header)
+    assert header["adapter"]["name"] == "ndcgspec-reference"
+    assert footer["counts"]["pass"] == 22
+    assert footer["expected_sources"] == {"computed": 6, "stored": 16}
+    computed = {r["id"].split("@")[0] for r in lines[1:-1] if r["expected_source"] == "computed"}
+    assert computed == FIXTURE_COMPUTED
+    badge = ndcgspec("report", str(report), "--format", "badge")
+    assert badge.returncode == 0
+    assert json.loads(badge.stdout)["message"] == "100.0% (22/22)"
+
+
+def test_a_failing_adapter_exits_1_and_lists_failures() -> None:
+    done = ndcgspec("run", "fakes:ties_reversed", *SUITE)
+    assert done.returncode == 1
+    assert "fail  fx/tie-docid" in done.stdout
+
+
+def test_errors_are_one_line_without_traceback() -> None:
+    for args in (["run", "no_such_module:adapter"], ["run", "reference", "--exec", "x"]):
+        done = ndcgspec(*args, *SUITE)
+        assert done.returncode == 2
+        assert done.stderr.startswith("ndcgspec: error: ")
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_seconds_and_megabytes_that_are_not_positive_and_finite_are_refused_first(
+    tmp_path: Path,
+) -> None:
+    report = tmp_path / "r.jsonl"
+    for value in ("nan", "inf", "-inf", "-1", "0"):
+        for flag in ("--timeout", "--max-output-mb"):
+            done = ndcgspec("run", "reference", *SUITE, f"{flag}={value}", "--report", str(report))
+            assert done.returncode == 2, (flag, value)
+            assert done.stdout == ""
+            assert done.stderr == (
+                "ndcgspec: error: -j, --timeout and --max-output-mb must be positive and finite\n"
+            )
+            assert not report.exists() and not report.with_name("r.jsonl.partial").exists()
+
+
+# The fixture suite has 15 distinct inputs that can run: 14 inline (fx/tie-docid and
+# fx/open-ties share one) and one published whose data is present. Every one of them is judged
+# under the configuration asked for.
+FIXTURE_INPUTS = 15
+
+
+def configs(path: Path) -> list[dict]:
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    return [r["config"] for r in lines if r["type"] == "result"]
+
+
+def test_preset_judges_every_input_under_its_configuration(tmp_path: Path) -> None:
+    report = tmp_path / "r.jsonl"
+    done = ndcgspec("run", "reference", *SUITE, "--preset", "trec_eval", "--report", str(report))
+    assert done.returncode == 0, done.stderr
+    found = results(report)
+    # The one stored trec_eval case is judged as stored; the 14 other inputs are computed.
+    assert found["fx/trec-eval-at-2"] == "pass"
+    assert len(found) == FIXTURE_INPUTS and set(found.values()) == {"pass"}
+    trec_eval = {"negative": "unjudged", "fractional": "truncate", "aggregate": "run"}
+    for config in configs(report):
+        assert {k: config[k] for k in trec_eval} == trec_eval
+        assert config["ties"] == "docid-desc" and config["gain"] == "linear"
+
+
+def test_measure_judges_every_input_under_its_configuration(tmp_path: Path) -> None:
+    report = tmp_path / "r.jsonl"
+    done = ndcgspec(
+        "run", "reference", *SUITE, "-m", "nDCG(gain=exponential)", "--report", str(report)
+    )
+    assert done.returncode == 0, done.stderr
+    found = results(report)
+    assert found["fx/exp-graded"] == found["fx/exp-binary"] == "pass"
+    assert len(found) == FIXTURE_INPUTS and set(found.values()) == {"pass"}
+    assert {c["gain"] for c in configs(report)} == {"exponential"}
+    # The measure states no cutoff, so each input keeps its own (fx/trec-eval-at-2's is 2).
+    assert sorted({c["cutoff"] for c in configs(report)}, key=str) == [2, 3, None]
+
+
+def test_a_measure_cutoff_applies_to_every_input(tmp_path: Path) -> None:
+    report = tmp_path / "r.jsonl"
+    done = ndcgspec("run", "reference", *SUITE, "-m", "nDCG@1", "--report", str(report))
+    assert done.returncode == 0, done.stderr
+    assert {c["cutoff"] for c in configs(report)} == {1}
+    assert len(results(report)) == FIXTURE_INPUTS
+
+
+def test_nothing_judged_is_a_failure_in_one_line(tmp_path: Path) -> None:
+    # The reference adapter supports every choice, so an adapter declaring only exponential
+    # gain is the fake that meets no case of a linear preset: every case is unsupported.
+    report = tmp_path / "r.jsonl"
+    done = ndcgspec(
+        "run", "fakes:exponential_only", *SUITE, "--preset", "trec_eval", "--report", str(report)
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "ndcgspec: judged nothing: all 15 cases were unsupported or skipped"
+    ]
+    again = ndcgspec("report", str(report), "--format", "badge")
+    assert again.returncode == 1
+    assert json.loads(again.stdout)["message"] == "no case ran"
+    assert json.loads(again.stdout)["color"] == "red"
+
+
+def test_smoke_tells_a_working_adapter_from_a_broken_one() -> None:
+    good = ndcgspec("smoke", "reference")
+    assert good.returncode == 0 and "all 5 trivial cases pass" in good.stdout
+    bad = ndcgspec("smoke", "fakes:always_zero")
+    assert bad.returncode == 1 and "broken adapter" in bad.stdout
+    # A perfect ranking scores 1 and an empty run 0, whatever the conventions.
+    assert "pass  smoke/empty-run" in bad.stdout
+    assert "fail  smoke/perfect-ranking" in bad.stdout

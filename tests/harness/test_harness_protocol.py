@@ -1,0 +1,156 @@
+"""The JSON-lines protocol: schemas, the Python host, the Node.js example adapter, and the
+checks the harness makes on what an adapter sends."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import sys
+
+import pytest
+from conftest import TESTS_DIR
+from jsonschema import Draft202012Validator
+
+from ndcgspec.harness.adapters.base import AdapterError, declared_capabilities, unsupported_reason
+from ndcgspec.harness.adapters.reference import ReferenceAdapter
+from ndcgspec.harness.host import answer, serve
+from ndcgspec.harness.pool import PoolOptions
+from ndcgspec.harness.protocol import (
+    MESSAGES,
+    message_schema,
+    protocol_version,
+    run_message,
+    schema_violation,
+    start_message,
+    stop_message,
+)
+from ndcgspec.harness.run_command import execute
+from ndcgspec.harness.runner import HarnessError, fixed_cases, load_cases
+from ndcgspec.harness.worker import adapter_command, example_program
+
+FIXTURES = TESTS_DIR / "fixtures"
+SUITE = FIXTURES / "harness_cases"
+DATA = FIXTURES / "harness_data"
+CASE = {
+    "id": "c1",
+    "measure": "nDCG",
+    "config": {"gain": "linear"},
+    "input": {"qrels": [["q1", "d1", "1"]], "run": [["q1", "d1", "0.5"]]},
+}
+
+
+@pytest.mark.parametrize("kind", MESSAGES)
+def test_every_schema_is_a_valid_schema(kind: str) -> None:
+    Draft202012Validator.check_schema(message_schema(kind))
+
+
+def test_protocol_version_is_one_constant_in_every_schema() -> None:
+    assert protocol_version() == 1
+    assert message_schema("start-reply")["properties"]["protocol"]["const"] == 1
+
+
+def test_harness_messages_meet_their_schemas() -> None:
+    assert schema_violation("start", start_message("0.1.0")) is None
+    assert schema_violation("run", run_message(1, [CASE])) is None
+    assert schema_violation("stop", stop_message()) is None
+
+
+def test_host_replies_meet_their_schemas() -> None:
+    adapter = ReferenceAdapter()
+    assert schema_violation("start-reply", answer(adapter, start_message("x"))) is None
+    reply = answer(adapter, run_message(7, [CASE]))
+    assert schema_violation("run-reply", reply) is None
+    assert reply == {
+        "seq": 7,
+        "results": [{"id": "c1", "per_query": {"q1": 1.0}, "aggregate": 1.0}],
+    }
+
+
+def test_host_serves_until_stop() -> None:
+    lines = [start_message("x"), run_message(1, [CASE]), stop_message(), run_message(2, [CASE])]
+    source = io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in lines))
+    sink = io.BytesIO()
+    serve(ReferenceAdapter(), source, sink)
+    replies = [json.loads(line) for line in sink.getvalue().splitlines()]
+    assert [sorted(r) for r in replies] == [["adapter", "protocol"], ["results", "seq"]]
+
+
+def test_schema_violation_names_the_place() -> None:
+    bad = {"seq": 1, "results": [{"id": "c1", "per_query": {"q1": "0.5"}}]}
+    assert "results/0" in schema_violation("run-reply", bad)
+
+
+def test_capabilities_are_checked_against_the_spec() -> None:
+    adapter = {"float_width": 64, "capabilities": {"gain": ["linear", "cubic"]}}
+    with pytest.raises(AdapterError, match="cubic"):
+        declared_capabilities(adapter)
+    with pytest.raises(AdapterError, match="colour"):
+        declared_capabilities({"float_width": 64, "capabilities": {"colour": ["red"]}})
+    with pytest.raises(AdapterError, match="float_width"):
+        declared_capabilities({"float_width": 16, "capabilities": {}})
+
+
+def test_undeclared_axes_support_only_the_default() -> None:
+    adapter = {"float_width": 64, "capabilities": {}, "params": {"log_offset": ["1"]}}
+    full = {
+        "gain": "linear",
+        "discount": "log",
+        "log_base": "2",
+        "log_offset": "1",
+        "ideal": "judged",
+        "unjudged": "zero",
+        "negative": "zero",
+        "fractional": "keep",
+        "ties": "docid-desc",
+        "duplicates": "error",
+        "empty": "zero",
+        "aggregate": "qrels",
+        "cutoff": None,
+    }
+    assert unsupported_reason(adapter, full) is None
+    assert "gain=exponential" in unsupported_reason(adapter, {**full, "gain": "exponential"})
+    assert "log_offset=2" in unsupported_reason(adapter, {**full, "log_offset": "2"})
+
+
+BAD_START = (
+    "import sys, json; sys.stdin.readline(); "
+    "print(json.dumps({'protocol': 1, 'adapter': {'name': 'x', 'version': '1', "
+    "'float_width': 64, 'capabilities': {}, 'extra': 1}}), flush=True); sys.stdin.read()"
+)
+
+
+def _run(command: list[str] | str, validate: bool = False) -> dict:
+    report = execute(
+        fixed_cases(load_cases(root=SUITE, data=DATA)),
+        command,
+        PoolOptions(validate=validate, jobs=2),
+        report_path=None,
+        selection={},
+        progress=False,
+        data=DATA,
+    )
+    return {r["id"]: r["outcome"] for r in report.results}
+
+
+def test_validation_mode_rejects_a_start_reply_off_schema() -> None:
+    command = f'{sys.executable} -c "{BAD_START}"'
+    with pytest.raises(HarnessError, match="violates its schema at adapter"):
+        _run(command, validate=True)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_node_example_adapter_passes_every_case_it_declares() -> None:
+    # It declares the log discount only, and every other choice the fixtures use:
+    # fx/geometric is the one fixture outside its declaration.
+    found = _run(adapter_command("node-example", None), validate=True)
+    assert found.pop("fx/geometric") == "unsupported"
+    assert found.pop("pub/absent") == "skip"
+    assert set(found.values()) == {"pass"}
+    assert example_program("ndcg_adapter.mjs").is_file()
+
+
+def test_another_protocol_version_does_not_start() -> None:
+    script = BAD_START.replace("'protocol': 1", "'protocol': 2").replace(", 'extra': 1", "")
+    with pytest.raises(HarnessError, match="speaks protocol 2, not 1"):
+        _run(f'{sys.executable} -c "{script}"')

@@ -1,0 +1,118 @@
+"""The pytest plugin, run for real in a separate project that wraps its own nDCG function.
+
+The wrapped function (below) is a plausible library nDCG: it scores the queries of the run, reads
+labels with int() and takes the run as a dict. It declares nothing, so its native configuration
+is the spec default: the 11 stored default cases of the fixtures, and the inputs of the 6 other
+stored cases under the default (computed). That must fail exactly three cases:
+- fx/empty-run: q1 has no run rows, so the function returns no value for it (aggregate=qrels
+  scores it);
+- the input of fx/aggregate-run under the default: q2 is judged but not retrieved, and
+  aggregate=qrels scores it, for the same reason;
+- fx/many-fractional: int() truncates grades such as 2.7 (fractional=keep keeps them).
+fx/duplicates-error passes: the trec_adapter helper applies duplicates=error to the rows before
+it builds the run dict. Every other case passes, and pub/absent is skipped.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import TESTS_DIR
+
+FIXTURES = TESTS_DIR / "fixtures"
+PYTEST = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]
+FIXTURE_SUITE = [
+    f"--ndcgspec-suite={FIXTURES / 'harness_cases'}",
+    f"--ndcgspec-data={FIXTURES / 'harness_data'}",
+]
+PYTEST = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]
+FIXTURE_SUITE = [
+    f"--ndcgspec-suite={FIXTURES / 'harness_cases'}",
+    f"--ndcgspec-data={FIXTURES / 'harness_data'}",
+]
+
+THIRD_PARTY = """
+import math
+
+from ndcgspec.harness.adapters.base import trec_adapter
+
+
+def ndcg(qrels, run, k):
+    out = {}
+    for qid, scores in run.items():
+        if qid not in qrels:
+            continue
+        labels = {doc: int(label) for doc, label in qrels[qid].items()}
+        ranking = sorted(scores, key=lambda doc: (scores[doc], doc), reverse=True)[:k]
+        dcg = sum(max(labels.get(d, 0), 0) / math.log2(i + 2) for i, d in enumerate(ranking))
+        ideal = sorted((g for g in labels.values() if g > 0), reverse=True)[:k]
+        idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
+        out[qid] = dcg / idcg if idcg > 0 else 0.0
+    return out
+
+
+adapter = trec_adapter(ndcg, name="mylib", version="0.1")
+"""
+
+
+def test_plugin_turns_supported_cases_into_items(tmp_path: Path) -> None:
+    (tmp_path / "mylib_ndcg.py").write_text(THIRD_PARTY)
+    done = subprocess.run(
+        [*PYTEST, "-rfs", "--ndcgspec-adapter=mylib_ndcg:adapter", *FIXTURE_SUITE],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    out = done.stdout
+    assert done.returncode == 1, out + done.stderr
+    assert "3 failed, 13 passed, 1 skipped" in out
+    for case_id in ("fx/empty-run", "fx/aggregate-run@", "fx/many-fractional"):
+        assert f"FAILED ndcgspec::{case_id}" in out
+    assert "q1: expected 0  actual null  (query missing from the result)" in out
+    assert "q2: expected 0  actual null  (query missing from the result)" in out
+    assert "config: gain=linear, discount=log" in out
+    assert "reference trace:" in out and "rank  docid  label  gain  discount" in out
+    assert "SKIPPED" in out and "absent" in out
+
+
+def test_plugin_is_silent_without_its_options(tmp_path: Path) -> None:
+    (tmp_path / "test_nothing.py").write_text("def test_ok():\n    pass\n")
+    done = subprocess.run(
+        [*PYTEST, "-q"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and "1 passed" in done.stdout
+
+
+CONSTANT = """
+from ndcgspec.harness.adapters.base import trec_adapter
+
+adapter = trec_adapter(lambda qrels, run, k: {q: 0.5 for q in run}, name="half", version="0")
+"""
+
+
+def test_a_failed_published_case_is_traced_from_the_sessions_data_root(tmp_path: Path) -> None:
+    # The published fixture's files lie only below --ndcgspec-data: the trace that explains
+    # its failure reads them there, not below the default data root.
+    (tmp_path / "half_ndcg.py").write_text(CONSTANT)
+    done = subprocess.run(
+        [
+            *PYTEST,
+            "--ndcgspec-adapter=half_ndcg:adapter",
+            "--ndcgspec-cases=published.json",
+            *FIXTURE_SUITE,
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    out = done.stdout
+    assert "FAILED ndcgspec::pub/four-places" in out, out + done.stderr
+    assert "query q1: nDCG = " in out and "rejects this input" not in out

@@ -1,0 +1,87 @@
+"""What an adapter's API cannot be shown travels in the protocol's start reply
+(``observability``), so an adapter in any language can declare it and the harness reads it
+from there, never from the adapter's objects (``spec/schema/protocol/start-reply.json``)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+import pytest
+
+from ndcgspec.harness.adapters.base import (
+    ARRAYS_NOT_OBSERVABLE,
+    AdapterError,
+    ApiView,
+    arrays_adapter,
+    declared_capabilities,
+    declared_view,
+    trec_adapter,
+)
+from ndcgspec.harness.adapters.reference import ReferenceAdapter
+from ndcgspec.harness.host import answer
+from ndcgspec.harness.pool import declared_adapter
+from ndcgspec.harness.protocol import schema_violation, start_message
+from ndcgspec.harness.worker import adapter_command
+
+# A protocol adapter that is no Python adapter: it answers `start` with a fixed reply.
+BLIND_PROGRAM = """
+import json, sys
+sys.stdin.readline()
+print(json.dumps({"protocol": 1, "adapter": {
+    "name": "blind", "version": "1", "float_width": 64, "capabilities": {},
+    "observability": {"not_observable": {"ties": "scores are rounded to integers"},
+                      "sees_unretrieved_labels": False}}}), flush=True)
+sys.stdin.readline()
+"""
+
+
+def start_reply(adapter: object) -> dict:
+    reply = answer(adapter, start_message("0.1.0"))
+    assert schema_violation("start-reply", reply) is None
+    return reply["adapter"]
+
+
+def test_an_adapter_that_sees_everything_declares_nothing() -> None:
+    described = start_reply(ReferenceAdapter())
+    assert "observability" not in described
+    assert declared_view(described) == ApiView({}, True)
+
+
+def test_the_function_helpers_declare_what_their_input_shape_hides() -> None:
+    arrays = start_reply(arrays_adapter(lambda t, s, k: 1.0, name="a", version="1"))
+    assert declared_view(arrays) == ApiView(ARRAYS_NOT_OBSERVABLE, False)
+    # A {docid: score} dict keeps the last score of a repeated document.
+    trec = start_reply(trec_adapter(lambda q, r, k: {}, name="t", version="1"))
+    assert set(declared_view(trec).hidden) == {"duplicates"}
+    assert declared_view(trec).unretrieved_labels is True
+
+
+def test_a_program_in_any_language_declares_its_view_in_the_start_reply() -> None:
+    command = f"{sys.executable} -c '{BLIND_PROGRAM}'"
+    described = declared_adapter(command)
+    assert declared_view(described) == ApiView({"ties": "scores are rounded to integers"}, False)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_node_example_declares_that_it_sees_everything() -> None:
+    described = declared_adapter(adapter_command("node-example", None))
+    assert described["observability"] == {"not_observable": {}, "sees_unretrieved_labels": True}
+    assert declared_view(described) == ApiView()
+
+
+@pytest.mark.parametrize(
+    ("observability", "message"),
+    [
+        ({"not_observable": {"colour": "no"}}, "unknown axis 'colour' in observability"),
+        ({"not_observable": {"ties": ""}}, "no reason why 'ties' is not observable"),
+        ({"not_observable": ["ties"]}, "must be an object"),
+        ({"sees_unretrieved_labels": "no"}, "must be an object"),
+        ("blind", "must be an object"),
+    ],
+)
+def test_a_malformed_declaration_is_one_line(observability: object, message: str) -> None:
+    described = {"name": "x", "version": "1", "float_width": 64, "capabilities": {}}
+    described["observability"] = observability
+    with pytest.raises(AdapterError, match=message):
+        declared_capabilities(described)

@@ -1,0 +1,151 @@
+"""The probes of ``identify`` beyond the axes (``survey/identify.py``): close scores,
+number reading, per-query values left undefined, and the tie order over ranking lengths. The
+adapters are the reference and fakes of ``tests/fakes.py`` whose single flaw is known."""
+
+from __future__ import annotations
+
+import math
+
+from ndcgspec.harness.adapters.base import ApiView
+from ndcgspec.harness.worker import adapter_command
+from ndcgspec.measures.grammar import parse_measure
+from ndcgspec.reference import Config
+from ndcgspec.survey.identify import (
+    CHOSEN_CUTOFF,
+    DIVIDES_NEGATIVE_IDEAL,
+    NUMBER_READING,
+    RANKS_CLOSE_SCORES,
+    READS_NEIGHBOURS_APART,
+    READS_NEIGHBOURS_EQUAL,
+    SCORE_RESOLUTION,
+    TIE_RULE_BREAKS,
+    TIE_RULE_HOLDS,
+    TIES_CLOSE_SCORES,
+    UNDEFINED_WHERE_SCORED,
+    chosen_cutoff,
+    close_scores,
+    negative_ideal,
+    tie_order_by_length,
+    undefined_values,
+)
+from ndcgspec.survey.probes import (
+    TIE_LENGTHS,
+    Answer,
+    ProbeInput,
+    number_reading_inputs,
+    probe_inputs,
+)
+
+FLOAT64 = (64, None)
+
+
+def _ties_probes() -> list[ProbeInput]:
+    return [p for p in probe_inputs() if p.case_id.startswith("ties.")]
+
+
+def _outcomes(adapter: str, config: Config) -> dict[str, tuple[str, list[str]]]:
+    found = close_scores(adapter_command(adapter, None), config, _ties_probes(), FLOAT64)
+    return {o.topic: (o.outcome, o.gaps) for o in found}
+
+
+def test_float32_scores_tie_at_both_relative_gaps_under_average_ties() -> None:
+    # Under tie averaging too: torchmetrics' [1.0, 1.0 + 1e-9] is one float32.
+    config = parse_measure("nDCG(ties=average)")
+    assert _outcomes("fakes:scores_in_float32", config) == {
+        SCORE_RESOLUTION: (TIES_CLOSE_SCORES, ["1e-9 relative", "1e-12 relative"])
+    }
+
+
+def test_exact_scores_are_ranked_at_every_gap() -> None:
+    assert _outcomes("reference", parse_measure("nDCG(ties=pessimistic)")) == {
+        SCORE_RESOLUTION: (RANKS_CLOSE_SCORES, ["1e-9 relative", "1e-12 relative"]),
+        NUMBER_READING: (READS_NEIGHBOURS_APART, ["one float64 ulp"]),
+    }
+
+
+def test_a_reader_of_15_digits_takes_adjacent_doubles_for_one_score() -> None:
+    outcomes = _outcomes("fakes:scores_to_15_digits", parse_measure("nDCG(ties=docid-asc)"))
+    assert outcomes[SCORE_RESOLUTION][0] == RANKS_CLOSE_SCORES
+    assert outcomes[NUMBER_READING][0] == READS_NEIGHBOURS_EQUAL
+
+
+def test_number_reading_inputs_are_adjacent_doubles_written_shortest() -> None:
+    for probe in number_reading_inputs():
+        low, high = sorted({float(s) for _, _, s in probe.run})
+        assert math.nextafter(low, math.inf) == high
+        assert {repr(low), repr(high)} == {s for _, _, s in probe.run}
+
+
+def test_values_left_undefined_are_observed_with_the_mean_they_keep() -> None:
+    # d1 (relevant) below the cutoff of 1: nDCG@1 is 0 by the configuration.
+    probe = ProbeInput(
+        "cut",
+        (("q1", "d1", "1"), ("q1", "d2", "0")),
+        (("q1", "d2", "2"), ("q1", "d1", "1")),
+        Config.default().replace(cutoff=1),
+    )
+    own = Config.default()
+    answers = {
+        ("cut", own.replace(cutoff=1).full()): Answer({"per_query": {"q1": None}, "aggregate": 0.0})
+    }
+    found = undefined_values(own, own, [probe], answers, FLOAT64)
+    assert found is not None
+    assert (found.outcome, found.evidence, found.mean_meets) == (
+        UNDEFINED_WHERE_SCORED,
+        ["cut"],
+        ["cut"],
+    )
+    assert found.departs
+    answers = {("cut", own.replace(cutoff=1).full()): Answer({"per_query": {"q1": 0.0}})}
+    assert undefined_values(own, own, [probe], answers, FLOAT64) is None
+
+
+def test_a_tie_rule_kept_on_every_length_holds() -> None:
+    found = tie_order_by_length(
+        adapter_command("reference", None), Config.default(), FLOAT64, ApiView()
+    )
+    assert found is not None
+    assert (found.outcome, found.lengths, found.departs) == (
+        TIE_RULE_HOLDS,
+        list(TIE_LENGTHS),
+        False,
+    )
+
+
+def test_ties_broken_the_other_way_break_from_two_documents() -> None:
+    # The fake breaks every tie by docid ascending where docid descending is asked.
+    command = adapter_command("fakes:ties_reversed", None)
+    found = tie_order_by_length(command, Config.default(), FLOAT64, ApiView())
+    assert found is not None
+    assert (found.outcome, found.lengths[0], found.departs) == (TIE_RULE_BREAKS, 2, True)
+
+
+def test_a_default_depth_beyond_the_searched_lengths_is_found() -> None:
+    # 1200 documents, relevant at ranks 700 and 1100: nDCG@k is 0 for k < 700 (every cutoff
+    # searched up to 200, and the defaults 256, 500 and 512), takes the rank-700 document
+    # alone for 700 <= k < 1100 (1000 is the first default there), both for the whole ranking.
+    run = tuple(("q1", f"d{i:04d}", str(2000 - i)) for i in range(1200))
+    qrels = (("q1", "d0699", "1"), ("q1", "d1099", "1"))
+    probe = ProbeInput("long", qrels, run, Config.default())
+    command = adapter_command("fakes:depth_1000", None)
+    found = chosen_cutoff(command, Config.default(), [probe], FLOAT64)
+    assert found is not None
+    assert (found.outcome, found.cutoffs) == (CHOSEN_CUTOFF, [1000])
+
+
+def test_a_division_by_a_negative_ideal_dcg_is_observed() -> None:
+    # Under negative=keep-in-ideal, ideal=retrieved: b (-2) ranked above a (1). By hand,
+    # DCG = -2 + 1 / log2(3), IDCG = 1 - 2 / log2(3) < 0: the spec scores the query as empty
+    # (0), a library that divides anyway gives DCG / IDCG.
+    config = parse_measure("nDCG(ideal=retrieved,negative=keep-in-ideal)")
+    probe = ProbeInput(
+        "neg", (("q1", "a", "1"), ("q1", "b", "-2")), (("q1", "a", "1"), ("q1", "b", "2")), config
+    )
+    quotient = (-2 + 1 / math.log2(3)) / (1 - 2 / math.log2(3))
+    key = ("neg", config.full())
+    divided = {key: Answer({"per_query": {"q1": quotient}, "aggregate": quotient})}
+    found = negative_ideal(config, config, [probe], divided, FLOAT64)
+    assert found is not None
+    assert (found.outcome, found.evidence, found.departs) == (DIVIDES_NEGATIVE_IDEAL, ["neg"], True)
+    empty = {key: Answer({"per_query": {"q1": 0.0}, "aggregate": 0.0})}
+    assert negative_ideal(config, config, [probe], empty, FLOAT64) is None

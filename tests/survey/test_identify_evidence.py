@@ -1,0 +1,76 @@
+"""How ``identify`` weighs its evidence: probes that one axis cannot explain are no evidence on
+another (``survey/identify.py``)."""
+
+from __future__ import annotations
+
+from ndcgspec.survey.identify import (
+    MET,
+    NONE,
+    NOT_EXERCISED,
+    AxisFinding,
+    _outside_the_spec,
+    _verdict,
+)
+
+
+def test_a_probe_no_choice_meets_is_listed_as_unexplained() -> None:
+    finding = _verdict("gain", "linear", {"a": ["linear"], "b": ["linear"], "c": []}, [])
+    assert (finding.status, finding.choices) == (MET, ["linear"])
+    assert (finding.evidence, finding.disagreeing, finding.unexplained) == (
+        ["a", "b"],
+        ["c"],
+        ["c"],
+    )
+    assert finding.note() == "1 of 3 probes meet no choice of this axis"
+
+
+def test_mixed_support_is_no_verdict() -> None:
+    finding = _verdict("discount", "log", {"a": ["log"], "b": ["log"], "c": ["none"]}, [])
+    assert (finding.status, finding.choices, finding.closest) == (NONE, [], "log")
+    assert finding.support == {"log": ["a", "b"], "none": ["c"]}
+    assert (finding.evidence, finding.disagreeing) == (["a", "b"], ["c"])
+    assert finding.note() == "different probes meet different choices: log on 2; none on 1 of 3"
+
+
+def test_a_choice_named_none_is_a_choice() -> None:
+    # The discount axis has a choice "none": meeting it is a verdict, not "no choice".
+    finding = _verdict("discount", "none", {"a": ["none"], "b": ["none"]}, [])
+    assert (finding.status, finding.choices, finding.verdict()) == (MET, ["none"], "none")
+
+
+def test_no_probe_met_by_any_choice_is_no_verdict() -> None:
+    finding = _verdict("ties", "input", {"a": [], "b": []}, [])
+    assert (finding.status, finding.closest, finding.disagreeing) == (NONE, None, ["a", "b"])
+    assert finding.verdict() == "none of the spec's choices"
+    assert finding.note() == "no choice meets any of the 2 probes that tell them apart"
+
+
+def test_no_probe_answered_is_not_exercised() -> None:
+    finding = _verdict("empty", "zero", {}, [])
+    assert (finding.status, finding.verdict()) == (
+        NOT_EXERCISED,
+        "not exercised by the golden inputs",
+    )
+
+
+def test_probes_another_axis_cannot_explain_are_set_aside() -> None:
+    gain = AxisFinding("gain", "linear", MET, ["linear"], unexplained=["c"])
+    discount = AxisFinding("discount", "log", NONE, [], unexplained=[])
+    empty_zero = AxisFinding("empty", "zero", MET, ["zero"], unexplained=["d"])
+    empty_skip = AxisFinding("empty", "skip", MET, ["skip"], unexplained=["e"])
+    aside = _outside_the_spec([gain, discount, empty_zero, empty_skip], total=20)
+    # Each finding keeps its own unexplained probes, and those of its own axis.
+    assert aside == [{"d", "e"}, {"c", "d", "e"}, {"c"}, {"c"}]
+
+
+def test_a_finding_without_verdict_sets_nothing_aside() -> None:
+    discount = AxisFinding("discount", "log", NONE, [], unexplained=["c"])
+    gain = AxisFinding("gain", "linear", MET, ["linear"])
+    assert _outside_the_spec([discount, gain], total=20) == [set(), set()]
+
+
+def test_nothing_is_set_aside_when_half_the_probes_would_be() -> None:
+    gain = AxisFinding("gain", "linear", MET, ["linear"], unexplained=["a", "b"])
+    discount = AxisFinding("discount", "log", MET, ["log"])
+    assert _outside_the_spec([gain, discount], total=4) == [set(), set()]
+    assert _outside_the_spec([gain, discount], total=5) == [set(), {"a", "b"}]
