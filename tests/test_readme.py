@@ -1,9 +1,15 @@
-"""The README's adapter example and CI step, run as written against the bundled suite.
+"""The README and the pages of ``docs/``, held to what they say.
 
-The example declares trec_eval's convention. Copied into a project of its own, it must be
-judged on at least 1,500 cases and pass them all, through ``ndcgspec run`` and through the
-pytest plugin; with one deliberate bug (ties ordered by document id ascending instead of
-descending) it must fail, and only on inputs whose score depends on the order of tied documents.
+The adapter example and CI step of ``docs/adapters.md`` declare trec_eval's convention. Copied
+into a project of its own, the example must be judged on at least 1,500 cases and pass them all,
+through ``ndcgspec run`` and through the pytest plugin; with one deliberate bug (ties ordered by
+document id ascending instead of descending) it must fail, and only on inputs whose score
+depends on the order of tied documents.
+
+Every ``ndcgspec`` command shown in a code block must parse with the command line's own parser,
+every option of a documented benchmark command must be one its script defines, every relative
+link and every path named in code must lead to a file of the checkout, the README's Python
+example must run, and the README stays short enough to be a front door.
 """
 
 from __future__ import annotations
@@ -18,31 +24,86 @@ from pathlib import Path
 
 import pytest
 
+from ndcgspec.commands.cli import build_parser
 from ndcgspec.engine.memory import Inputs
 from ndcgspec.harness.runner import load_cases
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.suite.load import LoadedCase, case_inputs
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+README = REPO_ROOT / "README.md"
+ADAPTERS = REPO_ROOT / "docs" / "adapters.md"
+GENERATED = {"conformance.md"}
+"""Pages of docs/ that ``ndcgspec matrix`` writes: held to its output by CI, not here."""
+WRITTEN = [
+    README,
+    REPO_ROOT / "CONTRIBUTING.md",
+    *sorted(p for p in (REPO_ROOT / "docs").glob("*.md") if p.name not in GENERATED),
+]
+README_LINES = 200
 MINIMUM_JUDGED = 1500
 CORRECT_TIES = "sorted(scores, key=lambda doc: (scores[doc], doc), reverse=True)"
 DOCID_ASCENDING = "sorted(scores, key=lambda doc: (-scores[doc], doc))"
 
-# Each test runs the README's commands over the whole bundled suite (thousands of cases).
-pytestmark = pytest.mark.slow
+# The tests that run the documented commands over the whole bundled suite (thousands of cases).
+whole_suite = pytest.mark.slow
 
 
-def fenced(language: str, after: str) -> str:
-    """The first ``language`` code block of the README below the heading `after`."""
-    text = README.read_text(encoding="utf-8")
+def named(path: Path) -> str:
+    return str(path.relative_to(REPO_ROOT))
+
+
+def fenced(language: str, after: str, document: Path = ADAPTERS) -> str:
+    """The first ``language`` code block of `document` below the heading `after`."""
+    text = document.read_text(encoding="utf-8")
     section = text[text.index(after) :]
     return re.search(rf"```{language}\n(.*?)```", section, re.S).group(1)
 
 
+def code_blocks(document: Path) -> Iterator[tuple[str, str]]:
+    """(language, text) of every code block of `document`: fenced ones with their language,
+    indented ones (four spaces after a blank line) as ``"indented"``."""
+    text = document.read_text(encoding="utf-8")
+    for match in re.finditer(r"^```(\w*)\n(.*?)^```", text, re.S | re.M):
+        yield match.group(1), match.group(2)
+    outside = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    for match in re.finditer(r"(?:^|\n\n)((?: {4}.*\n?)+)", outside):
+        yield "indented", "".join(line[4:] + "\n" for line in match.group(1).splitlines())
+
+
+def shell_lines(document: Path) -> Iterator[str]:
+    """The lines of `document`'s shell blocks (indented or ``sh``), continuation lines joined."""
+    for language, block in code_blocks(document):
+        if language in ("indented", "sh"):
+            yield from block.replace("\\\n", " ").splitlines()
+
+
+def commands_of(line: str, program: str) -> Iterator[list[str]]:
+    """The argument lists `line` gives `program` (``ndcgspec``, ``python``): the line itself,
+    after a ``$`` prompt, or a part of it after ``&&`` or ``|``; comments and redirections
+    dropped."""
+    for part in re.split(r"&&|\|", line.removeprefix("$ ")):
+        try:
+            words = shlex.split(part, comments=True)
+        except ValueError:
+            continue
+        if words and words[0] == program:
+            yield [w for w in words[1:] if not w.startswith(">")]
+
+
+def documented_commands(program: str) -> list[tuple[str, list[str]]]:
+    return [
+        (named(document), words)
+        for document in WRITTEN
+        for line in shell_lines(document)
+        for words in commands_of(line, program)
+    ]
+
+
 def ci_commands() -> Iterator[list[str]]:
-    """The README's CI step as argument lists: continuation lines joined, comments dropped, and
-    the install line left out (this checkout is installed)."""
-    script = fenced("sh", "### In a project's CI").replace("\\\n", " ")
+    """The documented CI step as argument lists: continuation lines joined, comments dropped,
+    and the install line left out (this checkout is installed)."""
+    script = fenced("sh", "## In a project's CI").replace("\\\n", " ")
     for line in script.splitlines():
         words = shlex.split(line, comments=True)
         if words and "install" not in words:
@@ -77,13 +138,135 @@ def report_results(path: Path) -> list[dict]:
     return [r for r in lines if r["type"] == "result"]
 
 
-def test_the_readme_example_is_the_trec_eval_convention_with_correct_ties() -> None:
+# -- the front door -------------------------------------------------------------------------
+
+
+def test_the_readme_is_at_most_200_lines() -> None:
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= README_LINES
+
+
+def test_ci_finds_the_readme_set_up_commands_it_runs() -> None:
+    # .ci/user-install runs the quick start and the test command it greps from the README.
+    script = (REPO_ROOT / ".ci" / "user-install").read_text(encoding="utf-8")
+    patterns = re.findall(r"grep -m1 (['\"])(.+?)\1 README\.md", script)
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(patterns) == 2
+    for _, pattern in patterns:
+        assert any(re.search(pattern, line) for line in lines), pattern
+
+
+def test_the_readme_python_example_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", fenced("python", "## What it is for", README)],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    # examples/: q1 and q2 scored, q3 missing from the run, so trec_eval's mean is over two.
+    assert done.stdout.startswith("nDCG(negative=unjudged,fractional=truncate,aggregate=run)@10 0.")
+
+
+# -- links, paths and commands of every written page ------------------------------------------
+
+
+def slug(heading: str) -> str:
+    """The fragment GitHub gives a heading: lower case, punctuation dropped, spaces hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def fragments(document: Path) -> set[str]:
+    text = re.sub(r"^```.*?^```", "", document.read_text(encoding="utf-8"), flags=re.S | re.M)
+    return {slug(h) for h in re.findall(r"^#+ (.*)$", text, re.M)}
+
+
+@pytest.mark.parametrize("document", WRITTEN, ids=named)
+def test_every_relative_link_leads_to_a_file_of_the_checkout(document: Path) -> None:
+    text = re.sub(r"^```.*?^```", "", document.read_text(encoding="utf-8"), flags=re.S | re.M)
+    links = re.findall(r"\]\(([^)\s]+)\)", text)
+    broken = []
+    for link in links:
+        if re.match(r"[a-z]+:", link):
+            continue
+        target, _, fragment = link.partition("#")
+        path = (document.parent / target).resolve() if target else document
+        if not path.exists():
+            broken.append(link)
+        elif fragment and path.suffix == ".md" and fragment not in fragments(path):
+            broken.append(link)
+    assert links
+    assert broken == []
+
+
+def named_paths(document: Path) -> Iterator[str]:
+    """The paths of the checkout `document` names in code (``engine/support.py``): those
+    starting at a top-level folder, without a placeholder (``<name>``, ``*``)."""
+    tops = {p.name for p in REPO_ROOT.iterdir() if p.is_dir()} - {".git", ".venv"}
+    for span in re.findall(r"`([^`\n]+)`", document.read_text(encoding="utf-8")):
+        for word in span.split():
+            top, slash, _ = word.partition("/")
+            if slash and top in tops and not re.search(r"[<>*{}$]|\.\.\.", word):
+                yield word.rstrip(",.;:)")
+
+
+@pytest.mark.parametrize("document", WRITTEN, ids=named)
+def test_every_path_named_in_code_exists(document: Path) -> None:
+    missing = [p for p in named_paths(document) if not (REPO_ROOT / p).exists()]
+    assert missing == []
+
+
+def test_every_documented_ndcgspec_command_parses() -> None:
+    commands = documented_commands("ndcgspec")
+    # The CI step, the quick start, run, report, which, compare, score on Spark, ... .
+    assert len(commands) >= 20
+    refused = []
+    for where, words in commands:
+        try:
+            build_parser(words).parse_args(words)
+        except SystemExit:
+            refused.append(f"{where}: ndcgspec {shlex.join(words)}")
+    assert refused == []
+
+
+def options_of(script: str) -> set[str]:
+    """The option strings `script`'s own parser lists in its ``--help``."""
+    done = subprocess.run(
+        [sys.executable, script, "--help"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return set(re.findall(r"--[a-z0-9][a-z0-9-]*", done.stdout))
+
+
+def test_every_option_of_a_documented_benchmark_is_one_its_script_takes() -> None:
+    commands = [(w, c) for w, c in documented_commands("python") if c[0].startswith("benchmarks/")]
+    scripts = {c[0] for _, c in commands}
+    assert scripts >= {"benchmarks/score.py", "benchmarks/which.py", "benchmarks/spark.py"}
+    known = {script: options_of(script) for script in sorted(scripts)}
+    unknown = [
+        f"{where}: {words[0]} {option}"
+        for where, words in commands
+        for option in sorted({w.partition("=")[0] for w in words[1:] if w.startswith("--")})
+        if option not in known[words[0]]
+    ]
+    assert unknown == []
+
+
+# -- the adapter example and the CI step, run as written ---------------------------------------
+
+
+def test_the_adapter_example_is_the_trec_eval_convention_with_correct_ties() -> None:
     # The mutation below must change the example; the example must compute docid-desc ties.
-    assert fenced("python", "## Checking an implementation").count(CORRECT_TIES) == 1
+    assert fenced("python", "# Checking an implementation").count(CORRECT_TIES) == 1
 
 
-def test_the_readme_ci_step_passes_on_the_bundled_suite(tmp_path: Path) -> None:
-    folder = project(tmp_path, fenced("python", "## Checking an implementation"))
+@whole_suite
+def test_the_documented_ci_step_passes_on_the_bundled_suite(tmp_path: Path) -> None:
+    folder = project(tmp_path, fenced("python", "# Checking an implementation"))
     commands = list(ci_commands())
     assert [c[:3] for c in commands] == [
         ["python", "-m", "pytest"],
@@ -114,8 +297,8 @@ def case_of(case_id: str, cases: dict[str, LoadedCase]) -> LoadedCase:
 
 def tie_order_matters(loaded: LoadedCase, config: dict) -> bool:
     """Whether the input scores differently with docid-asc ties, the bug: the reference's
-    answer, from the engine's in-memory scoring (``tests/test_memory_engine.py`` holds it
-    equal to the reference on every case)."""
+    answer, from the engine's in-memory scoring (``tests/engine/test_memory_engine.py`` holds
+    it equal to the reference on every case)."""
     inputs = Inputs(*case_inputs(loaded.case))
     right = Config.from_mapping(config)
     try:
@@ -125,8 +308,9 @@ def tie_order_matters(loaded: LoadedCase, config: dict) -> bool:
     return values[0]["per_query"] != values[1]["per_query"]
 
 
+@whole_suite
 def test_one_bug_fails_only_where_tied_documents_decide(tmp_path: Path) -> None:
-    example = fenced("python", "## Checking an implementation")
+    example = fenced("python", "# Checking an implementation")
     folder = project(tmp_path, example.replace(CORRECT_TIES, DOCID_ASCENDING))
     report = folder / "bug.jsonl"
     done = run_in(
@@ -144,8 +328,9 @@ def test_one_bug_fails_only_where_tied_documents_decide(tmp_path: Path) -> None:
     assert len(passed) >= MINIMUM_JUDGED
 
 
+@whole_suite
 def test_identify_names_the_one_axis_the_bug_is_on(tmp_path: Path) -> None:
-    example = fenced("python", "## Checking an implementation")
+    example = fenced("python", "# Checking an implementation")
     folder = project(tmp_path, example.replace(CORRECT_TIES, DOCID_ASCENDING))
     done = run_in(
         folder, ["ndcgspec", "identify", "mypkg.ndcg_adapter:adapter", "--format", "json"]

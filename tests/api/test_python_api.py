@@ -1,4 +1,4 @@
-"""``ndcgspec.score``: the README example runs, the three input shapes give the same exact
+"""``ndcgspec.score``: the example of ``docs/usage.md`` runs, the three input shapes give the same exact
 values, and errors carry file, line and anchor."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ndcgspec.commands.cli import main
 NDCG_Q1 = Decimal("0.619906233284066")
 QRELS = {"q1": {"d1": 2, "d2": 0, "d3": 1}}
 RUN = {"q1": {"d1": 0.2, "d2": 0.9, "d3": 0.5}}
-WITHOUT_PANDAS = "pandas is not installed: no DataFrame to score (the README's example makes one)"
+WITHOUT_PANDAS = "pandas is not installed: no DataFrame to score (the documented example makes one)"
 
 
 def test_the_version_is_pyprojects_and_the_one_version_prints(capsys) -> None:
@@ -32,10 +32,10 @@ def test_the_version_is_pyprojects_and_the_one_version_prints(capsys) -> None:
     assert capsys.readouterr().out.startswith(f"ndcgspec {ndcgspec.__version__} (spec ")
 
 
-def test_the_readme_example_runs() -> None:
+def test_the_documented_example_runs() -> None:
     pytest.importorskip("pandas", reason=WITHOUT_PANDAS)
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Python API", 1)[1]
+    usage = (REPO_ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
+    section = usage.split("## Python API", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300
