@@ -1,5 +1,5 @@
-"""``ndcgspec.score``: the example of ``docs/usage.md`` runs, the three input shapes give the same exact
-values, and errors carry file, line and anchor."""
+"""``ndcgspec.score``: the example of ``docs/usage.md`` runs, the three input shapes give the
+same exact values, and errors carry file, line and anchor."""
 
 from __future__ import annotations
 
