@@ -20,8 +20,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache, wraps
-from typing import Any, TypeVar
+from typing import Any
 
 import mpmath
 from mpmath.libmp import finf, fnan, fninf
@@ -295,34 +294,6 @@ def fsum(values: Iterable[Any]) -> Any:
     return numbers().fsum(list(values))
 
 
-Computed = TypeVar("Computed", bound=Callable[..., Any])
-
-# How many values `kept_per_precision` keeps: every label, parameter and rank of a large run.
-KEPT_VALUES = 1 << 16
-
-
-def kept_per_precision(function: Computed) -> Computed:
-    """`function` computing each value once per context and precision: it is a function of
-    its arguments, the current numbers and their precision alone, and a number of any
-    context is immutable, so the first value serves every later call. The key holds the
-    context object, which is the computing thread's own (`reference.contexts`), so a value
-    is served only to the thread whose context made it. A raised error (`NotRational`,
-    `Undecided`) is not kept."""
-
-    @lru_cache(maxsize=KEPT_VALUES)
-    def computed(context: Any, prec: int, *args: Any) -> Any:
-        return function(*args)
-
-    @wraps(function)
-    def kept(*args: Any) -> Any:
-        context = numbers()
-        return computed(context, getattr(context, "prec", 0), *args)
-
-    kept.cache_clear = computed.cache_clear  # type: ignore[attr-defined]
-    return kept  # type: ignore[return-value]
-
-
-@kept_per_precision
 def number(value: Decimal | int) -> Any:
     """The exact decimal `value` in the current numbers: rounded once to the working
     precision (mp), enclosed (iv) or exact (Rationals)."""

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from ndcgspec.reference.arithmetic import kept_per_precision, number, numbers
+from ndcgspec.reference.arithmetic import number, numbers
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import computing_mp
 from ndcgspec.reference.decimals import canonical_decimal
@@ -66,7 +66,6 @@ CHOICES: dict[str, Callable[[int, Config], Any]] = {
 }
 
 
-@kept_per_precision
 def discount(rank: int, config: Config) -> Any:
     """The weight of 1-based `rank` under the configuration's discount (``ndcg.discount``)."""
     return CHOICES[config.choice("discount")](rank, config)
