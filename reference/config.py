@@ -247,7 +247,8 @@ class Config:
         self._choices = choices
         self._params = params
         self._cutoff = cutoff
-        self._full: str | None = None
+        # The full form is what a configuration is: equality and hashing go through it.
+        self._full = self._format(full=True)
 
     @classmethod
     def default(cls) -> Config:
@@ -365,10 +366,6 @@ class Config:
 
     def full(self) -> str:
         """The full measure string: every axis and every parameter of the chosen choices."""
-        # Equality and hashing go through it, hundreds of thousands of times in identify; a
-        # Config never changes, so it is written once.
-        if self._full is None:
-            self._full = self._format(full=True)
         return self._full
 
     def fingerprint(self) -> str:
