@@ -21,13 +21,17 @@ from decimal import Decimal
 from itertools import combinations, product
 from typing import Any
 
+from ndcgspec.measures.trec_eval_names import DEFAULT_CUTOFFS as TREC_EVAL_CUTOFFS
 from ndcgspec.reference.config import Config, choice_axes, choice_ids, presets
 from ndcgspec.reference.decimals import canonical_decimal
 
-# The cutoffs papers report: 1, 3, 5, 10, 20, 100, 1000, the whole ranking, and the cutoffs
-# trec_eval prints for ndcg_cut by default (5, 10, 15, 20, 30, 100, 200, 500, 1000;
-# usnistgov/trec_eval m_ndcg_cut.c, long_cutoff_array).
-DEFAULT_CUTOFFS: tuple[int | None, ...] = (1, 3, 5, 10, 15, 20, 30, 100, 200, 500, 1000, None)
+# The cutoffs papers report.
+REPORTED_CUTOFFS = (1, 3, 5, 10, 20, 100, 1000)
+# Those, the cutoffs trec_eval prints for ndcg_cut by default, then the whole ranking.
+DEFAULT_CUTOFFS: tuple[int | None, ...] = (
+    *sorted({*REPORTED_CUTOFFS, *TREC_EVAL_CUTOFFS}),
+    None,
+)
 MAX_DEPARTURES = 2
 
 

@@ -8,7 +8,9 @@ equal. Regenerate it with::
 Everything the schema says comes from the spec: the axis ids, their choices and defaults, the
 parameters with their types and bounds, and which choice each parameter belongs to. Decimal
 bounds are exact in the spec; for numbers the schema states them as JSON numbers, and for
-decimal strings, which JSON Schema cannot compare, `Config.from_mapping` enforces them.
+decimal strings, which JSON Schema cannot compare, `Config.from_mapping` enforces them. A
+decimal string is the whole text matching ``ndcg.input.number``'s pattern, as
+`Config.from_mapping` reads it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from typing import Any
 from ndcgspec.spec import load_spec
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
-DECIMAL_PATTERN = r"^\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\s*$"
+# The whole text: `$` would also match before a final newline in Python's re, which Python's
+# validators use; a lookahead that nothing follows means the end in ECMA-262 and in Python.
+DECIMAL_PATTERN = f"^(?:{load_spec()['input']['number']['pattern']})(?![\\s\\S])"
 
 
 def _json_number(text: str) -> int | float:

@@ -10,11 +10,16 @@ from collections.abc import Callable
 from ndcgspec.measures.ir_measures_names import ir_measures_config, is_ir_measures_string
 from ndcgspec.measures.trec_eval_names import is_trec_eval_name, single_config
 from ndcgspec.reference.config import Config
+from ndcgspec.spec import load_grammar
 
-DIALECTS: dict[str, tuple[Callable[[str], bool], Callable[[str], Config]]] = {
+Reader = tuple[Callable[[str], bool], Callable[[str], Config]]
+_READERS: dict[str, Reader] = {
     "trec_eval": (is_trec_eval_name, single_config),
     "ir_measures": (is_ir_measures_string, ir_measures_config),
 }
+#: Each dialect of ``spec/grammar.yaml`` with how it is recognised and read, in the order the
+#: grammar tries them.
+DIALECTS: dict[str, Reader] = {name: _READERS[name] for name in load_grammar()["dialects"]}
 
 
 def dialect_config(text: str) -> Config | None:

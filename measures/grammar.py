@@ -10,8 +10,12 @@ from typing import Any
 
 from ndcgspec.reference.config import MEASURE_NAME, Config, preset, shown
 from ndcgspec.reference.errors import ConfigError
+from ndcgspec.spec import load_grammar
 
-_TOKEN = re.compile(r"\s*(?:(?P<atom>[A-Za-z0-9_.+\-]+)|(?P<punct>[(),=@{}:]))")
+_TOKENS = load_grammar()["tokens"]
+_ATOM = re.compile(_TOKENS["atom"])
+_PUNCTUATION = f"[{re.escape(_TOKENS['punctuation'])}]"
+_TOKEN = re.compile(rf"\s*(?:(?P<atom>{_TOKENS['atom']})|(?P<punct>{_PUNCTUATION}))")
 
 
 def _tokens(text: str) -> list[str]:
@@ -52,7 +56,7 @@ class _Parser:
 
     def atom(self) -> str:
         token = self.peek()
-        if token is None or not re.fullmatch(r"[A-Za-z0-9_.+\-]+", token):
+        if token is None or not _ATOM.fullmatch(token):
             raise self.fail(f"expected a name or value, found {shown(token or 'the end')}")
         self.pos += 1
         return token

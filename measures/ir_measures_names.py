@@ -16,13 +16,18 @@ import ast
 from decimal import Decimal
 from typing import Any
 
-from ndcgspec.reference.config import Config, preset
+from ndcgspec.reference.config import Config, key_names, preset
 from ndcgspec.reference.errors import ConfigError
+from ndcgspec.spec import load_grammar
 
-NAMES = ("nDCG", "NDCG")
-#: ir_measures' nDCG parameters (ir_measures/measures/ndcg.py SUPPORTED_PARAMS).
-KEYS = ("cutoff", "dcg", "gains", "judged_only")
-DCG_CHOICES = ("log2", "exp-log2")
+_DIALECT = load_grammar()["dialects"]["ir_measures"]
+#: ir_measures' names of nDCG, its parameters and their values (``spec/grammar.yaml``).
+NAMES: tuple[str, ...] = tuple(_DIALECT["names"])
+KEYS: tuple[str, ...] = tuple(_DIALECT["parameters"])
+DCG_CHOICES: tuple[str, ...] = tuple(_DIALECT["dcg"])
+#: The parameters the canonical grammar lacks (it has `cutoff`): a string using one is
+#: ir_measures' (``ndcg.grammar`` rules).
+ONLY_IR_MEASURES: frozenset[str] = frozenset(KEYS) - set(key_names())
 
 
 def _fail(text: str, problem: str) -> ConfigError:
@@ -105,9 +110,9 @@ def ir_measures_config(text: str) -> Config:
 
 def is_ir_measures_string(text: str) -> bool:
     """Whether `text` uses what only ir_measures' syntax has: quotes, Python literals, or one
-    of its parameters the canonical grammar lacks (``dcg``, ``gains``, ``judged_only``)."""
+    of its parameters the canonical grammar lacks (`ONLY_IR_MEASURES`)."""
     try:
         name, params = parse_ir_measures(text)
     except ConfigError:
         return False
-    return name in NAMES and bool(set(params) & {"dcg", "gains", "judged_only"})
+    return name in NAMES and bool(ONLY_IR_MEASURES.intersection(params))

@@ -18,17 +18,20 @@ from decimal import Decimal
 from ndcgspec.reference.config import Config, preset
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import ConfigError, NdcgSpecError
+from ndcgspec.spec import load_grammar
 
-#: trec_eval 10.0's nDCG measures in the order it prints them (measures.c te_trec_measures).
-NDCG_MEASURES = ("ndcg", "ndcg_rel", "Rndcg", "ndcg_cut")
+_DIALECT = load_grammar()["dialects"]["trec_eval"]
+#: trec_eval 10.0's nDCG measures in the order it prints them (``spec/grammar.yaml``, with
+#: the source of each list).
+NDCG_MEASURES: tuple[str, ...] = tuple(_DIALECT["measures"])
 #: Measures that print facts of the input, accepted beside the nDCG family.
-INFO_MEASURES = ("runid", "num_q")
-#: The measures taking 'rel_level=gain' parameters (te_init_meas_s_double_p_pair).
-GAIN_MEASURES = ("ndcg", "ndcg_rel", "Rndcg")
-#: ndcg_cut's cutoffs when none are given (m_ndcg_cut.c long_cutoff_array).
-DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-#: trec_eval's nicknames for sets of measures (measures.c), most of them outside the family.
-NICKNAMES = ("official", "all_trec", "set", "prefs", "all_prefs", "qrels_jg")
+INFO_MEASURES: tuple[str, ...] = tuple(_DIALECT["info_measures"])
+#: The measures taking 'rel_level=gain' parameters.
+GAIN_MEASURES: tuple[str, ...] = tuple(_DIALECT["gain_measures"])
+#: ndcg_cut's cutoffs when none are given.
+DEFAULT_CUTOFFS: tuple[int, ...] = tuple(_DIALECT["default_cutoffs"])
+#: trec_eval's nicknames for sets of measures, most of them outside the family.
+NICKNAMES: tuple[str, ...] = tuple(_DIALECT["nicknames"])
 
 #: C's long and int where trec_eval is built (LP64): atol beyond a long is undefined, and its
 #: sort comparators return a difference as an int.

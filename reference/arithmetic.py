@@ -20,10 +20,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache, wraps
-from typing import Any, TypeVar
 
 import mpmath
+from mpmath.ctx_iv import MPIntervalContext, ivmpf
+from mpmath.ctx_mp_python import mpnumeric
 from mpmath.libmp import finf, fnan, fninf
 
 from ndcgspec.reference.contexts import computing_iv, computing_mp
@@ -35,6 +35,13 @@ from ndcgspec.reference.decimals import (
     round_fraction,
     rounding,
 )
+
+#: A number of the computation: an mpf of a floating-point context (each context has its own
+#: mpf class, all of them mpnumeric), an interval of an interval context, or a Fraction of
+#: `Rationals`.
+Number = mpnumeric | ivmpf | Fraction
+#: What `Real.of` and `Rationals.mpf` take as an exactly known number.
+Exact = Number | int | float | str | Decimal
 
 # The largest power n tried when asking whether log_b(x) is the integer n (`Rationals.log`).
 LARGEST_RATIONAL_LOG = 64
@@ -55,16 +62,16 @@ class Rationals:
     def e(self) -> Fraction:
         raise NotRational("e")
 
-    def mpf(self, value: Any) -> Fraction:
+    def mpf(self, value: Exact) -> Fraction:
         return value if isinstance(value, Fraction) else Fraction(str(value))
 
-    def power(self, base: Any, exponent: Any) -> Fraction:
+    def power(self, base: Exact, exponent: Exact) -> Fraction:
         exponent = self.mpf(exponent)
         if exponent.denominator != 1:
             raise NotRational(f"{base}^{exponent}")
         return self.mpf(base) ** int(exponent)
 
-    def log(self, x: Any, base: Any) -> Fraction:
+    def log(self, x: Exact, base: Exact) -> Fraction:
         """log_b(x) when it is an integer n, 0 < n <= LARGEST_RATIONAL_LOG; other rational
         logarithms are not looked for, and the enclosures take over (``ndcg.precision``)."""
         x, base = self.mpf(x), self.mpf(base)
@@ -97,7 +104,7 @@ RATIONALS = Rationals()
 _SETTING: ContextVar[Setting] = ContextVar("ndcgspec_arithmetic", default=MP)
 
 
-def numbers() -> Any:
+def numbers() -> mpmath.MPContext | MPIntervalContext | Rationals:
     """The context the axes compute with: this thread's floating-point or interval context,
     or `Rationals`."""
     kind = _SETTING.get().kind
@@ -126,7 +133,7 @@ def enclosing(dps: int, at_cap: bool = False) -> Setting:
     return Setting("iv", mpmath.libmp.dps_to_prec(dps), at_cap)
 
 
-def _decided(compare: Callable[[], Any]) -> bool:
+def _decided(compare: Callable[[], object]) -> bool:
     """A comparison's answer. An interval comparison that overlaps has none (mpmath 1.3
     answers None, 1.4 raises ValueError), which at the cap counts as equality
     (``ndcg.precision``)."""
@@ -141,17 +148,17 @@ def _decided(compare: Callable[[], Any]) -> bool:
     return bool(answer)
 
 
-def less(a: Any, b: Any) -> bool:
+def less(a: Number, b: Number) -> bool:
     """a < b, decided; a number is never below itself."""
     return a is not b and _decided(lambda: a < b)
 
 
-def positive(a: Any) -> bool:
+def positive(a: Number) -> bool:
     """a > 0, decided."""
     return _decided(lambda: a > number(0))
 
 
-def is_zero(a: Any) -> bool:
+def is_zero(a: Number) -> bool:
     """Whether `a` is exactly 0 (an interval only when it is the point 0)."""
     return bool(a == number(0))
 
@@ -160,7 +167,7 @@ def is_zero(a: Any) -> bool:
 class Ordered:
     """A sort key comparing numbers with `less`."""
 
-    value: Any
+    value: Number
 
     def __lt__(self, other: Ordered) -> bool:
         return less(self.value, other.value)
@@ -171,16 +178,16 @@ class Real:
     """A real number given by the computation that yields it in the current `numbers()`;
     each setting's result is kept."""
 
-    compute: Callable[[], Any]
-    _known: dict[Setting, Any] = field(default_factory=dict, repr=False)
+    compute: Callable[[], Number]
+    _known: dict[Setting, Number] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def of(cls, value: Any) -> Real:
+    def of(cls, value: Exact) -> Real:
         """An exactly known number: an int, a float, a Fraction, a Decimal or an mpf."""
         exact = _fraction(value)
         return cls(lambda: numbers().mpf(exact.numerator) / exact.denominator)
 
-    def __call__(self) -> Any:
+    def __call__(self) -> Number:
         setting = _SETTING.get()
         if setting not in self._known:
             self._known[setting] = self.compute()
@@ -195,13 +202,13 @@ class Real:
                 return None
 
 
-def _fraction(value: Any) -> Fraction:
+def _fraction(value: Exact) -> Fraction:
     if hasattr(value, "_mpf_"):
         return mpf_fraction(value)
     return Fraction(value if not isinstance(value, Decimal) else str(value))
 
 
-def enclosure(interval: Any) -> tuple[Fraction, Fraction]:
+def enclosure(interval: Number) -> tuple[Fraction, Fraction]:
     """The ends of an interval (or the value of a number of any context) as fractions."""
     if isinstance(interval, Fraction):
         return interval, interval
@@ -211,7 +218,7 @@ def enclosure(interval: Any) -> tuple[Fraction, Fraction]:
     return mpf_fraction(low), mpf_fraction(high)
 
 
-def _endpoints(interval: Any) -> tuple[Fraction, Fraction] | None:
+def _endpoints(interval: Number) -> tuple[Fraction, Fraction] | None:
     """The ends of an enclosure as fractions; None when one is infinite."""
     if any(end in (finf, fninf, fnan) for end in interval._mpi_):
         return None
@@ -290,40 +297,12 @@ def sign(real: Real) -> int:
     return 1 if low > 0 else -1 if high < 0 else 0
 
 
-def fsum(values: Iterable[Any]) -> Any:
+def fsum(values: Iterable[Number]) -> Number:
     """The sum in the current numbers."""
     return numbers().fsum(list(values))
 
 
-Computed = TypeVar("Computed", bound=Callable[..., Any])
-
-# How many values `kept_per_precision` keeps: every label, parameter and rank of a large run.
-KEPT_VALUES = 1 << 16
-
-
-def kept_per_precision(function: Computed) -> Computed:
-    """`function` computing each value once per context and precision: it is a function of
-    its arguments, the current numbers and their precision alone, and a number of any
-    context is immutable, so the first value serves every later call. The key holds the
-    context object, which is the computing thread's own (`reference.contexts`), so a value
-    is served only to the thread whose context made it. A raised error (`NotRational`,
-    `Undecided`) is not kept."""
-
-    @lru_cache(maxsize=KEPT_VALUES)
-    def computed(context: Any, prec: int, *args: Any) -> Any:
-        return function(*args)
-
-    @wraps(function)
-    def kept(*args: Any) -> Any:
-        context = numbers()
-        return computed(context, getattr(context, "prec", 0), *args)
-
-    kept.cache_clear = computed.cache_clear  # type: ignore[attr-defined]
-    return kept  # type: ignore[return-value]
-
-
-@kept_per_precision
-def number(value: Decimal | int) -> Any:
+def number(value: Decimal | int) -> Number:
     """The exact decimal `value` in the current numbers: rounded once to the working
     precision (mp), enclosed (iv) or exact (Rationals)."""
     return numbers().mpf(str(value))

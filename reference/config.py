@@ -21,7 +21,7 @@ import reprlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from decimal import Decimal
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from ndcgspec.reference.decimals import canonical_decimal, parse_decimal
@@ -87,7 +87,8 @@ def _param_specs() -> dict[str, tuple[str, dict[str, Any]]]:
     return {p["id"]: (a["id"], p) for a in choice_axes() for p in a.get("params", [])}
 
 
-def _key_names() -> list[str]:
+def key_names() -> list[str]:
+    """The keys of a configuration object: every axis id, then every parameter id."""
     return [a["id"] for a in axes()] + list(_param_specs())
 
 
@@ -175,7 +176,7 @@ def _param_value(name: str, spec: dict[str, Any], raw: Any) -> ParamValue:
     kind = spec["type"]
     if kind == "label_map":
         return _label_map(name, raw)
-    if kind == "log_base" and isinstance(raw, str) and raw.strip() == "e":
+    if kind == "log_base" and raw == "e":
         return "e"
     return _decimal_param(name, spec, raw)
 
@@ -246,7 +247,8 @@ class Config:
         self._choices = choices
         self._params = params
         self._cutoff = cutoff
-        self._full: str | None = None
+        # The full form is what a configuration is: equality and hashing go through it.
+        self._full = self._format(full=True)
 
     @classmethod
     def default(cls) -> Config:
@@ -258,12 +260,12 @@ class Config:
         """Validate a configuration object (axis and parameter ids as keys, as in
         ``spec/schema/config.schema.json``) and fill in the defaults. A ConfigError names
         the key it concerns in `error_key`."""
-        unknown = [k for k in values if k not in _key_names()]
+        unknown = [k for k in values if k not in key_names()]
         if unknown:
             with _concerning(unknown[0]):
                 raise ConfigError(
                     f"unknown configuration key {shown(unknown[0])}; "
-                    f"valid: {', '.join(_key_names())}"
+                    f"valid: {', '.join(key_names())}"
                 )
         choices: dict[str, str] = {}
         params: dict[str, ParamValue] = {}
@@ -314,17 +316,6 @@ class Config:
 
     def replace(self, **changes: Any) -> Config:
         """A copy with some axes or parameters changed; parameters of a dropped choice go."""
-        # identify asks for the same few changes of the same configurations tens of thousands
-        # of times; a Config never changes, so each copy is built once. The key holds each
-        # value's type, so that a value equal to a valid one (10.0 for 10) is still checked.
-        key = tuple(sorted((name, type(value), value) for name, value in changes.items()))
-        try:
-            return _replaced(self, key)
-        except TypeError:
-            # An unhashable value (a gain map as a dict) is checked and built every time.
-            return self._built_with(changes)
-
-    def _built_with(self, changes: Mapping[str, Any]) -> Config:
         values: dict[str, Any] = dict(self._choices)
         for name, value in self._params.items():
             owner = _param_specs()[name][0]
@@ -352,12 +343,10 @@ class Config:
         return out
 
     def _arguments(self, full: bool) -> list[str]:
-        defaults = _spec_defaults()
         args = []
         for entry in choice_axes():
             chosen = self._choices[entry["id"]]
-            differs = chosen != defaults._choices[entry["id"]]
-            if full or differs:
+            if full or chosen != entry["default"]:
                 args.append(f"{entry['id']}={chosen}")
             for name in _chosen_params(entry["id"], chosen):
                 default = _param_specs()[name][1].get("default")
@@ -377,10 +366,6 @@ class Config:
 
     def full(self) -> str:
         """The full measure string: every axis and every parameter of the chosen choices."""
-        # Equality and hashing go through it, hundreds of thousands of times in identify; a
-        # Config never changes, so it is written once.
-        if self._full is None:
-            self._full = self._format(full=True)
         return self._full
 
     def fingerprint(self) -> str:
@@ -397,19 +382,6 @@ class Config:
 
     def __repr__(self) -> str:
         return f"Config({self.canonical()!r})"
-
-
-@lru_cache(maxsize=1 << 16)
-def _replaced(config: Config, changes: tuple[tuple[str, type, Any], ...]) -> Config:
-    """`Config.replace`, kept per configuration and changes."""
-    return config._built_with({name: value for name, _, value in changes})
-
-
-@cache
-def _spec_defaults() -> Config:
-    # Measure strings are written hundreds of thousands of times by identify; a Config never
-    # changes, so the defaults they are compared with are built once.
-    return Config.default()
 
 
 def _chosen_params(axis_id: str, choice_id: str) -> list[str]:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
 
-from ndcgspec.reference.arithmetic import kept_per_precision, number, numbers
+from ndcgspec.reference.arithmetic import Number, number, numbers
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import computing_mp
 from ndcgspec.reference.decimals import canonical_decimal
@@ -17,7 +16,7 @@ def _fraction_digits(value: Decimal | str) -> int:
     return 0 if isinstance(value, str) else len(canonical_decimal(value).partition(".")[2])
 
 
-def _log_b(rank: int, offset: Decimal, config: Config) -> Any:
+def _log_b(rank: int, offset: Decimal, config: Config) -> Number:
     """log_b(i + o) with b = `log_base`. At the working precision it is computed with as many
     extra digits as b and o have after the point: log(1 + o) and log(b) near b = 1 cancel that
     many (``ndcg.limits``); an enclosure widens by what cancels instead."""
@@ -29,12 +28,12 @@ def _log_b(rank: int, offset: Decimal, config: Config) -> Any:
         )
 
 
-def log(rank: int, config: Config) -> Any:
+def log(rank: int, config: Config) -> Number:
     """``ndcg.discount.log``: 1 / log_b(i + o)."""
     return 1 / _log_b(rank, config.param("log_offset"), config)
 
 
-def jarvelin2002(rank: int, config: Config) -> Any:
+def jarvelin2002(rank: int, config: Config) -> Number:
     """``ndcg.discount.jarvelin2002``: 1 for i < b, 1 / log_b(i) for i ≥ b (Järvelin &
     Kekäläinen 2002, §2.2)."""
     base = config.param("log_base")
@@ -42,22 +41,22 @@ def jarvelin2002(rank: int, config: Config) -> Any:
     return number(1) if below else 1 / _log_b(rank, Decimal(0), config)
 
 
-def reciprocal(rank: int, config: Config) -> Any:
+def reciprocal(rank: int, config: Config) -> Number:
     """``ndcg.discount.reciprocal``: 1 / i."""
     return number(1) / rank
 
 
-def geometric(rank: int, config: Config) -> Any:
+def geometric(rank: int, config: Config) -> Number:
     """``ndcg.discount.geometric``: p^(i − 1), the rank-biased precision user model."""
     return numbers().power(number(config.param("persistence")), rank - 1)
 
 
-def none(rank: int, config: Config) -> Any:
+def none(rank: int, config: Config) -> Number:
     """``ndcg.discount.none``: 1 at every rank (cumulative gain)."""
     return number(1)
 
 
-CHOICES: dict[str, Callable[[int, Config], Any]] = {
+CHOICES: dict[str, Callable[[int, Config], Number]] = {
     "log": log,
     "jarvelin2002": jarvelin2002,
     "reciprocal": reciprocal,
@@ -66,7 +65,6 @@ CHOICES: dict[str, Callable[[int, Config], Any]] = {
 }
 
 
-@kept_per_precision
-def discount(rank: int, config: Config) -> Any:
+def discount(rank: int, config: Config) -> Number:
     """The weight of 1-based `rank` under the configuration's discount (``ndcg.discount``)."""
     return CHOICES[config.choice("discount")](rank, config)

@@ -4,35 +4,34 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
 
-from ndcgspec.reference.arithmetic import number, numbers
+from ndcgspec.reference.arithmetic import Number, number, numbers
 from ndcgspec.reference.config import LIMITS, Config
 from ndcgspec.reference.errors import InputError
 
 
-def linear(label: Decimal, config: Config) -> Any:
+def linear(label: Decimal, config: Config) -> Number:
     """``ndcg.gain.linear``: g(l) = l."""
     return number(label)
 
 
-def exponential(label: Decimal, config: Config) -> Any:
+def exponential(label: Decimal, config: Config) -> Number:
     """``ndcg.gain.exponential``: g(l) = 2^l − 1."""
     return numbers().power(2, number(label)) - 1
 
 
-def mapped(label: Decimal, config: Config) -> Any:
+def mapped(label: Decimal, config: Config) -> Number:
     """``ndcg.gain.map``: the gain the table lists for `label`, else g(l) = l."""
     table = dict(config.param("gain_map"))
     return number(table.get(label, label))
 
 
-def binary(label: Decimal, config: Config) -> Any:
+def binary(label: Decimal, config: Config) -> Number:
     """``ndcg.gain.binary``: g(l) = 1 if l > 0 else 0 (binary relevance)."""
     return number(1 if label > 0 else 0)
 
 
-CHOICES: dict[str, Callable[[Decimal, Config], Any]] = {
+CHOICES: dict[str, Callable[[Decimal, Config], Number]] = {
     "linear": linear,
     "exponential": exponential,
     "map": mapped,
@@ -51,6 +50,6 @@ def check_label(label: Decimal, config: Config, where: str | None) -> None:
         )
 
 
-def gain(label: Decimal, config: Config) -> Any:
+def gain(label: Decimal, config: Config) -> Number:
     """The gain of `label` under the configuration's gain choice (``ndcg.gain``)."""
     return CHOICES[config.choice("gain")](label, config)

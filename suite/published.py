@@ -4,10 +4,9 @@ The runs may not be redistributed, so a case names its files by relative path an
 Expected values are read from the published outputs themselves (trec_eval's test outputs,
 NIST's DL19 table, the Pyserini/Anserini regression files) at their printed precision.
 
-trec_eval's conventions, as its source and ``QUICKTEST.make`` show: labels are read with atol
-(fractional=truncate), negative levels are not relevance levels (negative=unjudged), equal
-scores are ordered by docno descending (ties=docid-desc), and the mean covers the queries of
-both files, or every qrels query with ``-c`` (aggregate=run or qrels).
+trec_eval's conventions are the preset ``trec_eval`` of ``spec/presets.yaml``, where their
+evidence is; each case states its mean (``aggregate``: the queries of both files, or every
+qrels query with ``-c``) and its cutoff.
 """
 
 from __future__ import annotations
@@ -18,17 +17,20 @@ from typing import Any
 import yaml
 
 from ndcgspec.reference import Config
+from ndcgspec.reference.config import preset
+from ndcgspec.reference.rejection import choice_anchor
 from ndcgspec.suite.case import case_file, cite
 from ndcgspec.suite.load import sha256_of
 
 ORIGIN = "published"
 SOURCE = "ndcgspec.suite.published"
 PLACES = 4
-TREC_EVAL = {"fractional": "truncate", "negative": "unjudged", "ties": "docid-desc"}
+TREC_EVAL: dict[str, Any] = dict(preset("trec_eval")["config"])
+# The axes on which trec_eval's published numbers turn, besides the mean each case states: how
+# it reads labels, negative levels and equal scores.
+CITED_AXES = ("fractional", "negative", "ties")
 TREC_EVAL_SPEC = [
-    cite("ndcg.fractional.truncate"),
-    cite("ndcg.negative.unjudged"),
-    cite("ndcg.ties.docid-desc"),
+    cite(choice_anchor(axis, Config.from_mapping(TREC_EVAL).choice(axis))) for axis in CITED_AXES
 ]
 DL19_RUNS = (
     "bm25base_p",

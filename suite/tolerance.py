@@ -10,32 +10,23 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
-import yaml
-
-from ndcgspec.spec import spec_file
-
-
-@cache
-def comparison_rules() -> dict[str, Any]:
-    """The parsed ``spec/comparison.yaml``."""
-    return yaml.safe_load(spec_file("comparison.yaml").read_text(encoding="utf-8"))
+from ndcgspec.spec import load_comparison
 
 
 def error_constant() -> int:
     """The constant c of ``ndcg.comparison.float``."""
-    return int(comparison_rules()["float_rule"]["c"])
+    return int(load_comparison()["float_rule"]["c"])
 
 
 def float_widths() -> tuple[int, ...]:
     """The float widths an adapter may declare, in the order of ``spec/comparison.yaml``."""
-    return tuple(int(width) for width in comparison_rules()["float_rule"]["float_widths"])
+    return tuple(int(width) for width in load_comparison()["float_rule"]["float_widths"])
 
 
 def _binary_format(width: int) -> tuple[int, int]:
-    entry = comparison_rules()["float_rule"]["float_widths"][str(width)]
+    entry = load_comparison()["float_rule"]["float_widths"][str(width)]
     return int(entry["significand_bits"]), int(entry["min_exponent"])
 
 

@@ -60,6 +60,7 @@ from ndcgspec.survey.probes import (
     outcome_key,
     probe_inputs,
     quotient_values,
+    replaced,
     scores_merged,
     spread_ties,
     tie_order_inputs,
@@ -374,8 +375,8 @@ def identify_axis(
     input its own configuration accepts (`trust_rejections`), or when that choice is asked."""
     telling = []
     for probe in probes:
-        sent = asked.replace(cutoff=probe.config.cutoff)
-        candidates = distinguishing(probe, reference.replace(cutoff=sent.cutoff), axis_id)
+        sent = replaced(asked, cutoff=probe.config.cutoff)
+        candidates = distinguishing(probe, replaced(reference, cutoff=sent.cutoff), axis_id)
         if candidates is not None:
             telling.append((probe, sent, candidates))
     answers = ask(command, [(probe, sent) for probe, sent, _ in telling])
@@ -431,7 +432,7 @@ def _record_set_aside(
 
 
 def _depends_on(probe: ProbeInput, config: Config, axes: set[str]) -> bool:
-    return any(distinguishing(probe, config.replace(cutoff=probe.config.cutoff), a) for a in axes)
+    return any(distinguishing(probe, replaced(config, cutoff=probe.config.cutoff), a) for a in axes)
 
 
 def _local(axis_id: str, config: Config, probes: Sequence[ProbeInput]) -> bool:
@@ -451,11 +452,11 @@ def _identified(own: Config, findings: Sequence[AxisFinding]) -> Config:
             chosen[finding.axis] = finding.choices[0]
         elif finding.closest:
             chosen[finding.axis] = finding.closest
-    return own.replace(**chosen)
+    return replaced(own, **chosen)
 
 
 def _questions(asked: Config, probes: Sequence[ProbeInput]) -> list[tuple[ProbeInput, Config]]:
-    return [(p, asked.replace(cutoff=p.config.cutoff)) for p in probes]
+    return [(p, replaced(asked, cutoff=p.config.cutoff)) for p in probes]
 
 
 def rejected_valid_inputs(
@@ -464,7 +465,7 @@ def rejected_valid_inputs(
     """Inputs the adapter refuses although its own configuration scores them."""
     refused = []
     for probe in probes:
-        sent = own.replace(cutoff=probe.config.cutoff)
+        sent = replaced(own, cutoff=probe.config.cutoff)
         answer = answers.get((probe.case_id, sent.full()))
         if answer and "rejected" in answer.result and "error" not in expected_of(probe, sent):
             refused.append((probe.case_id, str(answer.result["rejected"])))
@@ -499,7 +500,7 @@ def chosen_cutoff(
     probes it misses, met by the reference at one cutoff k instead, every one of them that
     is longer than k (ranked or judged documents of a query); a miss on a probe no longer than
     k, which no cutoff of k can explain, has another cause and is listed as disagreeing."""
-    asked = identified.replace(cutoff=None)
+    asked = replaced(identified, cutoff=None)
     whole = [p for p in probes if p.config.cutoff is None]
     answers = ask(command, _questions(asked, whole))
     found: dict[int, list[str]] = {}
@@ -519,7 +520,7 @@ def chosen_cutoff(
             *(k for k in CUTOFF_DEFAULTS if CUTOFF_SEARCH_LENGTH < k < longest),
         ]
         for k in candidates:
-            if meets(probe, asked.replace(cutoff=k), answer, asked, *numbers):
+            if meets(probe, replaced(asked, cutoff=k), answer, asked, *numbers):
                 found.setdefault(k, []).append(probe.case_id)
                 break
     if not missed:
@@ -555,7 +556,7 @@ def _spread_verdicts(
     """The spread probes the adapter ranks exactly, and those it ties again as the original."""
     exact, collapsed = [], []
     for original, spread in pairs:
-        sent = asked.replace(cutoff=spread.config.cutoff)
+        sent = replaced(asked, cutoff=spread.config.cutoff)
         if outcome_key(original, sent) == outcome_key(spread, sent):
             continue
         answer = answers[(spread.case_id, sent.full())]
@@ -584,12 +585,12 @@ def close_scores(
         if gap != ULP
     }
     adjacent = number_reading_inputs()
-    asked = identified.replace(cutoff=None)
+    asked = replaced(identified, cutoff=None)
     answers = ask(
         command,
         [
             *(
-                (s, identified.replace(cutoff=s.config.cutoff))
+                (s, replaced(identified, cutoff=s.config.cutoff))
                 for pairs in spreads.values()
                 for _, s in pairs
             ),
@@ -661,12 +662,12 @@ def undefined_values(
     the implementation, recorded with the probes whose mean still meets the configuration's."""
     shown, mean_meets = [], []
     for probe in probes:
-        sent = own.replace(cutoff=probe.config.cutoff)
+        sent = replaced(own, cutoff=probe.config.cutoff)
         answer = answers.get((probe.case_id, sent.full()))
-        expected = expected_of(probe, identified.replace(cutoff=probe.config.cutoff))
+        expected = expected_of(probe, replaced(identified, cutoff=probe.config.cutoff))
         if answer is None or "per_query" not in answer.result or "per_query" not in expected:
             continue
-        expected_config = identified.replace(cutoff=probe.config.cutoff)
+        expected_config = replaced(identified, cutoff=probe.config.cutoff)
         if _leaves_undefined(probe, expected_config, answer):
             shown.append(probe.case_id)
             if meets_aggregate(probe, expected_config, answer, sent, *numbers):
@@ -695,9 +696,9 @@ def negative_ideal(
     DCG / IDCG for such queries instead."""
     shown = []
     for probe in probes:
-        sent = own.replace(cutoff=probe.config.cutoff)
+        sent = replaced(own, cutoff=probe.config.cutoff)
         answer = answers.get((probe.case_id, sent.full()))
-        expected = identified.replace(cutoff=probe.config.cutoff)
+        expected = replaced(identified, cutoff=probe.config.cutoff)
         values = quotient_values(probe, expected)
         if answer is None or values is None or meets(probe, expected, answer, sent, *numbers):
             continue
@@ -718,7 +719,7 @@ def tie_order_by_length(
     keep the identified tie rule (``ndcg.ties``)? The lengths on which it misses with every
     value between the pessimistic and the optimistic tie order (so that the order of tied
     documents alone explains the miss) say from which length on it breaks the rule."""
-    asked = identified.replace(cutoff=None)
+    asked = replaced(identified, cutoff=None)
     inputs = [p for p in tie_order_inputs() if not beyond_view(p, asked, view)]
     if not inputs:
         return None
@@ -793,7 +794,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     probes = [p for p, asked in _questions(own, probe_inputs()) if not beyond_view(p, asked, view)]
     declared = adapter.get("capabilities") or {}
     plans = [
-        (a["id"], own.replace(**{a["id"]: choice}))
+        (a["id"], replaced(own, **{a["id"]: choice}))
         for a in choice_axes()
         if a["id"] not in hidden
         for choice in declared.get(a["id"], [own.choice(a["id"])])
@@ -820,7 +821,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
             identify_axis(
                 a,
                 asked,
-                identified.replace(**{a: asked.choice(a)}),
+                replaced(identified, **{a: asked.choice(a)}),
                 [
                     p
                     for p in probes
@@ -856,7 +857,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     if cutoff is not None and cutoff.outcome == CHOSEN_CUTOFF:
         # The cutoff it applies unasked is part of what it computes: the configuration
         # string says it, so that the string alone predicts the implementation.
-        identified = identified.replace(cutoff=cutoff.cutoffs[0])
+        identified = replaced(identified, cutoff=cutoff.cutoffs[0])
     extras = [
         found
         for found in (

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -124,6 +124,24 @@ def as_probe_input(loaded: LoadedCase) -> ProbeInput:
     )
 
 
+def replaced(config: Config, **changes: Any) -> Config:
+    """`config.replace(**changes)`, each copy built once: identify asks for the same few
+    changes of the same configurations tens of thousands of times, and a Config never changes.
+    The key holds each value's type, so that a value equal to a valid one (10.0 for 10) is
+    still checked; an unhashable value (a gain map as a dict) is checked every time."""
+    key = tuple(sorted((name, type(value), value) for name, value in changes.items()))
+    try:
+        return _replaced(config, key)
+    except TypeError:
+        return config.replace(**changes)
+
+
+# lru_cache serialises its own bookkeeping, and what it stores is an immutable Config.
+@lru_cache(maxsize=1 << 16)
+def _replaced(config: Config, changes: tuple[tuple[str, type, Any], ...]) -> Config:
+    return config.replace(**{name: value for name, _, value in changes})
+
+
 @cache
 def with_choice(asked: Config, axis_id: str, choice: str, source: Config) -> Config | None:
     """`asked` with `axis_id` set to `choice`. A parameter the spec requires (a gain map) is
@@ -137,7 +155,7 @@ def with_choice(asked: Config, axis_id: str, choice: str, source: Config) -> Con
         if source.choice(axis_id) == choice:
             values[name] = source.to_mapping()[name]
     try:
-        return asked.replace(**values)
+        return replaced(asked, **values)
     except NdcgSpecError:
         return None
 
@@ -250,8 +268,8 @@ def within_tie_bounds(
     """Whether every per-query value of the answer lies between the reference's values under
     the pessimistic and the optimistic tie rule (``ndcg.ties``), bounds included under the
     comparison rule: some order of the tied documents may explain it."""
-    low = expected_of(probe, config.replace(ties="pessimistic"))
-    high = expected_of(probe, config.replace(ties="optimistic"))
+    low = expected_of(probe, replaced(config, ties="pessimistic"))
+    high = expected_of(probe, replaced(config, ties="optimistic"))
     given = answer.result.get("per_query")
     if answer.failed or not given or "per_query" not in low:
         return False

@@ -4,6 +4,7 @@ and each ir_measures example scores what ir_measures itself returns on trec_eval
 
 from __future__ import annotations
 
+import re
 import shutil
 from fractions import Fraction
 from pathlib import Path
@@ -13,12 +14,14 @@ import pytest
 import yaml
 from install_hints import needing
 
+from ndcgspec.measures.dialects import DIALECTS
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, ConfigError, evaluate
 from ndcgspec.reference.trec_io import read_qrels, read_run
 from ndcgspec.spec import spec_file
 from ndcgspec.suite.tolerance import float_tolerance
 
+# Read apart from `load_grammar`, as the file a reader sees.
 GRAMMAR = yaml.safe_load(spec_file("grammar.yaml").read_text(encoding="utf-8"))
 
 
@@ -36,6 +39,38 @@ def test_refused_strings_say_why(refused: dict[str, str]) -> None:
 def test_the_grammar_is_stated_as_ebnf_with_each_dialect() -> None:
     for rule in ("canonical", "trec_eval_name", "ir_measures_expr"):
         assert f"\n  {rule}" in "\n  " + GRAMMAR["ebnf"].replace("\n", "\n  ")
+
+
+def rule_strings(rule: str) -> list[str]:
+    """The quoted terminals of one EBNF rule, in order, comments left out."""
+    body = re.search(rf"^\s*{rule}\s*=(.*?);", GRAMMAR["ebnf"], re.MULTILINE | re.DOTALL)
+    assert body is not None, rule
+    return re.findall(r'"([^"]*)"', re.sub(r"\(\*.*?\*\)", "", body.group(1), flags=re.DOTALL))
+
+
+def rule_names(rule: str) -> list[str]:
+    """The quoted names of one EBNF rule, in order: its terminals but punctuation."""
+    return [s for s in rule_strings(rule) if re.fullmatch(r"[A-Za-z_]\w*", s)]
+
+
+def test_the_ebnf_names_the_dialects_the_parsers_read() -> None:
+    dialects = GRAMMAR["dialects"]
+    assert rule_names("dialect") == list(dialects) == list(DIALECTS)
+    trec_eval = dialects["trec_eval"]
+    assert rule_names("trec_eval_name") == trec_eval["measures"]
+    assert rule_names("trec_eval_name")[:3] == trec_eval["gain_measures"]
+    ir_measures = dialects["ir_measures"]
+    assert rule_names("ir_measures_expr")[:2] == ir_measures["names"]
+    assert rule_names("kwarg") == ir_measures["parameters"]
+
+
+def test_the_atom_token_is_the_ebnf_atom() -> None:
+    extra = set(rule_strings("atom"))
+    atom = re.compile(GRAMMAR["tokens"]["atom"])
+    for code in range(0x250):
+        char = chr(code)
+        in_ebnf = char in extra or (char.isascii() and char.isalnum())
+        assert (atom.fullmatch(char) is not None) == in_ebnf, repr(char)
 
 
 IR_MEASURES_EXAMPLES = [e for e in GRAMMAR["examples"] if e.get("ir_measures")]

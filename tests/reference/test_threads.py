@@ -21,10 +21,8 @@ import pytest
 from ndcgspec.engine import evaluate as engine_evaluate
 from ndcgspec.engine.memory import evaluate_inputs
 from ndcgspec.measures.grammar import parse_measure
-from ndcgspec.reference.arithmetic import number
 from ndcgspec.reference.contexts import FixedPrecision, holding
 from ndcgspec.reference.decimals import working_precision
-from ndcgspec.reference.discount import discount
 from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.inputs import qrels_from_labels, run_from_scores
 
@@ -52,12 +50,9 @@ def interleaved() -> Iterator[None]:
 
 
 def _cold() -> None:
-    """The engine's shared discounts and label gains, and the reference's kept numbers and
-    discounts, empty, as in a fresh process."""
+    """The engine's shared discounts and label gains empty, as in a fresh process."""
     engine_evaluate._DISCOUNTS.clear()
     engine_evaluate._LABEL_GAINS.clear()
-    discount.cache_clear()
-    number.cache_clear()
 
 
 def _inputs(seed: int, documents: int) -> tuple[Any, Any]:

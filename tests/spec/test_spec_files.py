@@ -160,6 +160,63 @@ def test_config_schema_rejects_what_config_rejects(mapping: dict[str, Any]) -> N
         Config.from_mapping(mapping)
 
 
+# Number strings and whether the whole text matches ndcg.input.number's pattern, read by hand:
+# an optional sign, digits with at most one point (or a point and digits), an optional
+# exponent, and nothing else, not even white space.
+NUMBER_STRINGS = [
+    ("0.5", True),
+    ("1e3", True),
+    ("+1", True),
+    (".5", True),
+    ("5.", True),
+    ("-.5E-3", True),
+    (" 0.5 ", False),
+    ("0.5\n", False),
+    ("\t1", False),
+    ("1_0", False),
+    ("\u0662", False),
+    ("\uff11", False),
+    ("nan", False),
+    ("inf", False),
+    ("", False),
+    (".", False),
+    ("1e", False),
+    ("e", False),
+    ("0x1", False),
+    ("1.2.3", False),
+]
+
+
+def accepted_by_config(mapping: dict[str, Any]) -> bool:
+    try:
+        Config.from_mapping(mapping)
+    except ValueError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("text", "is_number"), NUMBER_STRINGS, ids=repr)
+def test_config_schema_and_config_agree_on_number_strings(text: str, is_number: bool) -> None:
+    check = validator("config")
+    # A gain map's labels and gains have no bounds: only the number grammar decides.
+    for mapping in (
+        {"gain": "map", "gain_map": {"1": text}},
+        {"gain": "map", "gain_map": {text: "1"}},
+    ):
+        assert (check.is_valid(mapping), accepted_by_config(mapping)) == (is_number, is_number)
+
+
+@pytest.mark.parametrize(
+    ("text", "is_base"), [("e", True), ("2", True), (" e ", False), ("E", False)]
+)
+def test_config_schema_and_config_agree_on_the_log_base(text: str, is_base: bool) -> None:
+    mapping = {"log_base": text}
+    assert (validator("config").is_valid(mapping), accepted_by_config(mapping)) == (
+        is_base,
+        is_base,
+    )
+
+
 def test_presets_file_validates_against_its_schema() -> None:
     presets = presets_or_skip()
     errors = [f"{list(e.path)}: {e.message}" for e in validator("presets").iter_errors(presets)]
