@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ndcgspec.harness.adapters.registry import preset_adapters
+from ndcgspec.survey.evidence_files import PRESETS_EVIDENCE_SCHEMA, checked_document
 from ndcgspec.survey.preset_check import PresetCheck, declared_departures, preset_config
 
 EVIDENCE_FILE = "presets.json"
@@ -65,8 +66,10 @@ def evidence_text(records: Iterable[Mapping[str, Any]]) -> str:
 
 
 def read_evidence(path: Path) -> dict[str, dict[str, Any]]:
-    """The records of a ``presets.json``, by preset id."""
-    return {r["preset"]: r for r in json.loads(path.read_text(encoding="utf-8"))}
+    """The records of a ``presets.json``, by preset id (NdcgSpecError, in one line, when the
+    file does not meet its schema)."""
+    records = checked_document(path.read_text(encoding="utf-8"), PRESETS_EVIDENCE_SCHEMA, path)
+    return {r["preset"]: r for r in records}
 
 
 def staleness(record: Mapping[str, Any]) -> str | None:
