@@ -71,9 +71,9 @@ from ndcgspec.survey.preset_evidence import (
     EVIDENCE_FILE,
     check_record,
     evidence_text,
-    without_temporary_paths,
 )
 from ndcgspec.survey.probes import ProbeInput, adapter_processes, ask, expected_of, probe_inputs
+from ndcgspec.survey.reasons import first_line, without_temporary_paths
 
 PUBLISHED_GROUP = "published/dl19-official"
 # Adapters that read TREC qrels and runs with document ids; the others see label arrays.
@@ -189,7 +189,7 @@ def _short(value: Any) -> str:
         return f"{value:.4f}"
     if value is None:
         return "no aggregate"
-    return without_temporary_paths(str(value).splitlines()[0][:60])
+    return without_temporary_paths(first_line(value)[:60])
 
 
 def examine(name: str, probes: Sequence[ProbeInput], processes: int = 2) -> Implementation:

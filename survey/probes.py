@@ -37,6 +37,7 @@ from ndcgspec.reference.ties import docid_key
 from ndcgspec.suite.expect import outcome_of
 from ndcgspec.suite.load import LoadedCase, inline_inputs, iter_cases
 from ndcgspec.suite.tolerance import Tolerance, compare_value, exact, is_undefined
+from ndcgspec.survey.reasons import failure_key, refusal_key
 
 Rows = tuple[tuple[str, str, str], ...]
 
@@ -95,6 +96,16 @@ class Answer:
     def failed(self) -> bool:
         """Whether the adapter raised or its process failed (not a deliberate rejection)."""
         return "error" in self.result
+
+    @property
+    def refusal(self) -> str | None:
+        """The name of the adapter's rejection (`refusal_key`), None when it did not reject."""
+        return refusal_key(self.result["rejected"]) if "rejected" in self.result else None
+
+    @property
+    def failure(self) -> str | None:
+        """The name of the adapter's failure (`failure_key`), None when it did not fail."""
+        return failure_key(self.result["error"]) if self.failed else None
 
 
 @cache
