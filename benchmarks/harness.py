@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from ndcgspec.harness.adapters.base import CaseInput, Values
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
 from ndcgspec.harness.host import values_message
-from ndcgspec.harness.outcome import judge, summed_terms
+from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
 from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.run_command import execute
 from ndcgspec.harness.runner import case_rows, fixed_cases, load_cases
@@ -47,7 +47,7 @@ def judged_in_process(index: int) -> str:
     except Exception as error:
         answer = {"rejected": str(error)}
     terms = summed_terms(rows["qrels"], rows["run"], loaded.case["config"])
-    return judge(loaded.case, answer, terms, 64).outcome
+    return judge(loaded.case, answer, terms, 64, partial=partial_comparison(loaded.case)).outcome
 
 
 def cpu_seconds() -> float:

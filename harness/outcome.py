@@ -117,15 +117,25 @@ def value_mismatches(
     return found
 
 
+def partial_comparison(case: Mapping[str, Any]) -> bool:
+    """Whether a golden case's expected values list only some of its queries: a published
+    case gives the values its source printed, for the queries the source printed
+    (``cases/README.md``), and an answer's other queries are not compared with anything."""
+    return case.get("origin") == "published"
+
+
 def judge(
     case: Mapping[str, Any],
     answer: Mapping[str, Any],
     terms: Mapping[str, int],
     width: int,
     places: int | None = None,
+    partial: bool = False,
 ) -> Verdict:
     """The verdict on `case` (a case object of the case format) given the answer of an adapter
-    of float width `width` that rounds its values to `places` decimals, if it says so."""
+    of float width `width` that rounds its values to `places` decimals, if it says so;
+    `partial` when the expected values list only some of the queries, so that the answer's
+    other queries are not compared (`partial_comparison` of a golden case)."""
     if "error" in answer:
         said = (
             answer["error"] if answer.get("process_failed") else f"adapter error: {answer['error']}"
@@ -146,7 +156,6 @@ def judge(
         (p for p in (case.get("precision", {}).get("decimal_places"), places) if p is not None),
         default=None,
     )
-    partial = case.get("origin") == "published"
     alternatives = case.get("expected_any") or [case["expected"]]
     attempts = [
         value_mismatches(alt, answer, case["config"], terms, width, places, partial)

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.harness.adapters.base import BUILTIN_ADAPTERS
+from ndcgspec.harness.adapters.registry import builtin_names
 from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions
@@ -26,7 +26,7 @@ from ndcgspec.harness.render import render_text
 from ndcgspec.harness.report import REPORT_FORMAT, Report, ReportWriter, exit_status, tally
 from ndcgspec.harness.runner import HarnessError, Plan, load_cases, run_cases
 from ndcgspec.harness.versions import versions
-from ndcgspec.harness.worker import BUILTIN_PROGRAMS, adapter_command
+from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import NdcgSpecError
 from ndcgspec.suite.load import LoadedCase
 from ndcgspec.suite.tolerance import error_constant
@@ -34,7 +34,7 @@ from ndcgspec.suite.tolerance import error_constant
 
 def add_adapter_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments naming an adapter and how its processes run (``run`` and ``smoke``)."""
-    builtins = ", ".join([*BUILTIN_ADAPTERS, *BUILTIN_PROGRAMS])
+    builtins = ", ".join(builtin_names())
     parser.add_argument(
         "adapter", nargs="?", metavar="ADAPTER", help=f"built-in ({builtins}) or module:object"
     )

@@ -1,4 +1,5 @@
-"""Running an adapter against golden cases: select, plan, dispatch, judge.
+"""Running an adapter against golden cases: select, plan, dispatch, judge; and asking it any
+other cases (`ask_adapter`, the survey's probes).
 
 Every adapter runs in child processes (``harness/pool.py``). The harness decides
 `unsupported` from the adapter's declared capabilities and `skip` from the availability of a
@@ -13,11 +14,12 @@ from __future__ import annotations
 import json
 import math
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from ndcgspec.harness.adapters.base import (
     AdapterError,
@@ -25,9 +27,9 @@ from ndcgspec.harness.adapters.base import (
     declared_number_format,
     unsupported_reason,
 )
-from ndcgspec.harness.outcome import Verdict, judge, summed_terms
+from ndcgspec.harness.outcome import Verdict, judge, partial_comparison, summed_terms
 from ndcgspec.harness.plan import STORED, ExpectedCache
-from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool
+from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, pooled
 from ndcgspec.harness.worker import WorkerFailure
 from ndcgspec.reference import Config, ConfigError, NdcgSpecError
 from ndcgspec.suite.folders import cache_root, data_root
@@ -144,6 +146,57 @@ def _batches(jobs: list[tuple[LoadedCase, Job]], workers: int) -> list[list[Job]
     return batches + [[job] for loaded, job in jobs if "input" not in loaded.case]
 
 
+@dataclass(frozen=True)
+class Question:
+    """A case asked of an adapter outside a plan of golden cases: `key` tells it apart from
+    every other question the same processes answer, and `build(case_id)` makes its protocol
+    case object (on the pool's threads, as its batch is sent)."""
+
+    key: Hashable
+    build: Callable[[str], dict[str, Any]]
+
+
+OnAnswer = Callable[[Question, Mapping[str, Any]], None]
+
+
+def ask_adapter(
+    command: Sequence[str] | str,
+    questions: Sequence[Question],
+    options: PoolOptions,
+    on_answer: OnAnswer,
+) -> None:
+    """Send each question to the adapter `command` and give its answer (the protocol result
+    object: values, a rejection, or an error) to `on_answer`, serially, as it arrives. Inside
+    `shared_pools` the processes stay open for the next call, and a question whose key they
+    answered before is answered from that answer without being sent again: one answer is one
+    observation (a failure too: the pool has already sent a failed case again on its own).
+    WorkerFailure if the adapter does not start."""
+    with pooled(command, options) as pool:
+        known = _ANSWERED.setdefault(pool, {})
+        unanswered = []
+        for question in questions:
+            if question.key in known:
+                on_answer(question, known[question.key])
+            else:
+                unanswered.append(question)
+
+        def keep(job_id: str, result: Mapping[str, Any]) -> None:
+            question = unanswered[int(job_id)]
+            known[question.key] = answer = dict(result)
+            on_answer(question, answer)
+
+        jobs = [
+            Job(f"{i}", lambda i=i, question=question: question.build(f"{i}"))
+            for i, question in enumerate(unanswered)
+        ]
+        pool.run([jobs[i : i + MAX_BATCH] for i in range(0, len(jobs), MAX_BATCH)], keep)
+
+
+_ANSWERED: WeakKeyDictionary[WorkerPool, dict[Hashable, dict[str, Any]]] = WeakKeyDictionary()
+"""Per open pool, the answers its processes gave to questions (`ask_adapter`), by key: a pool
+kept by `shared_pools` keeps them until it closes."""
+
+
 def run_cases(
     plan: Plan,
     command: Sequence[str] | str,
@@ -209,7 +262,10 @@ def _dispatch(
 
     def deliver(case_id: str, answer: Mapping[str, Any]) -> None:
         item = pending.pop(case_id)
-        emit(item.loaded, judge(item.loaded.case, answer, item.terms, *numbers))
+        case = item.loaded.case
+        emit(
+            item.loaded, judge(case, answer, item.terms, *numbers, partial=partial_comparison(case))
+        )
 
     pool.run(_batches(jobs, options.jobs), deliver)
     return [records[c.case["id"]] for c in cases if c.case["id"] in records]

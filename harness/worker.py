@@ -24,7 +24,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -34,6 +34,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 import ndcgspec
+from ndcgspec.harness.adapters.registry import BUILTIN_PROGRAMS
 from ndcgspec.harness.protocol import (
     ProtocolError,
     decode,
@@ -79,18 +80,14 @@ def example_program(name: str) -> Path:
     return Path(str(files("ndcgspec.harness.adapters").joinpath(name)))
 
 
-BUILTIN_PROGRAMS: dict[str, Callable[[], list[str]]] = {
-    "node-example": lambda: ["node", str(example_program("ndcg_adapter.mjs"))],
-}
-
-
 def adapter_command(target: str | None, exec_line: str | None) -> list[str] | str:
     """The command of an adapter: a shell command line given with --exec, a built-in
     program, or the host serving a Python adapter (built-in name or ``module:object``)."""
     if exec_line or target is None:
         return exec_line or ""
     if target in BUILTIN_PROGRAMS:
-        return BUILTIN_PROGRAMS[target]()
+        interpreter, program = BUILTIN_PROGRAMS[target]
+        return [interpreter, str(example_program(program))]
     return python_host_command(target)
 
 

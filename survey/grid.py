@@ -25,8 +25,8 @@ from ndcgspec.survey.identify import (
     TIES_CLOSE_SCORES,
 )
 from ndcgspec.survey.preset_check import Departure
-from ndcgspec.survey.preset_evidence import without_temporary_paths
 from ndcgspec.survey.probes import RESOLUTION_GAP, ProbeInput
+from ndcgspec.survey.reasons import without_temporary_paths
 
 if TYPE_CHECKING:
     from ndcgspec.survey.matrix import Implementation

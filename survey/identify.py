@@ -67,6 +67,7 @@ from ndcgspec.survey.probes import (
     with_choice,
     within_tie_bounds,
 )
+from ndcgspec.survey.reasons import REASON_SHOWN, first_line
 
 EVIDENCE_SHOWN = 5
 # Whole-ranking probes tried against every cutoff up to this length, to find a chosen cutoff,
@@ -476,7 +477,7 @@ def rejected_valid_inputs(
         REFUSES_VALID_INPUTS,
         own.canonical(),
         evidence=sorted(case for case, _ in refused),
-        reasons=sorted({why.splitlines()[0][:120] for _, why in refused}),
+        reasons=sorted({first_line(why)[:REASON_SHOWN] for _, why in refused}),
     )
 
 

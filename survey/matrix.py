@@ -31,7 +31,7 @@ from ndcgspec.harness.adapters.base import (
     distribution_version,
 )
 from ndcgspec.harness.adapters.registry import PEER_ADAPTERS, preset_adapters
-from ndcgspec.harness.outcome import judge, summed_terms
+from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
 from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.pool import shared_pools
 from ndcgspec.harness.versions import versions
@@ -41,6 +41,11 @@ from ndcgspec.reference.errors import NdcgSpecError, install_hint
 from ndcgspec.suite.load import case_inputs, iter_cases
 from ndcgspec.suite.tolerance import exact, ulp
 from ndcgspec.survey import figures, page_html
+from ndcgspec.survey.evidence_files import (
+    PREDICTIONS_SCHEMA,
+    PRESETS_EVIDENCE_SCHEMA,
+    checked_document,
+)
 from ndcgspec.survey.grid import (
     case_ids,
     closest_preset_text,
@@ -66,9 +71,9 @@ from ndcgspec.survey.preset_evidence import (
     EVIDENCE_FILE,
     check_record,
     evidence_text,
-    without_temporary_paths,
 )
 from ndcgspec.survey.probes import ProbeInput, adapter_processes, ask, expected_of, probe_inputs
+from ndcgspec.survey.reasons import first_line, without_temporary_paths
 
 PUBLISHED_GROUP = "published/dl19-official"
 # Adapters that read TREC qrels and runs with document ids; the others see label arrays.
@@ -170,7 +175,7 @@ def published_results(name: str, configuration: Config, numbers: NumberFormat) -
         answer = answers[(probe.case_id, asked.full())].result
         case = {**loaded.case, "config": asked.to_mapping()}
         terms = summed_terms(probe.qrels, probe.run, case["config"])
-        verdict = judge(case, answer, terms, *numbers)
+        verdict = judge(case, answer, terms, *numbers, partial=partial_comparison(case))
         if verdict.outcome == "pass":
             found[probe.case_id] = "yes"
         else:
@@ -184,7 +189,7 @@ def _short(value: Any) -> str:
         return f"{value:.4f}"
     if value is None:
         return "no aggregate"
-    return without_temporary_paths(str(value).splitlines()[0][:60])
+    return without_temporary_paths(first_line(value)[:60])
 
 
 def examine(name: str, probes: Sequence[ProbeInput], processes: int = 2) -> Implementation:
@@ -447,14 +452,22 @@ def handle(args: argparse.Namespace) -> int:
     probes = probe_inputs()
     items, missing = build(probes, args.adapters or None, args.jobs)
     text = markdown(items, missing, probes)
+    predicted = [i.prediction for i in items if i.prediction is not None]
+    evidence = {
+        EVIDENCE_FILE: (evidence_text(preset_records(items)), PRESETS_EVIDENCE_SCHEMA),
+        PREDICTIONS_FILE: (
+            predictions_text(predicted, PAGE_SEED, PAGE_QUERIES),
+            PREDICTIONS_SCHEMA,
+        ),
+    }
+    # Refused before any file is written: the page and the tests read them as data.
+    for name, (content, schema) in evidence.items():
+        checked_document(content, schema, args.out / name)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "conformance.md").write_text(text, encoding="utf-8")
     (args.out / "conformance.html").write_text(html_page(text, items, probes), encoding="utf-8")
-    (args.out / EVIDENCE_FILE).write_text(evidence_text(preset_records(items)), encoding="utf-8")
-    predicted = [i.prediction for i in items if i.prediction is not None]
-    (args.out / PREDICTIONS_FILE).write_text(
-        predictions_text(predicted, PAGE_SEED, PAGE_QUERIES), encoding="utf-8"
-    )
+    for name, (content, _) in evidence.items():
+        (args.out / name).write_text(content, encoding="utf-8")
     print(
         f"wrote {args.out / 'conformance.md'}, {args.out / 'conformance.html'}, "
         f"{args.out / EVIDENCE_FILE} and {args.out / PREDICTIONS_FILE}"

@@ -62,7 +62,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
@@ -102,7 +101,6 @@ from ndcgspec.survey.identify import (
     Observation,
 )
 from ndcgspec.survey.preset_check import asked_and_expected
-from ndcgspec.survey.preset_evidence import without_temporary_paths
 from ndcgspec.survey.probes import (
     ULP,
     Answer,
@@ -120,6 +118,7 @@ from ndcgspec.survey.probes import (
     scores_merged,
     within_tie_bounds,
 )
+from ndcgspec.survey.reasons import failure_key, first_line, refusal_key
 
 PREDICTIONS_VERSION = 1
 PREDICTIONS_FILE = "predictions.json"
@@ -226,7 +225,6 @@ UNDEFINED_WHERE_SCORED_ID = "undefined-where-scored"
 TIE_ORDER_ID = "tie-order"
 REFUSES_ID = "refuses"
 ERRORS_ID = "errors"
-ERROR_SHOWN = 80
 SUM_ZERO_EMPTY = "targets-summing-to-zero-empty"
 NEGATIVE_IDEAL_QUOTIENT = "negative-ideal-quotient"
 
@@ -332,26 +330,13 @@ def _tie_order(miss: Miss, params: Mapping[str, Any]) -> bool:
     return miss.tied_on(miss.probe)
 
 
-QUERY_PREFIX = re.compile(r"^query \S+: ")
-
-
-def refusal_reason(text: object) -> str:
-    """A refusal's first line, without the query id some adapters put before it."""
-    return QUERY_PREFIX.sub("", str(text).splitlines()[0] if str(text) else "")[:120]
-
-
 def _refuses(miss: Miss, params: Mapping[str, Any]) -> bool:
     """A refusal of a valid input for one of the reasons the identification saw (for any
     reason when none is given)."""
     if "rejected" not in miss.answer.result:
         return False
     reasons = params.get("reasons")
-    return reasons is None or refusal_reason(miss.answer.result["rejected"]) in reasons
-
-
-def error_line(text: object) -> str:
-    """An error's first line, cut as the page shows it, without temporary file names."""
-    return without_temporary_paths(str(text).splitlines()[0])[:ERROR_SHOWN] if str(text) else ""
+    return reasons is None or miss.answer.refusal in reasons
 
 
 def _errors(miss: Miss, params: Mapping[str, Any]) -> bool:
@@ -360,7 +345,7 @@ def _errors(miss: Miss, params: Mapping[str, Any]) -> bool:
     if not miss.answer.failed:
         return False
     errors = params.get("errors")
-    return errors is None or error_line(miss.answer.result["error"]) in errors
+    return errors is None or miss.answer.failure in errors
 
 
 def _labels_zeroed(probe: ProbeInput) -> ProbeInput:
@@ -419,7 +404,7 @@ def _declared_by(observation: Observation) -> Declared | None:
     if observation.topic == TIE_ORDER and observation.outcome == TIE_RULE_BREAKS:
         return Declared(TIE_ORDER_ID, said, {"from_length": observation.lengths[0]})
     if observation.topic == REJECTIONS and observation.outcome == REFUSES_VALID_INPUTS:
-        reasons = sorted({refusal_reason(r) for r in observation.reasons})
+        reasons = sorted({refusal_key(r) for r in observation.reasons})
         return Declared(REFUSES_ID, said, {"reasons": reasons})
     return None
 
@@ -447,7 +432,7 @@ def declared_departures(identification: Identification, adapter: str) -> list[De
     observations and from the presets naming it, one per model id."""
     found: dict[str, Declared] = {}
     observed = [d for o in identification.extras if (d := _declared_by(o)) is not None]
-    errors = sorted({error_line(e.error) for f in identification.findings for e in f.errors})
+    errors = sorted({failure_key(e.error) for f in identification.findings for e in f.errors})
     if errors:
         said = f"errors on valid probes: {' | '.join(errors[:3])}"
         observed.append(Declared(ERRORS_ID, said, {"errors": errors}))
@@ -466,7 +451,7 @@ def _shown(result: Mapping[str, Any]) -> str:
         return f"per query {values}, mean {result.get('aggregate')}"
     for key in ("rejected", "error"):
         if key in result:
-            return f"{key}: {str(result[key]).splitlines()[0][:100]}"
+            return f"{key}: {first_line(result[key])[:100]}"
     return str(result)
 
 

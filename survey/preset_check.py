@@ -32,6 +32,7 @@ from ndcgspec.survey.probes import (
     meets,
     probe_inputs,
 )
+from ndcgspec.survey.reasons import first_line
 
 REFUSES, CRASHES, DIFFERS = "refuses", "crashes", "differs"
 DEPARTURE_OUTCOMES = (REFUSES, CRASHES, DIFFERS)
@@ -109,24 +110,20 @@ def departure(
     return REFUSES if "rejected" in answer.result else DIFFERS
 
 
-def _first_line(text: object) -> str:
-    return str(text).splitlines()[0] if str(text) else ""
-
-
 def _what_happened(probe: ProbeInput, expected: Config, answer: Answer, found: str | None) -> str:
     """The answer in words: what the library did, and the preset's value where it missed."""
     if found is None:
         return "meets the preset's value"
     result = answer.result
     if found == CRASHES:
-        return f"crashes: {_first_line(result['error'])}"
+        return f"crashes: {first_line(result['error'])}"
     wanted = expected_of(probe, expected)
     if "error" in wanted:
         want = f"a rejection ({wanted['error']['anchor']})"
     else:
         want = "undefined" if wanted["aggregate"] is None else wanted["aggregate"]
     if found == REFUSES:
-        return f"refuses where the preset gives {want}: {_first_line(result['rejected'])}"
+        return f"refuses where the preset gives {want}: {first_line(result['rejected'])}"
     got = result["aggregate"] if "aggregate" in result else result.get("per_query")
     return f"differs: expected {want}, got {got}"
 

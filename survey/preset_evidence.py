@@ -12,21 +12,16 @@ what the pinned libraries do.
 from __future__ import annotations
 
 import json
-import re
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from ndcgspec.harness.adapters.registry import preset_adapters
+from ndcgspec.survey.evidence_files import PRESETS_EVIDENCE_SCHEMA, checked_document
 from ndcgspec.survey.preset_check import PresetCheck, declared_departures, preset_config
+from ndcgspec.survey.reasons import without_temporary_paths
 
 EVIDENCE_FILE = "presets.json"
-
-
-def without_temporary_paths(text: str) -> str:
-    """An error message with the names of temporary files (which change on every run) gone."""
-    return re.sub(re.escape(tempfile.gettempdir()) + r"/[\w.-]+", "<temporary file>", text)
 
 
 def _departures_of(preset_id: str) -> list[dict[str, Any]]:
@@ -65,8 +60,10 @@ def evidence_text(records: Iterable[Mapping[str, Any]]) -> str:
 
 
 def read_evidence(path: Path) -> dict[str, dict[str, Any]]:
-    """The records of a ``presets.json``, by preset id."""
-    return {r["preset"]: r for r in json.loads(path.read_text(encoding="utf-8"))}
+    """The records of a ``presets.json``, by preset id (NdcgSpecError, in one line, when the
+    file does not meet its schema)."""
+    records = checked_document(path.read_text(encoding="utf-8"), PRESETS_EVIDENCE_SCHEMA, path)
+    return {r["preset"]: r for r in records}
 
 
 def staleness(record: Mapping[str, Any]) -> str | None:

@@ -4,8 +4,9 @@ A probe takes a golden case's input (and its cutoff and parameters) and a config
 adapter is asked to compute; the reference then says what every candidate configuration
 returns on that input. Which candidates the adapter's answer meets, under the comparison rule
 of ``ndcg.comparison``, is the evidence ``identify`` and the preset verification rest on.
-Adapters run in child processes (``harness/pool.py``), so a crash answers as an error,
-and what an adapter declares about itself is read from its start reply (`declared_adapter`).
+The harness asks them (`ask_adapter`) of adapters running in child processes, so a crash
+answers as an error, and what an adapter declares about itself is read from its start reply
+(`declared_adapter`).
 """
 
 from __future__ import annotations
@@ -20,14 +21,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache, lru_cache
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from tqdm import tqdm
 
 from ndcgspec.engine.memory import Inputs
 from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.outcome import judge, summed_terms
-from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, pooled
+from ndcgspec.harness.pool import PoolOptions
+from ndcgspec.harness.runner import Question, ask_adapter
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import axis as spec_axis
 from ndcgspec.reference.config import choice_ids
@@ -36,13 +37,13 @@ from ndcgspec.reference.ties import docid_key
 from ndcgspec.suite.expect import outcome_of
 from ndcgspec.suite.load import LoadedCase, inline_inputs, iter_cases
 from ndcgspec.suite.tolerance import Tolerance, compare_value, exact, is_undefined
+from ndcgspec.survey.reasons import failure_key, refusal_key
 
 Rows = tuple[tuple[str, str, str], ...]
 
 # The first cases of each file: hand files are shorter than this; the long generated and
 # enumerated files repeat the same kinds of input, and the reference's time grows with them.
 PROBES_PER_FILE = 8
-BATCH = 16
 _PROCESSES: ContextVar[int] = ContextVar("adapter_processes", default=2)
 
 
@@ -95,6 +96,16 @@ class Answer:
     def failed(self) -> bool:
         """Whether the adapter raised or its process failed (not a deliberate rejection)."""
         return "error" in self.result
+
+    @property
+    def refusal(self) -> str | None:
+        """The name of the adapter's rejection (`refusal_key`), None when it did not reject."""
+        return refusal_key(self.result["rejected"]) if "rejected" in self.result else None
+
+    @property
+    def failure(self) -> str | None:
+        """The name of the adapter's failure (`failure_key`), None when it did not fail."""
+        return failure_key(self.result["error"]) if self.failed else None
 
 
 @cache
@@ -196,7 +207,7 @@ def meets(
     failed (error or crash), which is evidence of nothing but the failure."""
     if answer.failed:
         return None
-    case = {"config": asked.to_mapping(), "expected": expected_of(probe, config), "origin": "hand"}
+    case = {"config": asked.to_mapping(), "expected": expected_of(probe, config)}
     rows = {"qrels": probe.qrels, "run": probe.run}
     terms = summed_terms(rows["qrels"], rows["run"], asked.to_mapping())
     return judge(case, answer.result, terms, width, places).outcome == "pass"
@@ -215,12 +226,11 @@ def meets_aggregate(
     expected = expected_of(probe, config)
     if answer.failed or "aggregate" not in expected:
         return False
-    # A published case compares only the values it lists: here, the mean alone.
+    # Only the values listed are compared: here, the mean alone.
     case = {"config": asked.to_mapping(), "expected": {"aggregate": expected["aggregate"]}}
     terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
-    return judge({**case, "origin": "published"}, answer.result, terms, width, places).outcome == (
-        "pass"
-    )
+    verdict = judge(case, answer.result, terms, width, places, partial=True)
+    return verdict.outcome == "pass"
 
 
 def quotient_values(probe: ProbeInput, config: Config) -> dict[str, str | None] | None:
@@ -253,7 +263,7 @@ def meets_values(
         return False
     case = {"config": asked.to_mapping(), "expected": {"per_query": dict(per_query)}}
     terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
-    verdict = judge({**case, "origin": "published"}, answer.result, terms, width, places)
+    verdict = judge(case, answer.result, terms, width, places, partial=True)
     return verdict.outcome == "pass"
 
 
@@ -338,10 +348,9 @@ def ask(
     progress: bool = False,
 ) -> dict[tuple[str, str], Answer]:
     """The adapter's answer to each (input, asked configuration), keyed by (case id, full
-    configuration string); each distinct question is sent once. Inside `shared_pools` a
-    question the same processes answered before is not sent again: identify, the preset checks
-    and the page ask many of the same, and the adapter's answer to one question is one
-    observation (a failure too: the pool has already sent a failed question again on its own).
+    configuration string); each distinct question is sent once, by the harness's
+    `ask_adapter`, so that inside `shared_pools` a question the same processes answered
+    before is not sent again: identify, the preset checks and the page ask many of the same.
     With `progress`, a bar on stderr counts the answers."""
     distinct: dict[tuple[str, str], tuple[ProbeInput, Config]] = {}
     for probe, asked in questions:
@@ -350,37 +359,25 @@ def ask(
     bar = tqdm(
         total=len(distinct), unit="probe", file=sys.stderr, leave=False, disable=not progress
     )
+
+    def keep(question: Question, result: Mapping[str, Any]) -> None:
+        probe, asked = question.key
+        answers[(probe.case_id, asked.full())] = Answer(result)
+        bar.update(1)
+
     try:
-        with pooled(command, options or analysis_pool()) as pool:
-            known = _ANSWERED.setdefault(pool, {})
-            unanswered = []
-            for key, question in distinct.items():
-                if question in known:
-                    answers[key] = known[question]
-                    bar.update(1)
-                else:
-                    unanswered.append((key, question))
-
-            def keep(job_id: str, result: Mapping[str, Any]) -> None:
-                key, question = unanswered[int(job_id)]
-                answers[key] = known[question] = Answer(dict(result))
-                bar.update(1)
-
-            jobs = [
-                Job(f"{i}", lambda i=i, question=question: _payload(f"{i}", *question))
-                for i, (_, question) in enumerate(unanswered)
-            ]
-            pool.run([jobs[i : i + BATCH] for i in range(0, len(jobs), BATCH)], keep)
+        ask_adapter(
+            command,
+            [
+                Question(question, lambda case_id, question=question: _payload(case_id, *question))
+                for question in distinct.values()
+            ],
+            options or analysis_pool(),
+            keep,
+        )
     finally:
         bar.close()
     return answers
-
-
-_ANSWERED: WeakKeyDictionary[WorkerPool, dict[tuple[ProbeInput, Config], Answer]] = (
-    WeakKeyDictionary()
-)
-"""Per open pool, the answers its processes gave (`ask`): a pool kept by `shared_pools` keeps
-them until it closes."""
 
 
 def _payload(case_id: str, probe: ProbeInput, asked: Config) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
+from ndcgspec.harness.adapters.registry import BUILTIN_ADAPTERS
 from ndcgspec.reference import InputError, NdcgSpecError, Posting
 from ndcgspec.reference.aggregate import CHOICES as AGGREGATE_CHOICES
 from ndcgspec.reference.config import axes, choice_axes, choice_ids
@@ -413,12 +413,6 @@ def arrays_adapter(
     (`ARRAYS_NOT_OBSERVABLE`, and no unretrieved labels). `declared` is as for
     `trec_adapter`."""
     return _function_adapter(function, "arrays", **declared)
-
-
-BUILTIN_ADAPTERS: dict[str, str] = {
-    "reference": "ndcgspec.harness.adapters.reference:adapter",
-    **PEER_ADAPTERS,
-}
 
 
 def load_adapter(target: str) -> Adapter:

@@ -1,5 +1,7 @@
-"""The built-in adapters of other nDCG implementations: name → ``module:object``, and which
-of them each preset describes (stated in ``spec/presets.yaml``).
+"""The built-in adapters, the one registry of their names: each Python adapter's name →
+``module:object`` (the reference and the adapters of other nDCG implementations), each
+protocol program's name → how it runs, and which adapter each preset describes (stated in
+``spec/presets.yaml``).
 
 Each target imports its library only when loaded (``harness/adapters/peers/common.py``)."""
 
@@ -7,7 +9,8 @@ from __future__ import annotations
 
 from ndcgspec.reference.config import presets
 
-_PEERS = "ndcgspec.harness.adapters.peers."
+_ADAPTERS = "ndcgspec.harness.adapters."
+_PEERS = f"{_ADAPTERS}peers."
 
 PEER_ADAPTERS: dict[str, str] = {
     "pytrec_eval": f"{_PEERS}pytrec_eval:adapter",
@@ -31,6 +34,19 @@ PEER_ADAPTERS: dict[str, str] = {
     "spark-mllib-relevance": f"{_PEERS}spark_mllib:adapter_relevance",
     "spark-ml": f"{_PEERS}spark_mllib:adapter_evaluator",
 }
+
+
+BUILTIN_ADAPTERS: dict[str, str] = {"reference": f"{_ADAPTERS}reference:adapter", **PEER_ADAPTERS}
+"""Every built-in Python adapter, served over the protocol by ``harness/host.py``."""
+
+BUILTIN_PROGRAMS: dict[str, tuple[str, str]] = {"node-example": ("node", "ndcg_adapter.mjs")}
+"""The built-in protocol programs: name → (interpreter, program file shipped beside this
+module)."""
+
+
+def builtin_names() -> list[str]:
+    """Every built-in adapter's name: the Python adapters, then the protocol programs."""
+    return [*BUILTIN_ADAPTERS, *BUILTIN_PROGRAMS]
 
 
 def preset_adapters() -> dict[str, str]:

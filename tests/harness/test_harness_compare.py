@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ndcgspec.harness.outcome import implied_aggregate, judge, summed_terms
+from ndcgspec.harness.outcome import implied_aggregate, judge, partial_comparison, summed_terms
 from ndcgspec.harness.protocol import message_schema
 from ndcgspec.suite.tolerance import (
     Tolerance,
@@ -168,6 +168,23 @@ def test_missing_and_extra_queries_fail() -> None:
     assert missing.outcome == "fail" and "missing" in missing.message
     extra = judge(case, {"per_query": {"q1": 1.0, "q2": 0.0}}, {"q1": 1}, 64)
     assert extra.outcome == "fail"
+
+
+def test_a_partial_comparison_leaves_unlisted_queries_alone() -> None:
+    case = _case(expected={"per_query": {"q1": {"ndcg": "1"}}})
+    answer = {"per_query": {"q1": 1.0, "q2": 0.0}}
+    assert judge(case, answer, {"q1": 1}, 64, partial=True).outcome == "pass"
+    # A listed query is still compared: 0.5 misses 1 by far more than the float rule allows.
+    assert judge(case, {"per_query": {"q1": 0.5}}, {"q1": 1}, 64, partial=True).outcome == "fail"
+
+
+def test_origin_is_provenance_and_the_caller_asks_for_a_partial_comparison() -> None:
+    published = {**_case(expected={"per_query": {"q1": {"ndcg": "1"}}}), "origin": "published"}
+    answer = {"per_query": {"q1": 1.0, "q2": 0.0}}
+    assert judge(published, answer, {"q1": 1}, 64).outcome == "fail"
+    assert partial_comparison(published) and not partial_comparison(_case())
+    verdict = judge(published, answer, {"q1": 1}, 64, partial=partial_comparison(published))
+    assert verdict.outcome == "pass"
 
 
 def test_adapter_aggregate_is_compared_when_given() -> None:

@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 
 from ndcgspec.harness.pool import declared_adapter, shared_pools
+from ndcgspec.harness.runner import MAX_BATCH
 from ndcgspec.reference import Config
-from ndcgspec.survey.probes import BATCH, analysis_pool, ask, probe_inputs
+from ndcgspec.survey.probes import analysis_pool, ask, probe_inputs
 
 
 def counting_reference(log: Path) -> str:
@@ -27,7 +28,7 @@ def three_calls(command: str, log: Path) -> list[int]:
     """The number of processes started after each of three calls."""
     # Enough questions for two batches, so that each question set may run two processes (it
     # runs one when the first has answered both batches before the second is wanted).
-    probes = probe_inputs()[: BATCH + 1]
+    probes = probe_inputs()[: MAX_BATCH + 1]
     declared_adapter(command, analysis_pool())
     counts = [starts(log)]
     ask(command, [(p, Config.default()) for p in probes])

@@ -1,0 +1,45 @@
+"""The names the survey gives an adapter's refusals and failures, the one place where their
+text becomes data.
+
+The protocol carries why an adapter rejected a case (``rejected``) or failed on it
+(``error``) as text only. A declared departure that refuses or fails "for the reasons the
+identification saw" (``survey/prediction.py``) is matched by these names: computed here,
+once per answer (`Answer.refusal`, `Answer.failure` of ``survey/probes.py``), and never by
+parsing text anywhere else.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+
+REASON_SHOWN = 120
+"""A refusal's reason is cut to this many characters."""
+ERROR_SHOWN = 80
+"""A failure's error is cut to this many characters, as the page shows it."""
+QUERY_PREFIX = re.compile(r"^query \S+: ")
+"""The query id some adapters put before a refusal (sklearn's, one query at a time)."""
+
+
+def first_line(text: object) -> str:
+    """The first line of a message ("" for an empty one): libraries put a traceback or a
+    usage text after it, which names nothing the survey compares."""
+    shown = str(text)
+    return shown.splitlines()[0] if shown else ""
+
+
+def without_temporary_paths(text: str) -> str:
+    """An error message with the names of temporary files (which change on every run) gone."""
+    return re.sub(re.escape(tempfile.gettempdir()) + r"/[\w.-]+", "<temporary file>", text)
+
+
+def refusal_key(text: object) -> str:
+    """The name of a refusal: its first line without the query id some adapters put before
+    it, cut to `REASON_SHOWN`."""
+    return QUERY_PREFIX.sub("", first_line(text))[:REASON_SHOWN]
+
+
+def failure_key(text: object) -> str:
+    """The name of a failure: its first line without temporary file names, cut to
+    `ERROR_SHOWN`."""
+    return without_temporary_paths(first_line(text))[:ERROR_SHOWN]

@@ -1,0 +1,72 @@
+"""`ask_adapter` (``harness/runner.py``): the one way to ask an adapter cases that are not
+golden cases. Values by hand: a query whose one relevant document is ranked first scores 1;
+ranked second of two, 1/log2(3)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from ndcgspec.harness.pool import PoolOptions, shared_pools
+from ndcgspec.harness.runner import MAX_BATCH, Question, ask_adapter
+from ndcgspec.harness.worker import adapter_command
+from ndcgspec.reference import Config
+
+QRELS = [["q1", "a", "1"], ["q1", "b", "0"]]
+
+
+def _case(first: str) -> Question:
+    second = "b" if first == "a" else "a"
+    config = Config.default()
+
+    def build(case_id: str) -> dict[str, Any]:
+        run = [["q1", first, "2"], ["q1", second, "1"]]
+        return {
+            "id": case_id,
+            "measure": config.canonical(),
+            "config": config.to_mapping(),
+            "input": {"qrels": QRELS, "run": run},
+        }
+
+    return Question(("first", first), build)
+
+
+def _asked(questions: list[Question]) -> list[tuple[Any, Mapping[str, Any]]]:
+    answers: list[tuple[Any, Mapping[str, Any]]] = []
+    ask_adapter(
+        adapter_command("reference", None),
+        questions,
+        PoolOptions(jobs=2),
+        lambda question, answer: answers.append((question.key, answer)),
+    )
+    return answers
+
+
+def test_every_question_is_answered_once_by_its_key() -> None:
+    # More questions than one batch holds, so that both processes may answer.
+    questions = [_case("a"), _case("b")] * (MAX_BATCH // 2 + 1)
+    keyed = [Question((i, q.key), q.build) for i, q in enumerate(questions)]
+    answers = dict(_asked(keyed))
+    assert sorted(answers) == sorted(q.key for q in keyed)
+    for (_, (_, first)), answer in answers.items():
+        expected = 1.0 if first == "a" else 1 / math.log2(3)
+        assert math.isclose(answer["per_query"]["q1"], expected, rel_tol=1e-12)
+
+
+def test_inside_shared_pools_a_key_answered_before_is_answered_from_memory() -> None:
+    sent: list[str] = []
+
+    def counted(question: Question) -> Question:
+        def build(case_id: str) -> dict[str, Any]:
+            sent.append(case_id)
+            return question.build(case_id)
+
+        return Question(question.key, build)
+
+    with shared_pools():
+        first = dict(_asked([counted(_case("a"))]))
+        again = dict(_asked([counted(_case("a")), counted(_case("b"))]))
+    assert len(sent) == 2
+    assert again[("first", "a")] == first[("first", "a")]
+    assert math.isclose(again[("first", "b")]["per_query"]["q1"], 1 / math.log2(3))
