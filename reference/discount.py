@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 from ndcgspec.reference.arithmetic import Number, number, numbers
 from ndcgspec.reference.config import Config
@@ -68,3 +70,28 @@ CHOICES: dict[str, Callable[[int, Config], Number]] = {
 def discount(rank: int, config: Config) -> Number:
     """The weight of 1-based `rank` under the configuration's discount (``ndcg.discount``)."""
     return CHOICES[config.choice("discount")](rank, config)
+
+
+class RankWeights:
+    """The discounts of one evaluation (``ndcg.definition.dcg``): every query of a run weighs
+    rank i by the same d(i), so each rank's weight is computed once per evaluation, in each
+    of the numbers (context and precision) the evaluation computes with. A weight is
+    immutable and is keyed by the context object, which is the computing thread's own
+    (`reference.contexts`), so a weight is only ever served to the thread whose numbers made
+    it; the lock keeps two threads from interleaving their inserts."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self._known: dict[tuple[Any, int, int], Number] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, rank: int) -> Number:
+        context = numbers()
+        key = (context, getattr(context, "prec", 0), rank)
+        with self._lock:
+            known = self._known.get(key)
+        if known is None:
+            known = discount(rank, self.config)
+            with self._lock:
+                self._known[key] = known
+        return known

@@ -10,6 +10,7 @@ import mpmath
 from ndcgspec.reference import aggregate
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import DPS, decimal_string, working_precision
+from ndcgspec.reference.discount import RankWeights
 from ndcgspec.reference.inputs import Qrels, Run
 from ndcgspec.reference.query import QueryResult, evaluate_query
 from ndcgspec.spec import load_spec
@@ -60,6 +61,9 @@ def evaluate(config: Config, qrels: Qrels, run: Run, dps: int = DPS) -> Evaluati
     values the results hold and of the explain trace (``ndcg.precision``)."""
     with working_precision(dps):
         queries = aggregate.CHOICES[config.choice("aggregate")](qrels.keys(), run.keys())
-        per_query = {q: evaluate_query(q, qrels[q], run.get(q, ()), config) for q in queries}
+        weights = RankWeights(config)
+        per_query = {
+            q: evaluate_query(q, qrels[q], run.get(q, ()), config, weights) for q in queries
+        }
         mean = aggregate.mean({q: (r.value, r.in_mean) for q, r in per_query.items()})
     return Evaluation(config, per_query, mean)

@@ -24,7 +24,7 @@ from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import computing_mp, held
 from ndcgspec.reference.cutoff import cut
 from ndcgspec.reference.decimals import working_precision
-from ndcgspec.reference.discount import discount
+from ndcgspec.reference.discount import RankWeights
 from ndcgspec.reference.document import ScoredDocument
 from ndcgspec.reference.gain import check_label, gain
 from ndcgspec.reference.ideal import ideal_gains
@@ -132,7 +132,7 @@ def _ranking_and_ideal(
 
 
 def _discounted_sums(
-    ranking: Sequence[tuple[ScoredDocument, Any]], ideal: Sequence[Any], config: Config
+    ranking: Sequence[tuple[ScoredDocument, Any]], ideal: Sequence[Any], weights: RankWeights
 ) -> tuple[Any, Any]:
     """DCG and IDCG (``ndcg.definition.dcg``, ``ndcg.definition.idcg``), each rank's discount
     computed once for both; a gain of exactly 0 adds exactly 0, whatever its discount."""
@@ -142,7 +142,7 @@ def _discounted_sums(
         gains = [(side, g[index]) for side, g in enumerate(lists) if index < len(g)]
         gains = [(side, gain) for side, gain in gains if not is_zero(gain)]
         if gains:
-            weight = discount(index + 1, config)
+            weight = weights(index + 1)
             for side, gain in gains:
                 terms[side].append(gain * weight)
     return fsum(terms[0]), fsum(terms[1])
@@ -151,14 +151,14 @@ def _discounted_sums(
 def _trace(
     ranking: Sequence[tuple[ScoredDocument, mpmath.mpf]],
     ideal: Sequence[mpmath.mpf],
-    config: Config,
+    weights: RankWeights,
 ) -> tuple[TraceRow, ...]:
     """The running sums at the working precision, for display (``ndcgspec explain``)."""
     rows = []
     dcg = idcg = number(0)
     for index in range(max(len(ranking), len(ideal))):
         rank = index + 1
-        weight = discount(rank, config)
+        weight = weights(rank)
         document, credit = ranking[index] if index < len(ranking) else (None, None)
         ideal_gain = ideal[index] if index < len(ideal) else None
         discounted = None if credit is None else credit * weight
@@ -187,13 +187,19 @@ def rounded(value: Real) -> mpmath.mpf:
 
 
 def evaluate_query(
-    qid: str, judgments: Mapping[str, Judgment], postings: Sequence[Posting], config: Config
+    qid: str,
+    judgments: Mapping[str, Judgment],
+    postings: Sequence[Posting],
+    config: Config,
+    weights: RankWeights | None = None,
 ) -> QueryResult:
     """nDCG, DCG, IDCG and the explain trace of one query (``ndcg.definition``): each value
-    correctly rounded (``ndcg.precision``), the true nDCG kept for the mean."""
-    trace = Trace(lambda: _trace(*_ranking_and_ideal(qid, judgments, postings, config), config))
+    correctly rounded (``ndcg.precision``), the true nDCG kept for the mean. `weights` are
+    the discounts of the evaluation the query belongs to (its own when not given)."""
+    weights = weights or RankWeights(config)
+    trace = Trace(lambda: _trace(*_ranking_and_ideal(qid, judgments, postings, config), weights))
     sums = Real(
-        lambda: _discounted_sums(*_ranking_and_ideal(qid, judgments, postings, config), config)
+        lambda: _discounted_sums(*_ranking_and_ideal(qid, judgments, postings, config), weights)
     )
     dcg, idcg = Real(lambda: sums()[0]), Real(lambda: sums()[1])
     value: Real | None
