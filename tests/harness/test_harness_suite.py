@@ -13,6 +13,7 @@ from ndcgspec.harness.runner import fixed_cases, load_cases
 from ndcgspec.harness.worker import adapter_command
 
 
+@pytest.mark.slow
 def test_reference_adapter_passes_the_whole_suite() -> None:
     # The preset files are the same inputs again under other configurations, written by the
     # same reference; regenerating them byte for byte proves their values

@@ -37,6 +37,7 @@ INTERACTIONS = (
 )
 
 
+@pytest.mark.slow
 def test_cases_check_passes() -> None:
     report = check(ROOT, DATA)
     assert report.cases >= 2500
@@ -46,6 +47,7 @@ def test_cases_check_passes() -> None:
     assert not report.skipped
 
 
+@pytest.mark.slow
 def test_regeneration_is_byte_identical(tmp_path: Path) -> None:
     written = generate(tmp_path, DATA)
     fresh = {p.relative_to(tmp_path).as_posix() for p in written}
