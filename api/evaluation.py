@@ -8,13 +8,18 @@ others. Measures are measure strings of
 ``spec/grammar.yaml``: canonical (``nDCG@10``), presets (``trec_eval@10``), trec_eval names
 (``ndcg_cut.10``) and ir_measures strings (``nDCG(judged_only=True)@5``). Values are exact
 decimals of the spec's output digits (``ndcg.precision``) with a float view.
+
+Each measure's scores are a `Result` (``ndcgspec.Result``, defined in
+`ndcgspec.reference.result`, the record ``ndcgspec score`` prints too): ``measure`` as
+written, ``canonical``, ``fingerprint``, ``aggregate`` and ``per_query`` (nDCG per query,
+with ``dcg`` and ``idcg``) as exact Decimals, None when undefined; ``float(result)`` is the
+aggregate as a float, ``to_json()`` the object ``ndcgspec score --format json`` prints.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -22,8 +27,9 @@ from ndcgspec.engine.scoring import score_files
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import evaluate
-from ndcgspec.reference.errors import NdcgSpecError
+from ndcgspec.reference.errors import InputError, NdcgSpecError
 from ndcgspec.reference.inputs import Judgment, Posting, qrels_from_labels, run_from_scores
+from ndcgspec.reference.result import Result
 from ndcgspec.reference.trec_io import read_qrels, read_run
 
 #: A TREC file path, ``{qid: {docid: value}}``, or a pandas DataFrame of ir_measures' columns.
@@ -32,39 +38,13 @@ Source = str | os.PathLike[str] | Mapping[str, Mapping[str, Any]] | Any
 
 class ScoreError(NdcgSpecError):
     """Input or a measure that cannot be scored: `file` and `line` name where (None for
-    in-memory input), `anchor` the spec anchor of the rule that refused it when known."""
+    in-memory input, `line` None for a whole file), `anchor` the spec anchor of the rule that
+    refused it when known; all three the fields of the error scoring raised."""
 
     def __init__(self, error: NdcgSpecError) -> None:
         super().__init__(str(error))
-        where = getattr(error, "where", None) or ""
-        path, sep, line = where.rpartition(":")
-        self.file: str | None = path if sep and line.isdigit() else (where or None)
-        self.line: int | None = int(line) if sep and line.isdigit() else None
-        self.anchor: str | None = getattr(error, "anchor", None)
-
-
-@dataclass(frozen=True)
-class Result:
-    """One measure's scores: `measure` as written, its canonical form and fingerprint, the
-    aggregate and the per-query nDCG as exact decimals (None when undefined)."""
-
-    measure: str
-    canonical: str
-    fingerprint: str
-    aggregate: Decimal | None
-    per_query: dict[str, Decimal | None]
-
-    def __float__(self) -> float:
-        """The aggregate as a float (NaN when undefined)."""
-        return float("nan") if self.aggregate is None else float(self.aggregate)
-
-    def per_query_float(self) -> dict[str, float]:
-        """The per-query values as floats (NaN when undefined)."""
-        return {q: float("nan") if v is None else float(v) for q, v in self.per_query.items()}
-
-
-def _decimal(text: str | None) -> Decimal | None:
-    return None if text is None else Decimal(text)
+        self.file, self.line = error.file, error.line
+        self.anchor: str | None = error.anchor if isinstance(error, InputError) else None
 
 
 def _exact(value: Any) -> str | int | Decimal:
@@ -134,13 +114,4 @@ def score(
             outputs = [evaluate(config, judged, ranked).to_json() for config in configs]
     except NdcgSpecError as error:
         raise ScoreError(error) from error
-    return {
-        text: Result(
-            measure=text,
-            canonical=out["measure"],
-            fingerprint=out["fingerprint"],
-            aggregate=_decimal(out["aggregate"]),
-            per_query={q: _decimal(r["ndcg"]) for q, r in out["per_query"].items()},
-        )
-        for text, out in zip(wanted, outputs, strict=True)
-    }
+    return {text: Result.from_json(out, text) for text, out in zip(wanted, outputs, strict=True)}

@@ -37,6 +37,7 @@ from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.measures.config_file import load_config_file
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, ConfigError
+from ndcgspec.reference.result import Result
 
 UNDEFINED = "undefined"
 
@@ -136,23 +137,20 @@ def column_names(text: str) -> tuple[str, str, str]:
     return names  # type: ignore[return-value]
 
 
-def text_lines(
-    results: Sequence[dict[str, Any]], per_query: bool, digits: int | None = None
-) -> list[str]:
+def text_lines(results: Sequence[Result], per_query: bool, digits: int | None = None) -> list[str]:
     """The text format: per measure, as written, the per-query lines (with `per_query`) then
     ``all``; with `digits`, values rounded to that many decimal places."""
     lines = []
     for result in results:
-        rows = [(q, r["ndcg"]) for q, r in result["per_query"].items()] if per_query else []
-        rows.append(("all", result["aggregate"]))
-        name = result.get("written") or result["measure"]
-        lines += [f"{name}\t{q}\t{rounded(v, digits) or UNDEFINED}" for q, v in rows]
+        rows = list(result.per_query.items()) if per_query else []
+        rows.append(("all", result.aggregate))
+        lines += [f"{result.measure}\t{q}\t{rounded(v, digits) or UNDEFINED}" for q, v in rows]
     return lines
 
 
-def json_lines(results: Sequence[dict[str, Any]]) -> list[str]:
+def json_lines(results: Sequence[Result]) -> list[str]:
     """The JSON Lines format: one result object per line."""
-    return [json.dumps(result) for result in results]
+    return [json.dumps(result.to_json()) for result in results]
 
 
 def _scored_on_spark(
@@ -183,14 +181,13 @@ def run_score(args: argparse.Namespace) -> int:
         results = _scored_on_spark(configs, args, columns, presence)
     else:
         results = score_files(configs, args.qrels, args.run, columns, presence)
-    for (written, _), result in zip(makers, results, strict=True):
-        result["written"] = written or result["measure"]
+    scores = [Result.from_json(r, written) for (written, _), r in zip(makers, results, strict=True)]
     missing = presence.missing()
     if missing:
         print(missing_note(missing, len(presence.qrels)), file=sys.stderr)
     if args.format == "json":
-        lines = json_lines(results)
+        lines = json_lines(scores)
     else:
-        lines = text_lines(results, args.per_query, args.digits)
+        lines = text_lines(scores, args.per_query, args.digits)
     print("\n".join(lines))
     return 0

@@ -35,11 +35,13 @@ def missing_note(missing: Sequence[str], qrels_queries: int) -> str:
     )
 
 
-def rounded(value: str | None, digits: int | None) -> str | None:
-    """A decimal string rounded half to even to `digits` decimal places (None keeps all)."""
-    if value is None or digits is None:
-        return value
-    exact = Decimal(value)
+def rounded(exact: Decimal | None, digits: int | None) -> str | None:
+    """A decimal written rounded half to even to `digits` decimal places (None keeps all its
+    digits), without exponent; None stays None."""
+    if exact is None:
+        return None
+    if digits is None:
+        return format(exact, "f")
     # The result holds the integer part's digits and `digits` more: a context that narrow (the
     # default one has 28) would refuse to round 40 places.
     context = rounding(max(exact.adjusted() + 1, 1) + digits)

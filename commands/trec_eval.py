@@ -38,7 +38,7 @@ from ndcgspec.measures.trec_eval_names import (
 )
 from ndcgspec.reference.contexts import computing_mp
 from ndcgspec.reference.decimals import decimal_string, working_precision
-from ndcgspec.reference.errors import ConfigError, InputError
+from ndcgspec.reference.errors import ConfigError, InputError, Location
 from ndcgspec.reference.inputs import Judgment, Posting
 from ndcgspec.reference.query import QueryResult, evaluate_query
 from ndcgspec.reference.trec_io import Source, opened, read_lines, read_qrels, read_run
@@ -152,7 +152,7 @@ def run_trec_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def atol_label(text: str, where: str) -> Decimal:
+def atol_label(text: str, where: Location) -> Decimal:
     """A label as trec_eval reads it, with atol (get_qrels.c): the number its leading sign and
     digits write, whatever follows them; beyond a C long, where atol is undefined, an error.
     ``ndcg.fractional.truncate`` models atol on the value, which differs for "1e3"; the text

@@ -84,7 +84,7 @@ from ndcgspec.reference.decimals import (
     working_precision,
 )
 from ndcgspec.reference.discount import discount
-from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.errors import InputError, Location
 from ndcgspec.reference.evaluate import Evaluation, query_object, result_object
 from ndcgspec.reference.ideal import every_gain_enters
 from ndcgspec.reference.inputs import Judgment, Posting, Qrels, Run, add_judgment
@@ -419,7 +419,7 @@ def ideal_sum(
 
 def _judgment(qrels: QrelsColumns, row: int) -> Judgment:
     label = parse_decimal(qrels.label_texts[qrels.label_id[row]])
-    return Judgment(label, f"{qrels.path}:{qrels.lines[row]}")
+    return Judgment(label, Location(qrels.path, qrels.lines[row]))
 
 
 def _reject_judged_twice(qrels: QrelsColumns, table: KeyTable) -> None:
@@ -452,7 +452,7 @@ def reference_inputs(
         Posting(
             docid,
             exact_score(run, row, inexact),
-            f"{run.path}:{run.lines[run.file_index(row)]}",
+            Location(run.path, run.lines[run.file_index(row)]),
         )
         for docid, row in zip(token_texts(run.words[rows]), rows.tolist(), strict=True)
     ]

@@ -30,7 +30,7 @@ from ndcgspec.engine.stream import (
     score_files_fast,
 )
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.errors import InputError, Location
 from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.trec_io import STDIN, Source, opened, read_qrels, read_run
 
@@ -79,7 +79,7 @@ def score_files_plain(
 def _trec_declined(reader: Any, source: Source, reason: Unsupported) -> InputError:
     """The plain reader's error for TREC text the columnar reader declined."""
     reader(source)
-    return InputError(str(reason), source.name)
+    return InputError(str(reason), Location(source.name))
 
 
 def _score_tables(

@@ -32,7 +32,7 @@ from ndcgspec.engine.read import (
     words_of,
 )
 from ndcgspec.reference.decimals import parse_decimal
-from ndcgspec.reference.errors import InputError, NdcgSpecError, install_hint
+from ndcgspec.reference.errors import InputError, Location, NdcgSpecError, install_hint
 from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
 from ndcgspec.reference.trec_io import FORBIDDEN, SEPARATORS, Source
 
@@ -63,7 +63,7 @@ def _pyarrow(where: str) -> Any:
         import pyarrow.parquet
     except ImportError:
         raise InputError(
-            f"reading a table needs pyarrow: {install_hint('tables')}", where
+            f"reading a table needs pyarrow: {install_hint('tables')}", Location(where)
         ) from None
     return pyarrow
 
@@ -109,14 +109,15 @@ def _batches(source: Source, kind: str, names: Sequence[str]) -> Iterator[Any]:
         for batch in batches:
             yield batch.select(list(names))
     except (pa.ArrowException, OSError) as error:
-        raise InputError(f"not a readable {kind} table: {error}", source.name) from None
+        raise InputError(f"not a readable {kind} table: {error}", Location(source.name)) from None
 
 
 def _check_names(present: list[str], names: Sequence[str], where: str) -> None:
     missing = [n for n in names if n not in present]
     if missing:
         raise InputError(
-            f"the table has no column {missing[0]!r}; its columns are {', '.join(present)}", where
+            f"the table has no column {missing[0]!r}; its columns are {', '.join(present)}",
+            Location(where),
         )
 
 
@@ -134,7 +135,7 @@ def _ids(array: Any, column: str, where: str, row: int) -> Any:
         array = array.cast(array.type.value_type)
     if array.null_count:
         at = _first(array.is_null(), pc)
-        raise InputError(f"column {column!r} has no value", f"{where}:{row + at}")
+        raise InputError(f"column {column!r} has no value", Location(where, row + at))
     if pa.types.is_integer(array.type):
         array = array.cast(pa.large_string())
     elif pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
@@ -142,10 +143,12 @@ def _ids(array: Any, column: str, where: str, row: int) -> Any:
         try:
             array.validate(full=True)
         except pa.ArrowInvalid:
-            raise InputError(f"column {column!r} holds text that is not UTF-8", where) from None
+            raise InputError(
+                f"column {column!r} holds text that is not UTF-8", Location(where)
+            ) from None
     else:
         raise InputError(
-            f"column {column!r} holds {array.type}: ids are strings or integers", where
+            f"column {column!r} holds {array.type}: ids are strings or integers", Location(where)
         )
     bad = pc.or_(pc.equal(pc.utf8_length(array), 0), pc.match_substring_regex(array, _NOT_IN_ID))
     if pc.any(bad).as_py():
@@ -153,7 +156,7 @@ def _ids(array: Any, column: str, where: str, row: int) -> Any:
         raise InputError(
             f"column {column!r}: id {array[at].as_py()!r} is empty or holds white space or a "
             "control character",
-            f"{where}:{row + at}",
+            Location(where, row + at),
         )
     return array
 
@@ -176,7 +179,7 @@ def _number_texts(array: Any, column: str, where: str, row: int) -> tuple[np.nda
     pc = pa.compute
     if array.null_count:
         at = _first(array.is_null(), pc)
-        raise InputError(f"column {column!r} has no value", f"{where}:{row + at}")
+        raise InputError(f"column {column!r} has no value", Location(where, row + at))
     kind = array.type
     if not (
         pa.types.is_integer(kind)
@@ -185,7 +188,7 @@ def _number_texts(array: Any, column: str, where: str, row: int) -> tuple[np.nda
         or pa.types.is_string(kind)
         or pa.types.is_large_string(kind)
     ):
-        raise InputError(f"column {column!r} holds {kind}: numbers are wanted", where)
+        raise InputError(f"column {column!r} holds {kind}: numbers are wanted", Location(where))
     encoded = pc.dictionary_encode(array)
     texts = []
     for value in encoded.dictionary.to_pylist():
@@ -195,7 +198,7 @@ def _number_texts(array: Any, column: str, where: str, row: int) -> tuple[np.nda
             at = _first(pc.equal(array, pa.scalar(value, kind)), pc)
             raise InputError(
                 f"column {column!r}: {value!r} is not a finite decimal number",
-                f"{where}:{row + at}",
+                Location(where, row + at),
             ) from None
     return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), texts
 
@@ -218,7 +221,7 @@ def qrels_columns(source: Source, kind: str, names: Sequence[str]) -> QrelsColum
     batches = list(_batches(source, kind, names))
     table = pa.Table.from_batches(batches) if batches else None
     if table is None or table.num_rows == 0:
-        raise InputError("the table has no rows", source.name)
+        raise InputError("the table has no rows", Location(source.name))
     queries = pa.compute.dictionary_encode(_ids(table.column(0), names[0], source.name, 1))
     docs = _ids(table.column(1), names[1], source.name, 1)
     label_id, texts = _number_texts(table.column(2).combine_chunks(), names[2], source.name, 1)
@@ -280,7 +283,7 @@ def run_pieces(
         )
         first += batch.num_rows
     if first == 1:
-        raise InputError("the table has no rows", source.name)
+        raise InputError("the table has no rows", Location(source.name))
 
 
 def reference_qrels(qrels: QrelsColumns) -> dict[str, dict[str, Judgment]]:
@@ -289,7 +292,7 @@ def reference_qrels(qrels: QrelsColumns) -> dict[str, dict[str, Judgment]]:
     rows = range(len(qrels.qidx))
     for docid, row in zip(token_texts(qrels.words), rows, strict=True):
         label = parse_decimal(qrels.label_texts[qrels.label_id[row]])
-        where = f"{qrels.path}:{qrels.lines[row]}"
+        where = Location(qrels.path, qrels.lines[row])
         add_judgment(judged, qrels.qids[qrels.qidx[row]], docid, Judgment(label, where))
     return judged
 
@@ -299,6 +302,6 @@ def reference_run(run: RunColumns, qids: list[str]) -> dict[str, list]:
     inexact = dict(zip(run.inexact_rows.tolist(), run.inexact_texts, strict=True))
     postings: dict[str, list] = {}
     for docid, row in zip(token_texts(run.words), range(len(run.qidx)), strict=True):
-        posting = Posting(docid, exact_score(run, row, inexact), f"{run.path}:{run.lines[row]}")
+        posting = Posting(docid, exact_score(run, row, inexact), Location(run.path, run.lines[row]))
         postings.setdefault(qids[run.qidx[row]], []).append(posting)
     return postings

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.errors import InputError, Location
 
 
 def output_path(path: Path, option: str, *, folder: bool = False) -> Path:
@@ -16,10 +16,11 @@ def output_path(path: Path, option: str, *, folder: bool = False) -> Path:
     wanted, other = ("folder", "file") if folder else ("file", "folder")
     if path.exists() and path.is_dir() != folder:
         raise InputError(
-            f"is a {other}, not a {wanted}; {option} names the {wanted} to write", str(path)
+            f"is a {other}, not a {wanted}; {option} names the {wanted} to write",
+            Location(str(path)),
         )
     # A relative path's parents end at ".", an absolute one's at "/": both exist.
     above = next(parent for parent in path.parents if parent.exists())
     if not above.is_dir():
-        raise InputError(f"cannot be written: {above} is a file, not a folder", str(path))
+        raise InputError(f"cannot be written: {above} is a file, not a folder", Location(str(path)))
     return path

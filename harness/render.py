@@ -21,7 +21,7 @@ from xml.etree import ElementTree
 from ndcgspec.harness.outcome import OUTCOMES
 from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.report import Report, Tally, exit_status, read_report, tally
-from ndcgspec.reference import InputError
+from ndcgspec.reference import InputError, Location
 
 MAX_LISTED = 50
 
@@ -270,14 +270,16 @@ def write_output(path: Path, text: str, report: Report) -> None:
     lost."""
     output_path(path, "-o")
     if path.exists() and path.samefile(report.source):
-        raise InputError("is the report being rendered; refusing to overwrite it", str(path))
+        raise InputError(
+            "is the report being rendered; refusing to overwrite it", Location(str(path))
+        )
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)
     except OSError as error:
         temporary.unlink(missing_ok=True)
-        raise InputError(f"cannot write: {error.strerror or error}", str(path)) from None
+        raise InputError(f"cannot write: {error.strerror or error}", Location(str(path))) from None
 
 
 def handle(args: argparse.Namespace) -> int:

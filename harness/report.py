@@ -23,7 +23,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from ndcgspec.harness.outcome import OUTCOMES
-from ndcgspec.reference import InputError
+from ndcgspec.reference import InputError, Location
 from ndcgspec.reference.config import choice_axes
 from ndcgspec.spec import load_schema
 
@@ -47,7 +47,9 @@ class ReportWriter:
         try:
             self._fd = os.open(self.partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         except OSError as error:
-            raise InputError(f"cannot write report: {error.strerror}", str(self.partial)) from None
+            raise InputError(
+                f"cannot write report: {error.strerror}", Location(str(self.partial))
+            ) from None
 
     def write(self, record: Mapping[str, Any]) -> None:
         """Append one record as one line, with a single write, and flush it to the file."""
@@ -126,11 +128,11 @@ def read_report(path: Path) -> Report:
     if not path.exists() and partial_path(path).exists():
         path = partial_path(path)
     if path.is_dir():
-        raise InputError("is a folder, not a report", str(path))
+        raise InputError("is a folder, not a report", Location(str(path)))
     try:
         lines = path.read_text(encoding="utf-8").split("\n")
     except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read report: {error}", str(path)) from None
+        raise InputError(f"cannot read report: {error}", Location(str(path))) from None
     records: list[dict[str, Any]] = []
     footer = None
     for number, line in enumerate(lines, start=1):
@@ -141,15 +143,15 @@ def read_report(path: Path) -> Report:
         except (json.JSONDecodeError, RecursionError):
             if number == len(lines):
                 break  # the last line of a killed run, cut short
-            raise InputError("report line is not JSON", f"{path}:{number}") from None
+            raise InputError("report line is not JSON", Location(str(path), number)) from None
         problem = "a line after the footer" if footer else line_problem(record, first=not records)
         if problem:
-            raise InputError(problem, f"{path}:{number}")
+            raise InputError(problem, Location(str(path), number))
         records.append(record)
         if record["type"] == "footer":
             footer = record
     if not records:
-        raise InputError("not an ndcgspec report: it holds no line", str(path))
+        raise InputError("not an ndcgspec report: it holds no line", Location(str(path)))
     results = [r for r in records if r["type"] == "result"]
     return Report(records[0], results, footer, path)
 

@@ -18,7 +18,7 @@ import yaml
 
 from ndcgspec.reference.config import LIMITS, Config, error_key, shown
 from ndcgspec.reference.decimals import parse_decimal
-from ndcgspec.reference.errors import ConfigError, NdcgSpecError
+from ndcgspec.reference.errors import ConfigError, Location, NdcgSpecError
 
 
 class _Problem(ConfigError):
@@ -188,27 +188,26 @@ def load_config_file(path: str | Path) -> Config:
         with path.open("rb") as handle:
             data = handle.read(most + 1)
     except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise ConfigError(f"cannot read: {error.strerror or error}", Location(str(path))) from None
     if len(data) > most:
-        raise ConfigError(f"{path}: larger than {most} bytes (ndcg.limits)")
+        raise ConfigError(f"larger than {most} bytes (ndcg.limits)", Location(str(path)))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        raise ConfigError(f"{path}:{line}: not valid UTF-8") from None
+        raise ConfigError("not valid UTF-8", Location(str(path), line)) from None
     try:
         values, lines = _parse_json(text) if path.suffix.lower() == ".json" else _parse_yaml(text)
     except _Problem as problem:
-        where = f"{path}:{problem.line}" if problem.line else str(path)
-        raise ConfigError(f"{where}: {problem}") from None
+        raise ConfigError(str(problem), Location(str(path), problem.line or None)) from None
     if not isinstance(values, dict):
         found = "nothing" if values is None else f"a {type(values).__name__}"
         raise ConfigError(
-            f"{path}:1: must hold one configuration object (axis and parameter ids as keys), "
-            f"found {found}"
+            f"must hold one configuration object (axis and parameter ids as keys), found {found}",
+            Location(str(path), 1),
         )
     try:
         return Config.from_mapping(values)
     except ConfigError as error:
         line = lines.get(str(error_key(error)))
-        raise ConfigError(f"{path}:{line}: {error}" if line else f"{path}: {error}") from None
+        raise ConfigError(str(error), Location(str(path), line or None)) from None

@@ -2,7 +2,7 @@
 mpmath arithmetic at the spec's precision, written for clarity rather than speed."""
 
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.errors import ConfigError, InputError, NdcgSpecError
+from ndcgspec.reference.errors import ConfigError, InputError, Location, NdcgSpecError
 from ndcgspec.reference.evaluate import Evaluation, evaluate
 from ndcgspec.reference.inputs import Judgment, Posting, qrels_from_labels, run_from_scores
 from ndcgspec.reference.query import QueryResult, TraceRow
@@ -13,6 +13,7 @@ __all__ = [
     "Evaluation",
     "InputError",
     "Judgment",
+    "Location",
     "NdcgSpecError",
     "Posting",
     "QueryResult",

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from ndcgspec.reference.errors import Location
+
 
 @dataclass(frozen=True)
 class ScoredDocument:
@@ -19,4 +21,4 @@ class ScoredDocument:
     score: Decimal
     label: Decimal | None
     gain: Any | None
-    where: str | None = None
+    where: Location | None = None

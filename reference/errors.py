@@ -11,10 +11,28 @@ import re
 import shlex
 from functools import cache
 from importlib.metadata import requires
+from typing import NamedTuple
+
+
+class Location(NamedTuple):
+    """Where an input problem is: a file (or a named in-memory input) and, when known, its line
+    (a table's row, ``ndcg.input.table``). A tuple, since one is made for every input line."""
+
+    file: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return self.file if self.line is None else f"{self.file}:{self.line}"
 
 
 class NdcgSpecError(ValueError):
-    """Base of every error ndcgspec reports to a user as a single line."""
+    """Base of every error ndcgspec reports to a user as a single line: ``file:line: problem``
+    when the problem has a location, whose parts `file` and `line` hold (None when unknown)."""
+
+    def __init__(self, message: str, where: Location | None = None) -> None:
+        super().__init__(f"{where}: {message}" if where else message)
+        self.file = where.file if where else None
+        self.line = where.line if where else None
 
 
 class ConfigError(NdcgSpecError):
@@ -26,18 +44,17 @@ class InputError(NdcgSpecError):
 
     When a choice of an axis rejects the input (``ndcg.duplicates.error``, say), `axis` is
     the axis id and `anchor` that choice's spec anchor; both are None for an input that no
-    axis rejects (a malformed file). `where` is the file and line, when known."""
+    axis rejects (a malformed file)."""
 
     def __init__(
         self,
         message: str,
-        where: str | None = None,
+        where: Location | None = None,
         *,
         anchor: str | None = None,
         axis: str | None = None,
     ) -> None:
-        super().__init__(f"{where}: {message}" if where else message)
-        self.where = where
+        super().__init__(message, where)
         self.anchor = anchor
         self.axis = axis
 

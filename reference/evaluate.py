@@ -25,7 +25,8 @@ class Evaluation:
     aggregate: mpmath.mpf | None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON result object of ``ndcgspec score --format json`` (a contract)."""
+        """The JSON result object of scoring (a contract): what ``ndcgspec score --format
+        json`` prints but the measure as written, which `result.Result` adds."""
         return result_object(
             self.config,
             decimal_string(self.aggregate),
@@ -45,8 +46,8 @@ def query_object(result: QueryResult) -> dict[str, str | None]:
 def result_object(
     config: Config, aggregate: str | None, per_query: dict[str, dict[str, str | None]]
 ) -> dict[str, Any]:
-    """The JSON result object of ``ndcgspec score --format json`` (a contract), from the
-    decimal strings of the values."""
+    """The JSON result object of scoring (`Evaluation.to_json`), from the decimal strings of
+    the values."""
     return {
         "measure": config.canonical(),
         "fingerprint": config.fingerprint(),

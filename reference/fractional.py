@@ -5,21 +5,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import ROUND_DOWN, Decimal
 
+from ndcgspec.reference.errors import Location
 from ndcgspec.reference.rejection import rejection
 
 
-def keep(label: Decimal, where: str | None) -> Decimal:
+def keep(label: Decimal, where: Location | None) -> Decimal:
     """``ndcg.fractional.keep``: the label as written."""
     return label
 
 
-def truncate(label: Decimal, where: str | None) -> Decimal:
+def truncate(label: Decimal, where: Location | None) -> Decimal:
     """``ndcg.fractional.truncate``: the label truncated toward zero, as C's atol reads a label
     written without an exponent (atol reads the text: "1e3" is 1, where this is 1000)."""
     return label.to_integral_value(rounding=ROUND_DOWN)
 
 
-def error(label: Decimal, where: str | None) -> Decimal:
+def error(label: Decimal, where: Location | None) -> Decimal:
     """``ndcg.fractional.error``: a fractional label is rejected."""
     if label != label.to_integral_value():
         raise rejection("fractional", f"fractional label {label} is not allowed", where)

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from ndcgspec.reference.arithmetic import Number, number, numbers
 from ndcgspec.reference.config import LIMITS, Config
-from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.errors import InputError, Location
 
 
 def linear(label: Decimal, config: Config) -> Number:
@@ -39,7 +39,7 @@ CHOICES: dict[str, Callable[[Decimal, Config], Number]] = {
 }
 
 
-def check_label(label: Decimal, config: Config, where: str | None) -> None:
+def check_label(label: Decimal, config: Config, where: Location | None) -> None:
     """``ndcg.limits``: under gain=exponential |l| <= exponential_label, checked before 2^l is
     computed (a label of 1e20 has no gain any implementation can hold)."""
     if config.choice("gain") == "exponential" and abs(label) > LIMITS["exponential_label"]:

@@ -7,15 +7,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ndcgspec.reference.decimals import parse_decimal
-from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.errors import InputError, Location
 
 
 @dataclass(frozen=True)
 class Judgment:
-    """The label of one judged document; `where` names its origin (``file:line``) for errors."""
+    """The label of one judged document; `where` names its origin (file and line) for errors."""
 
     label: Decimal
-    where: str | None = None
+    where: Location | None = None
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class Posting:
 
     docid: str
     score: Decimal
-    where: str | None = None
+    where: Location | None = None
 
 
 Qrels = Mapping[str, Mapping[str, Judgment]]

@@ -12,32 +12,33 @@ from typing import Any
 
 from ndcgspec.reference.arithmetic import number
 from ndcgspec.reference.config import Config
+from ndcgspec.reference.errors import Location
 from ndcgspec.reference.gain import gain
 from ndcgspec.reference.rejection import rejection
 
 
-def zero(label: Decimal, config: Config, where: str | None) -> Any | None:
+def zero(label: Decimal, config: Config, where: Location | None) -> Any | None:
     """``ndcg.negative.zero``: judged, with gain 0."""
     return number(0)
 
 
-def unjudged(label: Decimal, config: Config, where: str | None) -> Any | None:
+def unjudged(label: Decimal, config: Config, where: Location | None) -> Any | None:
     """``ndcg.negative.unjudged``: the judgment is dropped; the unjudged axis decides."""
     return None
 
 
-def keep(label: Decimal, config: Config, where: str | None) -> Any | None:
+def keep(label: Decimal, config: Config, where: Location | None) -> Any | None:
     """``ndcg.negative.keep``: the gain function applied to the negative label as is."""
     return gain(label, config)
 
 
-def keep_in_ideal(label: Decimal, config: Config, where: str | None) -> Any | None:
+def keep_in_ideal(label: Decimal, config: Config, where: Location | None) -> Any | None:
     """``ndcg.negative.keep-in-ideal``: the gain as `keep` gives it; the ideal list takes it
     too (``ideal.ideal_gains``)."""
     return keep(label, config, where)
 
 
-def error(label: Decimal, config: Config, where: str | None) -> Any | None:
+def error(label: Decimal, config: Config, where: Location | None) -> Any | None:
     """``ndcg.negative.error``: a negative label is rejected."""
     raise rejection("negative", f"negative label {label} is not allowed", where)
 

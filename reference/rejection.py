@@ -4,7 +4,7 @@ the choice's anchor as the spec names it."""
 from __future__ import annotations
 
 from ndcgspec.reference.config import axis
-from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.errors import InputError, Location
 
 REJECTING_CHOICE = "error"
 
@@ -19,7 +19,7 @@ def choice_anchor(axis_id: str, choice_id: str) -> str:
     return entry["anchor"]
 
 
-def rejection(axis_id: str, problem: str, where: str | None = None) -> InputError:
+def rejection(axis_id: str, problem: str, where: Location | None = None) -> InputError:
     """The error of `axis_id`'s ``error`` choice refusing an input for `problem`; its one
     line ends with the configuration that refused it, as ``(duplicates=error)``."""
     return InputError(

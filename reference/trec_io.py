@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ndcgspec.reference.decimals import parse_decimal
-from ndcgspec.reference.errors import InputError, NdcgSpecError
+from ndcgspec.reference.errors import InputError, Location, NdcgSpecError
 from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
 from ndcgspec.spec import load_spec
 
@@ -59,7 +59,7 @@ class Source:
         return stream
 
 
-def _cannot_read(error: BaseException, where: str, what: str = "cannot read") -> InputError:
+def _cannot_read(error: BaseException, where: Location, what: str = "cannot read") -> InputError:
     return InputError(f"{what}: {getattr(error, 'strerror', None) or error}", where)
 
 
@@ -83,11 +83,11 @@ def opened(path: str | Path | Source) -> Iterator[Source]:
             file.seek(0)
             compressed = file.read(len(GZIP_MAGIC)) == GZIP_MAGIC
         except OSError as error:
-            raise _cannot_read(error, name) from None
+            raise _cannot_read(error, Location(name)) from None
         yield Source(name, file, compressed, size)
 
 
-def fields_of(line: bytes, where: str) -> list[str]:
+def fields_of(line: bytes, where: Location) -> list[str]:
     """The fields of one line of text (``ndcg.input``): UTF-8 without forbidden characters,
     split at runs of the field separators."""
     try:
@@ -100,14 +100,14 @@ def fields_of(line: bytes, where: str) -> list[str]:
     return _FIELD.findall(text)
 
 
-def read_lines(path: str | Path | Source) -> Iterator[tuple[str, list[str]]]:
-    """(``file:line``, fields) of every non-blank line of a text file, gunzipped when it
+def read_lines(path: str | Path | Source) -> Iterator[tuple[Location, list[str]]]:
+    """(file and line, fields) of every non-blank line of a text file, gunzipped when it
     starts with the gzip magic; an empty file is an error."""
     with opened(path) as source:
         number, seen = 0, False
         try:
             for number, line in enumerate(source.text(), start=1):
-                where = f"{source.name}:{number}"
+                where = Location(source.name, number)
                 fields = fields_of(line, where)
                 if fields:
                     seen = True
@@ -115,12 +115,12 @@ def read_lines(path: str | Path | Source) -> Iterator[tuple[str, list[str]]]:
         except (OSError, EOFError, zlib.error) as error:
             # A damaged gzip stream fails part-way: name the line being read when it failed.
             if not source.compressed:
-                raise _cannot_read(error, source.name) from None
+                raise _cannot_read(error, Location(source.name)) from None
             raise _cannot_read(
-                error, f"{source.name}:{number + 1}", "cannot read gzip data"
+                error, Location(source.name, number + 1), "cannot read gzip data"
             ) from None
         if not seen:
-            raise InputError("file is empty", source.name)
+            raise InputError("file is empty", Location(source.name))
 
 
 QRELS_LAYOUT = "qid iter docid label"
@@ -128,7 +128,7 @@ RUN_LAYOUT = "qid Q0 docid rank score tag"
 
 
 def _fields(
-    fields: list[str], layout: str, kind: str, where: str, extra: bool = False
+    fields: list[str], layout: str, kind: str, where: Location, extra: bool = False
 ) -> list[str]:
     """The fields of a line laid out as `layout`; a line with too few (or, unless `extra`
     fields are allowed, too many) is malformed."""
@@ -140,7 +140,7 @@ def _fields(
     return fields[:count]
 
 
-def field_decimal(text: str, what: str, where: str) -> Decimal:
+def field_decimal(text: str, what: str, where: Location) -> Decimal:
     """A label or score field as an exact decimal (``ndcg.input.number``)."""
     try:
         return parse_decimal(text)
@@ -148,16 +148,16 @@ def field_decimal(text: str, what: str, where: str) -> Decimal:
         raise InputError(f"{what} {text!r} is not a finite decimal number", where) from None
 
 
-def spec_label(text: str, where: str) -> Decimal:
+def spec_label(text: str, where: Location) -> Decimal:
     """A label as ``ndcg.input.number`` reads it: the exact decimal written ("1e3" is 1000)."""
     return field_decimal(text, "label", where)
 
 
 def read_qrels(
-    path: str | Path | Source, label: Callable[[str, str], Decimal] = spec_label
+    path: str | Path | Source, label: Callable[[str, Location], Decimal] = spec_label
 ) -> dict[str, dict[str, Judgment]]:
     """TREC qrels: four fields a line, each label read by `label` from its text and
-    ``file:line``; a document judged twice for a query is an error
+    location; a document judged twice for a query is an error
     (``ndcg.input.duplicate-judgment``)."""
     qrels: dict[str, dict[str, Judgment]] = {}
     for where, fields in read_lines(path):

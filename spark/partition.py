@@ -21,7 +21,7 @@ from ndcgspec.engine.evaluate import MeanPart, evaluate_queries, prepare, refere
 from ndcgspec.engine.read import Unsupported, read_qrels_columns, read_run_columns, run_pieces
 from ndcgspec.engine.support import not_computed
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.errors import InputError, Location
 from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.trec_io import Source, read_qrels, read_run
 from ndcgspec.spark.transport import exact_decimal_text
@@ -86,10 +86,9 @@ def _located(
         return f"{match[1]}, line {frame['line'].iloc[int(match[2]) - 1]!r}"
 
     message = re.sub(f"({pattern}):([0-9]+)", line, str(error))
-    where = re.fullmatch(f"({pattern}):([0-9]+)", error.where or "")
-    if where is None:
+    if error.file not in names or error.line is None:
         return -1, message
-    return int(frames[names.index(where[1])]["row"].iloc[int(where[2]) - 1]), message
+    return int(frames[names.index(error.file)]["row"].iloc[error.line - 1]), message
 
 
 def _reject_undecoded(
@@ -100,7 +99,7 @@ def _reject_undecoded(
             continue
         bad = frame["line"].str.contains(UNDECODED, regex=False).to_numpy().nonzero()[0]
         if len(bad):
-            raise InputError("line is not valid UTF-8", f"{name}:{bad[0] + 1}")
+            raise InputError("line is not valid UTF-8", Location(name, int(bad[0]) + 1))
 
 
 def _result_rows(found: Sequence[Share], qrels: pd.DataFrame) -> list[dict[str, Any]]:

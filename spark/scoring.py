@@ -16,7 +16,7 @@ from ndcgspec.engine.evaluate import MeanPart, NeedsMoreDigits
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import plain_digits
-from ndcgspec.reference.errors import InputError, NdcgSpecError
+from ndcgspec.reference.errors import InputError, Location, NdcgSpecError
 from ndcgspec.reference.evaluate import result_object
 from ndcgspec.reference.trec_io import SEPARATORS
 from ndcgspec.spark.partition import (
@@ -61,7 +61,7 @@ def _results(
     line, or else the input error of the earliest line a partition found, raises."""
     for kind, counted in ((QRELS, "qrels_lines"), (RUN, "run_lines")):
         if not any(row[counted] for row in rows if row["config"] == COUNTED):
-            raise InputError("file is empty", names[kind])
+            raise InputError("file is empty", Location(names[kind]))
     failures = sorted((row["first"], row["error"], row) for row in rows if row["config"] == FAILED)
     if failures:
         _, message, row = failures[0]
@@ -129,14 +129,16 @@ def frame_lines(frame: DataFrame, columns: Sequence[str], kind: int, name: str) 
 
     missing = [c for c in columns if c not in frame.columns]
     if missing:
-        raise InputError(f"no column {missing[0]!r}; the columns are {frame.columns}", name)
+        raise InputError(
+            f"no column {missing[0]!r}; the columns are {frame.columns}", Location(name)
+        )
     qid, docid, value = columns
     value_type = frame.schema[value].dataType
     if not isinstance(value_type, T.StringType | T.NumericType):
         raise InputError(
             f"column {value!r} holds {value_type.simpleString()}: labels and scores are "
             "numbers or decimal strings",
-            name,
+            Location(name),
         )
     fields = frame.select(
         F.monotonically_increasing_id().alias("row"),
@@ -199,7 +201,7 @@ def score_paths(
             else:
                 lines.append(_text_lines(spark, path))
         except AnalysisException as error:
-            raise InputError(f"cannot read: {error.getMessage()}", path) from None
+            raise InputError(f"cannot read: {error.getMessage()}", Location(path)) from None
         decoded.append(not _is_parquet(path))
     return score_lines(
         configs, *lines, (qrels, run), partitions=partitions, decoded=(decoded[0], decoded[1])

@@ -17,7 +17,7 @@ from typing import Any
 
 from ndcgspec.reference import Judgment, Posting
 from ndcgspec.reference.decimals import parse_decimal
-from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.errors import InputError, Location
 from ndcgspec.reference.inputs import Qrels, Run, add_judgment
 from ndcgspec.reference.trec_io import read_qrels, read_run
 from ndcgspec.suite.folders import UNKNOWN, data_root
@@ -91,10 +91,14 @@ def inline_inputs(input_: dict[str, Any]) -> tuple[Qrels, Run]:
     (``ndcg.input.duplicate-judgment``)."""
     qrels: dict[str, dict[str, Judgment]] = {}
     for row, (qid, docid, label) in enumerate(input_["qrels"], start=1):
-        add_judgment(qrels, qid, docid, Judgment(parse_decimal(label), f"qrels row {row}"))
+        add_judgment(
+            qrels, qid, docid, Judgment(parse_decimal(label), Location(f"qrels row {row}"))
+        )
     run: dict[str, list[Posting]] = {}
     for qid, docid, score in input_["run"]:
-        run.setdefault(qid, []).append(Posting(docid, parse_decimal(score), f"run {qid} {docid}"))
+        run.setdefault(qid, []).append(
+            Posting(docid, parse_decimal(score), Location(f"run {qid} {docid}"))
+        )
     return qrels, run
 
 
@@ -111,11 +115,13 @@ def _file_run(path: Path, extra_fields: bool) -> Run:
 def checked_file(ref: dict[str, Any], data: Path | None) -> Path:
     """The data file a published case names, after checking its checksum."""
     if data is None:
-        raise InputError(UNKNOWN, ref["path"])
+        raise InputError(UNKNOWN, Location(ref["path"]))
     path = data / ref["path"]
     actual = sha256_of(path)
     if actual != ref["sha256"]:
-        raise InputError(f"sha256 is {actual}, the case expects {ref['sha256']}", str(path))
+        raise InputError(
+            f"sha256 is {actual}, the case expects {ref['sha256']}", Location(str(path))
+        )
     return path
 
 

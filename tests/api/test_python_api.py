@@ -86,3 +86,84 @@ def test_a_dataframe_without_the_columns_is_an_error() -> None:
     pandas = pytest.importorskip("pandas", reason=WITHOUT_PANDAS)
     with pytest.raises(ndcgspec.ScoreError, match="query_id"):
         ndcgspec.score(QRELS, pandas.DataFrame({"qid": ["q1"]}), "nDCG")
+
+
+def test_errors_carry_file_and_line_of_a_path_holding_colons(tmp_path) -> None:
+    # A file named like "file:line" itself: the location is the error's fields, never the
+    # message taken apart.
+    run = tmp_path / "a:b:3.txt"
+    run.write_text("q1 Q0 d1 1 0.2 t\nq1 Q0 d2 2 high t\n")
+    with pytest.raises(ndcgspec.ScoreError) as caught:
+        ndcgspec.score(QRELS, str(run), "nDCG")
+    assert (caught.value.file, caught.value.line) == (str(run), 2)
+    assert str(caught.value) == f"{run}:2: score 'high' is not a finite decimal number"
+
+
+def test_a_whole_file_error_has_a_file_and_no_line(tmp_path) -> None:
+    # A name ending in ":4" reads like "file:line" from the message; the fields say otherwise.
+    run = tmp_path / "a:b:4"
+    run.write_text("\n")
+    with pytest.raises(ndcgspec.ScoreError) as caught:
+        ndcgspec.score(QRELS, str(run), "nDCG")
+    assert (caught.value.file, caught.value.line) == (str(run), None)
+
+
+def test_errors_carry_the_row_of_a_table(tmp_path) -> None:
+    # Rows are counted from the first after the header: the empty doc_id is on row 2.
+    qrels, run = tmp_path / "q:1.csv", tmp_path / "r:1.csv"
+    qrels.write_text("query_id,doc_id,relevance\nq1,d1,2\n")
+    run.write_text("query_id,doc_id,score\nq1,d1,0.5\nq1,,0.2\n")
+    with pytest.raises(ndcgspec.ScoreError) as caught:
+        ndcgspec.score(str(qrels), str(run), "nDCG")
+    assert (caught.value.file, caught.value.line) == (str(run), 2)
+    assert str(caught.value).startswith(f"{run}:2: column 'doc_id': id ''")
+
+
+def test_a_rejection_carries_its_anchor_file_and_line(tmp_path) -> None:
+    qrels, run = tmp_path / "qrels", tmp_path / "run:2"
+    qrels.write_text("q1 0 d1 1\n")
+    run.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n")
+    with pytest.raises(ndcgspec.ScoreError) as caught:
+        ndcgspec.score(str(qrels), str(run), "nDCG(unjudged=error)")
+    error = caught.value
+    assert (error.file, error.line, error.anchor) == (str(run), 2, "ndcg.unjudged.error")
+
+
+def test_an_in_memory_error_has_no_location() -> None:
+    with pytest.raises(ndcgspec.ScoreError) as caught:
+        ndcgspec.score(QRELS, {"q1": {"d1": 1, "d9": 2}}, "nDCG(unjudged=error)")
+    assert (caught.value.file, caught.value.line) == (None, None)
+    assert caught.value.anchor == "ndcg.unjudged.error"
+
+
+def test_a_result_holds_dcg_and_idcg_read_only() -> None:
+    result = ndcgspec.score(QRELS, RUN, "nDCG")["nDCG"]
+    # Hand arithmetic above: DCG = 1/log2(3) + 1, IDCG = 2 + 1/log2(3).
+    assert abs(result.dcg["q1"] - Decimal("1.630929753571457")) < Decimal("1e-15")
+    assert abs(result.idcg["q1"] - Decimal("2.630929753571457")) < Decimal("1e-15")
+    assert result.per_query == {"q1": result.aggregate}
+    with pytest.raises(TypeError):
+        result.per_query["q1"] = Decimal(0)  # type: ignore[index]
+
+
+def test_a_result_writes_back_the_object_it_was_read_from_digit_for_digit() -> None:
+    # Digits a Decimal would print with an exponent (1.000E-8, 0E-9) are written as read.
+    written = {
+        "measure": "nDCG(empty=nan)@3",
+        "fingerprint": "0123456789abcdef",
+        "spec_version": "9.9.9",
+        "aggregate": "0.00000001000",
+        "per_query": {
+            "b": {"ndcg": None, "dcg": "0", "idcg": "0.000000000"},
+            "a": {"ndcg": "0.5000", "dcg": "12.50", "idcg": "25.000000000000000000000000000000000"},
+        },
+    }
+    result = ndcgspec.Result.from_json(written, "m")
+    assert result.to_json() == {**written, "written": "m"}
+    assert list(result.to_json()["per_query"]) == ["b", "a"]
+    assert (result.measure, result.canonical, result.aggregate) == (
+        "m",
+        "nDCG(empty=nan)@3",
+        Decimal("1E-8"),
+    )
+    assert ndcgspec.Result.from_json(written).measure == "nDCG(empty=nan)@3"

@@ -4,6 +4,7 @@ from the run, ``--version`` and the measure as written in ``explain``."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from importlib.metadata import version
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 import yaml
 from conftest import REPO_ROOT
 
+import ndcgspec
 from ndcgspec.commands.cli import main
 
 # q1's relevant document at rank 2 of 2: nDCG = 1/log2(3) = 0.63092975357145743710...
@@ -70,6 +72,23 @@ def test_json_has_the_written_and_the_canonical_form(capsys, files) -> None:
     assert status == 0
     assert result["written"] == "ndcg_cut.10"
     assert result["measure"] == "nDCG(negative=unjudged,fractional=truncate,aggregate=run)@10"
+
+
+def test_json_and_the_python_api_print_one_record(capsys, files) -> None:
+    # The measures as written, in order; nDCG with q1's relevant document at rank 2 of 2 is
+    # 1/log2(3) = 0.63092975357145743709952711434276085429958564..., to 40 digits ...2996;
+    # DCG the same and IDCG 1 (see QRELS above).
+    measures = ["nDCG", "ndcg_cut.10"]
+    args = [part for m in measures for part in ("-m", m)]
+    status, out, _ = run_cli(capsys, "score", *files, *args, "--format", "json")
+    results = ndcgspec.score(*files, measures)
+    assert status == 0
+    assert [json.loads(line) for line in out.splitlines()] == [
+        results[m].to_json() for m in measures
+    ]
+    record = results["nDCG"]
+    assert str(record.aggregate) == "0.6309297535714574370995271143427608542996"
+    assert (record.dcg["q1"], record.idcg["q1"]) == (record.aggregate, Decimal(1))
 
 
 def test_a_query_missing_from_the_run_is_noted_on_one_stderr_line(capsys, tmp_path) -> None:

@@ -25,7 +25,7 @@ from ndcgspec.engine import evaluate as engine_evaluate
 from ndcgspec.engine import memory
 from ndcgspec.engine.memory import Inputs, evaluate_inputs
 from ndcgspec.engine.support import not_computed
-from ndcgspec.reference import Config, InputError, evaluate
+from ndcgspec.reference import Config, InputError, Location, evaluate
 from ndcgspec.reference.inputs import Judgment, Posting
 from ndcgspec.suite.load import case_files, case_inputs, cases_root, iter_cases
 
@@ -35,7 +35,7 @@ def result_or_error(compute: Callable[..., dict[str, Any]], *args: Any) -> Any:
     try:
         return compute(*args)
     except InputError as error:
-        return ("error", str(error), error.where, error.anchor, error.axis)
+        return ("error", str(error), error.file, error.line, error.anchor, error.axis)
 
 
 def reference(config: Config, qrels: Any, run: Any) -> dict[str, Any]:
@@ -112,11 +112,13 @@ def inputs(
     )
     return (
         {
-            q: {d: Judgment(Decimal(label), f"qrels:{q}:{d}") for d, label in docs.items()}
+            q: {d: Judgment(Decimal(label), Location(f"qrels:{q}", d)) for d, label in docs.items()}
             for q, docs in qrels.items()
         },
         {
-            q: [Posting(d, Decimal(s), f"run:{q}:{i}") for i, (d, s) in enumerate(postings)]
+            q: [
+                Posting(d, Decimal(s), Location(f"run:{q}", i)) for i, (d, s) in enumerate(postings)
+            ]
             for q, postings in run.items()
         },
     )

@@ -16,7 +16,7 @@ from hostile.timing import deadline
 from ndcgspec.measures.config_file import load_config_file
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import ConfigError
-from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.errors import InputError, Location
 from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.inputs import Judgment, Posting
 
@@ -77,8 +77,8 @@ def test_octal_looking_cutoff_is_refused_not_read_as_eight(tmp_path: Path) -> No
 
 
 def _score(measure: str, label: str) -> mpmath.mpf:
-    qrels = {"q1": {"d1": Judgment(Decimal(label), "qrels:1")}}
-    run = {"q1": (Posting("d1", Decimal(1), "run:1"),)}
+    qrels = {"q1": {"d1": Judgment(Decimal(label), Location("qrels", 1))}}
+    run = {"q1": (Posting("d1", Decimal(1), Location("run", 1)),)}
     return evaluate(parse_measure(measure), qrels, run).per_query["q1"].dcg
 
 

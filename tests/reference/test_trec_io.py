@@ -16,7 +16,7 @@ import pytest
 
 from ndcgspec.engine.scoring import score_files, score_files_plain
 from ndcgspec.engine.stream import score_files_fast
-from ndcgspec.reference import Config, InputError, NdcgSpecError
+from ndcgspec.reference import Config, InputError, Location, NdcgSpecError
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.trec_io import read_qrels, read_run
 from ndcgspec.suite.load import inline_inputs
@@ -38,7 +38,7 @@ def test_qrels_labels_are_exact_decimals_by_query(tmp_path: Path) -> None:
         "q2": {"c": Decimal(1)},
     }
     # The blank line 2 still counts: the judgment of b stands on line 3.
-    assert qrels["q1"]["b"].where == f"{tmp_path / 'qrels'}:3"
+    assert qrels["q1"]["b"].where == Location(str(tmp_path / "qrels"), 3)
 
 
 def test_run_scores_are_exact_and_run_order_is_kept(tmp_path: Path) -> None:
