@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from ndcgspec.commands.cli import main
-from ndcgspec.engine import stream, support, table
+from ndcgspec.engine import scoring, stream, support, table
 from ndcgspec.engine.scoring import score_files, score_files_plain
 from ndcgspec.reference import Config, InputError
 
@@ -206,7 +206,7 @@ def test_a_configuration_the_engine_does_not_declare_is_scored_by_the_reference(
     run_table = arrow_table(run, table.RUN_COLUMNS, (pa.string(), pa.string(), pa.string()))
     run_path = write_table(run_table, tmp_path / "run.parquet", "parquet")
     calls = []
-    monkeypatch.setattr(stream, "score_columns", lambda *args: calls.append(args))
+    monkeypatch.setattr(scoring, "score_columns", lambda *args: calls.append(args))
     assert score_files(CONFIGS, trec[0], run_path) == score_files_plain(CONFIGS, *trec)
     assert not calls
 
