@@ -23,10 +23,10 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
+from ndcgspec.engine.memory import Inputs
 from ndcgspec.engine.scoring import score_files
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.measures.grammar import parse_measure
-from ndcgspec.reference import evaluate
 from ndcgspec.reference.errors import InputError, NdcgSpecError
 from ndcgspec.reference.inputs import Judgment, Posting, qrels_from_labels, run_from_scores
 from ndcgspec.reference.result import Result
@@ -110,8 +110,8 @@ def score(
             columns = TableColumns(tuple(qrels_columns), tuple(run_columns))
             outputs = score_files(configs, qrels, run, columns)
         else:
-            judged, ranked = _qrels(qrels, qrels_columns), _run(run, run_columns)
-            outputs = [evaluate(config, judged, ranked).to_json() for config in configs]
+            inputs = Inputs(_qrels(qrels, qrels_columns), _run(run, run_columns))
+            outputs = [inputs.result(config) for config in configs]
     except NdcgSpecError as error:
         raise ScoreError(error) from error
     return {text: Result.from_json(out, text) for text, out in zip(wanted, outputs, strict=True)}

@@ -31,7 +31,7 @@ from functools import partial
 from typing import Any
 
 from ndcgspec.commands.score_notes import missing_note, query_probes, rounded
-from ndcgspec.engine.scoring import score_files
+from ndcgspec.engine.scoring import scored_files
 from ndcgspec.engine.stream import QueryPresence
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.measures.config_file import load_config_file
@@ -157,17 +157,16 @@ def _scored_on_spark(
     configs: list[Config],
     args: argparse.Namespace,
     columns: TableColumns,
-    presence: QueryPresence,
-) -> list[dict[str, Any]]:
-    """`score_files` on Spark; which qrels queries the run lists comes from `query_probes`
+) -> tuple[list[dict[str, Any]], QueryPresence]:
+    """`score_files` on Spark, and which qrels queries the run lists: from `query_probes`
     scored with the measures."""
     from ndcgspec.spark.session import score_files_spark
 
     *results, every, both = score_files_spark(
         [*configs, *query_probes()], args.qrels, args.run, columns, master=args.master
     )
-    presence.note(list(every["per_query"]), [q in both["per_query"] for q in every["per_query"]])
-    return results
+    listed = [q in both["per_query"] for q in every["per_query"]]
+    return results, QueryPresence.of(list(every["per_query"]), listed)
 
 
 def run_score(args: argparse.Namespace) -> int:
@@ -176,11 +175,11 @@ def run_score(args: argparse.Namespace) -> int:
     makers: list[tuple[str | None, Callable[[], Config]]] = args.configs or [(None, Config.default)]
     configs = [make() for _, make in makers]
     columns = TableColumns(args.qrels_columns, args.run_columns)
-    presence = QueryPresence()
     if args.engine == "spark":
-        results = _scored_on_spark(configs, args, columns, presence)
+        results, presence = _scored_on_spark(configs, args, columns)
     else:
-        results = score_files(configs, args.qrels, args.run, columns, presence)
+        scored = scored_files(configs, args.qrels, args.run, columns)
+        results, presence = scored.results, scored.presence
     scores = [Result.from_json(r, written) for (written, _), r in zip(makers, results, strict=True)]
     missing = presence.missing()
     if missing:

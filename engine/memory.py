@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ndcgspec.engine.evaluate import LOG, Prepared, evaluate_prepared, prepare
+from ndcgspec.engine.evaluate import Prepared, evaluate_prepared, prepare
 from ndcgspec.engine.read import (
     QrelsColumns,
     RunColumns,
@@ -29,7 +30,7 @@ from ndcgspec.engine.read import (
     double_is_exact,
     words_of,
 )
-from ndcgspec.engine.support import not_computed
+from ndcgspec.engine.route import routed
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import canonical_decimal
 from ndcgspec.reference.evaluate import evaluate
@@ -116,6 +117,13 @@ def run_columns(run: Run, qids: Sequence[str]) -> RunColumns:
     return RunColumns(PATH, present, query, words, np.array(scores), inexact, inexact_texts, lines)
 
 
+def _prepared(qrels: Qrels, run: Run) -> Prepared:
+    """The inputs as the engine's columns, ranked; Unsupported when the columns cannot hold
+    them."""
+    columns = qrels_columns(qrels)
+    return prepare(columns, run_columns(run, columns.qids), (qrels, run))
+
+
 class Inputs:
     """In-memory qrels and run turned into columns and ranked once, for any number of
     configurations (``ndcg.definition.inputs``)."""
@@ -123,24 +131,37 @@ class Inputs:
     def __init__(self, qrels: Qrels, run: Run) -> None:
         self.qrels, self.run = qrels, run
         self.prepared: Prepared | None = None
+        self.declined: str | None = None
         try:
-            columns = qrels_columns(qrels)
-            self.prepared = prepare(columns, run_columns(run, columns.qids), (qrels, run))
+            self.prepared = _prepared(qrels, run)
         except Unsupported as reason:
-            LOG.info("plain reference used: %s", reason)
+            self.declined = str(reason)
+
+    def _engine(self, config: Config) -> dict[str, Any]:
+        if self.prepared is None:
+            raise Unsupported(self.declined)
+        return evaluate_prepared(self.prepared, config)
 
     def result(self, config: Config) -> dict[str, Any]:
         """The JSON result object of `config`: exactly
         ``reference.evaluate(config, qrels, run).to_json()``, or the InputError it raises."""
-        if self.prepared is None or not_computed(config):
-            return evaluate(config, self.qrels, self.run).to_json()
-        return evaluate_prepared(self.prepared, config)
+        return routed(
+            [config],
+            partial(self._engine, config),
+            partial(_reference, config, self.qrels, self.run),
+        )
+
+
+def _reference(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
+    return evaluate(config, qrels, run).to_json()
 
 
 def evaluate_inputs(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
     """The JSON result object of `config` for in-memory qrels and run, as `Inputs.result`;
     a configuration the engine does not declare goes to the reference before any column is
     built."""
-    if not_computed(config):
-        return evaluate(config, qrels, run).to_json()
-    return Inputs(qrels, run).result(config)
+    return routed(
+        [config],
+        lambda: evaluate_prepared(_prepared(qrels, run), config),
+        partial(_reference, config, qrels, run),
+    )

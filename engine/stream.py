@@ -17,10 +17,8 @@ first the reference raises.
 
 from __future__ import annotations
 
-import logging
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -40,20 +38,17 @@ from ndcgspec.engine.read import (
     QrelsColumns,
     RunColumns,
     RunPiece,
-    Unsupported,
     read_qrels_columns,
     read_run_columns,
     run_capacity,
     run_pieces,
 )
-from ndcgspec.engine.support import not_computed
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import plain_digits
 from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import result_object
 from ndcgspec.reference.trec_io import Source, opened
 
-LOG_ENV = "NDCGSPEC_LOG"
 # Rows held before the complete queries among them are scored: a block's columns and the
 # temporaries of ranking it stay some tens of MiB, and per-block work stays a small share.
 BLOCK_ROWS = 1 << 18
@@ -61,15 +56,6 @@ BLOCK_ROWS = 1 << 18
 
 class NotGrouped(Exception):
     """A query's rows resume after the block holding its earlier rows was scored."""
-
-
-def _log_if_asked() -> None:
-    level = os.environ.get(LOG_ENV)
-    if level and not LOG.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("ndcgspec: %(message)s"))
-        LOG.addHandler(handler)
-        LOG.setLevel(level.upper())
 
 
 def _joined(pieces: list[RunPiece]) -> RunPiece:
@@ -246,22 +232,32 @@ def combined(
 Pieces = Callable[[], Iterator[RunPiece]]
 
 
-@dataclass
+@dataclass(frozen=True)
 class QueryPresence:
     """Which queries of the qrels the run lists: what ``ndcg.aggregate`` decides on (a query
     missing from the run scores 0 in the mean of ``qrels``, and is left out by ``run``)."""
 
-    qrels: list[str] = field(default_factory=list)
-    in_run: set[str] = field(default_factory=set)
+    qrels: tuple[str, ...]
+    in_run: frozenset[str]
 
-    def note(self, qrels: Sequence[str], listed: Iterable[bool]) -> None:
-        """Record the qrels queries, in qrels order, and whether the run lists each."""
-        self.qrels = list(qrels)
-        self.in_run = {q for q, seen in zip(qrels, listed, strict=True) if seen}
+    @classmethod
+    def of(cls, qrels: Sequence[str], listed: Iterable[bool]) -> QueryPresence:
+        """The qrels queries, in qrels order, and whether the run lists each."""
+        in_run = frozenset(q for q, seen in zip(qrels, listed, strict=True) if seen)
+        return cls(tuple(qrels), in_run)
 
     def missing(self) -> list[str]:
         """The qrels queries the run does not list, in qrels order."""
         return [q for q in self.qrels if q not in self.in_run]
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The JSON result object of each configuration, in order, and which qrels queries the
+    run lists."""
+
+    results: list[dict[str, Any]]
+    presence: QueryPresence
 
 
 def _score_blocks(
@@ -270,8 +266,7 @@ def _score_blocks(
     pieces: Pieces,
     path: str,
     last: np.ndarray | None,
-    presence: QueryPresence,
-) -> list[dict[str, Any]]:
+) -> Scored:
     """Every configuration scored block by block, then `combined`."""
     by_query = QrelsByQuery(qrels)
     per_query: list[dict[str, dict[str, str | None]]] = [{} for _ in configs]
@@ -288,13 +283,13 @@ def _score_blocks(
     for block in run_blocks(pieces(), len(qrels.qids), last):
         seen[block.qidx] = True
         score(_block_columns(by_query, block, path))
-    presence.note(qrels.qids, seen.tolist())
     if not seen.all():
         score(_absent(by_query, seen, path))
-    return [
+    results = [
         combined(config, qrels.qids, entries, part)
         for config, entries, part in zip(configs, per_query, parts, strict=True)
     ]
+    return Scored(results, QueryPresence.of(qrels.qids, seen.tolist()))
 
 
 def score_columns(
@@ -303,48 +298,33 @@ def score_columns(
     pieces: Pieces,
     path: str,
     capacity: int,
-    presence: QueryPresence | None = None,
-) -> list[dict[str, Any]]:
+) -> Scored:
     """The JSON result object of each configuration (all of them computed by the engine) for
-    the qrels and the run whose pieces `pieces` reads from the start each time it is called;
-    `capacity` is a first guess of the run's rows. `presence`, when given, notes which qrels
-    queries the run lists."""
-    presence = presence or QueryPresence()
+    the qrels and the run whose pieces `pieces` reads from the start each time it is called,
+    and which qrels queries the run lists; `capacity` is a first guess of the run's rows."""
     try:
         try:
-            return _score_blocks(configs, qrels, pieces, path, None, presence)
+            return _score_blocks(configs, qrels, pieces, path, None)
         except NotGrouped:
             LOG.info("%s is not grouped by query: read twice", path)
             last = _last_pieces(pieces(), len(qrels.qids))
-            return _score_blocks(configs, qrels, pieces, path, last, presence)
+            return _score_blocks(configs, qrels, pieces, path, last)
     except (InputError, NeedsMoreDigits) as reason:
         # The whole file at once: the reference's first error, or a mean the reference
         # computes from every query's true value (`evaluate.evaluate_prepared`).
         LOG.info("the whole run at once: %s", reason)
         run = read_run_columns(pieces(), path, len(qrels.qids), capacity)
         prep = prepare(qrels, run)
-        return [evaluate_prepared(prep, config) for config in configs]
-
-
-def refuse_undeclared(configs: Sequence[Config]) -> None:
-    """Raise Unsupported for a configuration the engine does not declare (`support`)."""
-    for config in configs:
-        if missing := not_computed(config):
-            raise Unsupported(f"{config.canonical()} uses {', '.join(missing)}")
+        results = [evaluate_prepared(prep, config) for config in configs]
+        return Scored(results, QueryPresence.of(qrels.qids, run.present.tolist()))
 
 
 def score_files_fast(
-    configs: Sequence[Config],
-    qrels: str | Path | Source,
-    run: str | Path | Source,
-    presence: QueryPresence | None = None,
-) -> list[dict[str, Any]]:
-    """The JSON result object of each configuration, as `scoring.score_files` defines them,
-    for TREC files; raises Unsupported for a configuration the engine does not declare and
-    for input the columnar reader declines (among them every input error, which the plain
-    readers then report)."""
-    _log_if_asked()
-    refuse_undeclared(configs)
+    configs: Sequence[Config], qrels: str | Path | Source, run: str | Path | Source
+) -> Scored:
+    """`score_columns` of TREC files, every configuration one the engine declares
+    (`route.routed` makes sure of that); raises Unsupported for input the columnar reader
+    declines (among them every input error, which the plain readers then report)."""
     with opened(qrels) as qrels_source, opened(run) as run_source:
         qrels_columns = read_qrels_columns(qrels_source)
         return score_columns(
@@ -353,5 +333,4 @@ def score_files_fast(
             partial(run_pieces, run_source, qrels_columns.qids),
             run_source.name,
             run_capacity(run_source),
-            presence,
         )

@@ -3,9 +3,14 @@
 A configuration is scored by the engine only when the anchor of every choice it makes, of
 every parameter of those choices, and of the cutoff is declared here; any other configuration
 (a choice added to the spec later, say) goes to the plain reference, which defines them all.
+The decision is `route.routed`'s, for every path: files, in-memory inputs, Spark partitions
+and the sweep (`sweep`), which computes these anchors too (its ideal table,
+`sweep.IDEAL_READS_RANKING`, holds the declared ideal choices).
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from ndcgspec.reference.config import Config, axes
 
@@ -27,7 +32,8 @@ COMPUTED: frozenset[str] = frozenset(
         "ndcg.discount.log_offset",
         "ndcg.discount.persistence",
         "ndcg.cutoff",
-        # rank.KEEPS_FIRST_COPY, rank.UNJUDGED_RULES, rank.TIE_KEYS, evaluate.IDEAL_COUNTS.
+        # rank.KEEPS_FIRST_COPY, rank.UNJUDGED_RULES, rank.TIE_KEYS, evaluate.IDEAL_COUNTS,
+        # sweep.IDEAL_READS_RANKING.
         "ndcg.ideal.judged",
         "ndcg.ideal.retrieved",
         "ndcg.unjudged.zero",
@@ -65,19 +71,32 @@ COMPUTED: frozenset[str] = frozenset(
 
 def anchors_of(config: Config) -> list[str]:
     """The spec anchors `config` uses: each chosen choice, its parameters, the cutoff axis."""
+    return list(_anchors(_chosen(config)))
+
+
+def _chosen(config: Config) -> tuple[str | None, ...]:
+    """The choice `config` makes on each axis, in spec order (None for the cutoff)."""
+    return tuple(config.choice(e["id"]) if "choices" in e else None for e in axes())
+
+
+@lru_cache(maxsize=4096)
+def _anchors(chosen: tuple[str | None, ...]) -> tuple[str, ...]:
+    # Asked once per configuration and cutoff by a sweep of the whole space (`which`): kept
+    # by the choices made (lru_cache locks), which a spec loaded once per process maps to
+    # anchors.
     used = []
-    for entry in axes():
+    for entry, choice in zip(axes(), chosen, strict=True):
         if "choices" not in entry:
             used.append(entry["anchor"])
             continue
-        chosen = next(c for c in entry["choices"] if c["id"] == config.choice(entry["id"]))
-        used.append(chosen["anchor"])
+        made = next(c for c in entry["choices"] if c["id"] == choice)
+        used.append(made["anchor"])
         params = {p["id"]: p["anchor"] for p in entry.get("params", [])}
-        used += [params[name] for name in chosen.get("params", [])]
-    return used
+        used += [params[name] for name in made.get("params", [])]
+    return tuple(used)
 
 
 def not_computed(config: Config) -> list[str]:
     """The anchors `config` uses that the engine does not declare (empty: the engine scores
     it)."""
-    return [anchor for anchor in anchors_of(config) if anchor not in COMPUTED]
+    return [anchor for anchor in _anchors(_chosen(config)) if anchor not in COMPUTED]

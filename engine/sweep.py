@@ -32,7 +32,11 @@ not settle its digits is evaluated by the reference, and the mean is an exact
 whose mean the parts cannot round, is scored by the engine on the whole input
 (`ndcgspec.engine.memory`). The digits are therefore the reference's, correctly rounded; the
 tests check them, and each shared step, against `ndcgspec.reference.evaluate` on random
-inputs (tests/test_sweep.py, tests/test_sweep_sharing.py).
+inputs (tests/engine/test_equals_reference.py).
+
+The sweep computes what the engine declares (`ndcgspec.engine.support`), with the engine's
+arithmetic and the reference's axis functions; a configuration using any other anchor (a
+choice added to the spec later) is evaluated by the plain reference (`route.routed`).
 """
 
 from __future__ import annotations
@@ -61,19 +65,26 @@ from ndcgspec.engine.evaluate import (
     query_result,
 )
 from ndcgspec.engine.memory import Inputs
+from ndcgspec.engine.route import routed
 from ndcgspec.reference import aggregate, duplicates, ties, unjudged
+from ndcgspec.reference import ideal as ideal_axis
 from ndcgspec.reference.arithmetic import EXACT, NotRational, computing_with
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import held
 from ndcgspec.reference.decimals import plain_digits, working_precision
 from ndcgspec.reference.document import ScoredDocument
 from ndcgspec.reference.errors import InputError
-from ndcgspec.reference.evaluate import Evaluation
+from ndcgspec.reference.evaluate import Evaluation, evaluate
 from ndcgspec.reference.ideal import every_gain_enters
 from ndcgspec.reference.inputs import Judgment, Posting, Qrels, Run
 from ndcgspec.reference.query import QueryResult, judged_gain
 
 Entries = dict[str, dict[str, str | None]]
+# By ``ndcg.ideal`` choice the engine declares (`support`), whether the ideal list's candidates
+# are the ranked documents, so that it depends on the duplicates and unjudged axes too; the
+# candidates themselves are the reference's (`reference.ideal.CHOICES`). Another choice is
+# scored by the reference (`route.routed`); its keys, still asked for, assume it does.
+IDEAL_READS_RANKING = {"judged": False, "retrieved": True}
 
 
 @dataclass(frozen=True)
@@ -152,12 +163,11 @@ class Sweep:
         )
         dedup = config.choice("duplicates") if self._duplicated else None
         ranking = (labels, dedup, config.choice("unjudged"), config.choice("ties"))
-        retrieved = config.choice("ideal") == "retrieved"
         ideal = (
             labels,
             config.choice("ideal"),
             every_gain_enters(config),
-            ranking[1:3] if retrieved else None,
+            ranking[1:3] if IDEAL_READS_RANKING.get(config.choice("ideal"), True) else None,
         )
         return _Keys(labels, ranking, ideal, discount_key(config), resolved is not IRRATIONAL)
 
@@ -334,11 +344,9 @@ class Sweep:
         """The id of the ideal list, uncut (``ndcg.ideal``, ``ndcg.definition.idcg``)."""
 
         def compute() -> int:
-            if config.choice("ideal") == "retrieved":
-                candidates = list(kept.gains)
-            else:
-                gains = self._gains(keys.labels, config)[qid]
-                candidates = [g for g in gains.values() if g is not None]
+            gains = self._gains(keys.labels, config)[qid]
+            judged = [g for g in gains.values() if g is not None]
+            candidates = ideal_axis.CHOICES[config.choice("ideal")](judged, list(kept.gains))
             if not every_gain_enters(config):
                 candidates = [g for g in candidates if g > 0]
             return self._intern(sorted(candidates, reverse=True))
@@ -426,6 +434,13 @@ class Sweep:
         given when already computed for `config`."""
         if cutoff is not None and cutoff not in self.checkpoints:
             raise ValueError(f"cutoff {cutoff} was not declared to this sweep")
+        return routed(
+            [config],
+            partial(self._swept, config, cutoff, keys),
+            lambda: self._by_reference(config.replace(cutoff=cutoff)),
+        )
+
+    def _swept(self, config: Config, cutoff: int | None, keys: _Keys | None) -> Scores | InputError:
         keys = keys or self.keys(config)
         tail = (config.choice("empty"), config.choice("aggregate"))
         key = ("scores", keys.ranking, keys.ideal, keys.discount, cutoff, *tail)
@@ -488,13 +503,12 @@ class Sweep:
         """`measure` scored by the engine on the whole input."""
         if self._inputs is None:
             self._inputs = Inputs(self.qrels, self.run)
-        try:
-            result = self._inputs.result(measure)
-        except InputError as error:
-            return error
-        skipped = measure.choice("empty") == "skip"
-        in_mean = {q: not (skipped and e["ndcg"] is None) for q, e in result["per_query"].items()}
-        return Scores(result["per_query"], in_mean, result["aggregate"])
+        return _scores(measure, partial(self._inputs.result, measure))
+
+    def _by_reference(self, measure: Config) -> Scores | InputError:
+        """`measure` scored by the plain reference: a configuration the engine does not
+        declare."""
+        return _scores(measure, lambda: evaluate(measure, self.qrels, self.run).to_json())
 
     def evaluate(self, config: Config) -> Evaluation | InputError:
         """What `ndcgspec.reference.evaluate` gives for `config` (per-query results without
@@ -503,6 +517,17 @@ class Sweep:
         if isinstance(result, InputError):
             return result
         return Evaluation(config, result.results(), result.aggregate)
+
+
+def _scores(measure: Config, result: Callable[[], dict[str, Any]]) -> Scores | InputError:
+    """The JSON result object `result()` gives for `measure` as Scores, or its InputError."""
+    try:
+        found = result()
+    except InputError as error:
+        return error
+    skipped = measure.choice("empty") == "skip"
+    in_mean = {q: not (skipped and e["ndcg"] is None) for q, e in found["per_query"].items()}
+    return Scores(found["per_query"], in_mean, found["aggregate"])
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 import re
 from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ndcgspec.engine.evaluate import MeanPart, evaluate_queries, prepare, reference_share
 from ndcgspec.engine.read import Unsupported, read_qrels_columns, read_run_columns, run_pieces
-from ndcgspec.engine.support import not_computed
+from ndcgspec.engine.route import routed
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.errors import InputError, Location
 from ndcgspec.reference.evaluate import evaluate
@@ -29,7 +29,6 @@ from ndcgspec.spark.transport import exact_decimal_text
 if TYPE_CHECKING:
     import pandas as pd
 
-LOG = logging.getLogger("ndcgspec.spark")
 QRELS, RUN = 0, 1
 LINES_SCHEMA = "kind int, row long, qid string, line string"
 """A line of either input: `kind` QRELS or RUN, `row` its place in that input."""
@@ -57,17 +56,26 @@ Share = tuple[dict[str, dict[str, str | None]], MeanPart]
 
 def evaluations(configs: Sequence[Config], qrels: Source, run: Source | None) -> list[Share]:
     """Each configuration's entries of the result object and share of the mean, as
-    ``engine.scoring.score_files`` computes them: the fast engine, or the plain reference for
-    what the engine declines. `run` None is a partition whose queries the run does not list:
-    they are scored against no postings."""
-    if run is not None and not any(not_computed(config) for config in configs):
-        try:
-            columns = read_qrels_columns(qrels)
-            ranked = read_run_columns(run_pieces(run, columns.qids), run.name, len(columns.qids))
-            prep = prepare(columns, ranked)
-            return [evaluate_queries(prep, config) for config in configs]
-        except Unsupported as reason:
-            LOG.info("plain reference used: %s", reason)
+    ``engine.scoring.score_files`` computes them: the fast engine, or the plain reference
+    (`route.routed`). `run` None is a partition whose queries the run does not list: they are
+    scored against no postings."""
+    return routed(
+        configs,
+        partial(_engine_shares, configs, qrels, run),
+        partial(_reference_shares, configs, qrels, run),
+    )
+
+
+def _engine_shares(configs: Sequence[Config], qrels: Source, run: Source | None) -> list[Share]:
+    if run is None:
+        raise Unsupported("the run lists none of these queries")
+    columns = read_qrels_columns(qrels)
+    ranked = read_run_columns(run_pieces(run, columns.qids), run.name, len(columns.qids))
+    prep = prepare(columns, ranked)
+    return [evaluate_queries(prep, config) for config in configs]
+
+
+def _reference_shares(configs: Sequence[Config], qrels: Source, run: Source | None) -> list[Share]:
     judgments = read_qrels(qrels)
     postings = read_run(run) if run is not None else {}
     return [reference_share(evaluate(config, judgments, postings).per_query) for config in configs]

@@ -167,3 +167,46 @@ def test_a_result_writes_back_the_object_it_was_read_from_digit_for_digit() -> N
         Decimal("1E-8"),
     )
     assert ndcgspec.Result.from_json(written).measure == "nDCG(empty=nan)@3"
+
+
+def test_in_memory_input_is_scored_by_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dict and a DataFrame go through the router to the engine's in-memory path
+    (`engine.memory`) for a configuration it declares: the reference out of reach, the value
+    is still the hand value above."""
+    from ndcgspec.engine import memory
+
+    def unreachable(*args: object) -> None:
+        raise AssertionError("the reference was asked")
+
+    monkeypatch.setattr(memory, "evaluate", unreachable)
+    engine_calls = []
+    evaluate_prepared = memory.evaluate_prepared
+
+    def counted(*args: object) -> object:
+        engine_calls.append(args)
+        return evaluate_prepared(*args)
+
+    monkeypatch.setattr(memory, "evaluate_prepared", counted)
+    inputs = [(QRELS, RUN)]
+    try:
+        import pandas as pd
+    except ImportError:
+        pass
+    else:
+        inputs.append(
+            (
+                pd.DataFrame(
+                    [(q, d, v) for q, docs in QRELS.items() for d, v in docs.items()],
+                    columns=["query_id", "doc_id", "relevance"],
+                ),
+                pd.DataFrame(
+                    [(q, d, v) for q, docs in RUN.items() for d, v in docs.items()],
+                    columns=["query_id", "doc_id", "score"],
+                ),
+            )
+        )
+    for qrels, run in inputs:
+        result = ndcgspec.score(qrels, run, "nDCG")["nDCG"]
+        assert result.aggregate is not None
+        assert abs(result.aggregate - NDCG_Q1) < Decimal("1e-15")
+    assert len(engine_calls) == len(inputs)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from ndcgspec.commands.cli import main
-from ndcgspec.engine import stream, support, table
+from ndcgspec.engine import scoring, stream, support, table
 from ndcgspec.engine.scoring import score_files, score_files_plain
 from ndcgspec.reference import Config, InputError
 
@@ -200,13 +200,13 @@ def test_an_error_when_scoring_names_the_table_row(tmp_path: Path) -> None:
 def test_a_configuration_the_engine_does_not_declare_is_scored_by_the_reference(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(support, "COMPUTED", support.COMPUTED - {"ndcg.gain.exponential"})
+    monkeypatch.setattr(support, "COMPUTED", support.COMPUTED - {"ndcg.gain.linear"})
     qrels, run = rows()
     trec = write_trec(tmp_path, qrels, run)
     run_table = arrow_table(run, table.RUN_COLUMNS, (pa.string(), pa.string(), pa.string()))
     run_path = write_table(run_table, tmp_path / "run.parquet", "parquet")
     calls = []
-    monkeypatch.setattr(stream, "score_columns", lambda *args: calls.append(args))
+    monkeypatch.setattr(scoring, "score_columns", lambda *args: calls.append(args))
     assert score_files(CONFIGS, trec[0], run_path) == score_files_plain(CONFIGS, *trec)
     assert not calls
 

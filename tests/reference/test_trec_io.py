@@ -192,7 +192,7 @@ def test_a_byte_order_mark_changes_no_score(tmp_path: Path, pack, where: str) ->
     (tmp_path / "run0").write_bytes(BOM_RUN)
     configs = [Config.default()]
     without = score_files_plain(configs, tmp_path / "qrels0", tmp_path / "run0")
-    fast = score_files_fast(configs, tmp_path / "qrels", tmp_path / "run")
+    fast = score_files_fast(configs, tmp_path / "qrels", tmp_path / "run").results
     assert fast == without == score_files_plain(configs, tmp_path / "qrels", tmp_path / "run")
     # Each log2 and division in binary floating point is within an ulp: 16 ulp bound the sum.
     hand = 2.5 / (2 + 1 / math.log2(3))
@@ -281,7 +281,7 @@ def test_document_ids_of_33_bytes_and_more(tmp_path: Path) -> None:
     long_id = "d" * 33
     qrels = write(tmp_path, "qrels", f"q1 0 {long_id} 1\nq1 0 d1 2\n")
     run = write(tmp_path, "run", "q1 Q0 d1 1 1 t\n")
-    [fast] = score_files_fast([Config.default()], qrels, run)
+    [fast] = score_files_fast([Config.default()], qrels, run).results
     assert [fast] == score_files_plain([Config.default()], qrels, run)
     hand = 2 / (2 + 1 / math.log2(3))
     assert math.isclose(float(fast["aggregate"]), hand, rel_tol=16 * 2.0**-52)

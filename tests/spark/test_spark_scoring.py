@@ -1,17 +1,15 @@
-"""Scoring on Spark (``ndcgspec.spark``) gives the single-machine result objects, every digit:
-on a sample of the golden suite across every axis, on a generated table of thousands of
-queries read as TREC text, gzip and Parquet, and on DataFrames; input errors are the readers'.
-Spark runs in local mode, one session for the module; without pyspark or Java the tests skip
-and say why."""
+"""Scoring on Spark (``ndcgspec.spark``): a float64 label is the exact decimal of its double,
+input errors are the readers' and name the line, ``score --engine spark`` prints what the
+local engine prints. That Spark gives the single-machine result objects, every digit, is
+tested in tests/engine/test_equals_reference.py. Spark runs in local mode, one session for
+the test run; without pyspark or Java the tests skip and say why."""
 
 from __future__ import annotations
 
-import gzip
-import random
 import sys
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 from install_hints import names_extras
@@ -19,179 +17,12 @@ from spark_session import spark_fixture  # noqa: F401 (the fixture `spark`)
 
 from ndcgspec.commands.cli import main
 from ndcgspec.engine.scoring import score_files
-from ndcgspec.engine.table import TableColumns
 from ndcgspec.reference import Config, InputError
 from ndcgspec.spark import score_frames, score_paths
 from ndcgspec.spark.transport import exact_decimal_text
-from ndcgspec.suite import load as suite_load
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
-
-CASES_PER_AXIS = 1
-
-
-def outcome(score: Any) -> tuple[str, Any]:
-    """("values", result objects) or ("error", the anchor of the rejecting choice)."""
-    try:
-        return "values", score()
-    except InputError as error:
-        return "error", error.anchor
-
-
-def _token(text: str) -> bool:
-    return bool(text) and text.split() == [text]
-
-
-def golden_sample() -> list[dict[str, Any]]:
-    """The first cases of each case file of the suite's axes whose inline input TREC files
-    can hold, with an expected object."""
-    sample = []
-    for path in suite_load.case_files():
-        group = suite_load.group_of(path, suite_load.cases_root())
-        taken = 0
-        for loaded in suite_load.iter_cases(
-            glob=path.relative_to(suite_load.cases_root()).as_posix()
-        ):
-            case = loaded.case
-            rows = case.get("input", {})
-            if (
-                "expected" not in case
-                or not rows.get("qrels")
-                or not all(_token(f) for r in rows["qrels"] + rows["run"] for f in r)
-            ):
-                continue
-            sample.append(case | {"group": group})
-            taken += 1
-            if taken == CASES_PER_AXIS:
-                break
-    return sample
-
-
-def test_the_golden_sample_covers_every_axis() -> None:
-    axes = {case["group"].split("/")[0] for case in golden_sample()}
-    assert {"gain", "discount", "cutoff", "ideal", "unjudged", "negative", "ties"} <= axes
-    assert {"duplicates", "empty", "aggregate", "fractional"} <= axes
-
-
-def test_golden_sample_on_spark_is_the_single_machine_result(
-    spark: SparkSession, tmp_path: Path
-) -> None:
-    """The sample's inputs in one pair of files (each case's queries renamed apart), scored
-    under every configuration of the sample: Spark's result objects are the engine's, and
-    each case's queries under its own configuration have the case's expected values."""
-    sample = golden_sample()
-    qrels, run = [], []
-    for n, case in enumerate(sample):
-        qrels += [f"c{n}.{q} 0 {d} {label}\n" for q, d, label in case["input"]["qrels"]]
-        run += [f"c{n}.{q} Q0 {d} 1 {score} t\n" for q, d, score in case["input"]["run"]]
-    (tmp_path / "qrels").write_text("".join(qrels))
-    (tmp_path / "run").write_text("".join(run))
-    paths = str(tmp_path / "qrels"), str(tmp_path / "run")
-    configs = list(
-        {c.canonical(): c for c in (Config.from_mapping(s["config"]) for s in sample)}.values()
-    )
-    single = {c.canonical(): outcome(lambda c=c: score_files([c], *paths)) for c in configs}
-    scored = [c for c in configs if single[c.canonical()][0] == "values"]
-    refused = [c for c in configs if single[c.canonical()][0] == "error"]
-    assert scored and refused
-    results = score_paths(spark, scored, *paths)
-    assert results == [single[c.canonical()][1][0] for c in scored]
-    by_measure = {r["measure"]: r for r in results}
-    checked = 0
-    for n, case in enumerate(sample):
-        result = by_measure.get(Config.from_mapping(case["config"]).canonical())
-        if result is None or "per_query" not in case["expected"]:
-            continue
-        mine = {q: v for q, v in result["per_query"].items() if q.startswith(f"c{n}.")}
-        assert mine == {f"c{n}.{q}": v for q, v in case["expected"]["per_query"].items()}, case[
-            "id"
-        ]
-        checked += 1
-    assert checked > 0
-    # An error is the same choice's on Spark: a configuration for each of two rejecting
-    # anchors (each Spark job costs seconds).
-    for anchor in sorted({single[c.canonical()][1] or "" for c in refused})[:2]:
-        config = next(c for c in refused if (single[c.canonical()][1] or "") == anchor)
-        assert outcome(lambda config=config: score_paths(spark, [config], *paths)) == (
-            "error",
-            single[config.canonical()][1],
-        )
-
-
-def generated_table(seed: int, queries: int) -> tuple[list[tuple], list[tuple]]:
-    """Qrels rows (qid, docid, label) and run rows (qid, docid, score as float64): URL-like
-    document ids, tied and unjudged documents, a repeated document now and then, qrels
-    queries the run lacks and run queries the qrels lack, queries out of order."""
-    rng = random.Random(seed)
-    qrels, run = [], []
-    order = [f"q{n}" for n in range(queries)]
-    rng.shuffle(order)
-    for qid in order:
-        docs = [f"http://example.org/{qid}/doc-{d}.html" for d in range(rng.randint(1, 12))]
-        qrels += [(qid, d, rng.choice([0, 0, 1, 2, 3])) for d in docs if rng.random() < 0.7]
-        if rng.random() < 0.1:
-            continue
-        ranked = docs + [f"http://example.org/other/{rng.randint(0, 50)}" for _ in range(3)]
-        rng.shuffle(ranked)
-        run += [(qid, d, rng.choice([0.1, 0.25, 1 / 3, 2.0, -1.5, 7.0])) for d in ranked]
-    run += [(f"extra{n}", "http://example.org/x", 1.0) for n in range(20)]
-    return qrels, run
-
-
-GENERATED_CONFIGS = [
-    Config.default().replace(duplicates="first"),
-    Config.default().replace(duplicates="first", cutoff=10, aggregate="run"),
-    Config.default().replace(duplicates="first", ties="input", gain="exponential"),
-    Config.default().replace(duplicates="first", empty="skip", ideal="retrieved"),
-]
-
-
-def test_a_generated_table_on_spark_is_the_single_machine_result(
-    spark: SparkSession, tmp_path: Path
-) -> None:
-    """Thousands of queries: TREC text with the run gzipped, the same table as Parquet
-    (float64 scores stand for the exact decimals of the doubles, as the TREC text writes
-    them), and as DataFrames with other column names."""
-    import pandas as pd
-
-    qrels, run = generated_table(seed=7, queries=2000)
-    assert {q for q, *_ in qrels} - {q for q, *_ in run}, "no qrels query the run lacks"
-    qrels_text = tmp_path / "qrels.txt"
-    qrels_text.write_text("".join(f"{q} 0 {d} {label}\n" for q, d, label in qrels))
-    run_text = tmp_path / "run.gz"
-    lines = "".join(f"{q} Q0 {d} 1 {Decimal(s)} t\n" for q, d, s in run)
-    run_text.write_bytes(gzip.compress(lines.encode()))
-    expected = score_files(GENERATED_CONFIGS, qrels_text, run_text)
-    assert score_paths(spark, GENERATED_CONFIGS, str(qrels_text), str(run_text)) == expected
-
-    qrels_frame = pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"])
-    run_frame = pd.DataFrame(run, columns=["query_id", "doc_id", "score"])
-    qrels_frame.to_parquet(tmp_path / "qrels.parquet")
-    run_frame.to_parquet(tmp_path / "run.parquet")
-    parquet = [str(tmp_path / "qrels.parquet"), str(tmp_path / "run.parquet")]
-    assert score_paths(spark, GENERATED_CONFIGS, *parquet) == expected
-
-    run_frame.set_axis(["topic", "document", "s"], axis=1).to_parquet(tmp_path / "named.parquet")
-    named = TableColumns(run=("topic", "document", "s"))
-    assert (
-        score_paths(
-            spark, GENERATED_CONFIGS, parquet[0], str(tmp_path / "named.parquet"), columns=named
-        )
-        == expected
-    )
-
-    renamed = spark.createDataFrame(run_frame.set_axis(["topic", "document", "s"], axis=1))
-    assert (
-        score_frames(
-            GENERATED_CONFIGS,
-            spark.createDataFrame(qrels_frame),
-            renamed,
-            run_columns=("topic", "document", "s"),
-            partitions=3,
-        )
-        == expected
-    )
 
 
 def test_a_float64_label_is_the_exact_decimal_of_the_double(
