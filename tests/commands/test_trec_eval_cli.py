@@ -121,6 +121,7 @@ def dl19(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> tuple[P
     return folder / "qrels.dl19-passage.txt", runs
 
 
+@pytest.mark.slow
 def test_dl19_runs_every_measure(
     trec_eval: Path, dl19: tuple[Path, list[Path]], capsysbinary: pytest.CaptureFixture[bytes]
 ) -> None:

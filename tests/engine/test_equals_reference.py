@@ -925,6 +925,7 @@ def test_the_golden_sample_covers_every_axis() -> None:
     assert {"duplicates", "empty", "aggregate", "fractional"} <= axes
 
 
+@pytest.mark.slow
 def test_golden_sample_on_spark_is_the_single_machine_result(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -998,6 +999,7 @@ GENERATED_CONFIGS = [
 ]
 
 
+@pytest.mark.slow
 def test_a_generated_table_on_spark_is_the_single_machine_result(
     spark: SparkSession, tmp_path: Path
 ) -> None:

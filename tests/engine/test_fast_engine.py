@@ -99,6 +99,7 @@ def _published_agree(case: dict[str, Any], got: dict[str, Any]) -> bool:
     return all(within(actual, value, places) for actual, value in wanted)
 
 
+@pytest.mark.slow
 def test_golden_suite_through_the_fast_engine(tmp_path: Path) -> None:
     """Every case's expected object from the fast engine: all digits of hand and generated
     cases (``ndcgspec cases check`` proves the plain reference gives exactly these), the
