@@ -301,7 +301,7 @@ def case_of(case_id: str, cases: dict[str, LoadedCase]) -> LoadedCase:
 
 def tie_order_matters(loaded: LoadedCase, config: dict) -> bool:
     """Whether the input scores differently with docid-asc ties, the bug: the reference's
-    answer, from the engine's in-memory scoring (``tests/engine/test_memory_engine.py`` holds
+    answer, from the engine's in-memory scoring (``tests/engine/test_equals_reference.py`` holds
     it equal to the reference on every case)."""
     inputs = Inputs(*case_inputs(loaded.case))
     right = Config.from_mapping(config)
