@@ -50,6 +50,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from itertools import accumulate, pairwise
 from typing import Any
 
@@ -83,7 +84,7 @@ from ndcgspec.reference.decimals import (
     round_quotient,
     working_precision,
 )
-from ndcgspec.reference.discount import discount
+from ndcgspec.reference.discount import RankWeights, discount
 from ndcgspec.reference.errors import InputError, Location
 from ndcgspec.reference.evaluate import Evaluation, query_object, result_object
 from ndcgspec.reference.ideal import every_gain_enters
@@ -91,6 +92,18 @@ from ndcgspec.reference.inputs import Judgment, Posting, Qrels, Run, add_judgmen
 from ndcgspec.reference.query import QueryResult, evaluate_query, judged_gain
 
 LOG = logging.getLogger("ndcgspec.fast")
+
+
+@lru_cache(maxsize=256)
+def kept_weights(config: Config) -> RankWeights:
+    """The reference's discounts of `config`, kept across evaluations: the engine hands the
+    reference many small ones (a query whose bound straddles a rounding boundary, a
+    configuration it does not declare, each probe of the survey), and each would compute
+    every rank's discount again. A `RankWeights` serves each thread only the weights its own
+    numbers made, under a lock (``reference/discount.py``)."""
+    return RankWeights(config)
+
+
 UNJUDGED, LABEL_ERROR = -1, -2
 # Fixed-point scales: gains, credits and discounts at 2^FIXED_BITS (77 digits, 37 past the
 # output's), discounts enclosed at DISCOUNT_DPS digits first; a mean part at 2^MEAN_BITS.
@@ -746,7 +759,7 @@ def query_result(
             return {"ndcg": ndcg_text, **entry}, MeanPart.of(exact, in_mean)
     judgments, postings = inputs()
     with working_precision():
-        result = evaluate_query(qid, judgments, postings, config)
+        result = evaluate_query(qid, judgments, postings, config, kept_weights(config))
     return query_object(result), MeanPart.of_real(result.value, result.in_mean)
 
 
@@ -757,7 +770,7 @@ def _by_reference(prep: Prepared, config: Config, queries: list[int]) -> dict[st
         for q in queries:
             judgments, postings = prep.query_inputs(q)
             qid = prep.qrels.qids[q]
-            per_query[qid] = evaluate_query(qid, judgments, postings, config)
+            per_query[qid] = evaluate_query(qid, judgments, postings, config, kept_weights(config))
     return per_query
 
 
@@ -800,5 +813,7 @@ def _raise_first_error(
         if flagged[q]:
             judgments, postings = prep.query_inputs(q)
             with working_precision():
-                evaluate_query(prep.qrels.qids[q], judgments, postings, config)
+                evaluate_query(
+                    prep.qrels.qids[q], judgments, postings, config, kept_weights(config)
+                )
             LOG.warning("query %s was flagged as an error but the reference accepts it", q)

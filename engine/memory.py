@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ndcgspec.engine.evaluate import Prepared, evaluate_prepared, prepare
+from ndcgspec.engine.evaluate import Prepared, evaluate_prepared, kept_weights, prepare
 from ndcgspec.engine.read import (
     QrelsColumns,
     RunColumns,
@@ -153,7 +153,7 @@ class Inputs:
 
 
 def _reference(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
-    return evaluate(config, qrels, run).to_json()
+    return evaluate(config, qrels, run, weights=kept_weights(config)).to_json()
 
 
 def evaluate_inputs(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:

@@ -57,12 +57,16 @@ def result_object(
     }
 
 
-def evaluate(config: Config, qrels: Qrels, run: Run, dps: int = DPS) -> Evaluation:
+def evaluate(
+    config: Config, qrels: Qrels, run: Run, dps: int = DPS, weights: RankWeights | None = None
+) -> Evaluation:
     """Score `run` against `qrels` under `config`; `dps` is the working precision of the
-    values the results hold and of the explain trace (``ndcg.precision``)."""
+    values the results hold and of the explain trace (``ndcg.precision``). `weights` are the
+    configuration's discounts, for a caller that evaluates it many times and keeps them (the
+    evaluation's own when not given)."""
     with working_precision(dps):
         queries = aggregate.CHOICES[config.choice("aggregate")](qrels.keys(), run.keys())
-        weights = RankWeights(config)
+        weights = weights or RankWeights(config)
         per_query = {
             q: evaluate_query(q, qrels[q], run.get(q, ()), config, weights) for q in queries
         }

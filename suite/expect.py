@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ndcgspec.engine.evaluate import kept_weights
 from ndcgspec.engine.memory import Inputs, evaluate_inputs
 from ndcgspec.engine.scoring import score_files
 from ndcgspec.reference import Config, InputError, evaluate
@@ -33,7 +34,7 @@ def outcome_of(inputs: Inputs, config: Config) -> dict[str, Any]:
 def reference_outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
     """The expected object of a case as the plain reference computes it: what makes and
     checks the golden cases."""
-    return _expected(lambda: evaluate(config, qrels, run).to_json())
+    return _expected(lambda: evaluate(config, qrels, run, weights=kept_weights(config)).to_json())
 
 
 def published_outcome(case: Mapping[str, Any], data: Path | None) -> dict[str, Any]:

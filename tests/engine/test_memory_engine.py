@@ -30,7 +30,7 @@ def test_the_engine_path_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     config = Config.from_mapping({"discount": "reciprocal"})
     assert not not_computed(config)
 
-    def unreachable(*args: Any) -> Any:
+    def unreachable(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the reference was asked")
 
     monkeypatch.setattr(memory, "evaluate", unreachable)
