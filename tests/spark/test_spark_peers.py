@@ -13,6 +13,9 @@ from spark_session import spark_fixture  # noqa: F401 (the fixture `spark`)
 from ndcgspec.harness.adapters.base import CaseInput
 from ndcgspec.reference import Config
 
+# Each test starts Spark (a JVM) in an adapter's worker: tens of seconds.
+pytestmark = pytest.mark.slow
+
 # q1 ranks a (2.0), then b and c tied at 1.0 in run order; b is judged 2, d (unretrieved) 1,
 # c 0. q2 is judged but absent from the run.
 CASE = CaseInput(

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
+@pytest.mark.slow
 def test_a_float64_label_is_the_exact_decimal_of_the_double(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -45,6 +46,7 @@ def test_a_float64_label_is_the_exact_decimal_of_the_double(
         assert (single == result) is same
 
 
+@pytest.mark.slow
 def test_input_errors_name_the_file_and_quote_the_line(spark: SparkSession, tmp_path: Path) -> None:
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     run.write_text("q1 Q0 a 1 1 t\nq2 Q0 a 1 1 t\n")
@@ -70,6 +72,7 @@ def test_input_errors_name_the_file_and_quote_the_line(spark: SparkSession, tmp_
         score_paths(spark, [Config.default()], str(empty), str(run))
 
 
+@pytest.mark.slow
 def test_score_engine_spark_prints_what_the_local_engine_prints(
     spark: SparkSession, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
