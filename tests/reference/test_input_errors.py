@@ -97,7 +97,7 @@ def test_the_expected_outcome_reads_the_fields_not_the_message(
     """An error whose message reads like a rejection but that no axis raised is not taken
     for one, whether the engine or the reference computes the outcome."""
 
-    def fails(*_: object) -> None:
+    def fails(*_: object, **__: object) -> None:
         raise InputError("cannot read (duplicates=error)", Location("run", 1))
 
     monkeypatch.setattr(expect, computed_by, fails)
