@@ -110,6 +110,7 @@ def test_a_whole_file_error_has_a_file_and_no_line(tmp_path) -> None:
 
 def test_errors_carry_the_row_of_a_table(tmp_path) -> None:
     # Rows are counted from the first after the header: the empty doc_id is on row 2.
+    pytest.importorskip("pyarrow", reason="pyarrow (the 'tables' extra) is not installed")
     qrels, run = tmp_path / "q:1.csv", tmp_path / "r:1.csv"
     qrels.write_text("query_id,doc_id,relevance\nq1,d1,2\n")
     run.write_text("query_id,doc_id,score\nq1,d1,0.5\nq1,,0.2\n")
