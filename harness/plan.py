@@ -25,12 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +35,7 @@ from ndcgspec.harness.adapters.base import ANY_VALUE, declared_capabilities
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes
 from ndcgspec.suite.expect import outcome, published_outcome
+from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.load import LoadedCase, inline_inputs
 from ndcgspec.suite.targets import Target, measure_target, preset_target
 
@@ -167,7 +165,7 @@ class _Configured:
 
     def case_of(self, loaded: LoadedCase) -> LoadedCase:
         """The input of `loaded` under this configuration, its expected values left for
-        `ExpectedCache.fill`; its id is the input's case id and the fingerprint."""
+        `fill_expected`; its id is the input's case id and the fingerprint."""
         source = loaded.case
         case: dict[str, Any] = {
             "id": f"{source['id']}@{self.fingerprint}",
@@ -186,83 +184,17 @@ class _Configured:
         return replace(loaded, case=case)
 
 
-@cache
-def definition_digest() -> str:
-    """A digest of every file that decides an expected value: the spec, the reference and the
-    engine. A cached value is keyed by it, so a changed definition is never read from an old
-    cache."""
-    digest = hashlib.sha256()
-    for package in ("ndcgspec.spec", "ndcgspec.reference", "ndcgspec.engine"):
-        root = Path(str(files(package)))
-        for path in sorted(root.rglob("*")):
-            if path.suffix in (".py", ".yaml", ".json"):
-                digest.update(f"{package}/{path.relative_to(root).as_posix()}\0".encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-class ExpectedCache:
-    """Expected values computed by the exact reference, by (input, fingerprint): in memory
-    for the run, and in one JSON-lines file per fingerprint below `root` for later runs."""
-
-    def __init__(self, root: Path | None = None) -> None:
-        self._folder = None if root is None else root / "expected" / definition_digest()
-        self._values: dict[str, dict[str, dict[str, Any]]] = {}
-        self._lock = threading.Lock()
-
-    def fill(self, loaded: LoadedCase, data: Path | None) -> None:
-        """Give a computed case its expected values (a stored case has them already)."""
-        case = loaded.case
-        if case.get("expected_source") != COMPUTED or "expected" in case:
-            return
-        fingerprint, key = _fingerprint(case["config"]), input_digest(case)
-        with self._lock:
-            known = self._known(fingerprint).get(key)
-        if known is None:
-            known = _reference_outcome(case, Config.from_mapping(case["config"]), data)
-            with self._lock:
-                self._keep(fingerprint, key, known)
-        case["expected"] = known
-
-    def _file(self, fingerprint: str) -> Path | None:
-        return None if self._folder is None else self._folder / f"{fingerprint}.jsonl"
-
-    def _known(self, fingerprint: str) -> dict[str, dict[str, Any]]:
-        if fingerprint not in self._values:
-            self._values[fingerprint] = _read_cache(self._file(fingerprint))
-        return self._values[fingerprint]
-
-    def _keep(self, fingerprint: str, key: str, expected: dict[str, Any]) -> None:
-        self._values[fingerprint][key] = expected
-        path = self._file(fingerprint)
-        if path is None:
-            return
-        line = json.dumps({"input": key, "expected": expected}) + "\n"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # One append of one line: runs that share the cache never interleave a line.
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-            try:
-                os.write(descriptor, line.encode("utf-8"))
-            finally:
-                os.close(descriptor)
-        except OSError:
-            # A cache that cannot be written costs time, never a result.
-            return
-
-
-def _read_cache(path: Path | None) -> dict[str, dict[str, Any]]:
-    """The cached values of one fingerprint; a line cut short by a killed run is passed over."""
-    found: dict[str, dict[str, Any]] = {}
-    if path is None or not path.is_file():
-        return found
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            entry = json.loads(line)
-            found[entry["input"]] = entry["expected"]
-        except (ValueError, KeyError, TypeError):
-            continue
-    return found
+def fill_expected(cache: ExpectedCache, loaded: LoadedCase, data: Path | None) -> None:
+    """Give a computed case its expected values from `cache` (a stored case has them
+    already)."""
+    case = loaded.case
+    if case.get("expected_source") != COMPUTED or "expected" in case:
+        return
+    case["expected"] = cache.value(
+        _fingerprint(case["config"]),
+        input_digest(case),
+        lambda: _reference_outcome(case, Config.from_mapping(case["config"]), data),
+    )
 
 
 def _reference_outcome(

@@ -28,10 +28,11 @@ from ndcgspec.harness.adapters.base import (
     unsupported_reason,
 )
 from ndcgspec.harness.outcome import Verdict, judge, partial_comparison, summed_terms
-from ndcgspec.harness.plan import STORED, ExpectedCache
+from ndcgspec.harness.plan import STORED, fill_expected
 from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, pooled
 from ndcgspec.harness.worker import WorkerFailure
 from ndcgspec.reference import Config, ConfigError, NdcgSpecError
+from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.folders import cache_root, data_root
 from ndcgspec.suite.lint import parse_file, schema_problems
 from ndcgspec.suite.load import LoadedCase, case_files, case_inputs, iter_cases
@@ -280,7 +281,7 @@ def _builder(
 ) -> Callable[[], dict[str, Any] | None]:
     def build() -> dict[str, Any] | None:
         try:
-            expected.fill(loaded, data)
+            fill_expected(expected, loaded, data)
             rows = case_rows(loaded, data)
         except NdcgSpecError as error:
             emit(loaded, Verdict("skip"), f"input unreadable: {error}")

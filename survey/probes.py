@@ -11,6 +11,8 @@ answers as an error, and what an adapter declares about itself is read from its 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import random
 import sys
@@ -35,6 +37,8 @@ from ndcgspec.reference.config import choice_ids
 from ndcgspec.reference.decimals import canonical_decimal
 from ndcgspec.reference.ties import docid_key
 from ndcgspec.suite.expect import outcome_of
+from ndcgspec.suite.expected_cache import ExpectedCache
+from ndcgspec.suite.folders import cache_root
 from ndcgspec.suite.load import LoadedCase, inline_inputs, iter_cases
 from ndcgspec.suite.tolerance import Tolerance, compare_value, exact, is_undefined
 from ndcgspec.survey.reasons import failure_key, refusal_key
@@ -178,8 +182,28 @@ def _inputs(probe: ProbeInput) -> Inputs:
 
 
 @cache
+def _expected_values() -> ExpectedCache:
+    """The expected values of probes, shared by every identify, predict and matrix on the
+    machine (``NDCGSPEC_CACHE_DIR``): they depend on the input and configuration alone."""
+    return ExpectedCache(cache_root())
+
+
+@cache
+def _input_key(probe: ProbeInput) -> str:
+    rows = {"qrels": probe.qrels, "run": probe.run}
+    return hashlib.sha256(json.dumps(rows).encode("utf-8")).hexdigest()
+
+
+@cache
+def _fingerprint(config: Config) -> str:
+    return config.fingerprint()
+
+
+@cache
 def _outcome(probe: ProbeInput, config: Config) -> tuple[str, Any]:
-    found = outcome_of(_inputs(probe), config)
+    found = _expected_values().value(
+        _fingerprint(config), _input_key(probe), lambda: outcome_of(_inputs(probe), config)
+    )
     # A canonical text makes outcomes comparable and hashable.
     return repr(sorted(found.items())), found
 

@@ -103,6 +103,7 @@ def test_computed_expectations_are_cached_between_runs(
     suite: list[LoadedCase], tmp_path, monkeypatch
 ) -> None:
     from ndcgspec.harness import plan
+    from ndcgspec.suite.expected_cache import ExpectedCache, definition_digest
     from ndcgspec.suite.folders import data_root
 
     computed = [
@@ -110,13 +111,13 @@ def test_computed_expectations_are_cached_between_runs(
         for c in Selection(suite).cases_for(declaration(gain=["exponential"]))
         if c.case.get("expected_source") == COMPUTED and "input" in c.case
     ][:3]
-    first = plan.ExpectedCache(tmp_path)
+    first = ExpectedCache(tmp_path)
     for loaded in computed:
-        first.fill(loaded, data_root())
+        plan.fill_expected(first, loaded, data_root())
     values = [c.case.pop("expected") for c in computed]
     # A later run reads them back without computing anything, a line cut short by a killed
     # run notwithstanding.
-    cached = sorted((tmp_path / "expected" / plan.definition_digest()).glob("*.jsonl"))
+    cached = sorted((tmp_path / "expected" / definition_digest()).glob("*.jsonl"))
     assert cached
     with cached[0].open("a") as file:
         file.write('{"input": "cut sh')
@@ -125,7 +126,7 @@ def test_computed_expectations_are_cached_between_runs(
         raise AssertionError("computed again")
 
     monkeypatch.setattr(plan, "_reference_outcome", computing)
-    later = plan.ExpectedCache(tmp_path)
+    later = ExpectedCache(tmp_path)
     for loaded in computed:
-        later.fill(loaded, data_root())
+        plan.fill_expected(later, loaded, data_root())
     assert [c.case["expected"] for c in computed] == values

@@ -1,0 +1,97 @@
+"""Expected values computed by the exact reference, kept between runs: by input and
+configuration fingerprint, under a digest of the definition, so that a changed spec, reference
+or engine never reads an old value. The runner fills computed cases from it; identify, predict
+and matrix take their probes' expected values from it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from collections.abc import Callable
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+
+@cache
+def definition_digest() -> str:
+    """A digest of every file that decides an expected value: the spec, the reference, the
+    engine and the expected-value rules of the suite. A cached value is keyed by it."""
+    digest = hashlib.sha256()
+    for package in ("ndcgspec.spec", "ndcgspec.reference", "ndcgspec.engine"):
+        root = Path(str(files(package)))
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".yaml", ".json"):
+                digest.update(f"{package}/{path.relative_to(root).as_posix()}\0".encode())
+                digest.update(path.read_bytes())
+    digest.update(Path(__file__).with_name("expect.py").read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class ExpectedCache:
+    """Expected objects by (fingerprint, input key): in memory for the process, and in one
+    JSON-lines file per fingerprint below `root` (none when `root` is None) for later
+    processes. Safe to share between threads: lookups and stores hold its lock, and a
+    computation runs outside it."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self._folder = None if root is None else root / "expected" / definition_digest()
+        self._values: dict[str, dict[str, dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def value(
+        self, fingerprint: str, key: str, compute: Callable[[], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The expected object of input `key` under the configuration `fingerprint`, kept or
+        computed by `compute` (and then kept)."""
+        with self._lock:
+            known = self._known(fingerprint).get(key)
+        if known is not None:
+            return known
+        computed = compute()
+        with self._lock:
+            self._keep(fingerprint, key, computed)
+        return computed
+
+    def _file(self, fingerprint: str) -> Path | None:
+        return None if self._folder is None else self._folder / f"{fingerprint}.jsonl"
+
+    def _known(self, fingerprint: str) -> dict[str, dict[str, Any]]:
+        if fingerprint not in self._values:
+            self._values[fingerprint] = _read_cache(self._file(fingerprint))
+        return self._values[fingerprint]
+
+    def _keep(self, fingerprint: str, key: str, expected: dict[str, Any]) -> None:
+        self._values[fingerprint][key] = expected
+        path = self._file(fingerprint)
+        if path is None:
+            return
+        line = json.dumps({"input": key, "expected": expected}) + "\n"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # One append of one line: processes that share the cache never interleave a line.
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            try:
+                os.write(descriptor, line.encode("utf-8"))
+            finally:
+                os.close(descriptor)
+        except OSError:
+            # A cache that cannot be written costs time, never a result.
+            return
+
+
+def _read_cache(path: Path | None) -> dict[str, dict[str, Any]]:
+    """The cached values of one fingerprint; a line cut short by a killed run is passed over."""
+    found: dict[str, dict[str, Any]] = {}
+    if path is None or not path.is_file():
+        return found
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            entry = json.loads(line)
+            found[entry["input"]] = entry["expected"]
+        except (ValueError, KeyError, TypeError):
+            continue
+    return found
