@@ -38,6 +38,7 @@ from ndcgspec.measures.trec_eval_names import (
 )
 from ndcgspec.reference.contexts import computing_mp
 from ndcgspec.reference.decimals import decimal_string, working_precision
+from ndcgspec.reference.discount import RankWeights
 from ndcgspec.reference.errors import ConfigError, InputError, Location
 from ndcgspec.reference.inputs import Judgment, Posting
 from ndcgspec.reference.query import QueryResult, evaluate_query
@@ -273,13 +274,15 @@ def trec_eval_lines(
     queries = evaluated_queries(qrels, run, options.complete)
     wanted = {m.name: m for m in options.measures}
     ndcg_measures = [wanted[name] for name in NDCG_MEASURES if name in wanted]
+    configs = {m.name: measure_config(m, base) for m in ndcg_measures}
+    # Every query weighs rank i alike: each rank's discount is computed once per configuration.
+    weights = {c: RankWeights(c) for c in set(configs.values())}
     per_query: dict[str, list[tuple[str, mpmath.mpf]]] = {}
     with working_precision():
         for qid in queries:
             postings = first_documents(as_double(run.get(qid, ())), options.max_per_topic)
-            configs = {m.name: measure_config(m, base) for m in ndcg_measures}
             results = {
-                c: evaluate_query(qid, qrels[qid], postings, c) for c in set(configs.values())
+                c: evaluate_query(qid, qrels[qid], postings, c, w) for c, w in weights.items()
             }
             per_query[qid] = [
                 pair

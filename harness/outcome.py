@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ndcgspec.reference import Config, InputError, aggregate, empty
@@ -56,9 +57,16 @@ def implied_aggregate(per_query: Mapping[str, Any], config: Mapping[str, Any]) -
     if not all(is_undefined(v) or _is_number(v) for v in per_query.values()):
         return None
     chosen = config["empty"] if "empty" in config else Config.default().choice("empty")
+    return _implied_mean(tuple(per_query.items()), chosen)
+
+
+# identify judges one answer against each candidate configuration of an axis: the same mean,
+# asked several times. lru_cache serialises its own bookkeeping; floats are immutable.
+@lru_cache(maxsize=1 << 14)
+def _implied_mean(per_query: tuple[tuple[str, Any], ...], chosen: str) -> float | None:
     empty_choice = empty.CHOICES[chosen]
     scores: dict[str, tuple[Any, bool]] = {}
-    for qid, value in per_query.items():
+    for qid, value in per_query:
         if not is_undefined(value):
             scores[qid] = (value, True)
             continue

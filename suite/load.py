@@ -63,10 +63,9 @@ def iter_cases(
     data = data or data_root()
     for path in case_files(root, glob):
         content = json.loads(path.read_text(encoding="utf-8"))
+        group = group_of(path, root)
         for index, case in enumerate(content.get("cases", [])):
-            yield LoadedCase(
-                path, group_of(path, root), content, case, index, unavailable_reason(case, data)
-            )
+            yield LoadedCase(path, group, content, case, index, unavailable_reason(case, data))
 
 
 def unavailable_reason(case: dict[str, Any], data: Path | None) -> str | None:

@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ndcgspec.spec import load_comparison
@@ -63,7 +64,14 @@ def _floor_log2(value: Fraction) -> int:
 
 def exact(number: str | float) -> Fraction:
     """The exact rational of a decimal string or of a binary float."""
-    return Fraction(Decimal(number)) if isinstance(number, str) else Fraction(number)
+    return _exact_decimal(number) if isinstance(number, str) else Fraction(number)
+
+
+# A golden value is compared with many answers (identify asks each input under several
+# configurations). lru_cache serialises its own bookkeeping; a Fraction is immutable.
+@lru_cache(maxsize=1 << 16)
+def _exact_decimal(text: str) -> Fraction:
+    return Fraction(Decimal(text))
 
 
 def is_undefined(actual: Any) -> bool:

@@ -21,8 +21,11 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 TESTS_DIR = Path(__file__).resolve().parent
 
 # Expected values computed during the tests are cached for the session alone, never read from a
-# user's cache (``harness/plan.py``).
-os.environ["NDCGSPEC_CACHE_DIR"] = tempfile.mkdtemp(prefix="ndcgspec-cache-")
+# user's cache (``suite/expected_cache.py``); the session's worker processes, which inherit the
+# controller's environment, share its folder.
+if "PYTEST_XDIST_WORKER" not in os.environ or "NDCGSPEC_TEST_CACHE" not in os.environ:
+    os.environ["NDCGSPEC_TEST_CACHE"] = tempfile.mkdtemp(prefix="ndcgspec-cache-")
+os.environ["NDCGSPEC_CACHE_DIR"] = os.environ["NDCGSPEC_TEST_CACHE"]
 
 # The deliberately wrong adapters of `fakes` are test code, not product: adapters run in child
 # processes, which find them through PYTHONPATH.
