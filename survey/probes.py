@@ -22,6 +22,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache, lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from tqdm import tqdm
@@ -218,6 +219,15 @@ def outcome_key(probe: ProbeInput, config: Config) -> str:
     return _outcome(probe, config)[0]
 
 
+@cache
+def _asked_as(probe: ProbeInput, asked: Config) -> tuple[Mapping[str, Any], Mapping[str, int]]:
+    """The asked configuration as a case carries it, and the n of each query's comparison
+    (``ndcg.comparison.float``): judged against several candidates, read-only views."""
+    mapping = asked.to_mapping()
+    terms = summed_terms(probe.qrels, probe.run, mapping)
+    return MappingProxyType(mapping), MappingProxyType(terms)
+
+
 def meets(
     probe: ProbeInput,
     config: Config,
@@ -231,9 +241,8 @@ def meets(
     failed (error or crash), which is evidence of nothing but the failure."""
     if answer.failed:
         return None
-    case = {"config": asked.to_mapping(), "expected": expected_of(probe, config)}
-    rows = {"qrels": probe.qrels, "run": probe.run}
-    terms = summed_terms(rows["qrels"], rows["run"], asked.to_mapping())
+    mapping, terms = _asked_as(probe, asked)
+    case = {"config": mapping, "expected": expected_of(probe, config)}
     return judge(case, answer.result, terms, width, places).outcome == "pass"
 
 
@@ -251,8 +260,8 @@ def meets_aggregate(
     if answer.failed or "aggregate" not in expected:
         return False
     # Only the values listed are compared: here, the mean alone.
-    case = {"config": asked.to_mapping(), "expected": {"aggregate": expected["aggregate"]}}
-    terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
+    mapping, terms = _asked_as(probe, asked)
+    case = {"config": mapping, "expected": {"aggregate": expected["aggregate"]}}
     verdict = judge(case, answer.result, terms, width, places, partial=True)
     return verdict.outcome == "pass"
 
@@ -285,8 +294,8 @@ def meets_values(
     """Whether the answer's per-query values meet `per_query` (its mean aside)."""
     if answer.failed:
         return False
-    case = {"config": asked.to_mapping(), "expected": {"per_query": dict(per_query)}}
-    terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
+    mapping, terms = _asked_as(probe, asked)
+    case = {"config": mapping, "expected": {"per_query": dict(per_query)}}
     verdict = judge(case, answer.result, terms, width, places, partial=True)
     return verdict.outcome == "pass"
 
@@ -307,7 +316,7 @@ def within_tie_bounds(
     given = answer.result.get("per_query")
     if answer.failed or not given or "per_query" not in low:
         return False
-    terms = summed_terms(probe.qrels, probe.run, asked.to_mapping())
+    _, terms = _asked_as(probe, asked)
     for qid, entry in low["per_query"].items():
         value = given.get(qid)
         bounds = (entry["ndcg"], high["per_query"][qid]["ndcg"])
