@@ -27,10 +27,17 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from decimal import Decimal
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
+from ndcgspec.commands.judged import judged_at, judged_cutoff
+from ndcgspec.commands.provenance import input_digest, provenance
 from ndcgspec.commands.score_notes import missing_note, query_probes, rounded
+from ndcgspec.commands.significance import exact_string, interval_json
+from ndcgspec.commands.statistics_flags import add_interval_flags, add_seed_flag
 from ndcgspec.engine.scoring import scored_files
 from ndcgspec.engine.stream import QueryPresence
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
@@ -38,6 +45,8 @@ from ndcgspec.measures.config_file import load_config_file
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, ConfigError
 from ndcgspec.reference.result import Result
+from ndcgspec.reference.trec_io import STDIN, opened, read_qrels, read_run
+from ndcgspec.statistics.bootstrap import Interval, percentile_interval
 
 UNDEFINED = "undefined"
 
@@ -126,6 +135,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="URL",
         help="--engine spark: the Spark master (local[4], spark://host:7077, yarn, ...)",
     )
+    add_interval_flags(parser, "each measure's mean")
+    add_seed_flag(parser)
+    parser.add_argument(
+        "--judged",
+        action="store_true",
+        help="add judged@k beside each measure with a cutoff k (also: -m judged@K)",
+    )
     parser.set_defaults(handler=run_score)
 
 
@@ -148,9 +164,50 @@ def text_lines(results: Sequence[Result], per_query: bool, digits: int | None = 
     return lines
 
 
-def json_lines(results: Sequence[Result]) -> list[str]:
-    """The JSON Lines format: one result object per line."""
-    return [json.dumps(result.to_json()) for result in results]
+def json_lines(
+    results: Sequence[Result], extra: Sequence[dict[str, Any]] | None = None
+) -> list[str]:
+    """The JSON Lines format: one result object per line, each with its `extra` keys."""
+    extra = extra or [{} for _ in results]
+    return [
+        json.dumps({**result.to_json(), **more})
+        for result, more in zip(results, extra, strict=True)
+    ]
+
+
+def interval_of(result: Result, args: argparse.Namespace) -> Interval | None:
+    """The bootstrap interval of the result's mean over the queries with a value, when
+    ``--ci`` asks for one and two or more queries have a value."""
+    values = [v for v in result.per_query.values() if v is not None]
+    if args.ci is None or len(values) < 2:
+        return None
+    return percentile_interval(values, args.ci, args.bootstrap, args.seed)
+
+
+def interval_lines(result: Result, interval: Interval | None, digits: int | None) -> list[str]:
+    """The text format's two lines of an interval: ``ci_low`` and ``ci_high``."""
+    if interval is None:
+        return []
+    return [
+        f"{result.measure}\t{end}\t{rounded(Decimal(exact_string(value)), digits)}"
+        for end, value in (("ci_low", interval.low), ("ci_high", interval.high))
+    ]
+
+
+def judged_lines(
+    shares: dict[str, Fraction], mean: Fraction | None, written: str, args: argparse.Namespace
+) -> list[str]:
+    """judged@k in the output format: per query and ``all``."""
+    as_text = {q: exact_string(v) for q, v in shares.items()}
+    total = None if mean is None else exact_string(mean)
+    if args.format == "json":
+        return [json.dumps({"measure": written, "aggregate": total, "per_query": as_text})]
+    rows = list(as_text.items()) if args.per_query else []
+    rows.append(("all", total))
+    return [
+        f"{written}\t{q}\t{rounded(None if v is None else Decimal(v), args.digits) or UNDEFINED}"
+        for q, v in rows
+    ]
 
 
 def _scored_on_spark(
@@ -172,21 +229,53 @@ def _scored_on_spark(
 def run_score(args: argparse.Namespace) -> int:
     """Score, then print; a note on stderr when qrels queries are missing from the run;
     exit status 0."""
-    makers: list[tuple[str | None, Callable[[], Config]]] = args.configs or [(None, Config.default)]
+    asked: list[tuple[str | None, Callable[[], Config]]] = args.configs or []
+    judged = [(w, judged_cutoff(w)) for w, _ in asked if w and judged_cutoff(w)]
+    makers = [(w, make) for w, make in asked if not (w and judged_cutoff(w))]
+    if not makers and not judged:
+        makers = [(None, Config.default)]
     configs = [make() for _, make in makers]
     columns = TableColumns(args.qrels_columns, args.run_columns)
-    if args.engine == "spark":
-        results, presence = _scored_on_spark(configs, args, columns)
-    else:
-        scored = scored_files(configs, args.qrels, args.run, columns)
-        results, presence = scored.results, scored.presence
-    scores = [Result.from_json(r, written) for (written, _), r in zip(makers, results, strict=True)]
+    with ExitStack() as stack:
+        qrels, run = args.qrels, args.run
+        if args.engine == "local" and not (qrels == run == STDIN):
+            # Opened once here, so that the digests of provenance read the bytes scored.
+            qrels = stack.enter_context(opened(qrels))
+            run = stack.enter_context(opened(run))
+        if args.engine == "spark":
+            results, presence = _scored_on_spark(configs, args, columns)
+        else:
+            scored = scored_files(configs, qrels, run, columns)
+            results, presence = scored.results, scored.presence
+        scores = [
+            Result.from_json(r, written) for (written, _), r in zip(makers, results, strict=True)
+        ]
+        if args.judged:
+            judged += [(f"judged@{c.cutoff}", c.cutoff) for c in configs if c.cutoff]
+        judged_output = []
+        if judged:
+            judgments, postings = read_qrels(qrels), read_run(run)
+            for written, k in dict.fromkeys(judged):
+                shares, mean = judged_at(judgments, postings, k)
+                judged_output += judged_lines(shares, mean, written, args)
+        intervals = [interval_of(result, args) for result in scores]
+        if args.format == "json":
+            inputs = {"qrels": input_digest(qrels), "run": input_digest(run)}
+            extra = []
+            for config, interval in zip(configs, intervals, strict=True):
+                more = {"provenance": provenance(inputs, [config])}
+                if interval is not None:
+                    more.update(interval_json(interval))
+                extra.append(more)
     missing = presence.missing()
     if missing:
         print(missing_note(missing, len(presence.qrels)), file=sys.stderr)
     if args.format == "json":
-        lines = json_lines(scores)
+        lines = json_lines(scores, extra)
     else:
-        lines = text_lines(scores, args.per_query, args.digits)
-    print("\n".join(lines))
+        lines = []
+        for result, interval in zip(scores, intervals, strict=True):
+            lines += text_lines([result], args.per_query, args.digits)
+            lines += interval_lines(result, interval, args.digits)
+    print("\n".join(lines + judged_output))
     return 0

@@ -19,7 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from ndcgspec.reference.decimals import decimal_string, mpf_fraction, plain_digits, round_fraction
+from ndcgspec.reference.decimals import (
+    canonical_decimal,
+    decimal_string,
+    mpf_fraction,
+    plain_digits,
+    round_fraction,
+)
 from ndcgspec.reference.evaluate import Evaluation
 from ndcgspec.statistics.bootstrap import RESAMPLES, percentile_interval
 from ndcgspec.statistics.correction import adjusted
@@ -129,7 +135,7 @@ def interval_json(interval: Any) -> dict[str, Any]:
     """The keys of a bootstrap interval in every JSON output."""
     return {
         "ci": {
-            "level": exact_string(interval.level),
+            "level": canonical_decimal(round_fraction(interval.level)),
             "low": exact_string(interval.low),
             "high": exact_string(interval.high),
             "method": "percentile",
