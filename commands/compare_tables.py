@@ -25,6 +25,7 @@ LATEX_SPECIAL = {
     "$": r"\$",
     "~": r"\~{}",
 }
+CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "no"}
 TEST_NAMES = {"randomization": "paired randomization (sign-flip) test", "t": "paired t-test"}
 
 
@@ -66,7 +67,8 @@ def _caption(data: dict[str, Any], options: Options, code: Any, mark: tuple[str,
     return (
         f"Mean nDCG of each run. Bold: the best run under the convention. "
         f"{mark[0]} ({mark[1]}): significantly better (worse) than {code(baseline)}, "
-        f"{TEST_NAMES[options.test]}, {options.alternative}, {options.correction} correction "
+        f"{TEST_NAMES[options.test]}, {options.alternative}, "
+        f"{CORRECTION_NAMES[options.correction]} correction "
         f"over every pair and convention, alpha = {float(options.alpha):g}. "
         f"Conventions: {conventions}."
     )

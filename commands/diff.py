@@ -100,7 +100,8 @@ def result_of_file(path: str, measure: str | None) -> Result:
         if not line.strip():
             continue
         try:
-            results.append(Result.from_json(json.loads(line)))
+            found = json.loads(line)
+            results.append(Result.from_json(found, found.get("written")))
         except (ValueError, KeyError, TypeError, ArithmeticError) as error:
             raise NdcgSpecError(
                 f"{path}:{number}: not a result of 'score --format json' ({error})"

@@ -123,6 +123,15 @@ def paired_tests(
             row["significant"] = p <= options.alpha
             row["verdict"] = _verdict(p, row.pop("_mean"), options)
     out: dict[str, Any] = {
+        "test_settings": {
+            "verdict_test": options.test,
+            "alternative": options.alternative,
+            "correction": options.correction,
+            "alpha": float(options.alpha),
+            "seed": options.seed,
+            "draws": options.draws,
+            "enumerated_up_to": EXACT_LIMIT,
+        },
         "tests": rows,
         "verdict_changes": verdict_changes(rows, options),
     }
