@@ -3,7 +3,7 @@
 The mean m and the sample variance s² of the differences are exact fractions, and so is
 t² = n m² / s²; the two-sided p-value is the regularized incomplete beta function
 I_x(ν/2, 1/2) at x = ν / (ν + t²), ν = n − 1 (Abramowitz and Stegun 26.7.1), computed by mpmath
-in this thread's own context (`reference.contexts`) at `DPS` digits. One-sided p-values are
+in this thread's own context (`reference.contexts`) at `DPS` digits and held at them. One-sided p-values are
 half of it, or one minus that half, by the sign of t. When every difference is the same, s² = 0
 and t is not finite: p is 1 when they are all 0 and 0 otherwise (the limit as s² → 0)."""
 
@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import mpmath
 
-from ndcgspec.reference.contexts import computing_mp
+from ndcgspec.reference.contexts import computing_mp, holding
 from ndcgspec.statistics.randomization import ALTERNATIVES
 
 DPS = 30
@@ -45,7 +45,7 @@ def paired_t(differences: Sequence[Decimal], alternative: str = "two-sided") -> 
     with ctx.workdps(DPS):
         if variance == 0:
             sign = (mean > 0) - (mean < 0)
-            return TTest(None, n - 1, _degenerate(ctx, sign, alternative))
+            return TTest(None, n - 1, holding(DPS).mpf(_degenerate(ctx, sign, alternative)))
         t_squared = n * mean**2 / variance
         df = n - 1
         x = ctx.mpf(df) / (df + ctx.mpf(t_squared.numerator) / t_squared.denominator)
@@ -59,7 +59,8 @@ def paired_t(differences: Sequence[Decimal], alternative: str = "two-sided") -> 
             p = two_sided / 2
         else:
             p = 1 - two_sided / 2
-        return TTest(+t, df, +p)
+        held = holding(DPS).mpf
+        return TTest(held(t), df, held(p))
 
 
 def _degenerate(ctx: mpmath.MPContext, sign: int, alternative: str) -> mpmath.mpf:
