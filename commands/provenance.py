@@ -14,7 +14,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.harness.versions import versions
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.trec_io import Source, opened
 
@@ -42,6 +41,8 @@ def input_digest(path: str | Path | Source) -> dict[str, Any]:
 
 def software() -> dict[str, str]:
     """The versions of ndcgspec and of the spec the values were computed under."""
+    from ndcgspec.harness.versions import versions
+
     found = versions()
     return {"ndcgspec": str(found["harness_version"]), "spec": str(found["spec_version"])}
 

@@ -28,15 +28,10 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from decimal import Decimal
-from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from ndcgspec.commands.judged import judged_at, judged_cutoff
-from ndcgspec.commands.provenance import input_digest, provenance
 from ndcgspec.commands.score_notes import missing_note, query_probes, rounded
-from ndcgspec.commands.significance import exact_string, interval_json
 from ndcgspec.commands.statistics_flags import add_interval_flags, add_seed_flag
 from ndcgspec.engine.scoring import scored_files
 from ndcgspec.engine.stream import QueryPresence
@@ -45,8 +40,7 @@ from ndcgspec.measures.config_file import load_config_file
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, ConfigError
 from ndcgspec.reference.result import Result
-from ndcgspec.reference.trec_io import STDIN, opened, read_qrels, read_run
-from ndcgspec.statistics.bootstrap import Interval, percentile_interval
+from ndcgspec.reference.trec_io import STDIN, opened
 
 UNDEFINED = "undefined"
 
@@ -175,41 +169,6 @@ def json_lines(
     ]
 
 
-def interval_of(result: Result, args: argparse.Namespace) -> Interval | None:
-    """The bootstrap interval of the result's mean over the queries with a value, when
-    ``--ci`` asks for one and two or more queries have a value."""
-    values = [v for v in result.per_query.values() if v is not None]
-    if args.ci is None or len(values) < 2:
-        return None
-    return percentile_interval(values, args.ci, args.bootstrap, args.seed)
-
-
-def interval_lines(result: Result, interval: Interval | None, digits: int | None) -> list[str]:
-    """The text format's two lines of an interval: ``ci_low`` and ``ci_high``."""
-    if interval is None:
-        return []
-    return [
-        f"{result.measure}\t{end}\t{rounded(Decimal(exact_string(value)), digits)}"
-        for end, value in (("ci_low", interval.low), ("ci_high", interval.high))
-    ]
-
-
-def judged_lines(
-    shares: dict[str, Fraction], mean: Fraction | None, written: str, args: argparse.Namespace
-) -> list[str]:
-    """judged@k in the output format: per query and ``all``."""
-    as_text = {q: exact_string(v) for q, v in shares.items()}
-    total = None if mean is None else exact_string(mean)
-    if args.format == "json":
-        return [json.dumps({"measure": written, "aggregate": total, "per_query": as_text})]
-    rows = list(as_text.items()) if args.per_query else []
-    rows.append(("all", total))
-    return [
-        f"{written}\t{q}\t{rounded(None if v is None else Decimal(v), args.digits) or UNDEFINED}"
-        for q, v in rows
-    ]
-
-
 def _scored_on_spark(
     configs: list[Config],
     args: argparse.Namespace,
@@ -230,8 +189,14 @@ def run_score(args: argparse.Namespace) -> int:
     """Score, then print; a note on stderr when qrels queries are missing from the run;
     exit status 0."""
     asked: list[tuple[str | None, Callable[[], Config]]] = args.configs or []
-    judged = [(w, judged_cutoff(w)) for w, _ in asked if w and judged_cutoff(w)]
-    makers = [(w, make) for w, make in asked if not (w and judged_cutoff(w))]
+    judged_asked = args.judged or any(w and "judged" in w.lower() for w, _ in asked)
+    extras = None
+    if judged_asked or args.ci is not None or args.format == "json":
+        # Only then: a plain `score` imports none of the statistics (a fast start).
+        from ndcgspec.commands import score_statistics as extras
+    judged = extras.judged_measures(asked) if extras else []
+    taken = {written for written, _ in judged}
+    makers = [(w, make) for w, make in asked if w not in taken]
     if not makers and not judged:
         makers = [(None, Config.default)]
     configs = [make() for _, make in makers]
@@ -250,32 +215,18 @@ def run_score(args: argparse.Namespace) -> int:
         scores = [
             Result.from_json(r, written) for (written, _), r in zip(makers, results, strict=True)
         ]
-        if args.judged:
-            judged += [(f"judged@{c.cutoff}", c.cutoff) for c in configs if c.cutoff]
-        judged_output = []
-        if judged:
-            judgments, postings = read_qrels(qrels), read_run(run)
-            for written, k in dict.fromkeys(judged):
-                shares, mean = judged_at(judgments, postings, k)
-                judged_output += judged_lines(shares, mean, written, args)
-        intervals = [interval_of(result, args) for result in scores]
-        if args.format == "json":
-            inputs = {"qrels": input_digest(qrels), "run": input_digest(run)}
-            extra = []
-            for config, interval in zip(configs, intervals, strict=True):
-                more = {"provenance": provenance(inputs, [config])}
-                if interval is not None:
-                    more.update(interval_json(interval))
-                extra.append(more)
+        if extras:
+            if args.judged:
+                judged += [(f"judged@{c.cutoff}", c.cutoff) for c in configs if c.cutoff]
+            output = extras.ScoreStatistics.of(args, qrels, run, configs, scores, judged)
     missing = presence.missing()
     if missing:
         print(missing_note(missing, len(presence.qrels)), file=sys.stderr)
     if args.format == "json":
-        lines = json_lines(scores, extra)
+        lines = json_lines(scores, output.json_extra)
+    elif extras:
+        lines = output.text(scores)
     else:
-        lines = []
-        for result, interval in zip(scores, intervals, strict=True):
-            lines += text_lines([result], args.per_query, args.digits)
-            lines += interval_lines(result, interval, args.digits)
-    print("\n".join(lines + judged_output))
+        lines = text_lines(scores, args.per_query, args.digits)
+    print("\n".join(lines + (output.judged if extras else [])))
     return 0

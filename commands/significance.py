@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ndcgspec.commands.statistics_flags import TESTS
 from ndcgspec.reference.decimals import (
     canonical_decimal,
     decimal_string,
@@ -32,8 +33,6 @@ from ndcgspec.statistics.correction import adjusted
 from ndcgspec.statistics.paired import Paired
 from ndcgspec.statistics.randomization import DRAWS, EXACT_LIMIT, drawn_signs, sign_flip
 from ndcgspec.statistics.ttest import paired_t
-
-TESTS = ("randomization", "t")
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,22 @@
-"""The flags of the statistics, shared by ``score``, ``compare`` and ``diff``."""
+"""The flags of the statistics, shared by ``score``, ``compare`` and ``diff``. Light on
+purpose: ``score`` registers them, and imports the statistics only when they are asked for."""
 
 from __future__ import annotations
 
 import argparse
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from ndcgspec.commands.significance import TESTS, Options
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.statistics.bootstrap import RESAMPLES
 from ndcgspec.statistics.correction import CORRECTIONS
 from ndcgspec.statistics.randomization import ALTERNATIVES, DRAWS
+
+if TYPE_CHECKING:
+    from ndcgspec.commands.significance import Options
+
+TESTS = ("randomization", "t")
 
 
 def probability(text: str) -> Fraction:
@@ -100,6 +106,8 @@ def add_correction_flag(parser: argparse.ArgumentParser) -> None:
 
 def options_of(args: argparse.Namespace) -> Options:
     """The statistics options of parsed arguments."""
+    from ndcgspec.commands.significance import Options
+
     if args.draws < 10_000:
         raise NdcgSpecError(f"--draws {args.draws}: at least 10000 sign-flip draws")
     return Options(
