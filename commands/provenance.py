@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from ndcgspec.reference.config import Config
+from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.reference.trec_io import Source, opened
 
 CHUNK = 1 << 20
@@ -57,3 +59,44 @@ def provenance(inputs: Mapping[str, Any], configs: Iterable[Config]) -> dict[str
         ],
         "versions": software(),
     }
+
+
+def _described(role: str, found: Any) -> list[str]:
+    inputs = found if isinstance(found, list) else [found]
+    return [f"{role} {i['path']} (SHA-256 {i['sha256']}, {i['lines']} lines)" for i in inputs]
+
+
+def provenance_sentence(path: str, fingerprint: str) -> str:
+    """The sentence ``explain --cite --result FILE`` adds: the inputs and versions of the
+    JSON result in `path` (``score``'s JSON Lines, or the object of ``compare`` or ``diff``)
+    computed under the configuration of `fingerprint`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise NdcgSpecError(f"{path}: cannot read: {error}") from None
+    try:
+        objects = [json.loads(text)]
+    except ValueError:
+        objects = []
+        for number, line in enumerate(text.splitlines(), 1):
+            try:
+                objects += [json.loads(line)] if line.strip() else []
+            except ValueError:
+                raise NdcgSpecError(f"{path}:{number}: not a JSON result") from None
+    for found in objects:
+        record = found.get("provenance") if isinstance(found, dict) else None
+        if not isinstance(record, dict):
+            continue
+        if fingerprint not in {c.get("fingerprint") for c in record.get("configurations", [])}:
+            continue
+        inputs = "; ".join(
+            part for role, given in record["inputs"].items() for part in _described(role, given)
+        )
+        value = found.get("aggregate")
+        versions = record["versions"]
+        mean = f"The mean, {value}, was" if isinstance(value, str) else "It was"
+        return (
+            f"{mean} computed by ndcgspec {versions['ndcgspec']} (spec {versions['spec']}) "
+            f"from {inputs}."
+        )
+    raise NdcgSpecError(f"{path}: holds no result with provenance of fingerprint {fingerprint}")

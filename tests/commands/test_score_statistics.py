@@ -97,3 +97,19 @@ def test_ci_of_the_mean(capsys, files) -> None:
     text = scored(capsys, *files, "-m", "nDCG@3", "--ci", "0.5", "--digits", "6").splitlines()
     assert [t.split("\t")[1] for t in text] == ["all", "ci_low", "ci_high"]
     assert float(text[1].split("\t")[2]) == pytest.approx(float(ci["low"]), abs=1e-6)
+
+
+def test_explain_cite_names_the_inputs_of_a_result(capsys, files, tmp_path) -> None:
+    result = tmp_path / "result.json"
+    result.write_text(scored(capsys, *files, "-m", "nDCG@2", "--format", "json"))
+    aggregate = json.loads(result.read_text())["aggregate"]
+    paragraph = " ".join(scored_explain(capsys, "nDCG@2", "--cite", "--result", str(result)))
+    assert f"The mean, {aggregate}, was computed by ndcgspec" in paragraph
+    assert hashlib.sha256(RUN.encode()).hexdigest() in paragraph.replace("\n", "")
+    assert main(["explain", "nDCG@3", "--cite", "--result", str(result)]) == 2
+    assert "holds no result with provenance of fingerprint" in capsys.readouterr().err
+
+
+def scored_explain(capsys, *args: str) -> list[str]:
+    assert main(["explain", *args]) == 0
+    return capsys.readouterr().out.split()
