@@ -256,12 +256,18 @@ def text_report(report: dict[str, Any]) -> list[str]:
     lines += [f"  fails: {reason}" for reason in report["reasons"]]
     if report["regressed"]:
         lines.append("  most regressed queries:")
-        lines += [
-            f"    {r['query']}: {float(r['baseline']):.{SHOWN}f} -> "
-            f"{float(r['candidate']):.{SHOWN}f} ({float(r['difference']):+.{SHOWN}f})"
-            for r in report["regressed"]
-        ]
+        lines += ["    {}: {} -> {} ({})".format(*_regressed_cells(r)) for r in report["regressed"]]
     return lines
+
+
+def _regressed_cells(row: dict[str, str]) -> tuple[str, str, str, str]:
+    """A regressed query, its two values and their difference, as printed."""
+    return (
+        row["query"],
+        f"{float(row['baseline']):.{SHOWN}f}",
+        f"{float(row['candidate']):.{SHOWN}f}",
+        f"{float(row['difference']):+.{SHOWN}f}",
+    )
 
 
 def markdown_report(report: dict[str, Any]) -> list[str]:
@@ -285,11 +291,7 @@ def markdown_report(report: dict[str, Any]) -> list[str]:
     lines += [f"- fails: {reason}" for reason in report["reasons"]]
     if report["regressed"]:
         lines += ["", "| query | baseline | candidate | difference |", "|---|---:|---:|---:|"]
-        lines += [
-            f"| {r['query']} | {float(r['baseline']):.{SHOWN}f} | "
-            f"{float(r['candidate']):.{SHOWN}f} | {float(r['difference']):+.{SHOWN}f} |"
-            for r in report["regressed"]
-        ]
+        lines += ["| {} | {} | {} | {} |".format(*_regressed_cells(r)) for r in report["regressed"]]
     return lines
 
 
