@@ -3,9 +3,10 @@
 The mean m and the sample variance s² of the differences are exact fractions, and so is
 t² = n m² / s²; the two-sided p-value is the regularized incomplete beta function
 I_x(ν/2, 1/2) at x = ν / (ν + t²), ν = n − 1 (Abramowitz and Stegun 26.7.1), computed by mpmath
-in this thread's own context (`reference.contexts`) at `DPS` digits and held at them. One-sided p-values are
-half of it, or one minus that half, by the sign of t. When every difference is the same, s² = 0
-and t is not finite: p is 1 when they are all 0 and 0 otherwise (the limit as s² → 0)."""
+in this thread's own context (`reference.contexts`) at `DPS` digits and held at them. One-sided
+p-values are half of it, or one minus that half, by the sign of t. When every difference is the
+same, s² = 0 and t is not finite: p is 1 when they are all 0 and 0 otherwise (the limit as
+s² → 0)."""
 
 from __future__ import annotations
 
