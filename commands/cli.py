@@ -24,6 +24,7 @@ COMMAND_MODULES: dict[str, str] = {
     "matrix": "ndcgspec.survey.matrix",
     "which": "ndcgspec.commands.which",
     "compare": "ndcgspec.commands.compare",
+    "diff": "ndcgspec.commands.diff",
 }
 
 

@@ -25,7 +25,17 @@ from typing import Any
 import mpmath
 from tqdm import tqdm
 
+from ndcgspec.commands.compare_tables import latex_table, markdown_table
+from ndcgspec.commands.judged import judged_at
+from ndcgspec.commands.provenance import input_digest, provenance
 from ndcgspec.commands.score import config_from_measure
+from ndcgspec.commands.significance import exact_string, paired_tests, significance_text
+from ndcgspec.commands.statistics_flags import (
+    add_correction_flag,
+    add_interval_flags,
+    add_test_flags,
+    options_of,
+)
 from ndcgspec.engine.sweep import Sweep
 from ndcgspec.harness.outputs import output_path
 from ndcgspec.reference.config import Config, presets
@@ -373,14 +383,58 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--cutoff", type=int, metavar="K", help="apply cutoff K to every convention"
     )
     parser.add_argument("--top", type=int, default=10, metavar="N", help="queries shown (10)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "latex", "markdown"),
+        default="text",
+        help="text, json, or a table for papers: latex (booktabs) or markdown",
+    )
     parser.add_argument(
         "--out", metavar="DIR", help="also write compare.json, the PNG figures and compare.html"
     )
     parser.add_argument(
         "--title", default="nDCG conventions compared", help="title of the HTML page"
     )
+    add_statistics_flags(parser)
     parser.set_defaults(handler=run_compare)
+
+
+def add_statistics_flags(parser: argparse.ArgumentParser) -> None:
+    """The paired tests, intervals and judged@k of the report (`commands.significance`)."""
+    add_test_flags(parser)
+    add_correction_flag(parser)
+    add_interval_flags(parser, "each pair's mean difference")
+    parser.add_argument(
+        "--judged", action="store_true", help="add judged@k of each run at each cutoff"
+    )
+
+
+def statistics_report(args: argparse.Namespace, comparison: Comparison) -> dict[str, Any]:
+    """The report's keys of the paired tests, provenance and, when asked, judged@k."""
+    report = paired_tests(comparison.runs, comparison.results, options_of(args))
+    report["provenance"] = provenance(
+        {"qrels": input_digest(args.qrels), "runs": [input_digest(p) for p in args.runs]},
+        [c.config for c in comparison.conventions],
+    )
+    if args.judged:
+        report["judged"] = judged_report(args.qrels, args.runs, comparison)
+    return report
+
+
+def judged_report(
+    qrels_path: str, run_paths: Sequence[str], comparison: Comparison
+) -> dict[str, dict[str, str | None]]:
+    """Per run, judged@k at every cutoff of the conventions, as exact decimal strings."""
+    qrels = read_qrels(qrels_path)
+    cutoffs = sorted({c.config.cutoff for c in comparison.conventions} - {None})
+    out = {}
+    for name, path in zip(comparison.runs, run_paths, strict=True):
+        run = read_run(path)
+        out[name] = {}
+        for k in cutoffs:
+            mean = judged_at(qrels, run, k)[1]
+            out[name][f"judged@{k}"] = None if mean is None else exact_string(mean)
+    return out
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -396,12 +450,21 @@ def run_compare(args: argparse.Namespace) -> int:
     if len(comparison.conventions) < 2:
         raise NdcgSpecError("fewer than two conventions score every run; nothing to compare")
     data = report_json(comparison, args.top)
+    data.update(statistics_report(args, comparison))
     if args.out:
         from ndcgspec.commands.compare_page import write_page
 
         write_page(comparison, data, Path(args.out), args.title)
     if args.format == "json":
         print(json.dumps(data, indent=2))
+    elif args.format == "latex":
+        print(latex_table(data, options_of(args)))
+    elif args.format == "markdown":
+        print(markdown_table(data, options_of(args)))
     else:
-        print("\n".join(report_text(comparison, args.top)))
+        lines = report_text(comparison, args.top) + significance_text(data, options_of(args))
+        for run, values in data.get("judged", {}).items():
+            shares = ", ".join(f"{k} {float(v):.4f}" for k, v in values.items() if v)
+            lines.append(f"judged: {run}: {shares}")
+        print("\n".join(lines))
     return 0

@@ -15,6 +15,7 @@ from ndcgspec.reference.errors import NdcgSpecError, install_hint
 
 BUMP_PNG = "compare-ranks.png"
 TAU_PNG = "compare-tau.png"
+VERDICT_PNG = "compare-verdicts.png"
 PAGE = "compare.html"
 DATA = "compare.json"
 
@@ -82,6 +83,67 @@ def tau_heat_map(data: dict[str, Any], path: Path) -> None:
     plt.close(figure)
 
 
+def verdict_matrix(data: dict[str, Any], path: Path) -> None:
+    """Every pair of runs (rows) under every convention (columns), coloured by the verdict of
+    the chosen test at α, each cell with its adjusted p-value."""
+    plt = _pyplot()
+    from matplotlib.colors import ListedColormap
+
+    names = list(data["conventions"])
+    test = data["test_settings"]["verdict_test"]
+    cells = {(r["a"], r["b"], r["measure"]): r for r in data["tests"] if r["test"] == test}
+    pairs = list(dict.fromkeys((a, b) for a, b, _ in cells))
+    code = {"b": 0, "none": 1, "a": 2}
+    grid = [[code[cells[a, b, n]["verdict"]] for n in names] for a, b in pairs]
+    figure, axes = plt.subplots(
+        figsize=(0.9 * len(names) + 6, 0.3 * len(pairs) + 2.5), squeeze=True
+    )
+    colours = ListedColormap(["#d73027", "#f0f0f0", "#1a9850"])
+    axes.imshow(grid or [[1]], cmap=colours, vmin=0, vmax=2, aspect="auto")
+    for i, (a, b) in enumerate(pairs):
+        for j, n in enumerate(names):
+            axes.text(
+                j, i, f"{cells[a, b, n]['p_adjusted']:.2g}", ha="center", va="center", fontsize=7
+            )
+    axes.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=8)
+    axes.set_yticks(range(len(pairs)), [f"{a} vs {b}" for a, b in pairs], fontsize=7)
+    axes.set_title(
+        f"Verdicts of the {test} test (adjusted p in each cell)\ngreen: the first run "
+        "better; red: the second; grey: not significant",
+        fontsize=9,
+    )
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def verdict_section(data: dict[str, Any], verdicts: Path) -> str:
+    """The page's section on significance: the figure and the pairs whose verdict changes."""
+    names = list(data["conventions"])
+    settings = data["test_settings"]
+    words = {"a": "{a} better", "b": "{b} better", "none": "not significant"}
+    rows = [
+        [
+            f"{c['a']} vs {c['b']}",
+            *(
+                words[c["verdicts"][n]["verdict"]].format(a=c["a"], b=c["b"])
+                + f" (p {c['verdicts'][n]['p_adjusted']:.3g})"
+                for n in names
+            ),
+        ]
+        for c in data["verdict_changes"]
+    ]
+    return (
+        f"<h2>Does significance survive the convention?</h2>"
+        f"<p>Every pair of runs under every convention, by the "
+        f"{html.escape(settings['verdict_test'])} test at alpha {settings['alpha']:g} "
+        f"({html.escape(settings['correction'])}-corrected p-values)."
+        f"</p>{_image(verdicts, 'matrix of the verdicts of every pair under every convention')}"
+        f"<h3>Pairs whose verdict changes with the convention: {len(rows)}</h3>"
+        f"{_table(['pair', *names], rows)}"
+    )
+
+
 def _image(path: Path, alt: str) -> str:
     encoded = base64.b64encode(path.read_bytes()).decode("ascii")
     return f'<img src="data:image/png;base64,{encoded}" alt="{html.escape(alt)}">'
@@ -99,7 +161,9 @@ def _short(text: str | None) -> str:
     return "undefined" if text is None else f"{float(text):.4f}"
 
 
-def page(data: dict[str, Any], title: str, bump: Path, tau: Path) -> str:
+def page(
+    data: dict[str, Any], title: str, bump: Path, tau: Path, verdicts: Path | None = None
+) -> str:
     """The self-contained HTML page: figures embedded, tables from the JSON report."""
     names = list(data["conventions"])
     runs = data["runs"]
@@ -171,6 +235,7 @@ Each cell gives the mean nDCG and, in parentheses, the run's rank under that con
 {_image(bump, "bump chart of the runs' ranks under each convention")}
 <h2>Kendall's tau between conventions</h2>
 {_image(tau, "heat map of Kendall's tau-b between conventions")}
+{"" if verdicts is None else verdict_section(data, verdicts)}
 <h2>Scores</h2>
 <div class="scores">{scores}</div>
 <h2>Spread of each run</h2>
@@ -196,6 +261,12 @@ def write_page(
     bump, tau = out / BUMP_PNG, out / TAU_PNG
     bump_chart(comparison, bump)
     tau_heat_map(data, tau)
+    written = [out / DATA, bump, tau]
+    verdicts = None
+    if "tests" in data:
+        verdicts = out / VERDICT_PNG
+        verdict_matrix(data, verdicts)
+        written.append(verdicts)
     (out / DATA).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    (out / PAGE).write_text(page(data, title, bump, tau), encoding="utf-8")
-    return [out / DATA, bump, tau, out / PAGE]
+    (out / PAGE).write_text(page(data, title, bump, tau, verdicts), encoding="utf-8")
+    return [*written, out / PAGE]

@@ -57,6 +57,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print only the paragraph to paste into a paper and the BibTeX entry",
     )
+    parser.add_argument(
+        "--result",
+        metavar="FILE",
+        help="with --cite: a JSON result of score, compare or diff of this measure, whose "
+        "inputs' digests and versions the paragraph then names",
+    )
     parser.set_defaults(handler=run_explain)
 
 
@@ -263,8 +269,15 @@ def run_explain(args: argparse.Namespace) -> int:
     given: Sequence[str | None] = (args.query, args.qrels, args.run)
     if any(given) and not all(given):
         raise NdcgSpecError("a trace needs all of --query, --qrels and --run")
+    if args.result and not args.cite:
+        raise NdcgSpecError("--result goes with --cite")
     if args.cite:
-        print(textwrap.fill(citing_paragraph(config), WIDTH, break_on_hyphens=False))
+        paragraph = citing_paragraph(config)
+        if args.result:
+            from ndcgspec.commands.provenance import provenance_sentence
+
+            paragraph += " " + provenance_sentence(args.result, config.fingerprint())
+        print(textwrap.fill(paragraph, WIDTH, break_on_hyphens=False))
         print()
         print(bibtex_entry(config))
         return 0

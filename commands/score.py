@@ -27,10 +27,12 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from functools import partial
 from typing import Any
 
 from ndcgspec.commands.score_notes import missing_note, query_probes, rounded
+from ndcgspec.commands.statistics_flags import add_interval_flags, add_seed_flag
 from ndcgspec.engine.scoring import scored_files
 from ndcgspec.engine.stream import QueryPresence
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
@@ -38,6 +40,7 @@ from ndcgspec.measures.config_file import load_config_file
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, ConfigError
 from ndcgspec.reference.result import Result
+from ndcgspec.reference.trec_io import STDIN, opened
 
 UNDEFINED = "undefined"
 
@@ -126,6 +129,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="URL",
         help="--engine spark: the Spark master (local[4], spark://host:7077, yarn, ...)",
     )
+    add_interval_flags(parser, "each measure's mean")
+    add_seed_flag(parser)
+    parser.add_argument(
+        "--judged",
+        action="store_true",
+        help="add judged@k beside each measure with a cutoff k (also: -m judged@K)",
+    )
     parser.set_defaults(handler=run_score)
 
 
@@ -148,9 +158,15 @@ def text_lines(results: Sequence[Result], per_query: bool, digits: int | None = 
     return lines
 
 
-def json_lines(results: Sequence[Result]) -> list[str]:
-    """The JSON Lines format: one result object per line."""
-    return [json.dumps(result.to_json()) for result in results]
+def json_lines(
+    results: Sequence[Result], extra: Sequence[dict[str, Any]] | None = None
+) -> list[str]:
+    """The JSON Lines format: one result object per line, each with its `extra` keys."""
+    extra = extra or [{} for _ in results]
+    return [
+        json.dumps({**result.to_json(), **more})
+        for result, more in zip(results, extra, strict=True)
+    ]
 
 
 def _scored_on_spark(
@@ -172,21 +188,45 @@ def _scored_on_spark(
 def run_score(args: argparse.Namespace) -> int:
     """Score, then print; a note on stderr when qrels queries are missing from the run;
     exit status 0."""
-    makers: list[tuple[str | None, Callable[[], Config]]] = args.configs or [(None, Config.default)]
+    asked: list[tuple[str | None, Callable[[], Config]]] = args.configs or []
+    judged_asked = args.judged or any(w and "judged" in w.lower() for w, _ in asked)
+    extras = None
+    if judged_asked or args.ci is not None or args.format == "json":
+        # Only then: a plain `score` imports none of the statistics (a fast start).
+        from ndcgspec.commands import score_statistics as extras
+    judged = extras.judged_measures(asked) if extras else []
+    taken = {written for written, _ in judged}
+    makers = [(w, make) for w, make in asked if w not in taken]
+    if not makers and not judged:
+        makers = [(None, Config.default)]
     configs = [make() for _, make in makers]
     columns = TableColumns(args.qrels_columns, args.run_columns)
-    if args.engine == "spark":
-        results, presence = _scored_on_spark(configs, args, columns)
-    else:
-        scored = scored_files(configs, args.qrels, args.run, columns)
-        results, presence = scored.results, scored.presence
-    scores = [Result.from_json(r, written) for (written, _), r in zip(makers, results, strict=True)]
+    with ExitStack() as stack:
+        qrels, run = args.qrels, args.run
+        if args.engine == "local" and not (qrels == run == STDIN):
+            # Opened once here, so that the digests of provenance read the bytes scored.
+            qrels = stack.enter_context(opened(qrels))
+            run = stack.enter_context(opened(run))
+        if args.engine == "spark":
+            results, presence = _scored_on_spark(configs, args, columns)
+        else:
+            scored = scored_files(configs, qrels, run, columns)
+            results, presence = scored.results, scored.presence
+        scores = [
+            Result.from_json(r, written) for (written, _), r in zip(makers, results, strict=True)
+        ]
+        if extras:
+            if args.judged:
+                judged += [(f"judged@{c.cutoff}", c.cutoff) for c in configs if c.cutoff]
+            output = extras.ScoreStatistics.of(args, qrels, run, configs, scores, judged)
     missing = presence.missing()
     if missing:
         print(missing_note(missing, len(presence.qrels)), file=sys.stderr)
     if args.format == "json":
-        lines = json_lines(scores)
+        lines = json_lines(scores, output.json_extra)
+    elif extras:
+        lines = output.text(scores)
     else:
         lines = text_lines(scores, args.per_query, args.digits)
-    print("\n".join(lines))
+    print("\n".join(lines + (output.judged if extras else [])))
     return 0

@@ -87,10 +87,10 @@ def test_scores_ranks_tau_and_flip_by_hand(capsys, files) -> None:
 def test_figures_and_page(capsys, files, tmp_path) -> None:
     out = tmp_path / "page"
     compared(capsys, files, "--out", str(out))
-    for name in ("compare-ranks.png", "compare-tau.png"):
+    for name in ("compare-ranks.png", "compare-tau.png", "compare-verdicts.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     page = (out / "compare.html").read_text(encoding="utf-8")
-    assert page.count("data:image/png;base64,") == 2
+    assert page.count("data:image/png;base64,") == 3
     assert 'src="http' not in page and "<script" not in page
     assert json.loads((out / "compare.json").read_text())["runs"] == ["A", "B", "C"]
 

@@ -83,9 +83,12 @@ def test_json_and_the_python_api_print_one_record(capsys, files) -> None:
     status, out, _ = run_cli(capsys, "score", *files, *args, "--format", "json")
     results = ndcgspec.score(*files, measures)
     assert status == 0
-    assert [json.loads(line) for line in out.splitlines()] == [
+    printed = [json.loads(line) for line in out.splitlines()]
+    # Each line is the API's record and the provenance of the command's inputs.
+    assert [{k: v for k, v in p.items() if k != "provenance"} for p in printed] == [
         results[m].to_json() for m in measures
     ]
+    assert all(p["provenance"]["inputs"].keys() == {"qrels", "run"} for p in printed)
     record = results["nDCG"]
     assert str(record.aggregate) == "0.6309297535714574370995271143427608542996"
     assert (record.dcg["q1"], record.idcg["q1"]) == (record.aggregate, Decimal(1))

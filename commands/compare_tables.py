@@ -1,0 +1,137 @@
+"""Tables for papers: ``compare --format latex`` (booktabs) and ``--format markdown``.
+
+One row per run, one column per convention, each cell the run's mean; the best of each column
+is in bold, and a mark says whether the run differs significantly from the baseline (the first
+run) under that convention: † better, ‡ worse, at the adjusted p-value of the chosen test. The
+caption names the test, the alternative, the correction and α, and gives each convention's
+canonical string and fingerprint, so the table carries the definition of every number in it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ndcgspec.commands.significance import Options
+
+DECIMALS = 4
+LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "_": r"\_",
+    "^": r"\^{}",
+    "%": r"\%",
+    "&": r"\&",
+    "#": r"\#",
+    "$": r"\$",
+    "~": r"\~{}",
+}
+CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "no"}
+TEST_NAMES = {"randomization": "paired randomization (sign-flip) test", "t": "paired t-test"}
+
+
+def latex_escaped(text: str) -> str:
+    """`text` with LaTeX's special characters written literally."""
+    return "".join(LATEX_SPECIAL.get(c, c) for c in text)
+
+
+def _marks(data: dict[str, Any], options: Options) -> dict[tuple[str, str], str]:
+    """(run, convention) → "better" or "worse" than the baseline, where significant."""
+    baseline = data["runs"][0]
+    marks = {}
+    for row in data["tests"]:
+        if row["test"] != options.test or baseline not in (row["a"], row["b"]):
+            continue
+        other = row["b"] if row["a"] == baseline else row["a"]
+        winner = {"a": row["a"], "b": row["b"]}.get(row["verdict"])
+        if winner is not None:
+            marks[other, row["measure"]] = "better" if winner == other else "worse"
+    return marks
+
+
+def _cells(data: dict[str, Any]) -> tuple[list[str], dict[str, set[str]]]:
+    """The conventions and, per convention, the runs with its best mean."""
+    names = list(data["conventions"])
+    best = {}
+    for name in names:
+        top = max(float(data["scores"][r][name]) for r in data["runs"])
+        best[name] = {r for r in data["runs"] if float(data["scores"][r][name]) == top}
+    return names, best
+
+
+def _caption(data: dict[str, Any], options: Options, code: Any, mark: tuple[str, str]) -> str:
+    baseline = data["runs"][0]
+    conventions = "; ".join(
+        f"{code(c['name'])}: {code(c['canonical'])} (fingerprint {code(c['fingerprint'])})"
+        for c in _conventions(data)
+    )
+    return (
+        f"Mean nDCG of each run. Bold: the best run under the convention. "
+        f"{mark[0]} ({mark[1]}): significantly better (worse) than {code(baseline)}, "
+        f"{TEST_NAMES[options.test]}, {options.alternative}, "
+        f"{CORRECTION_NAMES[options.correction]} correction "
+        f"over every pair and convention, alpha = {float(options.alpha):g}. "
+        f"Conventions: {conventions}."
+    )
+
+
+def _conventions(data: dict[str, Any]) -> list[dict[str, str]]:
+    fingerprints = {c["canonical"]: c["fingerprint"] for c in data["provenance"]["configurations"]}
+    return [
+        {"name": name, "canonical": canonical, "fingerprint": fingerprints[canonical]}
+        for name, canonical in data["conventions"].items()
+    ]
+
+
+def latex_table(data: dict[str, Any], options: Options) -> str:
+    """The booktabs table (a ``table`` float; needs ``\\usepackage{booktabs}``)."""
+    names, best = _cells(data)
+    marks = _marks(data, options)
+    symbol = {"better": r"$^{\dagger}$", "worse": r"$^{\ddagger}$"}
+
+    def code(text: str) -> str:
+        return r"\texttt{" + latex_escaped(text) + "}"
+
+    lines = [
+        r"\begin{table}",
+        r"\centering",
+        r"\caption{" + _caption(data, options, code, (r"$\dagger$", r"$\ddagger$")) + "}",
+        r"\begin{tabular}{l" + "r" * len(names) + "}",
+        r"\toprule",
+        "Run & " + " & ".join(code(n) for n in names) + r" \\",
+        r"\midrule",
+    ]
+    for run in data["runs"]:
+        cells = []
+        for name in names:
+            value = f"{float(data['scores'][run][name]):.{DECIMALS}f}"
+            if run in best[name]:
+                value = r"\textbf{" + value + "}"
+            cells.append(value + symbol.get(marks.get((run, name), ""), ""))
+        lines.append(latex_escaped(run) + " & " + " & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(lines)
+
+
+def markdown_table(data: dict[str, Any], options: Options) -> str:
+    """The same table in GitHub-flavoured Markdown, the caption below it."""
+    names, best = _cells(data)
+    marks = _marks(data, options)
+    symbol = {"better": "†", "worse": "‡"}
+
+    def code(text: str) -> str:
+        return f"`{text}`"
+
+    lines = [
+        "| run | " + " | ".join(code(n) for n in names) + " |",
+        "|---|" + "---:|" * len(names),
+    ]
+    for run in data["runs"]:
+        cells = []
+        for name in names:
+            value = f"{float(data['scores'][run][name]):.{DECIMALS}f}"
+            if run in best[name]:
+                value = f"**{value}**"
+            cells.append(value + symbol.get(marks.get((run, name), ""), ""))
+        lines.append(f"| {run} | " + " | ".join(cells) + " |")
+    lines += ["", _caption(data, options, code, ("†", "‡"))]
+    return "\n".join(lines)

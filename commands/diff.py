@@ -1,0 +1,323 @@
+"""The ``diff`` command: a score-regression gate for CI.
+
+``ndcgspec diff --qrels QRELS BASELINE CANDIDATE -m MEASURE`` scores two runs, or, without
+``--qrels``, reads two outputs of ``score --format json``. The candidate fails when its mean
+drops below the baseline's by more than ``--max-drop``, or when it is significantly worse: the
+one-sided paired test (``--test``, the sign-flip test by default) of the differences
+candidate − baseline, alternative "less", gives p ≤ ``--alpha``. Two score files are compared
+only when they were computed under the same configuration (fingerprint) and score the same
+queries; otherwise the command refuses. Exit status 0 for pass, 1 for fail, 2 for a refusal
+or an error. Output as text, JSON (``"verdict": "pass" | "fail"``), a Markdown summary a CI step
+can publish, or a JUnit XML report."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from ndcgspec.commands.provenance import input_digest, provenance
+from ndcgspec.commands.score import config_from_measure
+from ndcgspec.commands.significance import exact_string, interval_json
+from ndcgspec.commands.statistics_flags import add_interval_flags, add_test_flags, options_of
+from ndcgspec.engine.scoring import score_files
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.decimals import mpf_fraction, parse_decimal
+from ndcgspec.reference.errors import NdcgSpecError
+from ndcgspec.reference.result import Result
+from ndcgspec.statistics.bootstrap import percentile_interval
+from ndcgspec.statistics.exact import mean as exact_mean
+from ndcgspec.statistics.paired import Paired
+from ndcgspec.statistics.randomization import sign_flip
+from ndcgspec.statistics.ttest import paired_t
+
+SHOWN = 4
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``diff`` subcommand."""
+    parser = subparsers.add_parser(
+        "diff",
+        help="a score-regression gate: fail when a candidate run is worse than a baseline",
+        description="Compare a CANDIDATE with a BASELINE: two runs scored against --qrels, or "
+        "two outputs of 'score --format json' (refused when their configurations or query "
+        "sets differ). Exit 1 when the candidate's mean drops by more than --max-drop or it "
+        "is significantly worse (one-sided paired test at --alpha), 0 otherwise, 2 on a "
+        "refusal.",
+    )
+    parser.add_argument("--qrels", metavar="QRELS", help="qrels: BASELINE and CANDIDATE are runs")
+    parser.add_argument("baseline", metavar="BASELINE", help="baseline run or score JSON")
+    parser.add_argument("candidate", metavar="CANDIDATE", help="candidate run or score JSON")
+    parser.add_argument(
+        "-m",
+        "--measure",
+        metavar="MEASURE",
+        help="the measure (runs: default nDCG; score files: the result written so, needed "
+        "when a file holds several)",
+    )
+    parser.add_argument(
+        "--max-drop",
+        type=_drop,
+        metavar="D",
+        help="fail when mean(baseline) - mean(candidate) exceeds D (default: no budget)",
+    )
+    add_test_flags(parser, alternative="less")
+    add_interval_flags(parser, "the mean difference")
+    parser.add_argument(
+        "--top", type=int, default=10, metavar="N", help="regressed queries listed (10)"
+    )
+    parser.add_argument("--format", choices=("text", "json", "markdown", "junit"), default="text")
+    parser.set_defaults(handler=run_diff)
+
+
+def _drop(text: str) -> Decimal:
+    try:
+        value = parse_decimal(text)
+    except NdcgSpecError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a decimal number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a drop of 0 or more")
+    return value
+
+
+def _values(result: Result) -> dict[str, Decimal]:
+    return {q: v for q, v in result.per_query.items() if v is not None}
+
+
+def result_of_file(path: str, measure: str | None) -> Result:
+    """The result a ``score --format json`` file holds for `measure` (its only one when
+    None)."""
+    results = []
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise NdcgSpecError(f"{path}: cannot read: {error}") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            found = json.loads(line)
+            results.append(Result.from_json(found, found.get("written")))
+        except (ValueError, KeyError, TypeError, ArithmeticError) as error:
+            raise NdcgSpecError(
+                f"{path}:{number}: not a result of 'score --format json' ({error})"
+            ) from None
+    if not results:
+        raise NdcgSpecError(f"{path}: holds no result of 'score --format json'")
+    if measure is None:
+        if len(results) > 1:
+            raise NdcgSpecError(f"{path}: holds {len(results)} results; name one with -m")
+        return results[0]
+    for result in results:
+        if measure in (result.measure, result.canonical):
+            return result
+    canonical = config_from_measure(measure).canonical()
+    for result in results:
+        if result.canonical == canonical:
+            return result
+    raise NdcgSpecError(f"{path}: holds no result of the measure {measure!r}")
+
+
+def refused_pair(baseline: Result, candidate: Result) -> str | None:
+    """Why two score files cannot be compared, or None when they can."""
+    if baseline.fingerprint != candidate.fingerprint:
+        return (
+            f"the score files were computed under different configurations: "
+            f"{baseline.canonical} (fingerprint {baseline.fingerprint}) against "
+            f"{candidate.canonical} (fingerprint {candidate.fingerprint})"
+        )
+    a, b = set(_values(baseline)), set(_values(candidate))
+    if a != b:
+        only = sorted(a - b)[:3] or sorted(b - a)[:3]
+        return (
+            f"the score files score different queries: {len(a)} against {len(b)}, "
+            f"{len(a ^ b)} in one only (e.g. {', '.join(map(repr, only))})"
+        )
+    return None
+
+
+def _mean(result: Result, queries: tuple[str, ...]) -> str:
+    """The exact mean of the result's values over the paired queries."""
+    return exact_string(exact_mean([result.per_query[q] for q in queries]))
+
+
+def results_of_runs(args: argparse.Namespace) -> tuple[Result, Result, Config]:
+    config = config_from_measure(args.measure) if args.measure else Config.default()
+    written = args.measure or config.canonical()
+    baseline, candidate = (
+        Result.from_json(score_files([config], args.qrels, path)[0], written)
+        for path in (args.baseline, args.candidate)
+    )
+    return baseline, candidate, config
+
+
+def gate(args: argparse.Namespace) -> dict[str, Any]:
+    """The JSON report of ``diff``."""
+    options = options_of(args)
+    if args.qrels:
+        baseline, candidate, config = results_of_runs(args)
+        inputs = {"qrels": input_digest(args.qrels)}
+    else:
+        baseline = result_of_file(args.baseline, args.measure)
+        candidate = result_of_file(args.candidate, args.measure)
+        reason = refused_pair(baseline, candidate)
+        if reason:
+            raise NdcgSpecError(f"refused: {reason}")
+        config = None
+        inputs = {}
+    inputs |= {"baseline": input_digest(args.baseline), "candidate": input_digest(args.candidate)}
+    paired = Paired.of(_values(candidate), _values(baseline))
+    n = len(paired.differences)
+    if n < 2:
+        raise NdcgSpecError(f"the runs share {n} scored queries; the test needs two or more")
+    mean = paired.mean_difference()
+    if options.test == "t":
+        p = mpf_fraction(paired_t(paired.differences, options.alternative).p)
+    else:
+        p = sign_flip(paired.differences, options.alternative, options.seed, options.draws).p
+    significant = p <= options.alpha
+    reasons = []
+    if args.max_drop is not None and -mean > Fraction(args.max_drop):
+        reasons.append(f"the mean drops by {float(-mean):.{SHOWN}f}, more than {args.max_drop}")
+    # Significance says "worse" under the alternative "less", or two-sided with a drop.
+    worse = significant and (
+        options.alternative == "less" or (options.alternative == "two-sided" and mean < 0)
+    )
+    if worse:
+        reasons.append(
+            f"the candidate is significantly worse ({options.test} test, "
+            f"{options.alternative}, p {float(p):.4g} <= alpha {float(options.alpha):g})"
+        )
+    regressed = sorted(
+        (d, q) for q, d in zip(paired.queries, paired.differences, strict=True) if d < 0
+    )
+    report: dict[str, Any] = {
+        "verdict": "fail" if reasons else "pass",
+        "reasons": reasons,
+        "measure": baseline.measure,
+        "canonical": baseline.canonical,
+        "fingerprint": baseline.fingerprint,
+        "n": n,
+        "baseline": {"path": args.baseline, "mean": _mean(baseline, paired.queries)},
+        "candidate": {"path": args.candidate, "mean": _mean(candidate, paired.queries)},
+        "mean_difference": exact_string(mean),
+        "max_drop": None if args.max_drop is None else format(args.max_drop, "f"),
+        "test": {
+            "test": options.test,
+            "alternative": options.alternative,
+            "p": float(p),
+            "alpha": float(options.alpha),
+            "significant": significant,
+        },
+        "regressed": [
+            {
+                "query": q,
+                "baseline": format(baseline.per_query[q], "f"),
+                "candidate": format(candidate.per_query[q], "f"),
+                "difference": format(d, "f"),
+            }
+            for d, q in regressed[: args.top]
+        ],
+        "provenance": provenance(inputs, [config] if config else []),
+    }
+    if config is None:
+        report["provenance"]["configurations"] = [
+            {"canonical": baseline.canonical, "fingerprint": baseline.fingerprint}
+        ]
+    if args.ci is not None:
+        interval = percentile_interval(paired.differences, args.ci, args.bootstrap, args.seed)
+        report |= interval_json(interval)
+    return report
+
+
+def text_report(report: dict[str, Any]) -> list[str]:
+    """The lines ``diff`` prints."""
+    test = report["test"]
+    lines = [
+        f"{report['verdict'].upper()}: {report['measure']} ({report['canonical']}, "
+        f"fingerprint {report['fingerprint']}) over {report['n']} queries",
+        *(
+            f"  {role:<9} {float(report[role]['mean']):.{SHOWN}f}  {report[role]['path']}"
+            for role in ("baseline", "candidate")
+        ),
+        f"  mean difference {float(report['mean_difference']):+.{SHOWN}f}; {test['test']} test "
+        f"({test['alternative']}): p {test['p']:.4g}, alpha {test['alpha']:g}",
+    ]
+    if "ci" in report:
+        ci = report["ci"]
+        lines.append(
+            f"  {ci['level']} interval of the difference: "
+            f"[{float(ci['low']):+.{SHOWN}f}, {float(ci['high']):+.{SHOWN}f}]"
+        )
+    lines += [f"  fails: {reason}" for reason in report["reasons"]]
+    if report["regressed"]:
+        lines.append("  most regressed queries:")
+        lines += ["    {}: {} -> {} ({})".format(*_regressed_cells(r)) for r in report["regressed"]]
+    return lines
+
+
+def _regressed_cells(row: dict[str, str]) -> tuple[str, str, str, str]:
+    """A regressed query, its two values and their difference, as printed."""
+    return (
+        row["query"],
+        f"{float(row['baseline']):.{SHOWN}f}",
+        f"{float(row['candidate']):.{SHOWN}f}",
+        f"{float(row['difference']):+.{SHOWN}f}",
+    )
+
+
+def markdown_report(report: dict[str, Any]) -> list[str]:
+    """A Markdown summary for a CI step to publish."""
+    test = report["test"]
+    mark = "✅ pass" if report["verdict"] == "pass" else "❌ fail"
+    lines = [
+        f"### ndcgspec diff: {mark}",
+        "",
+        f"`{report['canonical']}` (fingerprint `{report['fingerprint']}`), {report['n']} queries",
+        "",
+        "| | mean |",
+        "|---|---:|",
+        f"| baseline | {float(report['baseline']['mean']):.{SHOWN}f} |",
+        f"| candidate | {float(report['candidate']['mean']):.{SHOWN}f} |",
+        f"| difference | {float(report['mean_difference']):+.{SHOWN}f} |",
+        "",
+        f"{test['test']} test ({test['alternative']}): p = {test['p']:.4g}, "
+        f"alpha = {test['alpha']:g}.",
+    ]
+    lines += [f"- fails: {reason}" for reason in report["reasons"]]
+    if report["regressed"]:
+        lines += ["", "| query | baseline | candidate | difference |", "|---|---:|---:|---:|"]
+        lines += ["| {} | {} | {} | {} |".format(*_regressed_cells(r)) for r in report["regressed"]]
+    return lines
+
+
+def junit_report(report: dict[str, Any]) -> list[str]:
+    """A JUnit XML report of one test case, failed when the gate fails."""
+    failed = report["verdict"] == "fail"
+    name = quoteattr(report["measure"])
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<testsuite name="ndcgspec diff" tests="1" failures="{int(failed)}" errors="0">',
+        f'  <testcase classname="ndcgspec.diff" name={name}>',
+    ]
+    if failed:
+        message = quoteattr("; ".join(report["reasons"]))
+        body = escape("\n".join(text_report(report)))
+        lines.append(f"    <failure message={message}>{body}</failure>")
+    lines += ["  </testcase>", "</testsuite>"]
+    return lines
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    """Gate, print; exit status 0 for pass, 1 for fail (a refusal raises: status 2)."""
+    report = gate(args)
+    if args.format == "json":
+        print(json.dumps(report, indent=2))
+    else:
+        render = {"text": text_report, "markdown": markdown_report, "junit": junit_report}
+        print("\n".join(render[args.format](report)))
+    return 0 if report["verdict"] == "pass" else 1

@@ -1,0 +1,107 @@
+"""What ``score`` adds to its scores when asked: the bootstrap interval of each mean
+(``--ci``), judged@k (``-m judged@K``, ``--judged``) and, in JSON, the provenance of every
+result (`commands.provenance`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from ndcgspec.commands.judged import judged_at, judged_cutoff
+from ndcgspec.commands.provenance import input_digest, provenance
+from ndcgspec.commands.score_notes import rounded
+from ndcgspec.commands.significance import exact_string, interval_json
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.result import Result
+from ndcgspec.reference.trec_io import Source, read_qrels, read_run
+from ndcgspec.statistics.bootstrap import Interval, percentile_interval
+
+UNDEFINED = "undefined"
+
+
+def judged_measures(asked: Sequence[tuple[str | None, Callable[[], Config]]]) -> list:
+    """(measure as written, k) of every ``judged@k`` among the ``-m`` measures."""
+    return [(w, judged_cutoff(w)) for w, _ in asked if w and judged_cutoff(w)]
+
+
+def interval_of(result: Result, args: argparse.Namespace) -> Interval | None:
+    """The bootstrap interval of the result's mean over the queries with a value, when
+    ``--ci`` asks for one and two or more queries have a value."""
+    values = [v for v in result.per_query.values() if v is not None]
+    if args.ci is None or len(values) < 2:
+        return None
+    return percentile_interval(values, args.ci, args.bootstrap, args.seed)
+
+
+def _shown(value: str | None, digits: int | None) -> str:
+    return rounded(None if value is None else Decimal(value), digits) or UNDEFINED
+
+
+def judged_lines(
+    shares: dict[str, Fraction], mean: Fraction | None, written: str, args: argparse.Namespace
+) -> list[str]:
+    """judged@k in the output format: per query and ``all``."""
+    as_text = {q: exact_string(v) for q, v in shares.items()}
+    total = None if mean is None else exact_string(mean)
+    if args.format == "json":
+        return [json.dumps({"measure": written, "aggregate": total, "per_query": as_text})]
+    rows = list(as_text.items()) if args.per_query else []
+    rows.append(("all", total))
+    return [f"{written}\t{q}\t{_shown(v, args.digits)}" for q, v in rows]
+
+
+@dataclass(frozen=True)
+class ScoreStatistics:
+    """The intervals of the results, the JSON keys each result gains, and the judged@k
+    lines printed after the results."""
+
+    args: argparse.Namespace
+    intervals: list[Interval | None]
+    json_extra: list[dict[str, Any]]
+    judged: list[str]
+
+    @classmethod
+    def of(
+        cls,
+        args: argparse.Namespace,
+        qrels: str | Source,
+        run: str | Source,
+        configs: Sequence[Config],
+        scores: Sequence[Result],
+        judged: Sequence[tuple[str, int]],
+    ) -> ScoreStatistics:
+        """Computed while `qrels` and `run` are still open."""
+        lines = []
+        if judged:
+            judgments, postings = read_qrels(qrels), read_run(run)
+            for written, k in dict.fromkeys(judged):
+                shares, mean = judged_at(judgments, postings, k)
+                lines += judged_lines(shares, mean, written, args)
+        intervals = [interval_of(result, args) for result in scores]
+        extra = []
+        if args.format == "json":
+            inputs = {"qrels": input_digest(qrels), "run": input_digest(run)}
+            for config, interval in zip(configs, intervals, strict=True):
+                more = {"provenance": provenance(inputs, [config])}
+                extra.append(more | (interval_json(interval) if interval else {}))
+        return cls(args, intervals, extra, lines)
+
+    def text(self, scores: Sequence[Result]) -> list[str]:
+        """The text format: each result's lines, then its interval's ``ci_low`` and
+        ``ci_high``."""
+        from ndcgspec.commands.score import text_lines
+
+        lines = []
+        for result, interval in zip(scores, self.intervals, strict=True):
+            lines += text_lines([result], self.args.per_query, self.args.digits)
+            if interval is not None:
+                lines += [
+                    f"{result.measure}\t{end}\t{_shown(exact_string(value), self.args.digits)}"
+                    for end, value in (("ci_low", interval.low), ("ci_high", interval.high))
+                ]
+        return lines

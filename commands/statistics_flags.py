@@ -1,0 +1,122 @@
+"""The flags of the statistics, shared by ``score``, ``compare`` and ``diff``. Light on
+purpose: ``score`` registers them, and imports the statistics only when they are asked for."""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from ndcgspec.reference.decimals import parse_decimal
+from ndcgspec.reference.errors import NdcgSpecError
+from ndcgspec.statistics.bootstrap import RESAMPLES
+from ndcgspec.statistics.correction import CORRECTIONS
+from ndcgspec.statistics.randomization import ALTERNATIVES, DRAWS
+
+if TYPE_CHECKING:
+    from ndcgspec.commands.significance import Options
+
+TESTS = ("randomization", "t")
+
+
+def probability(text: str) -> Fraction:
+    """A decimal strictly between 0 and 1, exactly (an α, a confidence level)."""
+    try:
+        value = Fraction(parse_decimal(text))
+    except NdcgSpecError:
+        value = None
+    if value is None or not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: a decimal between 0 and 1, exclusive")
+    return value
+
+
+def count(text: str) -> int:
+    """A positive whole number."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: a positive whole number")
+    return int(text)
+
+
+def add_seed_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the sign-flip draws and bootstrap resamples (numpy PCG64: the same "
+        "numbers on every machine); default 0",
+    )
+
+
+def add_interval_flags(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--ci LEVEL`` and ``--bootstrap N``: percentile bootstrap intervals over queries."""
+    parser.add_argument(
+        "--ci",
+        type=probability,
+        metavar="LEVEL",
+        help=f"add the percentile bootstrap interval at LEVEL (e.g. 0.95) of {what}",
+    )
+    parser.add_argument(
+        "--bootstrap",
+        type=count,
+        default=RESAMPLES,
+        metavar="N",
+        help=f"bootstrap resamples of the queries (default {RESAMPLES})",
+    )
+
+
+def add_test_flags(parser: argparse.ArgumentParser, alternative: str = "two-sided") -> None:
+    """The flags of the paired tests."""
+    parser.add_argument(
+        "--alternative",
+        choices=ALTERNATIVES,
+        default=alternative,
+        help=f"greater: the first run of a pair better; less: worse (default {alternative})",
+    )
+    parser.add_argument(
+        "--alpha",
+        type=probability,
+        default=Fraction(1, 20),
+        help="significance level: significant when the (adjusted) p-value is at most alpha "
+        "(default 0.05)",
+    )
+    parser.add_argument(
+        "--test",
+        choices=TESTS,
+        default="randomization",
+        help="the test whose verdicts are reported (default randomization; both are run)",
+    )
+    parser.add_argument(
+        "--draws",
+        type=count,
+        default=DRAWS,
+        metavar="N",
+        help=f"sign-flip draws above 20 queries (default {DRAWS}; below, every sign vector)",
+    )
+    add_seed_flag(parser)
+
+
+def add_correction_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--correction",
+        choices=CORRECTIONS,
+        default="holm",
+        help="correction over every pair of runs and convention, per test (default holm)",
+    )
+
+
+def options_of(args: argparse.Namespace) -> Options:
+    """The statistics options of parsed arguments."""
+    from ndcgspec.commands.significance import Options
+
+    if args.draws < 10_000:
+        raise NdcgSpecError(f"--draws {args.draws}: at least 10000 sign-flip draws")
+    return Options(
+        alternative=args.alternative,
+        correction=getattr(args, "correction", "none"),
+        alpha=args.alpha,
+        seed=args.seed,
+        draws=args.draws,
+        test=args.test,
+        ci=getattr(args, "ci", None),
+        resamples=getattr(args, "bootstrap", RESAMPLES),
+    )

@@ -1,0 +1,98 @@
+"""The paired randomization (sign-flip) test on exact per-query differences (Fisher 1935;
+Smucker, Allan and Carterette, CIKM 2007).
+
+Under the null hypothesis each difference d_q = a_q − b_q is as likely to have the other sign,
+so the statistic T = Σ s_q d_q is compared over sign vectors s. With n ≤ `EXACT_LIMIT`
+differences every one of the 2^n vectors is enumerated and p = c / 2^n, the observed vector
+among them; otherwise `draws` vectors are drawn from a seeded generator and
+p = (c + 1) / (draws + 1) (Phipson and Smyth 2010), the observed vector counted once. c counts
+the vectors whose statistic is at least as extreme as the observed one: |T| ≥ |t| (two-sided),
+T ≥ t (greater: a better) or T ≤ t (less). The d_q are exact decimals and every T is an exact
+integer sum (`exact.Limbs`), so a difference cancelled by another is a tie, never a rounding
+accident, and no tolerance is needed.
+
+The draws: for each vector, the pair (0, 1) is shuffled per query by numpy's
+``Generator.permuted`` and the sign is −1 where it came out (1, 0); this is exactly the draw of
+scipy.stats.permutation_test with ``permutation_type="samples"`` on one sample, so the same
+seed gives the same vectors there (the tests use it as an oracle)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+
+from ndcgspec.statistics.exact import Limbs, compared, scaled
+
+EXACT_LIMIT = 20
+DRAWS = 10_000
+ROWS_AT_ONCE = 1 << 16
+ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+@dataclass(frozen=True)
+class Randomization:
+    """A sign-flip test's outcome: `p` exactly, from `count` of `total` sign vectors (the
+    observed one included: +1 when drawn), enumerated exhaustively when `exact`."""
+
+    p: Fraction
+    count: int
+    total: int
+    exact: bool
+
+
+def _enumerated(n: int) -> Iterator[np.ndarray]:
+    """Every sign vector of length n, in blocks: bit q of the vector's number flips d_q."""
+    bits = np.arange(n, dtype=np.int64)
+    for start in range(0, 1 << n, ROWS_AT_ONCE):
+        numbers = np.arange(start, min(start + ROWS_AT_ONCE, 1 << n), dtype=np.int64)
+        yield 1 - 2 * ((numbers[:, None] >> bits) & 1)
+
+
+def drawn_signs(n: int, draws: int, seed: int) -> np.ndarray:
+    """`draws` sign vectors of length n from the generator seeded with `seed` (the draw of
+    scipy's permutation_test, see above)."""
+    rng = np.random.default_rng(seed)
+    shuffled = rng.permuted(np.tile(np.arange(2), (draws, n, 1)), axis=-1)
+    return np.where(shuffled[..., 0] == 0, 1, -1).astype(np.int8)
+
+
+def _extreme(limbs: Limbs, signs: np.ndarray, observed: int, alternative: str) -> int:
+    """How many rows of `signs` give a statistic at least as extreme as `observed`."""
+    sums = limbs.combined(signs)
+    if alternative == "greater":
+        return int(np.count_nonzero(compared(sums, limbs.row_of(observed)) >= 0))
+    if alternative == "less":
+        return int(np.count_nonzero(compared(sums, limbs.row_of(observed)) <= 0))
+    high = compared(sums, limbs.row_of(abs(observed))) >= 0
+    low = compared(sums, limbs.row_of(-abs(observed))) <= 0
+    return int(np.count_nonzero(high | low))
+
+
+def sign_flip(
+    differences: Sequence[Decimal],
+    alternative: str = "two-sided",
+    seed: int = 0,
+    draws: int = DRAWS,
+    signs: np.ndarray | None = None,
+) -> Randomization:
+    """The paired randomization test of `differences` (a_q − b_q); `signs`, when given, are
+    the drawn vectors to use (the same for every pair of a comparison, drawn once)."""
+    if alternative not in ALTERNATIVES:
+        raise ValueError(f"alternative {alternative!r}: one of {', '.join(ALTERNATIVES)}")
+    integers, _ = scaled(differences)
+    n = len(integers)
+    limbs = Limbs.of(integers)
+    observed = sum(integers)
+    if n <= EXACT_LIMIT:
+        count = sum(_extreme(limbs, block, observed, alternative) for block in _enumerated(n))
+        return Randomization(Fraction(count, 1 << n), count, 1 << n, True)
+    if signs is None:
+        signs = drawn_signs(n, draws, seed)
+    count = 0
+    for start in range(0, len(signs), ROWS_AT_ONCE):
+        count += _extreme(limbs, signs[start : start + ROWS_AT_ONCE], observed, alternative)
+    return Randomization(Fraction(count + 1, len(signs) + 1), count + 1, len(signs) + 1, False)
