@@ -25,15 +25,15 @@ from ndcgspec.commands.score import config_from_measure
 from ndcgspec.commands.significance import exact_string, interval_json
 from ndcgspec.commands.statistics_flags import add_interval_flags, add_test_flags, options_of
 from ndcgspec.engine.scoring import score_files
+from ndcgspec.inference.bootstrap import percentile_interval
+from ndcgspec.inference.exact import mean as exact_mean
+from ndcgspec.inference.paired import Paired
+from ndcgspec.inference.randomization import sign_flip
+from ndcgspec.inference.ttest import paired_t
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import mpf_fraction, parse_decimal
 from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.reference.result import Result
-from ndcgspec.statistics.bootstrap import percentile_interval
-from ndcgspec.statistics.exact import mean as exact_mean
-from ndcgspec.statistics.paired import Paired
-from ndcgspec.statistics.randomization import sign_flip
-from ndcgspec.statistics.ttest import paired_t
 
 SHOWN = 4
 

@@ -16,10 +16,10 @@ from ndcgspec.commands.judged import judged_at, judged_cutoff
 from ndcgspec.commands.provenance import input_digest, provenance
 from ndcgspec.commands.score_notes import rounded
 from ndcgspec.commands.significance import exact_string, interval_json
+from ndcgspec.inference.bootstrap import Interval, percentile_interval
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.result import Result
 from ndcgspec.reference.trec_io import Source, read_qrels, read_run
-from ndcgspec.statistics.bootstrap import Interval, percentile_interval
 
 UNDEFINED = "undefined"
 

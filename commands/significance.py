@@ -3,8 +3,8 @@ whose verdict changes with the convention.
 
 For each pair (a, b) of runs, a before b in the order given, and each convention, the
 differences a_q − b_q are taken over the queries entering both runs' means, of the per-query
-nDCG decimals (`ndcgspec.statistics.paired`); the sign-flip test and the t-test are run on them
-(`ndcgspec.statistics`), and each test's p-values are corrected over every pair and convention
+nDCG decimals (`ndcgspec.inference.paired`); the sign-flip test and the t-test are run on them
+(`ndcgspec.inference`), and each test's p-values are corrected over every pair and convention
 at once (one family per test). A pair is significant at α when its adjusted p-value is at most
 α, and its verdict under a convention is "a" or "b" (the run with the higher mean) or "none"."""
 
@@ -20,6 +20,11 @@ from typing import Any
 import numpy as np
 
 from ndcgspec.commands.statistics_flags import TESTS
+from ndcgspec.inference.bootstrap import RESAMPLES, percentile_interval
+from ndcgspec.inference.correction import adjusted
+from ndcgspec.inference.paired import Paired
+from ndcgspec.inference.randomization import DRAWS, EXACT_LIMIT, drawn_signs, sign_flip
+from ndcgspec.inference.ttest import paired_t
 from ndcgspec.reference.decimals import (
     canonical_decimal,
     decimal_string,
@@ -28,11 +33,6 @@ from ndcgspec.reference.decimals import (
     round_fraction,
 )
 from ndcgspec.reference.evaluate import Evaluation
-from ndcgspec.statistics.bootstrap import RESAMPLES, percentile_interval
-from ndcgspec.statistics.correction import adjusted
-from ndcgspec.statistics.paired import Paired
-from ndcgspec.statistics.randomization import DRAWS, EXACT_LIMIT, drawn_signs, sign_flip
-from ndcgspec.statistics.ttest import paired_t
 
 
 @dataclass(frozen=True)

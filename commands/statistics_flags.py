@@ -7,11 +7,11 @@ import argparse
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from ndcgspec.inference.bootstrap import RESAMPLES
+from ndcgspec.inference.correction import CORRECTIONS
+from ndcgspec.inference.randomization import ALTERNATIVES, DRAWS
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import NdcgSpecError
-from ndcgspec.statistics.bootstrap import RESAMPLES
-from ndcgspec.statistics.correction import CORRECTIONS
-from ndcgspec.statistics.randomization import ALTERNATIVES, DRAWS
 
 if TYPE_CHECKING:
     from ndcgspec.commands.significance import Options

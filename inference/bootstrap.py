@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ndcgspec.statistics.exact import Limbs, mean, scaled, sorted_rows
+from ndcgspec.inference.exact import Limbs, mean, scaled, sorted_rows
 
 RESAMPLES = 2000
 ROWS_AT_ONCE = 1 << 14

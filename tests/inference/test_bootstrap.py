@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ndcgspec.statistics.bootstrap import percentile_interval
+from ndcgspec.inference.bootstrap import percentile_interval
 
 DIGITS40 = [
     Decimal("0.1234567890123456789012345678901234567891"),

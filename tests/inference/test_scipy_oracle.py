@@ -11,9 +11,9 @@ from importlib.util import find_spec
 import numpy as np
 import pytest
 
-from ndcgspec.statistics.bootstrap import percentile_interval
-from ndcgspec.statistics.randomization import sign_flip
-from ndcgspec.statistics.ttest import paired_t
+from ndcgspec.inference.bootstrap import percentile_interval
+from ndcgspec.inference.randomization import sign_flip
+from ndcgspec.inference.ttest import paired_t
 
 pytestmark = pytest.mark.skipif(
     find_spec("scipy") is None,

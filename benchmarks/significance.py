@@ -9,7 +9,7 @@ incomplete beta at 30 digits) and its percentile bootstrap (2,000 resamples), ag
 p-value and interval is compared with scipy's, and the largest relative difference printed.
 Needs scipy (ndcgspec's extra peers) and the shared data.
 
-    python benchmarks/statistics.py [--draws 10000] [--resamples 2000]
+    python benchmarks/significance.py [--draws 10000] [--resamples 2000]
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ import numpy as np
 
 from ndcgspec.commands.compare import compare, conventions_of
 from ndcgspec.commands.significance import query_values
-from ndcgspec.statistics.bootstrap import percentile_interval
-from ndcgspec.statistics.paired import Paired
-from ndcgspec.statistics.randomization import drawn_signs, sign_flip
-from ndcgspec.statistics.ttest import paired_t
+from ndcgspec.inference.bootstrap import percentile_interval
+from ndcgspec.inference.paired import Paired
+from ndcgspec.inference.randomization import drawn_signs, sign_flip
+from ndcgspec.inference.ttest import paired_t
 from ndcgspec.suite.folders import data_root
 
 MEASURES = ["trec_eval@10", "nDCG(gain=exponential)@10", "nDCG(ideal=retrieved)@10"]

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ndcgspec.statistics.exact import Limbs, compared, scaled
+from ndcgspec.inference.exact import Limbs, compared, scaled
 
 EXACT_LIMIT = 20
 DRAWS = 10_000

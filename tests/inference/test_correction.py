@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from ndcgspec.statistics.correction import adjusted
+from ndcgspec.inference.correction import adjusted
 
 FAMILY = [Fraction(1, 100), Fraction(4, 100), Fraction(3, 100), Fraction(5, 1000)]
 

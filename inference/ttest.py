@@ -17,8 +17,8 @@ from fractions import Fraction
 
 import mpmath
 
+from ndcgspec.inference.randomization import ALTERNATIVES
 from ndcgspec.reference.contexts import computing_mp, holding
-from ndcgspec.statistics.randomization import ALTERNATIVES
 
 DPS = 30
 

@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ndcgspec.statistics.exact import Limbs, compared, scaled, sorted_rows
+from ndcgspec.inference.exact import Limbs, compared, scaled, sorted_rows
 
 wide = st.integers(min_value=-(10**45), max_value=10**45)
 

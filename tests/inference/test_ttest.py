@@ -15,7 +15,7 @@ from decimal import Decimal
 import mpmath
 import pytest
 
-from ndcgspec.statistics.ttest import paired_t
+from ndcgspec.inference.ttest import paired_t
 
 
 def decimals(*values: int | str) -> list[Decimal]:

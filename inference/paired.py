@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
 
-from ndcgspec.statistics.exact import mean
+from ndcgspec.inference.exact import mean
 
 
 @dataclass(frozen=True)

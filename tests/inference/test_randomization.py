@@ -17,8 +17,8 @@ from fractions import Fraction
 
 import pytest
 
-from ndcgspec.statistics.paired import Paired
-from ndcgspec.statistics.randomization import drawn_signs, sign_flip
+from ndcgspec.inference.paired import Paired
+from ndcgspec.inference.randomization import drawn_signs, sign_flip
 
 
 def decimals(*texts: str) -> list[Decimal]:
