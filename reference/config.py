@@ -24,7 +24,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from ndcgspec.reference.decimals import canonical_decimal, parse_decimal
+from ndcgspec.reference.decimals import BeyondLimits, canonical_decimal, parse_decimal
 from ndcgspec.reference.errors import ConfigError, NdcgSpecError
 from ndcgspec.spec import load_presets, load_spec
 
@@ -129,6 +129,11 @@ def _decimal(name: str, raw: Any) -> Decimal:
         )
     try:
         value = parse_decimal(text)
+    except BeyondLimits:
+        raise ConfigError(
+            f"parameter {name!r} is {shown(raw)}, beyond 10^{LIMITS['decimal_exponent']} in "
+            "magnitude (ndcg.limits)"
+        ) from None
     except NdcgSpecError:
         raise ConfigError(
             f"parameter {name!r} must be a decimal number, got {shown(raw)}"
