@@ -42,7 +42,7 @@ CSV_SUFFIXES = (".csv", ".csv.gz")
 # Rows read at a time: a batch's columns and their temporaries stay a few MiB.
 BATCH_ROWS = 1 << 16
 # What may not appear in an id: what ends or separates a TREC field, or is forbidden in it.
-_NOT_IN_ID = FORBIDDEN.pattern + "|[" + "".join(f"\\x{b:02x}" for b in SEPARATORS + b"\n") + "]"
+NOT_IN_ID = FORBIDDEN.pattern + "|[" + "".join(f"\\x{b:02x}" for b in SEPARATORS + b"\n") + "]"
 _EXACT_INTEGER = 2**53
 
 
@@ -163,7 +163,7 @@ def _ids(array: Any, column: str, where: str, row: int) -> Any:
             f"column {column!r}: an id is longer than {FIELD_BYTES} bytes (ndcg.limits)",
             Location(where, row + _first(long, pc)),
         )
-    bad = pc.or_(pc.equal(pc.utf8_length(array), 0), pc.match_substring_regex(array, _NOT_IN_ID))
+    bad = pc.or_(pc.equal(pc.utf8_length(array), 0), pc.match_substring_regex(array, NOT_IN_ID))
     if pc.any(bad).as_py():
         at = _first(bad, pc)
         raise InputError(
