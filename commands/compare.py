@@ -27,7 +27,7 @@ from tqdm import tqdm
 
 from ndcgspec.commands.score import config_from_measure
 from ndcgspec.engine.sweep import Sweep
-from ndcgspec.harness.outputs import output_path
+from ndcgspec.harness.outputs import output_path, staged
 from ndcgspec.reference.config import Config, presets
 from ndcgspec.reference.contexts import held
 from ndcgspec.reference.decimals import decimal_string, working_precision
@@ -224,9 +224,10 @@ def query_disagreement(comparison: Comparison) -> list[dict[str, Any]]:
                     by_query.setdefault(q, []).append((r.ndcg, convention.name))
         for q, values in by_query.items():
             low, high = min(values), max(values)
-            rows.append(
-                {"query": q, "run": run, "spread": high[0] - low[0], "low": low, "high": high}
-            )
+            # At the working precision, as `_spread`: mpmath's default 53 bits keep ~16 digits.
+            with working_precision():
+                spread = high[0] - low[0]
+            rows.append({"query": q, "run": run, "spread": spread, "low": low, "high": high})
     rows.sort(key=lambda row: (-row["spread"], row["query"], row["run"]))
     return rows
 
@@ -394,12 +395,16 @@ def run_compare(args: argparse.Namespace) -> int:
         args.qrels, args.runs, conventions, args.names, progress=sys.stderr.isatty()
     )
     if len(comparison.conventions) < 2:
-        raise NdcgSpecError("fewer than two conventions score every run; nothing to compare")
+        why = "; ".join(f"{name}: {reason}" for name, reason in comparison.excluded.items())
+        raise NdcgSpecError(
+            f"fewer than two conventions score every run; nothing to compare ({why})"
+        )
     data = report_json(comparison, args.top)
     if args.out:
         from ndcgspec.commands.compare_page import write_page
 
-        write_page(comparison, data, Path(args.out), args.title)
+        with staged(Path(args.out)) as stage:
+            write_page(comparison, data, stage, args.title)
     if args.format == "json":
         print(json.dumps(data, indent=2))
     else:
