@@ -71,8 +71,8 @@ def _exact(value: Any, what: str) -> Decimal:
                 raise NdcgSpecError("not finite")
             numerator, denominator = value.as_integer_ratio()
             places = denominator.bit_length() - 1
-            # n / 2^k = n * 5^k / 10^k: every digit of the binary value.
-            return bounded(Decimal(numerator * 5**places).scaleb(-places))
+            # n / 2^k = n * 5^k / 10^k: every digit of the binary value, no context rounding.
+            return bounded(Decimal(f"{numerator * 5**places}e-{places}"))
     except BeyondLimits as error:
         raise NdcgSpecError(f"{what}: {value!r} {error}") from None
     except NdcgSpecError:
