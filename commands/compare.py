@@ -224,10 +224,9 @@ def query_disagreement(comparison: Comparison) -> list[dict[str, Any]]:
                     by_query.setdefault(q, []).append((r.ndcg, convention.name))
         for q, values in by_query.items():
             low, high = min(values), max(values)
-            # At the working precision, as `_spread`: mpmath's default 53 bits keep ~16 digits.
-            with working_precision():
-                spread = high[0] - low[0]
-            rows.append({"query": q, "run": run, "spread": spread, "low": low, "high": high})
+            rows.append(
+                {"query": q, "run": run, "spread": high[0] - low[0], "low": low, "high": high}
+            )
     rows.sort(key=lambda row: (-row["spread"], row["query"], row["run"]))
     return rows
 

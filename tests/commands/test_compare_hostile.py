@@ -28,7 +28,8 @@ def files(tmp_path: Path) -> list[str]:
 
 def test_a_query_spread_is_right_to_the_digits_of_its_two_values(capsys, files) -> None:
     # The spread is the difference of two values rounded to 40 digits (about 0.40 and 0.46):
-    # it is within their rounding, 1e-40, of the true difference; at 53 bits it was 1e-17 off.
+    # it is within their rounding, 1e-40, of the true difference; a subtraction at mpmath's
+    # default 53 bits would be 1e-17 off.
     assert main(["compare", "--format", "json", "-m", LINEAR, "-m", EXPONENTIAL, *files]) == 0
     rows = json.loads(capsys.readouterr().out)["queries"]
     [row] = [r for r in rows if r["run"] == "A"]
