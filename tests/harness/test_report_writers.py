@@ -5,14 +5,17 @@ reply — each refused or undone in one line, no file a mix of two runs."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from hostile.cli import ndcgspec
 
 from ndcgspec.harness.outputs import staged
-from ndcgspec.harness.report import ReportWriter
+from ndcgspec.harness.report import ReportWriter, partial_path
 from ndcgspec.reference.errors import InputError
 
 HEADER = {"type": "header", "report_format": 1}
@@ -86,3 +89,31 @@ def test_capabilities_as_a_string_is_one_line(tmp_path: Path) -> None:
         "ndcgspec: error: the adapter did not start: start-reply message violates its schema "
         "at adapter/capabilities: 'gain' is not of type 'object'\n"
     )
+
+
+HANGING = """
+import json, sys, time
+for line in sys.stdin:
+    if json.loads(line).get("cmd") == "start":
+        adapter = {"name": "x", "version": "1", "float_width": 64, "capabilities": {}}
+        print(json.dumps({"protocol": 1, "adapter": adapter}), flush=True)
+    else:
+        time.sleep(3600)
+"""
+
+
+def test_a_run_stopped_midway_leaves_the_older_report(tmp_path: Path) -> None:
+    final, script = tmp_path / "r.jsonl", tmp_path / "adapter.py"
+    final.write_text("the older report\n")
+    script.write_text(HANGING)
+    command = [sys.executable, "-m", "ndcgspec.commands.cli", "run", "--exec"]
+    command += [f"{sys.executable} {script}", "--cases", "gain/*", "-q", "--report", str(final)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    partial = partial_path(final)
+    while not (partial.exists() and partial.read_text().count("\n") >= 1):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert (process.returncode, err) == (130, b"ndcgspec: interrupted\n")
+    assert final.read_text() == "the older report\n"
+    assert json.loads(partial.read_text().splitlines()[0])["type"] == "header"
