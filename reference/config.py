@@ -20,7 +20,7 @@ import re
 import reprlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from functools import cache
 from typing import Any
 
@@ -130,10 +130,15 @@ def _decimal(name: str, raw: Any) -> Decimal:
     try:
         value = parse_decimal(text)
     except BeyondLimits:
-        raise ConfigError(
-            f"parameter {name!r} is {shown(raw)}, beyond 10^{LIMITS['decimal_exponent']} in "
-            "magnitude (ndcg.limits)"
-        ) from None
+        # Beyond the bound of labels and scores, so beyond this one too: its magnitude is named
+        # below, unless even Decimal cannot hold its exponent.
+        try:
+            value = Decimal(text)
+        except InvalidOperation:
+            raise ConfigError(
+                f"parameter {name!r} is {shown(raw)}, beyond 10^{LIMITS['decimal_exponent']} "
+                "in magnitude (ndcg.limits)"
+            ) from None
     except NdcgSpecError:
         raise ConfigError(
             f"parameter {name!r} must be a decimal number, got {shown(raw)}"
