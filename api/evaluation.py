@@ -18,19 +18,26 @@ aggregate as a float, ``to_json()`` the object ``ndcgspec score --format json`` 
 
 from __future__ import annotations
 
+import numbers
 import os
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
 from typing import Any
 
+import numpy as np
+
 from ndcgspec.engine.memory import Inputs
-from ndcgspec.engine.scoring import score_files
-from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
+from ndcgspec.engine.scoring import read_qrels_file, read_run_file, score_files
+from ndcgspec.engine.table import NOT_IN_ID, QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.measures.grammar import parse_measure
+from ndcgspec.reference.decimals import BeyondLimits, bounded, parse_decimal
 from ndcgspec.reference.errors import InputError, NdcgSpecError
-from ndcgspec.reference.inputs import Judgment, Posting, qrels_from_labels, run_from_scores
+from ndcgspec.reference.inputs import Judgment, Posting
 from ndcgspec.reference.result import Result
-from ndcgspec.reference.trec_io import read_qrels, read_run
+from ndcgspec.reference.trec_io import FIELD_BYTES
+
+_NOT_IN_ID = re.compile(NOT_IN_ID)
 
 #: A TREC file path, ``{qid: {docid: value}}``, or a pandas DataFrame of ir_measures' columns.
 Source = str | os.PathLike[str] | Mapping[str, Mapping[str, Any]] | Any
@@ -47,49 +54,147 @@ class ScoreError(NdcgSpecError):
         self.anchor: str | None = error.anchor if isinstance(error, InputError) else None
 
 
-def _exact(value: Any) -> str | int | Decimal:
-    # A binary float is the exact decimal of its value, as in a table (``ndcg.input.table``):
-    # the number a float implementation is given, so one rule holds for every input kind.
-    return Decimal(value) if isinstance(value, float) else value
+def _exact(value: Any, what: str) -> Decimal:
+    """A label or score as an exact decimal, one rule for every kind (``ndcg.input.table``):
+    text in the number grammar, an integer as it is, a Decimal as it is, and a binary float of
+    any width (a Python float, numpy's float16 to longdouble) as the exact decimal of its
+    value, the number a float implementation is given; each `bounded` (``ndcg.limits``)."""
+    try:
+        if isinstance(value, str):
+            return parse_decimal(value)
+        if isinstance(value, Decimal):
+            return bounded(value)
+        if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+            return bounded(Decimal(int(value)))
+        if isinstance(value, (float, np.floating)):
+            if not np.isfinite(value):
+                raise NdcgSpecError("not finite")
+            numerator, denominator = value.as_integer_ratio()
+            places = denominator.bit_length() - 1
+            # n / 2^k = n * 5^k / 10^k: every digit of the binary value, no context rounding.
+            return bounded(Decimal(f"{numerator * 5**places}e-{places}"))
+    except BeyondLimits as error:
+        raise NdcgSpecError(f"{what}: {value!r} {error}") from None
+    except NdcgSpecError:
+        raise NdcgSpecError(f"{what}: {value!r} is not a finite decimal number") from None
+    raise NdcgSpecError(f"{what}: {value!r} ({type(value).__name__}) is not a number")
 
 
-def _from_frame(frame: Any, columns: tuple[str, str, str]) -> list[tuple[str, str, Any]]:
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
+def _id(value: Any, what: str) -> str:
+    """An id as the table reader takes it (``ndcg.input.table``): a string, or an integer
+    written in decimal, under the grammar of a TREC field and ``ndcg.limits``; a float, a
+    NaN, None or anything else is refused, never written out as "1.0", "nan" or "None"."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return str(int(value))
+    if not isinstance(value, str):
         raise NdcgSpecError(
-            f"DataFrame lacks column {missing[0]!r}; expected columns {', '.join(columns)}"
+            f"{what} {value!r} is a {type(value).__name__}: ids are strings or integers"
         )
-    return [(str(q), str(d), v) for q, d, v in frame[list(columns)].itertuples(index=False)]
+    try:
+        length = len(value.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise NdcgSpecError(f"{what} {value!r} is not UTF-8 text") from None
+    if length > FIELD_BYTES:
+        raise NdcgSpecError(f"{what} is longer than {FIELD_BYTES} bytes (ndcg.limits)")
+    if not value or _NOT_IN_ID.search(value):
+        raise NdcgSpecError(
+            f"{what} {value!r} is empty or holds white space or a control character"
+        )
+    return value
+
+
+def _columns(frame: Any, columns: tuple[str, str, str], kind: str) -> Iterator[tuple]:
+    """The rows of a DataFrame's three columns, each named once in it."""
+    names = list(frame.columns)
+    for column in columns:
+        if column not in names:
+            raise NdcgSpecError(
+                f"{kind} DataFrame lacks column {column!r}; expected columns {', '.join(columns)}"
+            )
+        if names.count(column) > 1:
+            raise NdcgSpecError(
+                f"{kind} DataFrame has {names.count(column)} columns named {column!r}, so "
+                "which one to read is not known"
+            )
+    return frame[list(columns)].itertuples(index=False, name=None)
+
+
+def _entries(source: Any, kind: str, columns: tuple[str, str, str]) -> Iterator[tuple]:
+    """(query id, document id, value, where) of each entry of a dict or DataFrame, in order;
+    anything else is a TypeError naming it."""
+    if hasattr(source, "itertuples") and hasattr(source, "columns"):
+        for row, (qid, docid, value) in enumerate(_columns(source, columns, kind), start=1):
+            yield qid, docid, value, f"{kind} row {row}"
+        return
+    if not isinstance(source, Mapping):
+        raise TypeError(
+            f"{kind} must be a path, a {{query: {{document: value}}}} dict or a DataFrame, "
+            f"got {type(source).__name__}"
+        )
+    for qid, docs in source.items():
+        if isinstance(docs, Mapping):
+            pairs: Iterable[Any] = docs.items()
+        elif kind == "run" and isinstance(docs, (list, tuple)):
+            pairs = docs
+        else:
+            raise TypeError(
+                f"{kind} query {qid!r} holds a {type(docs).__name__}, not a "
+                "{document: value} dict"
+            )
+        for pair in pairs:
+            if not (isinstance(pair, (list, tuple)) and len(pair) == 2):
+                raise TypeError(f"run query {qid!r}: {pair!r} is not a (document, score) pair")
+            docid, value = pair
+            yield qid, docid, value, f"{kind} query {qid!r}"
+
+
+def _path(source: Any) -> str | os.PathLike[str] | None:
+    """`source` if it names a file; bytes are no path here."""
+    if isinstance(source, (bytes, bytearray)):
+        raise TypeError(f"a path is a str or os.PathLike, not {type(source).__name__}")
+    return source if isinstance(source, (str, os.PathLike)) else None
 
 
 def _qrels(source: Source, columns: tuple[str, str, str]) -> Mapping[str, Mapping[str, Judgment]]:
-    if isinstance(source, (str, os.PathLike)):
-        return read_qrels(source)
-    if hasattr(source, "itertuples"):
-        labels: dict[str, dict[str, Any]] = {}
-        for row, (qid, docid, label) in enumerate(_from_frame(source, columns)):
-            if docid in labels.setdefault(qid, {}):
-                raise NdcgSpecError(
-                    f"qrels row {row}: document {docid!r} is judged twice for query {qid!r}"
-                )
-            labels[qid][docid] = _exact(label)
-        return qrels_from_labels(labels)
-    return qrels_from_labels(
-        {str(q): {str(d): _exact(v) for d, v in docs.items()} for q, docs in source.items()}
-    )
+    path = _path(source)
+    if path is not None:
+        return read_qrels_file(path, columns)
+    qrels: dict[str, dict[str, Judgment]] = {}
+    for qid, docid, value, where in _entries(source, "qrels", columns):
+        # Ids equal as strings (1 and "1") are one id, as in a file: judged twice is an error.
+        query, doc = _id(qid, f"{where}: query id"), _id(docid, f"{where}: document id")
+        if doc in qrels.get(query, {}):
+            raise NdcgSpecError(
+                f"{where}: document {doc!r} is judged twice for query {query!r} (ids equal as "
+                "strings are one id)"
+            )
+        qrels.setdefault(query, {})[doc] = Judgment(_exact(value, f"{where}: label"))
+    return qrels
 
 
-def _run(source: Source, columns: tuple[str, str, str]) -> Mapping[str, list[Posting]]:
-    if isinstance(source, (str, os.PathLike)):
-        return read_run(source)
-    if hasattr(source, "itertuples"):
-        pairs: dict[str, list[tuple[str, Any]]] = {}
-        for qid, docid, value in _from_frame(source, columns):
-            pairs.setdefault(qid, []).append((docid, _exact(value)))
-        return run_from_scores(pairs)
-    return run_from_scores(
-        {str(q): {str(d): _exact(v) for d, v in docs.items()} for q, docs in source.items()}
-    )
+def _run(
+    source: Source, columns: tuple[str, str, str], qids: Iterable[str]
+) -> Mapping[str, list[Posting]]:
+    path = _path(source)
+    if path is not None:
+        return read_run_file(path, columns, list(qids))
+    run: dict[str, list[Posting]] = {}
+    for qid, docid, value, where in _entries(source, "run", columns):
+        # A document listed twice (1 and "1") is two lines of a file: the duplicates axis rules.
+        query, doc = _id(qid, f"{where}: query id"), _id(docid, f"{where}: document id")
+        run.setdefault(query, []).append(Posting(doc, _exact(value, f"{where}: score")))
+    return run
+
+
+def _measures(measures: Any) -> list[str]:
+    wanted = [measures] if isinstance(measures, str) else measures
+    if not isinstance(wanted, Iterable) or isinstance(wanted, (bytes, Mapping)):
+        raise TypeError(f"measures must be a measure string or a list of them, got {measures!r}")
+    wanted = list(wanted)
+    strange = [m for m in wanted if not isinstance(m, str)]
+    if strange:
+        raise TypeError(f"a measure is a string, got {strange[0]!r}")
+    return wanted
 
 
 def score(
@@ -103,14 +208,15 @@ def score(
     """Score `run` against `qrels` under each measure; the results keyed by the measure as
     written. Bad input or an unknown measure raises ScoreError (file, line or table row,
     anchor)."""
-    wanted = [measures] if isinstance(measures, str) else list(measures)
+    wanted = _measures(measures)
     try:
         configs = [parse_measure(text) for text in wanted]
-        if all(isinstance(s, (str, os.PathLike)) for s in (qrels, run)):
+        if _path(qrels) is not None and _path(run) is not None:
             columns = TableColumns(tuple(qrels_columns), tuple(run_columns))
             outputs = score_files(configs, qrels, run, columns)
         else:
-            inputs = Inputs(_qrels(qrels, qrels_columns), _run(run, run_columns))
+            judged = _qrels(qrels, qrels_columns)
+            inputs = Inputs(judged, _run(run, run_columns, judged))
             outputs = [inputs.result(config) for config in configs]
     except NdcgSpecError as error:
         raise ScoreError(error) from error

@@ -37,7 +37,7 @@ from ndcgspec.commands.statistics_flags import (
     options_of,
 )
 from ndcgspec.engine.sweep import Sweep
-from ndcgspec.harness.outputs import output_path
+from ndcgspec.harness.outputs import output_path, staged
 from ndcgspec.reference.config import Config, presets
 from ndcgspec.reference.contexts import held
 from ndcgspec.reference.decimals import decimal_string, working_precision
@@ -448,13 +448,17 @@ def run_compare(args: argparse.Namespace) -> int:
         args.qrels, args.runs, conventions, args.names, progress=sys.stderr.isatty()
     )
     if len(comparison.conventions) < 2:
-        raise NdcgSpecError("fewer than two conventions score every run; nothing to compare")
+        why = "; ".join(f"{name}: {reason}" for name, reason in comparison.excluded.items())
+        raise NdcgSpecError(
+            f"fewer than two conventions score every run; nothing to compare ({why})"
+        )
     data = report_json(comparison, args.top)
     data.update(statistics_report(args, comparison))
     if args.out:
         from ndcgspec.commands.compare_page import write_page
 
-        write_page(comparison, data, Path(args.out), args.title)
+        with staged(Path(args.out)) as stage:
+            write_page(comparison, data, stage, args.title)
     if args.format == "json":
         print(json.dumps(data, indent=2))
     elif args.format == "latex":

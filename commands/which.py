@@ -29,7 +29,12 @@ from ndcgspec.engine.sweep import Scores, Sweep, label_values
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import held
-from ndcgspec.reference.decimals import decimal_string, parse_decimal, working_precision
+from ndcgspec.reference.decimals import (
+    OUTPUT_DIGITS,
+    decimal_string,
+    parse_decimal,
+    working_precision,
+)
 from ndcgspec.reference.errors import ConfigError, InputError, NdcgSpecError
 from ndcgspec.reference.trec_io import read_qrels, read_run
 from ndcgspec.suite.tolerance import published_tolerance
@@ -319,6 +324,12 @@ def run_which(args: argparse.Namespace) -> int:
     decimals = written_decimals(value) if args.decimals is None else args.decimals
     if decimals < 0 or args.top < 1:
         raise NdcgSpecError("--decimals must be >= 0 and --top >= 1")
+    if decimals > OUTPUT_DIGITS:
+        # The means hold the output digits: more decimals would ask beyond them.
+        raise NdcgSpecError(
+            f"VALUE is given to {decimals} decimals; which compares means of "
+            f"{OUTPUT_DIGITS} digits (ndcg.precision), so give at most {OUTPUT_DIGITS}"
+        )
     cutoffs = [*DEFAULT_CUTOFFS, *(k for k in args.cutoff if k not in DEFAULT_CUTOFFS)]
     searched = evaluate_space(
         args.qrels,

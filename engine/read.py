@@ -23,7 +23,7 @@ import numpy as np
 
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import NdcgSpecError
-from ndcgspec.reference.trec_io import FORBIDDEN, SEPARATORS, Source
+from ndcgspec.reference.trec_io import FIELD_BYTES, FORBIDDEN, LINE_BYTES, SEPARATORS, Source
 
 # Pieces of 1 MiB: the temporaries of tokenising one piece stay a few MiB.
 CHUNK_BYTES = 1 << 20
@@ -92,7 +92,11 @@ class _Column:
         if end > len(self.data) or values.shape[1:] > self.data.shape[1:]:
             rows = len(self.data) if end <= len(self.data) else max(end, 2 * len(self.data))
             width = np.maximum(values.shape, self.data.shape)[1:]
-            grown = np.zeros((rows, *width), self.data.dtype)
+            try:
+                grown = np.zeros((rows, *width), self.data.dtype)
+            except MemoryError:
+                # The reservation, widened, is more than the system grants: grow by doubling.
+                grown = np.zeros((max(end, 2 * self.size), *width), self.data.dtype)
             held = self.array()
             grown[tuple(slice(0, n) for n in held.shape)] = held
             self.data = grown
@@ -175,6 +179,9 @@ def _chunks(source: Source) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
             end = held + got
             line_ends = np.flatnonzero(buffer[held:end] == 10) + held
             if not line_ends.size:
+                if end > LINE_BYTES:
+                    # A line beyond ``ndcg.limits``: the plain reader refuses it.
+                    raise Unsupported(f"{source.name}: a line longer than {LINE_BYTES} bytes")
                 held = end
                 continue
             cut = int(line_ends[-1]) + 1
@@ -293,6 +300,9 @@ def words_of(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, count: i
 
 def _token_words(chunk: _Chunk, field: int) -> tuple[np.ndarray, np.ndarray]:
     starts, lengths = chunk.starts[:, field], chunk.ends[:, field] - chunk.starts[:, field]
+    if len(lengths) and lengths.max() > FIELD_BYTES:
+        # A field beyond ``ndcg.limits``: the plain reader refuses it.
+        raise Unsupported(f"a field longer than {FIELD_BYTES} bytes")
     count = int(-(-lengths.max() // 8)) if len(lengths) else 1
     return words_of(chunk.data, starts, lengths, count), lengths
 

@@ -89,6 +89,27 @@ def score_files_plain(
     return _plain_trec(configs, qrels, run).results
 
 
+def read_qrels_file(path: str | Path, names: Sequence[str]) -> dict[str, dict[str, Judgment]]:
+    """The qrels of one file, TREC text or a table with the columns `names`
+    (``ndcg.input.table``), as the plain reference takes them."""
+    with opened(path) as source:
+        kind = table.table_format(source)
+        if kind is None:
+            return read_qrels(source)
+        return table.reference_qrels(table.qrels_columns(source, kind, names))
+
+
+def read_run_file(path: str | Path, names: Sequence[str], qids: list[str]) -> dict[str, list]:
+    """The run of one file, TREC text or a table with the columns `names`, as the plain
+    reference takes it; of a table, the rows of the queries `qids` alone, as `score` keeps."""
+    with opened(path) as source:
+        kind = table.table_format(source)
+        if kind is None:
+            return read_run(source)
+        pieces = table.run_pieces(source, kind, names, qids)
+        return table.reference_run(read_run_columns(pieces, source.name, len(qids)), qids)
+
+
 def _trec_declined(reader: Any, source: Source, reason: Unsupported) -> InputError:
     """The plain reader's error for TREC text the columnar reader declined."""
     reader(source)

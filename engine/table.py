@@ -31,10 +31,10 @@ from ndcgspec.engine.read import (
     token_texts,
     words_of,
 )
-from ndcgspec.reference.decimals import parse_decimal
+from ndcgspec.reference.decimals import BeyondLimits, parse_decimal
 from ndcgspec.reference.errors import InputError, Location, NdcgSpecError, install_hint
 from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
-from ndcgspec.reference.trec_io import FORBIDDEN, SEPARATORS, Source
+from ndcgspec.reference.trec_io import FIELD_BYTES, FORBIDDEN, SEPARATORS, Source
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -42,7 +42,7 @@ CSV_SUFFIXES = (".csv", ".csv.gz")
 # Rows read at a time: a batch's columns and their temporaries stay a few MiB.
 BATCH_ROWS = 1 << 16
 # What may not appear in an id: what ends or separates a TREC field, or is forbidden in it.
-_NOT_IN_ID = FORBIDDEN.pattern + "|[" + "".join(f"\\x{b:02x}" for b in SEPARATORS + b"\n") + "]"
+NOT_IN_ID = FORBIDDEN.pattern + "|[" + "".join(f"\\x{b:02x}" for b in SEPARATORS + b"\n") + "]"
 _EXACT_INTEGER = 2**53
 
 
@@ -119,6 +119,13 @@ def _check_names(present: list[str], names: Sequence[str], where: str) -> None:
             f"the table has no column {missing[0]!r}; its columns are {', '.join(present)}",
             Location(where),
         )
+    repeated = [n for n in names if present.count(n) > 1]
+    if repeated:
+        raise InputError(
+            f"the table has {present.count(repeated[0])} columns named {repeated[0]!r}, "
+            "so which one to read is not known",
+            Location(where),
+        )
 
 
 def _first(mask: Any, pc: Any) -> int:
@@ -150,7 +157,13 @@ def _ids(array: Any, column: str, where: str, row: int) -> Any:
         raise InputError(
             f"column {column!r} holds {array.type}: ids are strings or integers", Location(where)
         )
-    bad = pc.or_(pc.equal(pc.utf8_length(array), 0), pc.match_substring_regex(array, _NOT_IN_ID))
+    long = pc.greater(pc.binary_length(array), FIELD_BYTES)
+    if pc.any(long).as_py():
+        raise InputError(
+            f"column {column!r}: an id is longer than {FIELD_BYTES} bytes (ndcg.limits)",
+            Location(where, row + _first(long, pc)),
+        )
+    bad = pc.or_(pc.equal(pc.utf8_length(array), 0), pc.match_substring_regex(array, NOT_IN_ID))
     if pc.any(bad).as_py():
         at = _first(bad, pc)
         raise InputError(
@@ -194,13 +207,20 @@ def _number_texts(array: Any, column: str, where: str, row: int) -> tuple[np.nda
     for value in encoded.dictionary.to_pylist():
         try:
             texts.append(_exact_text(value))
-        except NdcgSpecError:
-            at = _first(pc.equal(array, pa.scalar(value, kind)), pc)
+        except NdcgSpecError as error:
+            at = _first(_equal(array, value, kind, pa), pc)
+            problem = error if isinstance(error, BeyondLimits) else "is not a finite decimal number"
             raise InputError(
-                f"column {column!r}: {value!r} is not a finite decimal number",
-                Location(where, row + at),
+                f"column {column!r}: {value!r} {problem}", Location(where, row + at)
             ) from None
     return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), texts
+
+
+def _equal(array: Any, value: Any, kind: Any, pa: Any) -> Any:
+    """Where `array` holds `value`; a NaN, which equals nothing, where the array is NaN."""
+    if isinstance(value, float) and value != value:
+        return pa.compute.is_nan(array)
+    return pa.compute.equal(array, pa.scalar(value, kind))
 
 
 def _exact_text(value: float | int | Decimal | str) -> str:

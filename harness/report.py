@@ -1,13 +1,15 @@
 """The JSONL report of a run: a header, one line per case result, a footer.
 
-Lines go to ``FILE.partial`` and are flushed as each case completes; at the end the footer is
-written and the file renamed to FILE in one step. A killed run therefore leaves FILE untouched
+Lines go to ``FILE.partial``, locked by the one run writing it (a second is refused), and are
+flushed as each case completes; at the end the footer is written and the file renamed to FILE
+in one step. A killed run therefore leaves FILE untouched
 (or absent) and a ``FILE.partial`` whose every complete line is valid JSON; `read_report` reads
 either, says whether the footer is there, and ignores a last line cut short.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sys
@@ -45,22 +47,33 @@ class ReportWriter:
         self.path = path
         self.partial = partial_path(path)
         try:
-            self._fd = os.open(self.partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            self._fd = os.open(self.partial, os.O_WRONLY | os.O_CREAT, 0o644)
         except OSError as error:
             raise InputError(
                 f"cannot write report: {error.strerror}", Location(str(self.partial))
             ) from None
+        try:
+            # One writer per report: a second run would interleave its lines with these.
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self._fd)
+            raise InputError(
+                "another run is writing this report; give each run its own --report",
+                Location(str(self.path)),
+            ) from None
+        os.ftruncate(self._fd, 0)
 
     def write(self, record: Mapping[str, Any]) -> None:
         """Append one record as one line, with a single write, and flush it to the file."""
         os.write(self._fd, (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
 
     def finish(self) -> None:
-        """Flush to disk and rename the partial file to its final name."""
+        """Flush to disk and rename the partial file to its final name, still locked, so that
+        no other run can take the partial file over before it is in place."""
         os.fsync(self._fd)
+        os.replace(self.partial, self.path)
         os.close(self._fd)
         self._fd = -1
-        os.replace(self.partial, self.path)
 
     def __enter__(self) -> ReportWriter:
         return self

@@ -176,6 +176,10 @@ class Worker:
             )
         if not isinstance(reply.get("adapter"), dict):
             self._fail("start reply has no adapter object")
+        # Checked whether or not every message is: the whole run is planned from this reply.
+        violation = schema_violation("start-reply", reply)
+        if violation:
+            self._fail(violation)
         return reply
 
     def run(self, cases: Sequence[Mapping[str, Any]], timeout: float) -> list[dict[str, Any]]:

@@ -20,11 +20,11 @@ import re
 import reprlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from functools import cache
 from typing import Any
 
-from ndcgspec.reference.decimals import canonical_decimal, parse_decimal
+from ndcgspec.reference.decimals import BeyondLimits, canonical_decimal, parse_decimal
 from ndcgspec.reference.errors import ConfigError, NdcgSpecError
 from ndcgspec.spec import load_presets, load_spec
 
@@ -129,6 +129,16 @@ def _decimal(name: str, raw: Any) -> Decimal:
         )
     try:
         value = parse_decimal(text)
+    except BeyondLimits:
+        # Beyond the bound of labels and scores, so beyond this one too: its magnitude is named
+        # below, unless even Decimal cannot hold its exponent.
+        try:
+            value = Decimal(text)
+        except InvalidOperation:
+            raise ConfigError(
+                f"parameter {name!r} is {shown(raw)}, beyond 10^{LIMITS['decimal_exponent']} "
+                "in magnitude (ndcg.limits)"
+            ) from None
     except NdcgSpecError:
         raise ConfigError(
             f"parameter {name!r} must be a decimal number, got {shown(raw)}"

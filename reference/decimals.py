@@ -30,13 +30,50 @@ def working_precision(dps: int = DPS) -> Iterator[None]:
         yield
 
 
+MAGNITUDE: int = load_spec()["limits"]["number_magnitude"]
+# An exponent of more digits than this is beyond what Decimal holds, and far beyond MAGNITUDE.
+_EXPONENT_DIGITS = 18
+
+
+_BEYOND = (
+    f"lies outside 10^-{MAGNITUDE} to 10^{MAGNITUDE}, the magnitudes of nonzero labels and "
+    "scores (ndcg.limits)"
+)
+
+
+class BeyondLimits(NdcgSpecError):
+    """A number outside ``ndcg.limits``: the message says which bound."""
+
+
+def bounded(value: Decimal) -> Decimal:
+    """`value` if it is finite and, unless zero, of magnitude within 10^-MAGNITUDE and
+    10^MAGNITUDE (``ndcg.limits``), checked before any arithmetic; a zero is plain 0, whatever
+    exponent it was written with. A NaN or an infinity raises NdcgSpecError, a magnitude beyond
+    the bound BeyondLimits."""
+    if not value.is_finite():
+        raise NdcgSpecError(f"{value} is not a finite decimal number")
+    if not value:
+        # A zero's exponent can only cost arithmetic.
+        return Decimal(0) if abs(value.adjusted()) > MAGNITUDE else value
+    if abs(value.adjusted()) > MAGNITUDE:
+        raise BeyondLimits(_BEYOND)
+    return value
+
+
 def parse_decimal(text: str) -> Decimal:
     """The exact decimal written in `text` in the number grammar of ``ndcg.input.number``
-    (ASCII decimal syntax, nothing around it); anything else raises NdcgSpecError. Every
-    reader of labels and scores and every number of a configuration goes through here."""
-    if not isinstance(text, str) or NUMBER.fullmatch(text) is None:
+    (ASCII decimal syntax, nothing around it), `bounded`; anything else raises NdcgSpecError.
+    Every reader of labels and scores and every number of a configuration goes through here."""
+    match = NUMBER.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
         raise NdcgSpecError(f"not a decimal number: {text!r}")
-    return Decimal(text)
+    mantissa, _, exponent = text.lower().partition("e")
+    if len(exponent.lstrip("+-").lstrip("0")) > _EXPONENT_DIGITS:
+        # Decimal itself refuses such an exponent: only a zero is a number then.
+        if Decimal(mantissa):
+            raise BeyondLimits(_BEYOND)
+        return Decimal(0)
+    return bounded(Decimal(text))
 
 
 def canonical_decimal(value: Decimal) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ndcgspec.reference.decimals import parse_decimal
+from ndcgspec.reference.decimals import bounded, parse_decimal
 from ndcgspec.reference.errors import InputError, Location
 
 
@@ -47,7 +47,7 @@ def add_judgment(
 
 
 def _exact(value: str | int | Decimal) -> Decimal:
-    return value if isinstance(value, Decimal) else parse_decimal(str(value))
+    return bounded(value) if isinstance(value, Decimal) else parse_decimal(str(value))
 
 
 def qrels_from_labels(

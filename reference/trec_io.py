@@ -25,7 +25,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import BinaryIO
 
-from ndcgspec.reference.decimals import parse_decimal
+from ndcgspec.reference.decimals import BeyondLimits, parse_decimal
 from ndcgspec.reference.errors import InputError, Location, NdcgSpecError
 from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
 from ndcgspec.spec import load_spec
@@ -33,10 +33,13 @@ from ndcgspec.spec import load_spec
 GZIP_MAGIC = b"\x1f\x8b"
 STDIN = "-"
 STDIN_NAME = "<stdin>"
+BOM = codecs.BOM_UTF8.decode("utf-8")
 SEPARATORS: bytes = load_spec()["input"]["field_separators"].encode("ascii")
 FORBIDDEN: re.Pattern[str] = re.compile(load_spec()["input"]["forbidden_characters"])
 _FIELD = re.compile(f"[^{re.escape(SEPARATORS.decode('ascii'))}\n]+")
 _COPY_BYTES = 1 << 20
+LINE_BYTES: int = load_spec()["limits"]["line_bytes"]
+FIELD_BYTES: int = load_spec()["limits"]["field_bytes"]
 
 
 @dataclass(frozen=True)
@@ -89,15 +92,29 @@ def opened(path: str | Path | Source) -> Iterator[Source]:
 
 def fields_of(line: bytes, where: Location) -> list[str]:
     """The fields of one line of text (``ndcg.input``): UTF-8 without forbidden characters,
-    split at runs of the field separators."""
+    split at runs of the field separators, within ``ndcg.limits``."""
+    if len(line) - line.endswith(b"\n") > LINE_BYTES:
+        raise InputError(f"line is longer than {LINE_BYTES} bytes (ndcg.limits)", where)
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("line is not valid UTF-8", where) from None
     forbidden = FORBIDDEN.search(text)
+    if forbidden and forbidden[0] == BOM:
+        raise InputError("line holds a byte-order mark, as where two files were joined", where)
     if forbidden:
         raise InputError(f"line holds the control character U+{ord(forbidden[0]):04X}", where)
-    return _FIELD.findall(text)
+    fields = _FIELD.findall(text)
+    if any(len(field) > FIELD_BYTES // 4 and len(field.encode()) > FIELD_BYTES for field in fields):
+        raise InputError(f"a field is longer than {FIELD_BYTES} bytes (ndcg.limits)", where)
+    return fields
+
+
+def _lines(stream: BinaryIO) -> Iterator[bytes]:
+    """The lines of `stream`, none read past LINE_BYTES (``ndcg.limits``): a longer line comes
+    back cut there, for `fields_of` to refuse, so that no line costs more."""
+    while line := stream.readline(LINE_BYTES + 2):
+        yield line
 
 
 def read_lines(path: str | Path | Source) -> Iterator[tuple[Location, list[str]]]:
@@ -106,7 +123,7 @@ def read_lines(path: str | Path | Source) -> Iterator[tuple[Location, list[str]]
     with opened(path) as source:
         number, seen = 0, False
         try:
-            for number, line in enumerate(source.text(), start=1):
+            for number, line in enumerate(_lines(source.text()), start=1):
                 where = Location(source.name, number)
                 fields = fields_of(line, where)
                 if fields:
@@ -144,6 +161,8 @@ def field_decimal(text: str, what: str, where: Location) -> Decimal:
     """A label or score field as an exact decimal (``ndcg.input.number``)."""
     try:
         return parse_decimal(text)
+    except BeyondLimits as error:
+        raise InputError(f"{what} {text!r} {error}", where) from None
     except NdcgSpecError:
         raise InputError(f"{what} {text!r} is not a finite decimal number", where) from None
 

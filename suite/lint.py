@@ -61,6 +61,9 @@ def parse_file(path: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
         return json.loads(path.read_text(encoding="utf-8")), []
     except UnicodeDecodeError as error:
         return None, [Problem(str(path), "", "invalid-json", f"not UTF-8: {error.reason}")]
+    except RecursionError:
+        # Deeper than the parser's stack: no case nests like that.
+        return None, [Problem(str(path), "", "invalid-json", "nested too deep to read")]
     except json.JSONDecodeError as error:
         where = f"line {error.lineno} column {error.colno}"
         return None, [

@@ -62,7 +62,10 @@ def iter_cases(
     root = root or cases_root()
     data = data or data_root()
     for path in case_files(root, glob):
-        content = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            content = json.loads(path.read_text(encoding="utf-8"))
+        except RecursionError:
+            raise ValueError(f"{path}: nested too deep to read") from None
         group = group_of(path, root)
         for index, case in enumerate(content.get("cases", [])):
             yield LoadedCase(path, group, content, case, index, unavailable_reason(case, data))

@@ -48,6 +48,7 @@ from ndcgspec.survey.probes import (
     Answer,
     Gap,
     ProbeInput,
+    add_time_arguments,
     analysis_pool,
     ask,
     beyond_view,
@@ -64,6 +65,7 @@ from ndcgspec.survey.probes import (
     scores_merged,
     spread_ties,
     tie_order_inputs,
+    time_limits,
     with_choice,
     within_tie_bounds,
 )
@@ -937,6 +939,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--exec", dest="exec_line", metavar="COMMAND", help="a protocol adapter")
     parser.add_argument("--format", choices=["text", "json"], default="text")
+    add_time_arguments(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -944,7 +947,8 @@ def handle(args: argparse.Namespace) -> int:
     """Print the fingerprint."""
     if bool(args.adapter) == bool(args.exec_line):
         raise NdcgSpecError("name exactly one adapter: ADAPTER or --exec COMMAND")
-    result = identify(args.adapter, args.exec_line, show_progress(quiet=False))
+    with time_limits(args.timeout, args.budget):
+        result = identify(args.adapter, args.exec_line, show_progress(quiet=False))
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2, sort_keys=False))
     else:

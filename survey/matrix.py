@@ -32,7 +32,7 @@ from ndcgspec.harness.adapters.base import (
 )
 from ndcgspec.harness.adapters.registry import PEER_ADAPTERS, preset_adapters
 from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
-from ndcgspec.harness.outputs import output_path
+from ndcgspec.harness.outputs import output_path, staged
 from ndcgspec.harness.pool import shared_pools
 from ndcgspec.harness.versions import versions
 from ndcgspec.harness.worker import adapter_command
@@ -463,11 +463,11 @@ def handle(args: argparse.Namespace) -> int:
     # Refused before any file is written: the page and the tests read them as data.
     for name, (content, schema) in evidence.items():
         checked_document(content, schema, args.out / name)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "conformance.md").write_text(text, encoding="utf-8")
-    (args.out / "conformance.html").write_text(html_page(text, items, probes), encoding="utf-8")
-    for name, (content, _) in evidence.items():
-        (args.out / name).write_text(content, encoding="utf-8")
+    with staged(args.out) as stage:
+        (stage / "conformance.md").write_text(text, encoding="utf-8")
+        (stage / "conformance.html").write_text(html_page(text, items, probes), encoding="utf-8")
+        for name, (content, _) in evidence.items():
+            (stage / name).write_text(content, encoding="utf-8")
     print(
         f"wrote {args.out / 'conformance.md'}, {args.out / 'conformance.html'}, "
         f"{args.out / EVIDENCE_FILE} and {args.out / PREDICTIONS_FILE}"

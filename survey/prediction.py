@@ -105,6 +105,7 @@ from ndcgspec.survey.probes import (
     ULP,
     Answer,
     ProbeInput,
+    add_time_arguments,
     analysis_pool,
     ask,
     beyond_view,
@@ -116,6 +117,7 @@ from ndcgspec.survey.probes import (
     nudged,
     quotient_values,
     scores_merged,
+    time_limits,
     within_tie_bounds,
 )
 from ndcgspec.survey.reasons import failure_key, first_line, refusal_key
@@ -623,15 +625,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "fails with an error whose first line is LINE",
     )
     parser.add_argument("--seed", type=int, default=PAGE_SEED)
-    parser.add_argument("--queries", type=int, default=PAGE_QUERIES)
+    parser.add_argument("--queries", type=int, default=PAGE_QUERIES, help="at least 1")
     parser.add_argument("--format", choices=["text", "json"], default="text")
+    add_time_arguments(parser)
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     """Print the prediction; exit 1 when a query is unexplained or none was compared."""
     declared = [declared_option(text) for text in args.departure]
-    found = predict(args.adapter, parse_measure(args.measure), declared, args.seed, args.queries)
+    if args.queries < 1:
+        raise NdcgSpecError("--queries must be at least 1: with none, nothing is checked")
+    measure = parse_measure(args.measure)
+    with time_limits(args.timeout, args.budget):
+        found = predict(args.adapter, measure, declared, args.seed, args.queries)
     if args.format == "json":
         print(json.dumps(found.to_json(), indent=1, default=str))
     else:

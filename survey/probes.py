@@ -15,6 +15,7 @@ import hashlib
 import json
 import math
 import random
+import signal
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -54,8 +55,56 @@ _PROCESSES: ContextVar[int] = ContextVar("adapter_processes", default=2)
 
 def analysis_pool() -> PoolOptions:
     """How the analysis tools run an adapter's processes: the start reply (`declared_adapter`)
-    and every question share them; two at a time unless `adapter_processes` says otherwise."""
-    return PoolOptions(jobs=_PROCESSES.get(), timeout=120.0)
+    and every question share them; two at a time unless `adapter_processes` says otherwise,
+    each case given the seconds of `time_limits` (CASE_TIMEOUT unless it says otherwise)."""
+    timeout = _CASE_TIMEOUT.get()
+    return PoolOptions(jobs=_PROCESSES.get(), timeout=timeout, start_timeout=max(timeout, 60.0))
+
+
+CASE_TIMEOUT = 120.0
+# Half an hour: a survey of a well-behaved library takes minutes.
+COMMAND_BUDGET = 1800.0
+_CASE_TIMEOUT: ContextVar[float] = ContextVar("case_timeout", default=CASE_TIMEOUT)
+
+
+class OverBudget(NdcgSpecError):
+    """A command of the survey ran past its whole-command budget (``--budget``)."""
+
+
+def add_time_arguments(parser: Any) -> None:
+    """``--timeout`` (seconds per case) and ``--budget`` (seconds for the whole command) of
+    ``predict`` and ``identify``: an adapter that hangs costs at most these."""
+    parser.add_argument(
+        "--timeout", type=float, default=CASE_TIMEOUT, help="seconds allowed per case"
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=COMMAND_BUDGET,
+        help="seconds allowed for the whole command",
+    )
+
+
+@contextmanager
+def time_limits(timeout: float, budget: float) -> Iterator[None]:
+    """Within it, every case an adapter is asked has `timeout` seconds and the whole block
+    `budget`, after which it stops with OverBudget, the adapter processes killed as on Ctrl-C
+    (a SIGALRM in the main thread). Both positive and finite, checked before anything starts."""
+    if not all(0 < limit < math.inf for limit in (timeout, budget)):
+        raise NdcgSpecError("--timeout and --budget must be positive and finite")
+
+    def over(signum: int, frame: object) -> None:
+        raise OverBudget(f"stopped after the --budget of {budget:g} seconds")
+
+    token = _CASE_TIMEOUT.set(timeout)
+    previous = signal.signal(signal.SIGALRM, over)
+    signal.setitimer(signal.ITIMER_REAL, budget)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        _CASE_TIMEOUT.reset(token)
 
 
 @contextmanager

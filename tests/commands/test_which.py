@@ -158,3 +158,18 @@ def test_presets_come_first(cutoff) -> None:
     candidates, _ = search_space([Decimal(0), Decimal(1)], [cutoff])
     firsts = list(dict.fromkeys(c.preset for c in candidates if not c.departures))
     assert firsts[: len(presets())] == [p["id"] for p in presets()]
+
+
+@pytest.mark.parametrize("extra", [[], ["--decimals", "41"]])
+def test_a_value_given_beyond_the_output_digits_is_refused(capsys, extra: list[str]) -> None:
+    # The true mean to 45 decimals: the means the search compares hold 40 digits, so asking for
+    # more said "nothing reproduces" of the very value.
+    value = "0.4943606026218534283649808783801728686906" + ("11111" if not extra else "")
+    examples = REPO_ROOT / "examples"
+    args = ["which", str(examples / "qrels.txt"), str(examples / "run.txt"), value, *extra]
+    assert main(args) == 2
+    decimals = 45 if not extra else 41
+    assert capsys.readouterr().err == (
+        f"ndcgspec: error: VALUE is given to {decimals} decimals; which compares means of 40 "
+        "digits (ndcg.precision), so give at most 40\n"
+    )

@@ -1,0 +1,76 @@
+"""``compare`` under hostile use: per-query spreads to every printed digit, a run that no
+convention can score named with the conventions, and an interrupted ``--out`` that leaves the
+older files. Values from mpmath at 100 digits on the hand example of test_compare_runs.py."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import mpmath
+import pytest
+
+from ndcgspec.commands import compare_page
+from ndcgspec.commands.cli import main
+
+LINEAR, EXPONENTIAL = "nDCG", "nDCG(gain=exponential)"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> list[str]:
+    # One query: x = 2, y = 1, z = 1 judged; run A ranks n (not judged) then x.
+    (tmp_path / "qrels").write_text("q 0 x 2\nq 0 y 1\nq 0 z 1\n")
+    (tmp_path / "A").write_text("q Q0 n 1 2 A\nq Q0 x 2 1 A\n")
+    (tmp_path / "B").write_text("q Q0 y 1 2 B\nq Q0 z 2 1 B\n")
+    return ["--qrels", str(tmp_path / "qrels"), str(tmp_path / "A"), str(tmp_path / "B")]
+
+
+def test_a_query_spread_is_right_to_the_digits_of_its_two_values(capsys, files) -> None:
+    # The spread is the difference of two values rounded to 40 digits (about 0.40 and 0.46):
+    # it is within their rounding, 1e-40, of the true difference; a subtraction at mpmath's
+    # default 53 bits would be 1e-17 off.
+    assert main(["compare", "--format", "json", "-m", LINEAR, "-m", EXPONENTIAL, *files]) == 0
+    rows = json.loads(capsys.readouterr().out)["queries"]
+    [row] = [r for r in rows if r["run"] == "A"]
+    with mpmath.workdps(100):
+        # A ranks x (gain 2, or 2^2 - 1 = 3) at rank 2; the ideal list is x, y, z.
+        log3 = mpmath.log(3, 2)
+        linear = (2 / log3) / (2 + 1 / log3 + mpmath.mpf(1) / 2)
+        exponential = (3 / log3) / (3 + 1 / log3 + mpmath.mpf(1) / 2)
+        true = Decimal(mpmath.nstr(exponential - linear, 90))
+    assert len(row["spread"]) == len("0.") + 41
+    assert abs(Decimal(row["spread"]) - true) <= Decimal("1e-40")
+
+
+def test_a_run_no_convention_scores_is_named_with_the_conventions(
+    tmp_path: Path, capsys, files
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_text("other Q0 x 1 1 E\n")
+    assert main(["compare", "-m", "trec_eval", "-m", "pytrec_eval", *files, str(elsewhere)]) == 2
+    assert capsys.readouterr().err == (
+        "ndcgspec: error: fewer than two conventions score every run; nothing to compare "
+        "(trec_eval: run elsewhere: the mean is undefined; pytrec_eval: run elsewhere: the mean "
+        "is undefined)\n"
+    )
+
+
+def test_an_interrupted_out_leaves_the_older_files(
+    tmp_path: Path, capsys, files, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "compare.json").write_text("older")
+    (out / "compare.html").write_text("older")
+
+    def interrupted(comparison, data, folder: Path, title: str) -> None:
+        (folder / "compare.json").write_text("newer")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(compare_page, "write_page", interrupted)
+    assert main(["compare", *files, "--out", str(out)]) == 130
+    assert {p.name: p.read_text() for p in out.iterdir()} == {
+        "compare.json": "older",
+        "compare.html": "older",
+    }

@@ -1,0 +1,93 @@
+"""``predict`` and ``identify`` of an adapter that hangs: ``--timeout`` bounds each case and
+``--budget`` the whole command, which then stops in one line with the adapter's processes
+killed; limits that bound nothing, and ``predict --queries`` below 1, are refused up front."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hostile.cli import ndcgspec
+
+HANGING = """
+import json, sys, time
+from ndcgspec.harness.adapters.reference import ReferenceAdapter
+
+
+class Hangs(ReferenceAdapter):
+    def compute(self, case_input, config):
+        time.sleep(3600)
+
+
+adapter = Hangs()
+
+if __name__ == "__main__":
+    for line in sys.stdin:
+        if json.loads(line).get("cmd") == "start":
+            reply = {"name": "hangs", "version": "1", "float_width": 64, "capabilities": {}}
+            print(json.dumps({"protocol": 1, "adapter": reply}), flush=True)
+        else:
+            time.sleep(3600)
+"""
+
+
+@pytest.fixture
+def hanging(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "hanging_adapter.py").write_text(HANGING)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ["PYTHONPATH"]]))
+    return tmp_path / "hanging_adapter.py"
+
+
+def test_identify_stops_at_its_budget(hanging: Path) -> None:
+    done = ndcgspec(
+        "identify", "--exec", f"{sys.executable} {hanging}", "--timeout", "60", "--budget", "3"
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.endswith("ndcgspec: error: stopped after the --budget of 3 seconds\n")
+
+
+def test_predict_stops_at_its_budget(hanging: Path) -> None:
+    done = ndcgspec(
+        "predict", "hanging_adapter:adapter", "nDCG", "--queries", "4", "--timeout", "60",
+        "--budget", "3",
+    )  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2,
+        "",
+        "ndcgspec: error: stopped after the --budget of 3 seconds\n",
+    )
+
+
+def test_predict_gives_each_case_its_timeout(hanging: Path) -> None:
+    # Within the budget, each case times out after a second: an error, not an hour's wait.
+    done = ndcgspec(
+        "predict", "hanging_adapter:adapter", "nDCG", "--queries", "2", "--timeout", "1",
+        "--budget", "250",
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "unexplained" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("extra", "error"),
+    [
+        (["--queries", "-1"], "--queries must be at least 1: with none, nothing is checked"),
+        (["--queries", "0"], "--queries must be at least 1: with none, nothing is checked"),
+        (["--timeout", "nan"], "--timeout and --budget must be positive and finite"),
+        (["--budget", "inf"], "--timeout and --budget must be positive and finite"),
+        (["--timeout", "0"], "--timeout and --budget must be positive and finite"),
+    ],
+)
+def test_predict_refuses_limits_that_check_nothing(extra: list[str], error: str) -> None:
+    done = ndcgspec("predict", "reference", "nDCG", *extra)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"ndcgspec: error: {error}\n")
+
+
+def test_identify_refuses_a_nan_timeout() -> None:
+    done = ndcgspec("identify", "reference", "--timeout", "nan")
+    assert (done.returncode, done.stderr) == (
+        2,
+        "ndcgspec: error: --timeout and --budget must be positive and finite\n",
+    )
