@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ndcgspec.harness.adapters.registry import builtin_names
+from ndcgspec.harness.diagnosis import Diagnose, Failure
 from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions
@@ -53,8 +54,9 @@ def add_adapter_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``run`` subcommand."""
+def register(subparsers: argparse._SubParsersAction, diagnose: Diagnose | None = None) -> None:
+    """Add the ``run`` subcommand; with `diagnose`, its report explains the failures
+    (``commands/run.py`` gives the survey's)."""
     parser = subparsers.add_parser(
         "run",
         help="run an adapter against the golden cases",
@@ -75,7 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--data", type=Path, help="the data root of published cases")
     parser.add_argument("--report", type=Path, metavar="FILE.jsonl", help="write a JSONL report")
-    parser.set_defaults(handler=handle)
+    parser.set_defaults(handler=lambda args: handle(args, diagnose))
 
 
 def pool_options(args: argparse.Namespace) -> PoolOptions:
@@ -141,9 +143,10 @@ def execute(
     selection: dict[str, Any],
     progress: bool,
     data: Path | None = None,
+    diagnose: Diagnose | None = None,
 ) -> Report:
     """Run the cases `plan` makes for the adapter, writing the report as results arrive; the
-    report as it ends."""
+    report as it ends. With `diagnose`, the footer carries the diagnosis of the failures."""
     started = time.monotonic()
     header: dict[str, Any] = {
         "type": "header",
@@ -156,6 +159,7 @@ def execute(
     }
     writer: ReportWriter | None = None
     bar = Progress(0, False)
+    failures: list[Failure] = []
 
     def start(adapter: dict[str, Any], cases: Sequence[LoadedCase]) -> None:
         nonlocal writer, bar
@@ -172,10 +176,20 @@ def execute(
         bar.advance()
 
     try:
-        ordered = run_cases(plan, command, options, record, start, data)
+        ordered = run_cases(
+            plan, command, options, record, start, data, failures.append if diagnose else None
+        )
+        bar.close()
+        tallied = tally(ordered)
+        explained = (
+            diagnose(header["adapter"], failures).footer(tallied.counts["fail"])
+            if diagnose and failures
+            else {}
+        )
         footer = {
             "type": "footer",
-            **tally(ordered).to_json(),
+            **tallied.to_json(),
+            **explained,
             "wall_seconds": round(time.monotonic() - started, 3),
             "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         }
@@ -204,7 +218,7 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, interrupt)
 
 
-def handle(args: argparse.Namespace) -> int:
+def handle(args: argparse.Namespace, diagnose: Diagnose | None = None) -> int:
     """Run the selected cases; print the summary; 1 on any fail or error."""
     stop_on_sigterm()
     command = command_of(args)
@@ -223,6 +237,7 @@ def handle(args: argparse.Namespace) -> int:
         selection=selection,
         progress=show_progress(args.quiet),
         data=args.data,
+        diagnose=diagnose,
     )
     print(render_text(report), end="")
     return exit_status(report.results)

@@ -27,6 +27,7 @@ from ndcgspec.harness.adapters.base import (
     declared_number_format,
     unsupported_reason,
 )
+from ndcgspec.harness.diagnosis import Failure
 from ndcgspec.harness.outcome import Verdict, judge, partial_comparison, summed_terms
 from ndcgspec.harness.plan import STORED, ExpectedCache
 from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, pooled
@@ -38,6 +39,7 @@ from ndcgspec.suite.load import LoadedCase, case_files, case_inputs, iter_cases
 
 MAX_BATCH = 16
 OnResult = Callable[[dict[str, Any]], None]
+OnFailure = Callable[[Failure], None]
 Plan = Callable[[Mapping[str, Any]], Sequence[LoadedCase]]
 """The cases to run, made from the adapter object of the start reply."""
 
@@ -204,10 +206,11 @@ def run_cases(
     on_result: OnResult,
     on_start: Callable[[dict[str, Any], Sequence[LoadedCase]], None] | None = None,
     data: Path | None = None,
+    on_failure: OnFailure | None = None,
 ) -> list[dict[str, Any]]:
     """Run the cases `plan` makes of the adapter's start reply against the adapter `command`;
     every result record goes to `on_result` as it completes, and the records are returned in
-    case order."""
+    case order. A case that fails also goes to `on_failure`, with the adapter's answer."""
     data = data or data_root()
     pool = WorkerPool(command, options)
     try:
@@ -223,7 +226,7 @@ def run_cases(
             raise HarnessError(str(error)) from None
         if on_start:
             on_start(adapter, cases)
-        return _dispatch(cases, pool, adapter, options, on_result, data)
+        return _dispatch(cases, pool, adapter, options, on_result, data, on_failure)
     finally:
         pool.close()
 
@@ -235,15 +238,23 @@ def _dispatch(
     options: PoolOptions,
     on_result: OnResult,
     data: Path | None,
+    on_failure: OnFailure | None = None,
 ) -> list[dict[str, Any]]:
     records: dict[str, dict[str, Any]] = {}
     lock = threading.Lock()
 
-    def emit(loaded: LoadedCase, verdict: Verdict, reason: str | None = None) -> None:
+    def emit(
+        loaded: LoadedCase,
+        verdict: Verdict,
+        reason: str | None = None,
+        answer: Mapping[str, Any] | None = None,
+    ) -> None:
         record = result_record(loaded, verdict, reason)
         with lock:
             records[loaded.case["id"]] = record
             on_result(record)
+            if on_failure and answer is not None and verdict.outcome == "fail":
+                on_failure(Failure(record, loaded.case, answer))
 
     pending: dict[str, _Pending] = {}
     expected = ExpectedCache(cache_root())
@@ -263,9 +274,8 @@ def _dispatch(
     def deliver(case_id: str, answer: Mapping[str, Any]) -> None:
         item = pending.pop(case_id)
         case = item.loaded.case
-        emit(
-            item.loaded, judge(case, answer, item.terms, *numbers, partial=partial_comparison(case))
-        )
+        verdict = judge(case, answer, item.terms, *numbers, partial=partial_comparison(case))
+        emit(item.loaded, verdict, answer=answer)
 
     pool.run(_batches(jobs, options.jobs), deliver)
     return [records[c.case["id"]] for c in cases if c.case["id"] in records]

@@ -70,6 +70,12 @@ from ndcgspec.survey.probes import (
 from ndcgspec.survey.reasons import REASON_SHOWN, first_line
 
 EVIDENCE_SHOWN = 5
+NONE_SHARE = 0.5
+"""The share of an axis's telling probes that may meet no choice of the axis while a choice
+is still reported as met: beyond it, most of the evidence says the implementation computes
+something the spec does not describe, and the minority that meets a choice meets it by
+coincidence (an ideal DCG that always counts k slots meets ``judged`` wherever k judged
+documents are relevant). Half, because a verdict should rest on most of its evidence."""
 # Whole-ranking probes tried against every cutoff up to this length, to find a chosen cutoff,
 # and then against the longer defaults of libraries (trectools' depth=1000, say).
 CUTOFF_SEARCH_LENGTH = 200
@@ -311,16 +317,19 @@ def _rejects_on(axis_id: str, probe: ProbeInput, candidates: Mapping[str, Config
     return choice_anchor(axis_id, REJECTING_CHOICE) in anchors
 
 
-def _verdict(
+def axis_verdict(
     axis_id: str,
     asked_choice: str,
-    met_by: dict[str, list[str]],
-    errors: list[CaseError],
+    met_by: Mapping[str, Sequence[str]],
+    errors: list[CaseError] | None = None,
 ) -> AxisFinding:
     """The finding from which candidate choices each discriminating probe's answer met.
 
     A probe met by no candidate disagrees with every choice of the axis; it is listed, and
-    decides the verdict only when no probe is met by any candidate at all."""
+    decides the verdict when such probes are the majority (`NONE_SHARE`): the choice the
+    others meet is then a coincidence of the inputs they happen to be, not what the
+    implementation computes."""
+    errors = errors or []
     if not met_by:
         return AxisFinding(axis_id, asked_choice, NOT_EXERCISED, errors=errors)
     explained = {case: met for case, met in met_by.items() if met}
@@ -333,7 +342,7 @@ def _verdict(
         "unexplained": unexplained,
         "errors": errors,
     }
-    if not explained:
+    if not explained or len(unexplained) > NONE_SHARE * len(met_by):
         return AxisFinding(axis_id, asked_choice, NONE, disagreeing=unexplained, **shown)
     winners = [c for c in choices if all(c in met for met in explained.values())]
     if winners:
@@ -399,7 +408,7 @@ def identify_axis(
             for choice, config in candidates.items()
             if meets(probe, config, answer, sent, *numbers)
         ]
-    return _verdict(axis_id, asked.choice(axis_id), met_by, errors)
+    return axis_verdict(axis_id, asked.choice(axis_id), met_by, errors)
 
 
 def _outside_the_spec(findings: Sequence[AxisFinding], total: int) -> list[set[str]]:
