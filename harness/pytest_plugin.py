@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from ndcgspec.harness.adapters.base import unsupported_reason
+from ndcgspec.harness.adapters.base import unseen_reason, unsupported_reason
+from ndcgspec.harness.diagnosis import Diagnose, diagnosis_lines
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions, declared_adapter
 from ndcgspec.harness.report import nothing_ran, tally
@@ -34,6 +35,21 @@ from ndcgspec.suite.load import LoadedCase, case_inputs
 TRACE_DIGITS = 10
 BRIEF_ROWS = 6
 _ANSWERS = pytest.StashKey[dict[str, dict[str, Any]]]()
+_FOOTER = pytest.StashKey[dict[str, Any]]()
+
+
+class DiagnosisHook:
+    """The hook by which another plugin hands the harness a diagnosis of the failures: the
+    harness may not import the survey, whose diagnosis ``commands/pytest_diagnosis.py`` gives."""
+
+    @pytest.hookspec(firstresult=True)
+    def pytest_ndcgspec_diagnose(self) -> Diagnose | None:
+        """The function that diagnoses the failing cases (``harness/diagnosis.py``)."""
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    """Declare `DiagnosisHook`."""
+    pluginmanager.add_hookspecs(DiagnosisHook)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -122,8 +138,10 @@ def _answers(session: pytest.Session) -> dict[str, dict[str, Any]]:
             selection={},
             progress=False,
             data=config.getoption("ndcgspec_data"),
+            diagnose=config.hook.pytest_ndcgspec_diagnose(),
         )
         config.stash[_ANSWERS] = {r["id"]: r for r in report.results}
+        config.stash[_FOOTER] = report.footer or {}
     return config.stash[_ANSWERS]
 
 
@@ -148,7 +166,12 @@ def pytest_collection_modifyitems(
         cases = selection.cases_for(adapter)
     except NdcgSpecError as error:
         raise pytest.UsageError(f"ndcgspec: {error}") from None
-    supported = [c for c in cases if unsupported_reason(adapter, c.case["config"]) is None]
+    supported = [
+        c
+        for c in cases
+        if unsupported_reason(adapter, c.case["config"]) is None
+        and unseen_reason(adapter, c.case) is None
+    ]
     if not supported:
         raise pytest.UsageError(
             f"ndcgspec: no case ran: the adapter supports none of the {len(cases)} selected"
@@ -167,6 +190,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
             reporter.write_line(f"ndcgspec: {why}", red=True)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> Iterator[None]:
+    """The diagnosis of the failures, before pytest lists them."""
+    lines = diagnosis_lines(terminalreporter.config.stash.get(_FOOTER, None))
+    if lines:
+        terminalreporter.write_sep("=", "ndcgspec diagnosis")
+        for line in lines:
+            terminalreporter.write_line(line)
+    return (yield)
 
 
 def _brief(rows: list[list[str]]) -> str:

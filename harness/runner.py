@@ -25,6 +25,7 @@ from ndcgspec.harness.adapters.base import (
     AdapterError,
     declared_capabilities,
     declared_number_format,
+    unseen_reason,
     unsupported_reason,
 )
 from ndcgspec.harness.diagnosis import Failure
@@ -260,7 +261,9 @@ def _dispatch(
     expected = ExpectedCache(cache_root())
     jobs: list[tuple[LoadedCase, Job]] = []
     for loaded in cases:
-        why = unsupported_reason(adapter, loaded.case["config"])
+        why = unsupported_reason(adapter, loaded.case["config"]) or unseen_reason(
+            adapter, loaded.case
+        )
         if why:
             emit(loaded, Verdict("unsupported"), why)
         elif loaded.unavailable:

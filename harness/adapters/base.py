@@ -285,6 +285,18 @@ def unsupported_reason(adapter: Mapping[str, Any], config: Mapping[str, Any]) ->
     return None
 
 
+def unseen_reason(adapter: Mapping[str, Any], case: Mapping[str, Any]) -> str | None:
+    """Why the adapter's API cannot be shown the case's input, or None: a run that repeats a
+    document, for an adapter that declares the duplicates axis not observable (``ndcg.duplicates``:
+    label and score arrays, or a ``{docid: score}`` mapping, cannot hold the repetition, so
+    whatever the case expects of it is no evidence about the library)."""
+    reason = declared_view(adapter).hidden.get("duplicates")
+    rows = (case.get("input") or {}).get("run", [])
+    if reason is None or len({(q, d) for q, d, _ in rows}) == len(rows):
+        return None
+    return f"the run repeats a document, which this API cannot be shown: {reason}"
+
+
 def label_number(label: Decimal) -> int | float:
     """A label as a user passes it: an int when it is integral, a float otherwise."""
     return int(label) if label == label.to_integral_value() else float(label)

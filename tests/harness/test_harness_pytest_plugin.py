@@ -116,3 +116,46 @@ def test_a_failed_published_case_is_traced_from_the_sessions_data_root(tmp_path:
     out = done.stdout
     assert "FAILED ndcgspec::pub/four-places" in out, out + done.stderr
     assert "query q1: nDCG = " in out and "rejects this input" not in out
+
+
+KEEPS_NEGATIVE_IN_IDEAL = """
+import math
+
+from ndcgspec import trec_adapter
+
+
+def ndcg(qrels, run, k):
+    out = {}
+    for qid, labels in qrels.items():
+        ranking = sorted(run.get(qid, {}).items(), key=lambda item: (item[1], item[0]))[::-1]
+        gains = [labels.get(doc, 0) for doc, _ in ranking][:k]
+        ideal = sorted(labels.values(), reverse=True)[:k]
+        dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains))
+        idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
+        out[qid] = dcg / idcg if idcg > 0 else 0.0
+    return out
+
+
+adapter = trec_adapter(ndcg, name="keeps-negative", version="0")
+"""
+
+
+def test_the_terminal_summary_diagnoses_the_failures_before_listing_them(tmp_path: Path) -> None:
+    # Negative labels kept in the DCG and the ideal list (ties broken by docid-desc, as the
+    # default asks): ``negative=keep-in-ideal`` where ``zero`` is asked.
+    (tmp_path / "keeps_negative.py").write_text(KEEPS_NEGATIVE_IN_IDEAL)
+    done = subprocess.run(
+        [
+            *PYTEST,
+            "--ndcgspec-adapter=keeps_negative:adapter",
+            "--ndcgspec-cases=negative/zero.json",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    out = done.stdout
+    assert done.returncode == 1, out + done.stderr
+    assert "negative: computes keep-in-ideal (asked zero)" in out
+    assert out.index("ndcgspec diagnosis") < out.index("= FAILURES =")

@@ -17,6 +17,7 @@ from ndcgspec.harness.adapters.base import (
     declared_capabilities,
     declared_view,
     trec_adapter,
+    unseen_reason,
 )
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
 from ndcgspec.harness.host import answer
@@ -85,3 +86,14 @@ def test_a_malformed_declaration_is_one_line(observability: object, message: str
     described["observability"] = observability
     with pytest.raises(AdapterError, match=message):
         declared_capabilities(described)
+
+
+def test_a_repeated_document_is_unsupported_where_duplicates_cannot_be_shown():
+    # Label and score arrays hold a repeated document as two entries: whatever the case
+    # expects of the repetition (a rejection, under the default) is no evidence about the API.
+    arrays = {"float_width": 64, "observability": {"not_observable": ARRAYS_NOT_OBSERVABLE}}
+    repeated = {"input": {"qrels": [], "run": [["q1", "a", "1"], ["q1", "a", "2"]]}}
+    distinct = {"input": {"qrels": [], "run": [["q1", "a", "1"], ["q1", "b", "2"]]}}
+    assert "repeats a document" in unseen_reason(arrays, repeated)
+    assert unseen_reason(arrays, distinct) is None
+    assert unseen_reason({"float_width": 64}, repeated) is None
