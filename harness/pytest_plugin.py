@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from ndcgspec.harness.adapters.base import unseen_reason, unsupported_reason
+from ndcgspec.harness.departures import declared_departures
 from ndcgspec.harness.diagnosis import Diagnose, diagnosis_lines
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions, declared_adapter
@@ -102,6 +103,11 @@ class CaseItem(pytest.Item):
         record = _answers(self.session)[self.loaded.case["id"]]
         if record["outcome"] == "skip":
             pytest.skip(record.get("reason", "skipped"))
+        declared = record.get("declared_departure")
+        if declared:
+            pytest.xfail(
+                f"declared departure of preset {declared['preset']}: {declared['behaviour']}"
+            )
         if record["outcome"] != "pass":
             raise CaseMismatch(record)
 
@@ -139,6 +145,7 @@ def _answers(session: pytest.Session) -> dict[str, dict[str, Any]]:
             progress=False,
             data=config.getoption("ndcgspec_data"),
             diagnose=config.hook.pytest_ndcgspec_diagnose(),
+            departures=declared_departures(config.getoption("ndcgspec_adapter")),
         )
         config.stash[_ANSWERS] = {r["id"]: r for r in report.results}
         config.stash[_FOOTER] = report.footer or {}

@@ -74,6 +74,8 @@ def _title(report: Report) -> str:
 
 def _headline(tallied: Tally) -> str:
     counts = ", ".join(f"{tallied.counts[o]} {o}" for o in OUTCOMES)
+    if tallied.departed:
+        counts += f" ({tallied.departed} of the fails and errors declared departures)"
     if tallied.percent is None:
         return f"{counts}; no supported case ran"
     sources = ", ".join(f"{n} {source}" for source, n in sorted(tallied.sources.items()))
@@ -109,7 +111,9 @@ def _problems(report: Report) -> list[dict[str, Any]]:
 
 
 def _problem_text(result: dict[str, Any]) -> str:
-    return f"{result['outcome']:5} {result['id']}: {result.get('message', '')}"
+    declared = result.get("declared_departure")
+    said = f" [declared departure of {declared['preset']}]" if declared else ""
+    return f"{result['outcome']:5} {result['id']}: {result.get('message', '')}{said}"
 
 
 def _warning(report: Report) -> list[str]:

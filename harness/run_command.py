@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ndcgspec.harness.adapters.registry import builtin_names
+from ndcgspec.harness.departures import Departures, declared_departures
 from ndcgspec.harness.diagnosis import Diagnose, Failure
 from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.plan import Selection
@@ -144,9 +145,11 @@ def execute(
     progress: bool,
     data: Path | None = None,
     diagnose: Diagnose | None = None,
+    departures: Departures | None = None,
 ) -> Report:
     """Run the cases `plan` makes for the adapter, writing the report as results arrive; the
-    report as it ends. With `diagnose`, the footer carries the diagnosis of the failures."""
+    report as it ends. With `diagnose`, the footer carries the diagnosis of the failures; with
+    `departures`, a result that departs as a preset declares is marked so."""
     started = time.monotonic()
     header: dict[str, Any] = {
         "type": "header",
@@ -161,6 +164,11 @@ def execute(
     bar = Progress(0, False)
     failures: list[Failure] = []
 
+    def failed(failure: Failure) -> None:
+        # A declared departure is no failure to explain.
+        if not failure.record.get("declared_departure"):
+            failures.append(failure)
+
     def start(adapter: dict[str, Any], cases: Sequence[LoadedCase]) -> None:
         nonlocal writer, bar
         header["adapter"] = adapter
@@ -171,18 +179,23 @@ def execute(
             writer.write(header)
 
     def record(result: dict[str, Any]) -> None:
+        declared = departures.of(result) if departures else None
+        if declared:
+            result["declared_departure"] = declared
         if writer:
             writer.write(result)
         bar.advance()
 
     try:
         ordered = run_cases(
-            plan, command, options, record, start, data, failures.append if diagnose else None
+            plan, command, options, record, start, data, failed if diagnose else None
         )
         bar.close()
         tallied = tally(ordered)
         explained = (
-            diagnose(header["adapter"], failures).footer(tallied.counts["fail"])
+            diagnose(header["adapter"], failures).footer(
+                sum(r["outcome"] == "fail" and "declared_departure" not in r for r in ordered)
+            )
             if diagnose and failures
             else {}
         )
@@ -238,6 +251,7 @@ def handle(args: argparse.Namespace, diagnose: Diagnose | None = None) -> int:
         progress=show_progress(args.quiet),
         data=args.data,
         diagnose=diagnose,
+        departures=declared_departures(args.adapter),
     )
     print(render_text(report), end="")
     return exit_status(report.results)
