@@ -23,7 +23,7 @@ import argparse
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ndcgspec.harness.adapters.base import (
@@ -135,7 +135,17 @@ class AxisFinding:
         if self.status == NOT_OBSERVABLE:
             return self.reason
         said = []
-        if self.status == NONE and self.closest:
+        if (
+            self.status == NONE
+            and self.closest
+            and len(self.unexplained) > NONE_SHARE * self.probes
+        ):
+            said.append(
+                f"{len(self.unexplained)} of {self.probes} probes meet no choice of this axis, "
+                f"more than {NONE_SHARE:.0%}: the {len(self.support[self.closest])} that meet "
+                f"{self.closest} do not show what it computes"
+            )
+        elif self.status == NONE and self.closest:
             mixed = "; ".join(f"{c} on {len(cases)}" for c, cases in self.support.items())
             said.append(f"different probes meet different choices: {mixed} of {self.probes}")
         elif self.status == NONE:
@@ -163,7 +173,8 @@ class AxisFinding:
 
 
 REJECTIONS, CUTOFF, SCORE_RESOLUTION = "rejections", "cutoff", "score resolution"
-NUMBER_READING, UNDEFINED_VALUES, TIE_ORDER = "number reading", "undefined values", "tie order"
+# The tie-order probes bear on the ties axis, and are shown under its label.
+NUMBER_READING, UNDEFINED_VALUES, TIE_ORDER = "number reading", "undefined values", "ties"
 NEGATIVE_IDEAL = "negative ideal"
 """The topics of the probes beyond the axes."""
 REFUSES_VALID_INPUTS = "refuses valid inputs"
@@ -291,6 +302,20 @@ class Identification:
     preset: str | None
     preset_differences: dict[str, list[str]]
 
+    @property
+    def departs(self) -> list[str]:
+        """The axes on which the implementation, asked its own choice, meets none of the
+        spec's: the configuration shows the closest choice there, and every output says so."""
+        own = own_configuration(self.adapter)
+        return [f.axis for f in self.findings if f.status == NONE and f.asked == own.choice(f.axis)]
+
+    def configuration_text(self) -> str:
+        """The canonical configuration, with the axes it could not fit marked."""
+        text = self.configuration.canonical()
+        if not self.departs:
+            return text
+        return f"{text} (departs on {', '.join(self.departs)}: no choice of the spec fits)"
+
     def to_json(self) -> dict[str, Any]:
         """The fingerprint as JSON (``identify --format json``)."""
         return {
@@ -298,7 +323,8 @@ class Identification:
             "axes": [f.to_json() for f in self.findings],
             "outside_the_axes": [f.to_json() for f in self.extras],
             "configuration": self.configuration.canonical(),
-            "closest_preset": self.preset,
+            "departs": self.departs,
+            "closest_preset": self.preset.split(", ") if self.preset else [],
             "preset_differences": self.preset_differences,
         }
 
@@ -342,8 +368,19 @@ def axis_verdict(
         "unexplained": unexplained,
         "errors": errors,
     }
-    if not explained or len(unexplained) > NONE_SHARE * len(met_by):
+    if not explained:
         return AxisFinding(axis_id, asked_choice, NONE, disagreeing=unexplained, **shown)
+    if len(unexplained) > NONE_SHARE * len(met_by):
+        closest = max(choices, key=lambda c: len(support[c]))
+        return AxisFinding(
+            axis_id,
+            asked_choice,
+            NONE,
+            closest=closest,
+            evidence=support[closest],
+            disagreeing=unexplained,
+            **shown,
+        )
     winners = [c for c in choices if all(c in met for met in explained.values())]
     if winners:
         return AxisFinding(
@@ -856,6 +893,15 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
                 break
     if any(aside):
         _record_set_aside(findings, earlier, aside)
+        # Setting probes aside may only sharpen a verdict, never find a choice where all the
+        # evidence found none.
+        findings = [
+            replace(before, set_aside=f.set_aside)
+            if before.status == NONE and f.status == MET
+            else f
+            for f, before in zip(findings, earlier, strict=True)
+        ]
+        identified = _identified(own, findings)
     order = [a["id"] for a in choice_axes()]
     findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
     cutoff = chosen_cutoff(
@@ -923,7 +969,7 @@ def render(result: Identification) -> str:
         lines += _entry(f.axis, f.asked, f.verdict(), f.evidence, f.disagreeing, f.errors, f.note())
     for o in result.extras:
         lines += _entry(o.topic, o.asked, o.verdict(), o.evidence, o.disagreeing, [], o.note())
-    lines += ["", f"configuration: {result.configuration.canonical()}"]
+    lines += ["", f"configuration: {result.configuration_text()}"]
     if not result.preset_differences:
         lines.append(f"closest preset: {result.preset} (matches on every observable axis)")
     else:
