@@ -66,7 +66,7 @@ def diagnosis_headline(footer: Mapping[str, Any] | None) -> str | None:
     if not summary:
         return None
     left = summary["failures"] - summary["examined"]
-    beyond = f" ({left} not examined: published or long inputs, refusals)" if left else ""
+    beyond = f" ({left} not examined: published or long inputs)" if left else ""
     return (
         f"diagnosis: {summary['explained']} of {summary['failures']} failing cases explained"
         f"{beyond}"

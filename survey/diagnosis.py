@@ -13,7 +13,8 @@ explain a case that either alone does not. What no choice explains is then tried
 tie order (``ndcg.ties``): a case whose every value lies between the pessimistic and the
 optimistic tie order fails by the order of its tied documents alone. Last, an axis on which
 no choice meets the remaining cases (a finding of "none of the spec's choices") is named for
-the cases that depend on it.
+the cases that depend on it, and the valid inputs the adapter refused are grouped by reason
+(``identify``'s "rejections").
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ndcgspec.harness.adapters.base import NumberFormat, declared_number_format,
 from ndcgspec.harness.diagnosis import Diagnosis, Failure
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes
-from ndcgspec.survey.identify import MET, NONE, AxisFinding, axis_verdict
+from ndcgspec.survey.identify import MET, NONE, REJECTIONS, AxisFinding, axis_verdict
 from ndcgspec.survey.probes import (
     Answer,
     ProbeInput,
@@ -39,6 +40,7 @@ from ndcgspec.survey.probes import (
     with_choice,
     within_tie_bounds,
 )
+from ndcgspec.survey.reasons import refusal_key
 
 SAMPLED = 60
 """How many failing cases the causes are looked for on (`_discover`); every failing case is
@@ -202,12 +204,27 @@ def diagnose(adapter: Mapping[str, Any], failures: Sequence[Failure]) -> Diagnos
         _apply(item, causes, numbers)
     causes += _tie_order([i for i in items if not i.explained], numbers)
     causes += _unmatched_axes([i for i in items if not i.explained], axes, numbers)
-    shown = sorted((c for c in causes if c.explains), key=lambda c: -len(c.explains))
+    refusals = _refusals(failures)
+    shown = sorted((c for c in [*causes, *refusals] if c.explains), key=lambda c: -len(c.explains))
     return Diagnosis(
         [c.to_json() for c in shown],
-        examined=len(items),
-        explained=sum(i.explained for i in items),
+        examined=len(items) + sum(len(c.explains) for c in refusals),
+        explained=sum(i.explained for i in items) + sum(len(c.explains) for c in refusals),
     )
+
+
+def _refusals(failures: Sequence[Failure]) -> list[_Cause]:
+    """The failing cases the adapter refused although the reference scores them, by reason
+    (``identify``'s observation of the same name, `REJECTIONS`)."""
+    by_reason: dict[str, _Cause] = {}
+    for failure in failures:
+        if "rejected" not in failure.answer:
+            continue
+        key = refusal_key(failure.answer["rejected"])
+        if key not in by_reason:
+            by_reason[key] = _Cause(REJECTIONS, NONE_CHOICE, "a value", f"refuses: {key}")
+        by_reason[key].explains.append(failure.record["id"])
+    return list(by_reason.values())
 
 
 def _spread(items: Sequence[_Failed]) -> list[_Failed]:

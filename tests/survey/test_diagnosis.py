@@ -135,3 +135,16 @@ def test_the_whole_suite_is_explained_for_the_numpy_users(target, named):
     assert named <= causes(report)
     summary = report.footer["diagnosed"]
     assert summary["explained"] >= 0.95 * summary["failures"]
+
+
+def test_refused_valid_inputs_are_grouped_by_reason():
+    refused = [
+        Failure({"id": f"hand/{n}", "outcome": "fail", "config": DEFAULTS}, {}, {"rejected": why})
+        for n, why in enumerate(["query q1: bad label", "query q2: bad label", "exit 4"])
+    ]
+    found = diagnose(ADAPTER, refused)
+    assert [(e["axis"], e["explains"], e["description"]) for e in found.entries] == [
+        ("rejections", 2, "refuses: bad label"),
+        ("rejections", 1, "refuses: exit 4"),
+    ]
+    assert (found.examined, found.explained) == (3, 3)
