@@ -186,6 +186,11 @@ class _Configured:
         return replace(loaded, case=case)
 
 
+def configured_case(loaded: LoadedCase, config: Config) -> LoadedCase:
+    """The input of `loaded` under `config`, as a run judges it (`_Configured.case_of`)."""
+    return _Configured(config).case_of(loaded)
+
+
 @cache
 def definition_digest() -> str:
     """A digest of every file that decides an expected value: the spec, the reference and the

@@ -28,12 +28,11 @@ from ndcgspec.harness.pool import PoolOptions, declared_adapter
 from ndcgspec.harness.report import nothing_ran, tally
 from ndcgspec.harness.run_command import execute
 from ndcgspec.harness.runner import fixed_cases, load_cases
+from ndcgspec.harness.trace import reference_trace
 from ndcgspec.harness.worker import adapter_command
-from ndcgspec.reference import Config, NdcgSpecError, evaluate
-from ndcgspec.reference.decimals import decimal_string
-from ndcgspec.suite.load import LoadedCase, case_inputs
+from ndcgspec.reference import NdcgSpecError
+from ndcgspec.suite.load import LoadedCase
 
-TRACE_DIGITS = 10
 BRIEF_ROWS = 6
 _ANSWERS = pytest.StashKey[dict[str, dict[str, Any]]]()
 _FOOTER = pytest.StashKey[dict[str, Any]]()
@@ -219,40 +218,6 @@ def _brief(rows: list[list[str]]) -> str:
 
 def _plain(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
-
-
-def _trace_text(value: Any) -> str:
-    """A value as the trace prints it: TRACE_DIGITS significant digits, "-" when undefined."""
-    return "-" if value is None else str(decimal_string(value, TRACE_DIGITS))
-
-
-def reference_trace(loaded: LoadedCase, qids: list[str], data: Path | None) -> Iterator[str]:
-    """The reference's per-rank trace of the queries `qids`, as text lines; a published case's
-    files are read below the data root `data`, the one the session ran the case with."""
-    try:
-        qrels, run = case_inputs(loaded.case, data)
-        evaluation = evaluate(Config.from_mapping(loaded.case["config"]), qrels, run)
-    except NdcgSpecError as error:
-        yield f"  the reference rejects this input: {error}"
-        return
-    for qid in qids:
-        result = evaluation.per_query.get(qid)
-        if result is None:
-            continue
-        yield (
-            f"  query {qid}: nDCG = {_trace_text(result.ndcg)}  DCG = {_trace_text(result.dcg)}"
-            f"  IDCG = {_trace_text(result.idcg)}"
-        )
-        yield "    rank  docid  label  gain  discount  dcg  | ideal gain  idcg"
-        for row in result.trace[:20]:
-            label = "-" if row.label is None else str(row.label)
-            yield (
-                f"    {row.rank}  {row.docid or '-'}  {label}  {_trace_text(row.gain)}"
-                f"  {_trace_text(row.discount)}  {_trace_text(row.dcg)}"
-                f"  | {_trace_text(row.ideal_gain)}  {_trace_text(row.idcg)}"
-            )
-        if len(result.trace) > 20:
-            yield f"    ... {len(result.trace) - 20} more ranks"
 
 
 def explain_failure(loaded: LoadedCase, record: Mapping[str, Any], data: Path | None) -> str:

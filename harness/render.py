@@ -143,7 +143,7 @@ def render_text(report: Report) -> str:
     lines += _aligned(["axis choice", *OUTCOMES], axis_rows(tallied))
     problems = _problems(report)
     if problems:
-        lines += ["", "failing cases:"]
+        lines += ["", "failing cases (ndcgspec cases show ID prints one):"]
         lines += ["  " + _problem_text(r) for r in problems[:MAX_LISTED]]
         if len(problems) > MAX_LISTED:
             lines.append(f"  ... and {len(problems) - MAX_LISTED} more")

@@ -131,6 +131,9 @@ def result_record(
         record["mismatches"] = [m.to_json() for m in verdict.mismatches]
     if verdict.detail:
         record["detail"] = verdict.detail
+    if verdict.outcome in ("fail", "error") and case.get("input_of"):
+        # The input a failure was judged on, which `ndcgspec cases show` prints.
+        record["input_of"] = case["input_of"]
     return record
 
 
