@@ -97,3 +97,12 @@ def test_a_repeated_document_is_unsupported_where_duplicates_cannot_be_shown():
     assert "repeats a document" in unseen_reason(arrays, repeated)
     assert unseen_reason(arrays, distinct) is None
     assert unseen_reason({"float_width": 64}, repeated) is None
+
+
+def test_the_function_helpers_take_what_the_api_cannot_be_shown():
+    hidden = {"ties": "scores are rounded to integers"}
+    arrays = arrays_adapter(lambda t, s, k: 1.0, name="a", version="1", not_observable=hidden)
+    trec = trec_adapter(lambda q, r, k: {}, name="t", version="1", sees_unretrieved_labels=False)
+    assert arrays.not_observable == {**ARRAYS_NOT_OBSERVABLE, **hidden}
+    assert not arrays.sees_unretrieved_labels
+    assert not trec.sees_unretrieved_labels and "duplicates" in trec.not_observable
