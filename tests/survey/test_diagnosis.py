@@ -17,6 +17,7 @@ run:
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from ndcgspec.harness.diagnosis import Failure, diagnosis_lines
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.render import render_junit, render_markdown, render_text
+from ndcgspec.harness.report import read_report
 from ndcgspec.harness.run_command import execute
 from ndcgspec.harness.runner import load_cases
 from ndcgspec.harness.worker import adapter_command
@@ -80,13 +82,13 @@ def test_an_answer_no_cause_explains_is_left_unexplained():
     assert (found.entries, found.examined, found.explained) == ([], 1, 0)
 
 
-def run_report(target: str, glob: str | None):
+def run_report(target: str, glob: str | None, path: Path | None = None):
     chosen = Selection(load_cases(glob, None, None))
     return execute(
         chosen.cases_for,
         adapter_command(target, None),
         PoolOptions(jobs=1),
-        report_path=None,
+        report_path=path,
         selection={},
         progress=False,
         diagnose=diagnose,
@@ -97,8 +99,10 @@ def causes(report) -> set[tuple[str, str, str]]:
     return {(e["axis"], e["computes"], e["asked"]) for e in report.footer["diagnosis"]}
 
 
-def test_the_run_footer_names_the_numpy_users_departures_and_shows_them_first():
-    report = run_report("fakes:numpy_user", "negative/zero.json")
+def test_the_run_footer_names_the_numpy_users_departures_and_shows_them_first(tmp_path):
+    report = run_report("fakes:numpy_user", "negative/zero.json", tmp_path / "run.jsonl")
+    # The footer, diagnosis included, is valid against report.schema.json as it is read back.
+    assert read_report(tmp_path / "run.jsonl").footer["diagnosis"] == report.footer["diagnosis"]
     assert ("negative", "keep-in-ideal", "zero") in causes(report)
     summary = report.footer["diagnosed"]
     assert summary["failures"] == report.footer["counts"]["fail"] > 0
