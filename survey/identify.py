@@ -470,6 +470,12 @@ def _outside_the_spec(findings: Sequence[AxisFinding], total: int) -> list[set[s
     ]
 
 
+def _mostly_unexplained(finding: AxisFinding) -> bool:
+    """Whether the finding is "none of the spec's choices" because most of its probes meet no
+    choice (or none meets any)."""
+    return finding.status == NONE and len(finding.unexplained) > NONE_SHARE * finding.probes
+
+
 def _record_set_aside(
     findings: Sequence[AxisFinding], earlier: Sequence[AxisFinding], aside: Sequence[set[str]]
 ) -> None:
@@ -893,12 +899,10 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
                 break
     if any(aside):
         _record_set_aside(findings, earlier, aside)
-        # Setting probes aside may only sharpen a verdict, never find a choice where all the
-        # evidence found none.
+        # Setting probes aside may settle which choice is met where probes met different
+        # ones, never find a choice where most of the evidence met none (`NONE_SHARE`).
         findings = [
-            replace(before, set_aside=f.set_aside)
-            if before.status == NONE and f.status == MET
-            else f
+            replace(before, set_aside=f.set_aside) if _mostly_unexplained(before) else f
             for f, before in zip(findings, earlier, strict=True)
         ]
         identified = _identified(own, findings)
