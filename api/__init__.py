@@ -1,7 +1,10 @@
 """ndcgspec: a specification, exact reference and conformance suite for nDCG.
 
 The Python API is ``ndcgspec.score(qrels, run, measures)`` (see ``ndcgspec.evaluation``);
-it is imported on first use, so that ``import ndcgspec.<subpackage>`` stays light.
+the adapter SDK, which wraps an nDCG implementation for ``ndcgspec run`` and ``identify``, is
+``trec_adapter``, ``arrays_adapter``, ``Adapter``, ``Values`` and ``Rejected`` (see
+``ndcgspec.harness.adapters.base`` and ``docs/adapters.md``). Both are imported on first use,
+so that ``import ndcgspec.<subpackage>`` stays light.
 ``ndcgspec.__version__`` is the installed distribution's version, the one ``ndcgspec
 --version`` prints, read from its metadata when first asked for.
 """
@@ -14,10 +17,27 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ndcgspec.evaluation import Result, ScoreError, score
+    from ndcgspec.harness.adapters.base import (
+        Adapter,
+        Rejected,
+        Values,
+        arrays_adapter,
+        trec_adapter,
+    )
 
     __version__: str
 
-__all__ = ["Result", "ScoreError", "score"]
+__all__ = [
+    "Adapter",
+    "Rejected",
+    "Result",
+    "ScoreError",
+    "Values",
+    "arrays_adapter",
+    "score",
+    "trec_adapter",
+]
+_SCORING = ("Result", "ScoreError", "score")
 
 
 def __getattr__(name: str) -> Any:
@@ -26,8 +46,12 @@ def __getattr__(name: str) -> Any:
             return package_version("ndcgspec")
         except PackageNotFoundError:
             return "unknown"
-    if name in __all__:
+    if name in _SCORING:
         from ndcgspec import evaluation
 
         return getattr(evaluation, name)
+    if name in __all__:
+        from ndcgspec.harness.adapters import base
+
+        return getattr(base, name)
     raise AttributeError(f"module 'ndcgspec' has no attribute {name!r}")

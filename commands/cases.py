@@ -1,4 +1,9 @@
-"""``ndcgspec cases generate|check``: write the golden cases and check them."""
+"""``ndcgspec cases generate|check|show``: write the golden cases, check them, and print one.
+
+``cases show ID`` takes a stored case's id or the id ``run`` gives an input judged under a
+configuration no stored case has (``<input id>@<fingerprint>``, ``harness/plan.py``). The
+configuration of such an id is found among the suite's, the presets' and the built-in
+adapters' own, or read from the run's report (``--report``) or given (``-m``)."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from ndcgspec.commands.case_view import case_text, find_case
 from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.run_command import show_progress
 from ndcgspec.reference import NdcgSpecError
@@ -34,6 +40,13 @@ def register(subparsers: Any) -> None:
     checked = actions.add_parser("check", parents=[common], help="lint and verify the cases")
     checked.add_argument("--glob", help="only the case files matching this glob")
     checked.set_defaults(handler=run_check)
+    shown = actions.add_parser("show", help="print a case: input, configuration, expected values")
+    shown.add_argument("case_id", metavar="ID", help="a case id, or <input id>@<fingerprint>")
+    shown.add_argument("--cases-dir", type=Path, help="the cases folder (default: the suite's)")
+    shown.add_argument("--data-root", type=Path, help="the shared data root of published cases")
+    shown.add_argument("--report", type=Path, metavar="FILE.jsonl", help="a run's report")
+    shown.add_argument("-m", "--measure", help="the configuration of a computed id")
+    shown.set_defaults(handler=run_show)
 
 
 def run_generate(args: argparse.Namespace) -> int:
@@ -76,3 +89,10 @@ def run_check(args: argparse.Namespace) -> int:
         )
         return 1
     return 1 if report.problems else 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Print the case."""
+    loaded = find_case(args.case_id, args.cases_dir, args.data_root, args.report, args.measure)
+    print(case_text(loaded, args.data_root), end="")
+    return 0

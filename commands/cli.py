@@ -16,7 +16,7 @@ COMMAND_MODULES: dict[str, str] = {
     "trec_eval": "ndcgspec.commands.trec_eval",
     "explain": "ndcgspec.commands.explain",
     "cases": "ndcgspec.commands.cases",
-    "run": "ndcgspec.harness.run_command",
+    "run": "ndcgspec.commands.run",
     "report": "ndcgspec.harness.render",
     "smoke": "ndcgspec.survey.smoke",
     "identify": "ndcgspec.survey.identify",

@@ -20,7 +20,7 @@ import mpmath
 from ndcgspec.commands.citation import citation
 from ndcgspec.commands.score import UNDEFINED, config_from_measure
 from ndcgspec.reference import Config, InputError, NdcgSpecError, QueryResult, evaluate
-from ndcgspec.reference.config import axes
+from ndcgspec.reference.config import axes, choice_axes
 from ndcgspec.reference.decimals import canonical_decimal, decimal_string
 from ndcgspec.reference.trec_io import read_qrels, read_run
 from ndcgspec.spec import load_spec
@@ -48,7 +48,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Explain a measure. With --query, --qrels and --run, also print the "
         "rank-by-rank computation of that query.",
     )
-    parser.add_argument("measure", metavar="MEASURE", help="a measure string or preset name")
+    parser.add_argument(
+        "measure", nargs="?", metavar="MEASURE", help="a measure string or preset name"
+    )
+    parser.add_argument(
+        "--choices",
+        action="store_true",
+        help="list the choice ids of every axis, as adapters declare them, and exit",
+    )
     parser.add_argument("--query", metavar="QID", help="the query to trace")
     parser.add_argument("--qrels", metavar="FILE", help="qrels file for the trace")
     parser.add_argument("--run", metavar="FILE", help="run file for the trace")
@@ -263,8 +270,28 @@ def explanation(config: Config, trace: QueryResult | None, written: str | None =
     return lines
 
 
+def choice_lines() -> list[str]:
+    """Every axis of the spec with its choice ids, the default first-marked, each with the
+    first sentence of its definition: what an adapter's ``capabilities`` name."""
+    lines = []
+    for axis in choice_axes():
+        lines.append(f"{axis['id']} (default {axis['default']}, {axis['anchor']})")
+        for choice in axis["choices"]:
+            first = " ".join(choice["definition"].split()).split(". ")[0].rstrip(".")
+            lines.append(f"  {choice['id']:<14} {first}.")
+        params = [p["id"] for p in axis.get("params", [])]
+        if params:
+            lines.append(f"  parameters: {', '.join(params)}")
+    return lines
+
+
 def run_explain(args: argparse.Namespace) -> int:
     """Explain the measure, and trace one query when files are given; exit status 0."""
+    if args.choices:
+        print("\n".join(choice_lines()))
+        return 0
+    if not args.measure:
+        raise NdcgSpecError("name a MEASURE, or ask for --choices")
     config = config_from_measure(args.measure)
     given: Sequence[str | None] = (args.query, args.qrels, args.run)
     if any(given) and not all(given):

@@ -184,6 +184,11 @@ class _Configured:
         return replace(loaded, case=case)
 
 
+def configured_case(loaded: LoadedCase, config: Config) -> LoadedCase:
+    """The input of `loaded` under `config`, as a run judges it (`_Configured.case_of`)."""
+    return _Configured(config).case_of(loaded)
+
+
 def fill_expected(cache: ExpectedCache, loaded: LoadedCase, data: Path | None) -> None:
     """Give a computed case its expected values from `cache` (a stored case has them
     already)."""

@@ -20,20 +20,36 @@ from typing import Any
 
 import pytest
 
-from ndcgspec.harness.adapters.base import unsupported_reason
+from ndcgspec.harness.adapters.base import unseen_reason, unsupported_reason
+from ndcgspec.harness.departures import declared_departures
+from ndcgspec.harness.diagnosis import Diagnose, diagnosis_lines
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions, declared_adapter
 from ndcgspec.harness.report import nothing_ran, tally
 from ndcgspec.harness.run_command import execute
 from ndcgspec.harness.runner import fixed_cases, load_cases
+from ndcgspec.harness.trace import reference_trace
 from ndcgspec.harness.worker import adapter_command
-from ndcgspec.reference import Config, NdcgSpecError, evaluate
-from ndcgspec.reference.decimals import decimal_string
-from ndcgspec.suite.load import LoadedCase, case_inputs
+from ndcgspec.reference import NdcgSpecError
+from ndcgspec.suite.load import LoadedCase
 
-TRACE_DIGITS = 10
 BRIEF_ROWS = 6
 _ANSWERS = pytest.StashKey[dict[str, dict[str, Any]]]()
+_FOOTER = pytest.StashKey[dict[str, Any]]()
+
+
+class DiagnosisHook:
+    """The hook by which another plugin hands the harness a diagnosis of the failures: the
+    harness may not import the survey, whose diagnosis ``commands/pytest_diagnosis.py`` gives."""
+
+    @pytest.hookspec(firstresult=True)
+    def pytest_ndcgspec_diagnose(self) -> Diagnose | None:
+        """The function that diagnoses the failing cases (``harness/diagnosis.py``)."""
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    """Declare `DiagnosisHook`."""
+    pluginmanager.add_hookspecs(DiagnosisHook)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -86,6 +102,11 @@ class CaseItem(pytest.Item):
         record = _answers(self.session)[self.loaded.case["id"]]
         if record["outcome"] == "skip":
             pytest.skip(record.get("reason", "skipped"))
+        declared = record.get("declared_departure")
+        if declared:
+            pytest.xfail(
+                f"declared departure of preset {declared['preset']}: {declared['behaviour']}"
+            )
         if record["outcome"] != "pass":
             raise CaseMismatch(record)
 
@@ -122,8 +143,11 @@ def _answers(session: pytest.Session) -> dict[str, dict[str, Any]]:
             selection={},
             progress=False,
             data=config.getoption("ndcgspec_data"),
+            diagnose=config.hook.pytest_ndcgspec_diagnose(),
+            departures=declared_departures(config.getoption("ndcgspec_adapter")),
         )
         config.stash[_ANSWERS] = {r["id"]: r for r in report.results}
+        config.stash[_FOOTER] = report.footer or {}
     return config.stash[_ANSWERS]
 
 
@@ -148,7 +172,12 @@ def pytest_collection_modifyitems(
         cases = selection.cases_for(adapter)
     except NdcgSpecError as error:
         raise pytest.UsageError(f"ndcgspec: {error}") from None
-    supported = [c for c in cases if unsupported_reason(adapter, c.case["config"]) is None]
+    supported = [
+        c
+        for c in cases
+        if unsupported_reason(adapter, c.case["config"]) is None
+        and unseen_reason(adapter, c.case) is None
+    ]
     if not supported:
         raise pytest.UsageError(
             f"ndcgspec: no case ran: the adapter supports none of the {len(cases)} selected"
@@ -169,6 +198,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             reporter.write_line(f"ndcgspec: {why}", red=True)
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> Iterator[None]:
+    """The diagnosis of the failures, before pytest lists them."""
+    lines = diagnosis_lines(terminalreporter.config.stash.get(_FOOTER, None))
+    if lines:
+        terminalreporter.write_sep("=", "ndcgspec diagnosis")
+        for line in lines:
+            terminalreporter.write_line(line)
+    return (yield)
+
+
 def _brief(rows: list[list[str]]) -> str:
     shown = ["  " + " ".join(r) for r in rows[:BRIEF_ROWS]]
     if len(rows) > BRIEF_ROWS:
@@ -178,40 +218,6 @@ def _brief(rows: list[list[str]]) -> str:
 
 def _plain(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
-
-
-def _trace_text(value: Any) -> str:
-    """A value as the trace prints it: TRACE_DIGITS significant digits, "-" when undefined."""
-    return "-" if value is None else str(decimal_string(value, TRACE_DIGITS))
-
-
-def reference_trace(loaded: LoadedCase, qids: list[str], data: Path | None) -> Iterator[str]:
-    """The reference's per-rank trace of the queries `qids`, as text lines; a published case's
-    files are read below the data root `data`, the one the session ran the case with."""
-    try:
-        qrels, run = case_inputs(loaded.case, data)
-        evaluation = evaluate(Config.from_mapping(loaded.case["config"]), qrels, run)
-    except NdcgSpecError as error:
-        yield f"  the reference rejects this input: {error}"
-        return
-    for qid in qids:
-        result = evaluation.per_query.get(qid)
-        if result is None:
-            continue
-        yield (
-            f"  query {qid}: nDCG = {_trace_text(result.ndcg)}  DCG = {_trace_text(result.dcg)}"
-            f"  IDCG = {_trace_text(result.idcg)}"
-        )
-        yield "    rank  docid  label  gain  discount  dcg  | ideal gain  idcg"
-        for row in result.trace[:20]:
-            label = "-" if row.label is None else str(row.label)
-            yield (
-                f"    {row.rank}  {row.docid or '-'}  {label}  {_trace_text(row.gain)}"
-                f"  {_trace_text(row.discount)}  {_trace_text(row.dcg)}"
-                f"  | {_trace_text(row.ideal_gain)}  {_trace_text(row.idcg)}"
-            )
-        if len(result.trace) > 20:
-            yield f"    ... {len(result.trace) - 20} more ranks"
 
 
 def explain_failure(loaded: LoadedCase, record: Mapping[str, Any], data: Path | None) -> str:

@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+from ndcgspec.harness.diagnosis import diagnosis_headline, diagnosis_lines, diagnosis_rows
 from ndcgspec.harness.outcome import OUTCOMES
 from ndcgspec.harness.outputs import output_path
-from ndcgspec.harness.report import Report, Tally, exit_status, read_report, tally
+from ndcgspec.harness.report import RAN, Report, Tally, exit_status, read_report, tally
 from ndcgspec.reference import InputError, Location
+from ndcgspec.reference.config import choice_axes, choice_ids
 
 MAX_LISTED = 50
 
@@ -50,7 +52,12 @@ def visible(report: Report) -> Report:
     """`report` with every control character, noncharacter and lone surrogate of its text
     written as an escape: adapters' messages are untrusted, and every format must stay
     valid (JUnit XML) and inert (HTML, a terminal)."""
-    return replace(report, header=_visible(report.header), results=_visible(report.results))
+    return replace(
+        report,
+        header=_visible(report.header),
+        results=_visible(report.results),
+        footer=_visible(report.footer),
+    )
 
 
 def _places(adapter: dict[str, Any]) -> str:
@@ -67,6 +74,8 @@ def _title(report: Report) -> str:
 
 def _headline(tallied: Tally) -> str:
     counts = ", ".join(f"{tallied.counts[o]} {o}" for o in OUTCOMES)
+    if tallied.departed:
+        counts += f" ({tallied.departed} of the fails and errors declared departures)"
     if tallied.percent is None:
         return f"{counts}; no supported case ran"
     sources = ", ".join(f"{n} {source}" for source, n in sorted(tallied.sources.items()))
@@ -77,10 +86,23 @@ def _headline(tallied: Tally) -> str:
 
 
 def axis_rows(tallied: Tally) -> list[list[str]]:
-    """The by-axis table: one row per axis choice met, a column per outcome."""
+    """The by-axis table: a row per axis choice on which some case ran (pass, fail or error),
+    a column per outcome; axes and choices in the spec's order, cutoffs by value, none first."""
+    order = {a["id"]: (i, choice_ids(a["id"])) for i, a in enumerate(choice_axes())}
+    cutoff_place = len(order)
+
+    def place(key: tuple[str, str]) -> tuple[int, int, int]:
+        axis_id, choice = key
+        if axis_id not in order:
+            return (cutoff_place, 0, -1) if choice == "none" else (cutoff_place, 0, int(choice))
+        index, choices = order[axis_id]
+        return (index, choices.index(choice) if choice in choices else len(choices), 0)
+
     rows = []
-    for (axis_id, choice), counts in tallied.by_choice.items():
-        rows.append([f"{axis_id}={choice}", *(str(counts[o]) for o in OUTCOMES)])
+    for key in sorted(tallied.by_choice, key=place):
+        counts = tallied.by_choice[key]
+        if any(counts[o] for o in RAN):
+            rows.append([f"{key[0]}={key[1]}", *(str(counts[o]) for o in OUTCOMES)])
     return rows
 
 
@@ -89,7 +111,9 @@ def _problems(report: Report) -> list[dict[str, Any]]:
 
 
 def _problem_text(result: dict[str, Any]) -> str:
-    return f"{result['outcome']:5} {result['id']}: {result.get('message', '')}"
+    declared = result.get("declared_departure")
+    said = f" [declared departure of {declared['preset']}]" if declared else ""
+    return f"{result['outcome']:5} {result['id']}: {result.get('message', '')}{said}"
 
 
 def _warning(report: Report) -> list[str]:
@@ -114,10 +138,12 @@ def render_text(report: Report) -> str:
     report = visible(report)
     tallied = tally(report.results)
     lines = [*_warning(report), _title(report), _headline(tallied), ""]
+    diagnosis = diagnosis_lines(report.footer)
+    lines += [*diagnosis, ""] if diagnosis else []
     lines += _aligned(["axis choice", *OUTCOMES], axis_rows(tallied))
     problems = _problems(report)
     if problems:
-        lines += ["", "failing cases:"]
+        lines += ["", "failing cases (ndcgspec cases show ID prints one):"]
         lines += ["  " + _problem_text(r) for r in problems[:MAX_LISTED]]
         if len(problems) > MAX_LISTED:
             lines.append(f"  ... and {len(problems) - MAX_LISTED} more")
@@ -127,7 +153,7 @@ def render_text(report: Report) -> str:
 def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     out = [
         "| " + " | ".join(header) + " |",
-        "|" + "|".join(["---"] + ["--:"] * (len(header) - 1)) + "|",
+        "|" + "|".join(["---"] * len(header)) + "|",
     ]
     return out + ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
 
@@ -138,6 +164,13 @@ def render_markdown(report: Report) -> str:
     tallied = tally(report.results)
     lines = [f"> {w}" for w in _warning(report)]
     lines += [f"## nDCG conformance: {_title(report)}", "", _headline(tallied), ""]
+    headline = diagnosis_headline(report.footer)
+    if headline:
+        lines += [f"**{headline}**", ""]
+        lines += _markdown_table(
+            ["failing cases", "cause", "example"], diagnosis_rows(report.footer)
+        )
+        lines.append("")
     lines += _markdown_table(["axis choice", *OUTCOMES], axis_rows(tallied))
     problems = _problems(report)
     if problems:
@@ -167,6 +200,10 @@ def render_html(report: Report) -> str:
         f"<h1>nDCG conformance: {esc(_title(report))}</h1>",
         f"<p>{esc(_headline(tallied))}</p>",
     ]
+    headline = diagnosis_headline(report.footer)
+    if headline:
+        parts.append(f"<h2>{esc(headline)}</h2>")
+        parts.append(table(["failing cases", "cause", "example"], diagnosis_rows(report.footer)))
     parts.append(table(["axis choice", *OUTCOMES], axis_rows(tallied)))
     problems = _problems(report)
     if problems:
@@ -191,6 +228,14 @@ def render_junit(report: Report) -> str:
         errors=str(tallied.counts["error"]),
         skipped=str(tallied.counts["skip"] + tallied.counts["unsupported"]),
     )
+    headline = diagnosis_headline(report.footer)
+    if headline:
+        # The diagnosis first, as the suite's properties, before the test cases.
+        properties = ElementTree.SubElement(suite, "properties")
+        ElementTree.SubElement(properties, "property", name="diagnosis", value=headline)
+        for count, cause, example in diagnosis_rows(report.footer):
+            text = f"{count} failing cases: {cause} (e.g. {example})"
+            ElementTree.SubElement(properties, "property", name="cause", value=text)
     for result in report.results:
         case = ElementTree.SubElement(
             suite, "testcase", classname=result.get("group", ""), name=result["id"]

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from ndcgspec.harness.adapters.registry import builtin_names
+from ndcgspec.harness.departures import Departures, declared_departures
+from ndcgspec.harness.diagnosis import Diagnose, Failure
 from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions
@@ -53,8 +55,9 @@ def add_adapter_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``run`` subcommand."""
+def register(subparsers: argparse._SubParsersAction, diagnose: Diagnose | None = None) -> None:
+    """Add the ``run`` subcommand; with `diagnose`, its report explains the failures
+    (``commands/run.py`` gives the survey's)."""
     parser = subparsers.add_parser(
         "run",
         help="run an adapter against the golden cases",
@@ -75,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--data", type=Path, help="the data root of published cases")
     parser.add_argument("--report", type=Path, metavar="FILE.jsonl", help="write a JSONL report")
-    parser.set_defaults(handler=handle)
+    parser.set_defaults(handler=lambda args: handle(args, diagnose))
 
 
 def pool_options(args: argparse.Namespace) -> PoolOptions:
@@ -141,9 +144,12 @@ def execute(
     selection: dict[str, Any],
     progress: bool,
     data: Path | None = None,
+    diagnose: Diagnose | None = None,
+    departures: Departures | None = None,
 ) -> Report:
     """Run the cases `plan` makes for the adapter, writing the report as results arrive; the
-    report as it ends."""
+    report as it ends. With `diagnose`, the footer carries the diagnosis of the failures; with
+    `departures`, a result that departs as a preset declares is marked so."""
     started = time.monotonic()
     header: dict[str, Any] = {
         "type": "header",
@@ -156,6 +162,12 @@ def execute(
     }
     writer: ReportWriter | None = None
     bar = Progress(0, False)
+    failures: list[Failure] = []
+
+    def failed(failure: Failure) -> None:
+        # A declared departure is no failure to explain.
+        if not failure.record.get("declared_departure"):
+            failures.append(failure)
 
     def start(adapter: dict[str, Any], cases: Sequence[LoadedCase]) -> None:
         nonlocal writer, bar
@@ -167,15 +179,30 @@ def execute(
             writer.write(header)
 
     def record(result: dict[str, Any]) -> None:
+        declared = departures.of(result) if departures else None
+        if declared:
+            result["declared_departure"] = declared
         if writer:
             writer.write(result)
         bar.advance()
 
     try:
-        ordered = run_cases(plan, command, options, record, start, data)
+        ordered = run_cases(
+            plan, command, options, record, start, data, failed if diagnose else None
+        )
+        bar.close()
+        tallied = tally(ordered)
+        explained = (
+            diagnose(header["adapter"], failures).footer(
+                sum(r["outcome"] == "fail" and "declared_departure" not in r for r in ordered)
+            )
+            if diagnose and failures
+            else {}
+        )
         footer = {
             "type": "footer",
-            **tally(ordered).to_json(),
+            **tallied.to_json(),
+            **explained,
             "wall_seconds": round(time.monotonic() - started, 3),
             "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         }
@@ -204,7 +231,7 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, interrupt)
 
 
-def handle(args: argparse.Namespace) -> int:
+def handle(args: argparse.Namespace, diagnose: Diagnose | None = None) -> int:
     """Run the selected cases; print the summary; 1 on any fail or error."""
     stop_on_sigterm()
     command = command_of(args)
@@ -223,6 +250,8 @@ def handle(args: argparse.Namespace) -> int:
         selection=selection,
         progress=show_progress(args.quiet),
         data=args.data,
+        diagnose=diagnose,
+        departures=declared_departures(args.adapter),
     )
     print(render_text(report), end="")
     return exit_status(report.results)

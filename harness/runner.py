@@ -25,8 +25,10 @@ from ndcgspec.harness.adapters.base import (
     AdapterError,
     declared_capabilities,
     declared_number_format,
+    unseen_reason,
     unsupported_reason,
 )
+from ndcgspec.harness.diagnosis import Failure
 from ndcgspec.harness.outcome import Verdict, judge, partial_comparison, summed_terms
 from ndcgspec.harness.plan import STORED, fill_expected
 from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, pooled
@@ -39,6 +41,7 @@ from ndcgspec.suite.load import LoadedCase, case_files, case_inputs, iter_cases
 
 MAX_BATCH = 16
 OnResult = Callable[[dict[str, Any]], None]
+OnFailure = Callable[[Failure], None]
 Plan = Callable[[Mapping[str, Any]], Sequence[LoadedCase]]
 """The cases to run, made from the adapter object of the start reply."""
 
@@ -129,6 +132,9 @@ def result_record(
         record["mismatches"] = [m.to_json() for m in verdict.mismatches]
     if verdict.detail:
         record["detail"] = verdict.detail
+    if verdict.outcome in ("fail", "error") and case.get("input_of"):
+        # The input a failure was judged on, which `ndcgspec cases show` prints.
+        record["input_of"] = case["input_of"]
     return record
 
 
@@ -205,10 +211,11 @@ def run_cases(
     on_result: OnResult,
     on_start: Callable[[dict[str, Any], Sequence[LoadedCase]], None] | None = None,
     data: Path | None = None,
+    on_failure: OnFailure | None = None,
 ) -> list[dict[str, Any]]:
     """Run the cases `plan` makes of the adapter's start reply against the adapter `command`;
     every result record goes to `on_result` as it completes, and the records are returned in
-    case order."""
+    case order. A case that fails also goes to `on_failure`, with the adapter's answer."""
     data = data or data_root()
     pool = WorkerPool(command, options)
     try:
@@ -224,7 +231,7 @@ def run_cases(
             raise HarnessError(str(error)) from None
         if on_start:
             on_start(adapter, cases)
-        return _dispatch(cases, pool, adapter, options, on_result, data)
+        return _dispatch(cases, pool, adapter, options, on_result, data, on_failure)
     finally:
         pool.close()
 
@@ -236,21 +243,31 @@ def _dispatch(
     options: PoolOptions,
     on_result: OnResult,
     data: Path | None,
+    on_failure: OnFailure | None = None,
 ) -> list[dict[str, Any]]:
     records: dict[str, dict[str, Any]] = {}
     lock = threading.Lock()
 
-    def emit(loaded: LoadedCase, verdict: Verdict, reason: str | None = None) -> None:
+    def emit(
+        loaded: LoadedCase,
+        verdict: Verdict,
+        reason: str | None = None,
+        answer: Mapping[str, Any] | None = None,
+    ) -> None:
         record = result_record(loaded, verdict, reason)
         with lock:
             records[loaded.case["id"]] = record
             on_result(record)
+            if on_failure and answer is not None and verdict.outcome == "fail":
+                on_failure(Failure(record, loaded.case, answer))
 
     pending: dict[str, _Pending] = {}
     expected = ExpectedCache(cache_root())
     jobs: list[tuple[LoadedCase, Job]] = []
     for loaded in cases:
-        why = unsupported_reason(adapter, loaded.case["config"])
+        why = unsupported_reason(adapter, loaded.case["config"]) or unseen_reason(
+            adapter, loaded.case
+        )
         if why:
             emit(loaded, Verdict("unsupported"), why)
         elif loaded.unavailable:
@@ -264,9 +281,8 @@ def _dispatch(
     def deliver(case_id: str, answer: Mapping[str, Any]) -> None:
         item = pending.pop(case_id)
         case = item.loaded.case
-        emit(
-            item.loaded, judge(case, answer, item.terms, *numbers, partial=partial_comparison(case))
-        )
+        verdict = judge(case, answer, item.terms, *numbers, partial=partial_comparison(case))
+        emit(item.loaded, verdict, answer=answer)
 
     pool.run(_batches(jobs, options.jobs), deliver)
     return [records[c.case["id"]] for c in cases if c.case["id"] in records]

@@ -23,7 +23,7 @@ import argparse
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ndcgspec.harness.adapters.base import (
@@ -72,6 +72,12 @@ from ndcgspec.survey.probes import (
 from ndcgspec.survey.reasons import REASON_SHOWN, first_line
 
 EVIDENCE_SHOWN = 5
+NONE_SHARE = 0.5
+"""The share of an axis's telling probes that may meet no choice of the axis while a choice
+is still reported as met: beyond it, most of the evidence says the implementation computes
+something the spec does not describe, and the minority that meets a choice meets it by
+coincidence (an ideal DCG that always counts k slots meets ``judged`` wherever k judged
+documents are relevant). Half, because a verdict should rest on most of its evidence."""
 # Whole-ranking probes tried against every cutoff up to this length, to find a chosen cutoff,
 # and then against the longer defaults of libraries (trectools' depth=1000, say).
 CUTOFF_SEARCH_LENGTH = 200
@@ -131,7 +137,17 @@ class AxisFinding:
         if self.status == NOT_OBSERVABLE:
             return self.reason
         said = []
-        if self.status == NONE and self.closest:
+        if (
+            self.status == NONE
+            and self.closest
+            and len(self.unexplained) > NONE_SHARE * self.probes
+        ):
+            said.append(
+                f"{len(self.unexplained)} of {self.probes} probes meet no choice of this axis, "
+                f"more than {NONE_SHARE:.0%}: the {len(self.support[self.closest])} that meet "
+                f"{self.closest} do not show what it computes"
+            )
+        elif self.status == NONE and self.closest:
             mixed = "; ".join(f"{c} on {len(cases)}" for c, cases in self.support.items())
             said.append(f"different probes meet different choices: {mixed} of {self.probes}")
         elif self.status == NONE:
@@ -159,7 +175,8 @@ class AxisFinding:
 
 
 REJECTIONS, CUTOFF, SCORE_RESOLUTION = "rejections", "cutoff", "score resolution"
-NUMBER_READING, UNDEFINED_VALUES, TIE_ORDER = "number reading", "undefined values", "tie order"
+# The tie-order probes bear on the ties axis, and are shown under its label.
+NUMBER_READING, UNDEFINED_VALUES, TIE_ORDER = "number reading", "undefined values", "ties"
 NEGATIVE_IDEAL = "negative ideal"
 """The topics of the probes beyond the axes."""
 REFUSES_VALID_INPUTS = "refuses valid inputs"
@@ -287,6 +304,20 @@ class Identification:
     preset: str | None
     preset_differences: dict[str, list[str]]
 
+    @property
+    def departs(self) -> list[str]:
+        """The axes on which the implementation, asked its own choice, meets none of the
+        spec's: the configuration shows the closest choice there, and every output says so."""
+        own = own_configuration(self.adapter)
+        return [f.axis for f in self.findings if f.status == NONE and f.asked == own.choice(f.axis)]
+
+    def configuration_text(self) -> str:
+        """The canonical configuration, with the axes it could not fit marked."""
+        text = self.configuration.canonical()
+        if not self.departs:
+            return text
+        return f"{text} (departs on {', '.join(self.departs)}: no choice of the spec fits)"
+
     def to_json(self) -> dict[str, Any]:
         """The fingerprint as JSON (``identify --format json``)."""
         return {
@@ -294,7 +325,8 @@ class Identification:
             "axes": [f.to_json() for f in self.findings],
             "outside_the_axes": [f.to_json() for f in self.extras],
             "configuration": self.configuration.canonical(),
-            "closest_preset": self.preset,
+            "departs": self.departs,
+            "closest_preset": self.preset.split(", ") if self.preset else [],
             "preset_differences": self.preset_differences,
         }
 
@@ -313,16 +345,19 @@ def _rejects_on(axis_id: str, probe: ProbeInput, candidates: Mapping[str, Config
     return choice_anchor(axis_id, REJECTING_CHOICE) in anchors
 
 
-def _verdict(
+def axis_verdict(
     axis_id: str,
     asked_choice: str,
-    met_by: dict[str, list[str]],
-    errors: list[CaseError],
+    met_by: Mapping[str, Sequence[str]],
+    errors: list[CaseError] | None = None,
 ) -> AxisFinding:
     """The finding from which candidate choices each discriminating probe's answer met.
 
     A probe met by no candidate disagrees with every choice of the axis; it is listed, and
-    decides the verdict only when no probe is met by any candidate at all."""
+    decides the verdict when such probes are the majority (`NONE_SHARE`): the choice the
+    others meet is then a coincidence of the inputs they happen to be, not what the
+    implementation computes."""
+    errors = errors or []
     if not met_by:
         return AxisFinding(axis_id, asked_choice, NOT_EXERCISED, errors=errors)
     explained = {case: met for case, met in met_by.items() if met}
@@ -337,6 +372,17 @@ def _verdict(
     }
     if not explained:
         return AxisFinding(axis_id, asked_choice, NONE, disagreeing=unexplained, **shown)
+    if len(unexplained) > NONE_SHARE * len(met_by):
+        closest = max(choices, key=lambda c: len(support[c]))
+        return AxisFinding(
+            axis_id,
+            asked_choice,
+            NONE,
+            closest=closest,
+            evidence=support[closest],
+            disagreeing=unexplained,
+            **shown,
+        )
     winners = [c for c in choices if all(c in met for met in explained.values())]
     if winners:
         return AxisFinding(
@@ -401,7 +447,7 @@ def identify_axis(
             for choice, config in candidates.items()
             if meets(probe, config, answer, sent, *numbers)
         ]
-    return _verdict(axis_id, asked.choice(axis_id), met_by, errors)
+    return axis_verdict(axis_id, asked.choice(axis_id), met_by, errors)
 
 
 def _outside_the_spec(findings: Sequence[AxisFinding], total: int) -> list[set[str]]:
@@ -424,6 +470,12 @@ def _outside_the_spec(findings: Sequence[AxisFinding], total: int) -> list[set[s
         }
         for f in findings
     ]
+
+
+def _mostly_unexplained(finding: AxisFinding) -> bool:
+    """Whether the finding is "none of the spec's choices" because most of its probes meet no
+    choice (or none meets any)."""
+    return finding.status == NONE and len(finding.unexplained) > NONE_SHARE * finding.probes
 
 
 def _record_set_aside(
@@ -849,6 +901,13 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
                 break
     if any(aside):
         _record_set_aside(findings, earlier, aside)
+        # Setting probes aside may settle which choice is met where probes met different
+        # ones, never find a choice where most of the evidence met none (`NONE_SHARE`).
+        findings = [
+            replace(before, set_aside=f.set_aside) if _mostly_unexplained(before) else f
+            for f, before in zip(findings, earlier, strict=True)
+        ]
+        identified = _identified(own, findings)
     order = [a["id"] for a in choice_axes()]
     findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
     cutoff = chosen_cutoff(
@@ -916,7 +975,7 @@ def render(result: Identification) -> str:
         lines += _entry(f.axis, f.asked, f.verdict(), f.evidence, f.disagreeing, f.errors, f.note())
     for o in result.extras:
         lines += _entry(o.topic, o.asked, o.verdict(), o.evidence, o.disagreeing, [], o.note())
-    lines += ["", f"configuration: {result.configuration.canonical()}"]
+    lines += ["", f"configuration: {result.configuration_text()}"]
     if not result.preset_differences:
         lines.append(f"closest preset: {result.preset} (matches on every observable axis)")
     else:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ndcgspec.harness.adapters.base import declared_number_format, declared_view
+from ndcgspec.harness.departures import CRASHES, DIFFERS, REFUSES
 from ndcgspec.harness.pool import declared_adapter
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
@@ -34,7 +35,6 @@ from ndcgspec.survey.probes import (
 )
 from ndcgspec.survey.reasons import first_line
 
-REFUSES, CRASHES, DIFFERS = "refuses", "crashes", "differs"
 DEPARTURE_OUTCOMES = (REFUSES, CRASHES, DIFFERS)
 """The outcomes a declared departure names (``departures[].outcome`` of the presets schema)."""
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ndcgspec import trec_adapter
 from ndcgspec.harness.adapters.base import CaseInput, PerQuery, Rejected, Values, scored_queries
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
 from ndcgspec.harness.host import answer, protocol_streams
@@ -73,6 +74,46 @@ depth_1000 = _Mutated("fake-depth-1000", _depth_1000)
 discount_off_by_one = _Mutated("fake-discount-off-by-one", _discount_one_rank_late)
 ties_reversed = _Mutated("fake-ties-reversed", _ties_reversed)
 ideal_retrieved = _Mutated("fake-ideal-retrieved", _ideal_from_retrieved)
+
+
+def _numpy_user_ndcg(
+    qrels: dict[str, dict[str, float]],
+    run: dict[str, dict[str, float]],
+    k: int | None,
+    ideal_from_retrieved: bool,
+) -> dict[str, float]:
+    """nDCG as a user writes it with numpy, from the README alone: linear gain, 1/log2(i + 1),
+    documents ranked by ``np.argsort(-scores)`` (its tie order is numpy's, not a rule of the
+    spec), every label kept as it is in the DCG and in the ideal (negative ones too, which is
+    ``negative=keep-in-ideal``), the ideal from every judged label of the query or, with
+    `ideal_from_retrieved`, from the labels of the retrieved documents only; 0 when the ideal
+    DCG is not positive."""
+    found = {}
+    for qid, judged in qrels.items():
+        ranking = run.get(qid, {})
+        labels = np.array([judged.get(d, 0) for d in ranking], dtype=np.float64)
+        scores = np.array(list(ranking.values()), dtype=np.float64)
+        ranked = labels[np.argsort(-scores)][: len(labels) if k is None else k]
+        pool = labels if ideal_from_retrieved else np.array(list(judged.values()), dtype=float)
+        ideal = np.sort(pool)[::-1][: len(pool) if k is None else k]
+        dcg = float(np.sum(ranked / np.log2(np.arange(2, len(ranked) + 2))))
+        idcg = float(np.sum(ideal / np.log2(np.arange(2, len(ideal) + 2))))
+        found[qid] = dcg / idcg if idcg > 0 else 0.0
+    return found
+
+
+# The two adapters of the issue "Validation that explains itself", written with the public
+# SDK: each declares the spec's defaults, which it does not compute.
+numpy_user = trec_adapter(
+    lambda qrels, run, k: _numpy_user_ndcg(qrels, run, k, ideal_from_retrieved=False),
+    name="fake-numpy-user",
+    version="1",
+)
+numpy_user_retrieved_ideal = trec_adapter(
+    lambda qrels, run, k: _numpy_user_ndcg(qrels, run, k, ideal_from_retrieved=True),
+    name="fake-numpy-user-retrieved-ideal",
+    version="1",
+)
 
 
 class _ScoresRead(ReferenceAdapter):

@@ -9,7 +9,7 @@ the configuration makes the input an error (for instance ``ndcg.duplicates.error
 
 Two helpers turn a plain function into an adapter in a few lines:
 
-    from ndcgspec.harness.adapters.base import arrays_adapter
+    from ndcgspec import arrays_adapter
     from sklearn.metrics import ndcg_score
 
     adapter = arrays_adapter(
@@ -285,6 +285,18 @@ def unsupported_reason(adapter: Mapping[str, Any], config: Mapping[str, Any]) ->
     return None
 
 
+def unseen_reason(adapter: Mapping[str, Any], case: Mapping[str, Any]) -> str | None:
+    """Why the adapter's API cannot be shown the case's input, or None: a run that repeats a
+    document, for an adapter that declares the duplicates axis not observable (``ndcg.duplicates``:
+    label and score arrays, or a ``{docid: score}`` mapping, cannot hold the repetition, so
+    whatever the case expects of it is no evidence about the library)."""
+    reason = declared_view(adapter).hidden.get("duplicates")
+    rows = (case.get("input") or {}).get("run", [])
+    if reason is None or len({(q, d) for q, d, _ in rows}) == len(rows):
+        return None
+    return f"the run repeats a document, which this API cannot be shown: {reason}"
+
+
 def label_number(label: Decimal) -> int | float:
     """A label as a user passes it: an int when it is integral, a float otherwise."""
     return int(label) if label == label.to_integral_value() else float(label)
@@ -332,7 +344,7 @@ def _run_dict(case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, dic
 class _FunctionAdapter(Adapter):
     function: Callable[..., Any] | None = None
     shape: str = "trec"
-    rejects: tuple[type[BaseException], ...] = (ValueError,)
+    rejects: tuple[type[BaseException], ...] = ()
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values | PerQuery:
         try:
@@ -367,17 +379,22 @@ def _function_adapter(
     capabilities: Mapping[str, Sequence[str]] | None = None,
     params: Mapping[str, Sequence[str]] | None = None,
     float_width: int = 64,
-    rejects: Iterable[type[BaseException]] = (ValueError,),
+    rejects: Iterable[type[BaseException]] = (),
+    not_observable: Mapping[str, str] | None = None,
+    sees_unretrieved_labels: bool | None = None,
 ) -> Adapter:
     arrays = shape == "arrays"
+    hidden = dict(ARRAYS_NOT_OBSERVABLE if arrays else TREC_ADAPTER_NOT_OBSERVABLE)
     return _FunctionAdapter(
         name,
         version,
         dict(capabilities or {}),
         dict(params or {}),
         float_width,
-        not_observable=dict(ARRAYS_NOT_OBSERVABLE if arrays else TREC_ADAPTER_NOT_OBSERVABLE),
-        sees_unretrieved_labels=not arrays,
+        not_observable={**hidden, **(not_observable or {})},
+        sees_unretrieved_labels=(
+            not arrays if sees_unretrieved_labels is None else sees_unretrieved_labels
+        ),
         function=function,
         shape=shape,
         rejects=tuple(rejects),
@@ -397,8 +414,11 @@ def trec_adapter(
     the duplicates axis not observable (`TREC_ADAPTER_NOT_OBSERVABLE`).
 
     `declared` gives ``name`` and ``version``, and optionally ``capabilities``, ``params``,
-    ``float_width`` (64) and ``rejects``: the exception types by which the function refuses
-    an input (ValueError)."""
+    ``float_width`` (64), ``rejects``: the exception types by which the function refuses an
+    input deliberately (none: any exception is an error, so that a crash never reads as a
+    refusal), and what the API cannot be shown beyond what the input shape hides:
+    ``not_observable`` (axis id → reason, added to `TREC_ADAPTER_NOT_OBSERVABLE`) and
+    ``sees_unretrieved_labels`` (True)."""
     return _function_adapter(function, "trec", **declared)
 
 
@@ -411,7 +431,7 @@ def arrays_adapter(
     calls it for the queries the ``aggregate`` axis scores; a query missing from the run
     gets empty arrays. The adapter declares what such arrays cannot show
     (`ARRAYS_NOT_OBSERVABLE`, and no unretrieved labels). `declared` is as for
-    `trec_adapter`."""
+    `trec_adapter` (``sees_unretrieved_labels`` False)."""
     return _function_adapter(function, "arrays", **declared)
 
 

@@ -9,8 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import ndcgspec
-from ndcgspec.harness.adapters.base import ANY_VALUE, Adapter, CaseInput, Rejected, Values
+from ndcgspec.harness.adapters.base import (
+    ANY_VALUE,
+    Adapter,
+    CaseInput,
+    Rejected,
+    Values,
+    distribution_version,
+)
 from ndcgspec.reference import Config, Judgment, NdcgSpecError, evaluate, run_from_scores
 from ndcgspec.reference.config import choice_axes
 from ndcgspec.reference.decimals import parse_decimal
@@ -32,7 +38,7 @@ class ReferenceAdapter(Adapter):
     def __init__(self) -> None:
         super().__init__(
             name="ndcgspec-reference",
-            version=ndcgspec.__version__,
+            version=distribution_version("ndcgspec"),
             # The spec's default first: the reference's native configuration is the default one.
             capabilities={
                 a["id"]: sorted((c["id"] for c in a["choices"]), key=lambda c: c != a["default"])

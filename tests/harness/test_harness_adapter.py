@@ -94,12 +94,16 @@ def test_an_undeclared_parameter_supports_only_its_spec_default() -> None:
     assert unsupported_reason(anything, {**full, "log_offset": "2"}) is None
 
 
-def test_a_value_error_is_a_rejection() -> None:
+def test_an_exception_is_a_rejection_only_where_the_adapter_names_it() -> None:
     def strict(y_true: np.ndarray, y_score: np.ndarray, k: int | None) -> float:
         raise ValueError("negative labels")
 
-    with pytest.raises(Rejected, match="negative labels"):
+    # Unnamed, a ValueError is the library's failure (an error of the case), never a refusal.
+    with pytest.raises(ValueError, match="negative labels"):
         arrays_adapter(strict, name="s", version="1").compute(INPUT, CONFIG)
+    named = arrays_adapter(strict, name="s", version="1", rejects=[ValueError])
+    with pytest.raises(Rejected, match="negative labels"):
+        named.compute(INPUT, CONFIG)
 
 
 def test_reference_adapter_rounds_exact_values_once() -> None:

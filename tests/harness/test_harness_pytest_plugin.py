@@ -9,8 +9,9 @@ stored cases under the default (computed). That must fail exactly three cases:
 - the input of fx/aggregate-run under the default: q2 is judged but not retrieved, and
   aggregate=qrels scores it, for the same reason;
 - fx/many-fractional: int() truncates grades such as 2.7 (fractional=keep keeps them).
-fx/duplicates-error passes: the trec_adapter helper applies duplicates=error to the rows before
-it builds the run dict. Every other case passes, and pub/absent is skipped.
+fx/duplicates-error is no item: its run repeats a document, which a function of a run dict
+cannot be shown (trec_adapter declares duplicates not observable; the helper, not the
+function, would reject it). Every other case passes, and pub/absent is skipped.
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def test_plugin_turns_supported_cases_into_items(tmp_path: Path) -> None:
     )
     out = done.stdout
     assert done.returncode == 1, out + done.stderr
-    assert "3 failed, 13 passed, 1 skipped" in out
+    assert "3 failed, 12 passed, 1 skipped" in out
+    assert "fx/duplicates-error" not in out
     for case_id in ("fx/empty-run", "fx/aggregate-run@", "fx/many-fractional"):
         assert f"FAILED ndcgspec::{case_id}" in out
     assert "q1: expected 0  actual null  (query missing from the result)" in out
@@ -116,3 +118,46 @@ def test_a_failed_published_case_is_traced_from_the_sessions_data_root(tmp_path:
     out = done.stdout
     assert "FAILED ndcgspec::pub/four-places" in out, out + done.stderr
     assert "query q1: nDCG = " in out and "rejects this input" not in out
+
+
+KEEPS_NEGATIVE_IN_IDEAL = """
+import math
+
+from ndcgspec import trec_adapter
+
+
+def ndcg(qrels, run, k):
+    out = {}
+    for qid, labels in qrels.items():
+        ranking = sorted(run.get(qid, {}).items(), key=lambda item: (item[1], item[0]))[::-1]
+        gains = [labels.get(doc, 0) for doc, _ in ranking][:k]
+        ideal = sorted(labels.values(), reverse=True)[:k]
+        dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains))
+        idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
+        out[qid] = dcg / idcg if idcg > 0 else 0.0
+    return out
+
+
+adapter = trec_adapter(ndcg, name="keeps-negative", version="0")
+"""
+
+
+def test_the_terminal_summary_diagnoses_the_failures_before_listing_them(tmp_path: Path) -> None:
+    # Negative labels kept in the DCG and the ideal list (ties broken by docid-desc, as the
+    # default asks): ``negative=keep-in-ideal`` where ``zero`` is asked.
+    (tmp_path / "keeps_negative.py").write_text(KEEPS_NEGATIVE_IN_IDEAL)
+    done = subprocess.run(
+        [
+            *PYTEST,
+            "--ndcgspec-adapter=keeps_negative:adapter",
+            "--ndcgspec-cases=negative/zero.json",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    out = done.stdout
+    assert done.returncode == 1, out + done.stderr
+    assert "negative: computes keep-in-ideal (asked zero)" in out
+    assert out.index("ndcgspec diagnosis") < out.index("= FAILURES =")

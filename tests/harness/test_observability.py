@@ -17,6 +17,7 @@ from ndcgspec.harness.adapters.base import (
     declared_capabilities,
     declared_view,
     trec_adapter,
+    unseen_reason,
 )
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
 from ndcgspec.harness.host import answer
@@ -85,3 +86,23 @@ def test_a_malformed_declaration_is_one_line(observability: object, message: str
     described["observability"] = observability
     with pytest.raises(AdapterError, match=message):
         declared_capabilities(described)
+
+
+def test_a_repeated_document_is_unsupported_where_duplicates_cannot_be_shown():
+    # Label and score arrays hold a repeated document as two entries: whatever the case
+    # expects of the repetition (a rejection, under the default) is no evidence about the API.
+    arrays = {"float_width": 64, "observability": {"not_observable": ARRAYS_NOT_OBSERVABLE}}
+    repeated = {"input": {"qrels": [], "run": [["q1", "a", "1"], ["q1", "a", "2"]]}}
+    distinct = {"input": {"qrels": [], "run": [["q1", "a", "1"], ["q1", "b", "2"]]}}
+    assert "repeats a document" in unseen_reason(arrays, repeated)
+    assert unseen_reason(arrays, distinct) is None
+    assert unseen_reason({"float_width": 64}, repeated) is None
+
+
+def test_the_function_helpers_take_what_the_api_cannot_be_shown():
+    hidden = {"ties": "scores are rounded to integers"}
+    arrays = arrays_adapter(lambda t, s, k: 1.0, name="a", version="1", not_observable=hidden)
+    trec = trec_adapter(lambda q, r, k: {}, name="t", version="1", sees_unretrieved_labels=False)
+    assert arrays.not_observable == {**ARRAYS_NOT_OBSERVABLE, **hidden}
+    assert not arrays.sees_unretrieved_labels
+    assert not trec.sees_unretrieved_labels and "duplicates" in trec.not_observable

@@ -9,12 +9,12 @@ from ndcgspec.survey.identify import (
     NOT_EXERCISED,
     AxisFinding,
     _outside_the_spec,
-    _verdict,
+    axis_verdict,
 )
 
 
 def test_a_probe_no_choice_meets_is_listed_as_unexplained() -> None:
-    finding = _verdict("gain", "linear", {"a": ["linear"], "b": ["linear"], "c": []}, [])
+    finding = axis_verdict("gain", "linear", {"a": ["linear"], "b": ["linear"], "c": []}, [])
     assert (finding.status, finding.choices) == (MET, ["linear"])
     assert (finding.evidence, finding.disagreeing, finding.unexplained) == (
         ["a", "b"],
@@ -25,7 +25,7 @@ def test_a_probe_no_choice_meets_is_listed_as_unexplained() -> None:
 
 
 def test_mixed_support_is_no_verdict() -> None:
-    finding = _verdict("discount", "log", {"a": ["log"], "b": ["log"], "c": ["none"]}, [])
+    finding = axis_verdict("discount", "log", {"a": ["log"], "b": ["log"], "c": ["none"]}, [])
     assert (finding.status, finding.choices, finding.closest) == (NONE, [], "log")
     assert finding.support == {"log": ["a", "b"], "none": ["c"]}
     assert (finding.evidence, finding.disagreeing) == (["a", "b"], ["c"])
@@ -34,19 +34,19 @@ def test_mixed_support_is_no_verdict() -> None:
 
 def test_a_choice_named_none_is_a_choice() -> None:
     # The discount axis has a choice "none": meeting it is a verdict, not "no choice".
-    finding = _verdict("discount", "none", {"a": ["none"], "b": ["none"]}, [])
+    finding = axis_verdict("discount", "none", {"a": ["none"], "b": ["none"]}, [])
     assert (finding.status, finding.choices, finding.verdict()) == (MET, ["none"], "none")
 
 
 def test_no_probe_met_by_any_choice_is_no_verdict() -> None:
-    finding = _verdict("ties", "input", {"a": [], "b": []}, [])
+    finding = axis_verdict("ties", "input", {"a": [], "b": []}, [])
     assert (finding.status, finding.closest, finding.disagreeing) == (NONE, None, ["a", "b"])
     assert finding.verdict() == "none of the spec's choices"
     assert finding.note() == "no choice meets any of the 2 probes that tell them apart"
 
 
 def test_no_probe_answered_is_not_exercised() -> None:
-    finding = _verdict("empty", "zero", {}, [])
+    finding = axis_verdict("empty", "zero", {}, [])
     assert (finding.status, finding.verdict()) == (
         NOT_EXERCISED,
         "not exercised by the golden inputs",
@@ -74,3 +74,14 @@ def test_nothing_is_set_aside_when_half_the_probes_would_be() -> None:
     discount = AxisFinding("discount", "log", MET, ["log"])
     assert _outside_the_spec([gain, discount], total=4) == [set(), set()]
     assert _outside_the_spec([gain, discount], total=5) == [set(), {"a", "b"}]
+
+
+def test_most_probes_unexplained_is_none_of_the_choices():
+    # An ideal DCG that always counts k slots meets `judged` only where k judged documents are
+    # relevant: 2 such probes of 5 are no evidence that it computes `judged`.
+    met_by = {"a": ["judged"], "b": ["judged"], "c": [], "d": [], "e": []}
+    finding = axis_verdict("ideal", "judged", met_by)
+    assert (finding.status, finding.closest, finding.choices) == (NONE, "judged", [])
+    assert "3 of 5 probes meet no choice" in finding.note()
+    # Half or fewer unexplained: the choice the others meet stands.
+    assert axis_verdict("ideal", "judged", {**met_by, "c": ["judged"]}).choices == ["judged"]

@@ -1,0 +1,86 @@
+"""What a run hands to whoever explains its failures, and how the explanation reads.
+
+The harness judges each case; why cases fail is the survey's question (``survey/diagnosis.py``
+answers it with ``identify``'s machinery). The run keeps each failing case's input and the
+adapter's answer (`Failure`) and gives them to a `Diagnose` function, whose entries the footer
+of the JSONL report carries as ``"diagnosis"``: per cause the axis, the choice the adapter
+``computes`` there (or ``"none"`` with a short description when no choice of the spec fits),
+the choice it was ``asked`` for, how many failing cases it ``explains`` and an ``example``.
+Every rendering shows them before the per-case list (`diagnosis_lines`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A case that failed: its result record, the case as the suite holds it (inline input
+    included) and the adapter's answer (the protocol result object)."""
+
+    record: Mapping[str, Any]
+    case: Mapping[str, Any]
+    answer: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """The causes found (the footer's ``diagnosis`` entries), how many failing cases were
+    examined (inline inputs answered with values) and how many of them some cause explains."""
+
+    entries: list[dict[str, Any]]
+    examined: int
+    explained: int
+
+    def footer(self, failures: int) -> dict[str, Any]:
+        """The footer's fields: the entries, and the counts under ``diagnosed``."""
+        counts = {"failures": failures, "examined": self.examined, "explained": self.explained}
+        return {"diagnosis": self.entries, "diagnosed": counts}
+
+
+Diagnose = Callable[[Mapping[str, Any], Sequence[Failure]], Diagnosis]
+"""The start reply's ``adapter`` object and the failures → their diagnosis."""
+
+
+def cause_text(entry: Mapping[str, Any]) -> str:
+    """One diagnosis entry in words: "negative: computes keep-in-ideal (asked zero)"."""
+    computes = entry["computes"]
+    said = f"{entry['axis']}: computes {computes} (asked {entry['asked']})"
+    if computes == "none" and entry.get("description"):
+        said += f": {entry['description']}"
+    return said
+
+
+def diagnosis_rows(footer: Mapping[str, Any] | None) -> list[list[str]]:
+    """The diagnosis as table rows: failing cases explained, the cause, an example case."""
+    entries = (footer or {}).get("diagnosis") or []
+    return [[str(e["explains"]), cause_text(e), e["example"]] for e in entries]
+
+
+def diagnosis_headline(footer: Mapping[str, Any] | None) -> str | None:
+    """How many of the failing cases the diagnosis explains, or None without a diagnosis."""
+    summary = (footer or {}).get("diagnosed")
+    if not summary:
+        return None
+    left = summary["failures"] - summary["examined"]
+    beyond = f" ({left} not examined: published or long inputs)" if left else ""
+    return (
+        f"diagnosis: {summary['explained']} of {summary['failures']} failing cases explained"
+        f"{beyond}"
+    )
+
+
+def diagnosis_lines(footer: Mapping[str, Any] | None) -> list[str]:
+    """The diagnosis as text lines, headline first; nothing when there is none."""
+    headline = diagnosis_headline(footer)
+    if headline is None:
+        return []
+    rows = diagnosis_rows(footer)
+    width = max((len(r[0]) for r in rows), default=0)
+    return [
+        headline,
+        *(f"  {n.rjust(width)}  {cause}  e.g. {example}" for n, cause, example in rows),
+    ]
