@@ -15,11 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.harness.plan import ExpectedCache, configured_case
+from ndcgspec.harness.plan import configured_case, fill_expected
 from ndcgspec.harness.trace import reference_trace
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, InputError, Location, NdcgSpecError
 from ndcgspec.reference.config import presets
+from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.load import LoadedCase, iter_cases
 
 ROWS_SHOWN = 50
@@ -83,7 +84,7 @@ def find_case(
         for candidate in (config, at_cutoff):
             if candidate.fingerprint() == fingerprint:
                 computed = configured_case(source, candidate)
-                ExpectedCache(None).fill(computed, data)
+                fill_expected(ExpectedCache(None), computed, data)
                 return computed
     raise NdcgSpecError(
         f"case {input_id!r} exists, but no known configuration has the fingerprint "
