@@ -99,6 +99,7 @@ from ndcgspec.survey.identify import (
     UNDEFINED_WHERE_SCORED,
     Identification,
     Observation,
+    undefined_rule,
 )
 from ndcgspec.survey.preset_check import asked_and_expected
 from ndcgspec.survey.probes import (
@@ -297,11 +298,15 @@ def _neighbours_tie(miss: Miss, params: Mapping[str, Any]) -> bool:
 def _undefined_where_scored(miss: Miss, params: Mapping[str, Any]) -> bool:
     """Per-query values undefined or left out where the configuration gives a number, every
     other value meeting the configuration's, and the mean too unless the identification saw
-    the undefined values make the mean undefined (``params["mean_kept"]`` false)."""
+    the undefined values make the mean undefined (``params["mean_kept"]`` false); with
+    ``params["when"]``, a rule of ``UNDEFINED_RULES``, exactly the queries it names."""
     want = expected_of(miss.probe, miss.expected)
     result = miss.answer.result
     given = result.get("per_query")
     if given is None or "per_query" not in want:
+        return False
+    when = params.get("when")
+    if when and not undefined_rule(miss.probe, miss.expected, miss.answer, when):
         return False
     mean_undefined = "aggregate" in result and is_undefined(result["aggregate"])
     if not miss.mean_met() and (params.get("mean_kept", True) or not mean_undefined):
@@ -398,7 +403,8 @@ def _declared_by(observation: Observation) -> Declared | None:
         return Declared(NEIGHBOURS_TIE, said)
     if observation.topic == UNDEFINED_VALUES and observation.outcome == UNDEFINED_WHERE_SCORED:
         kept = len(observation.mean_meets) == len(observation.evidence)
-        return Declared(UNDEFINED_WHERE_SCORED_ID, said, {"mean_kept": kept})
+        when = {"when": observation.when} if observation.when else {}
+        return Declared(UNDEFINED_WHERE_SCORED_ID, said, {"mean_kept": kept, **when})
     if observation.topic == NEGATIVE_IDEAL and observation.outcome == DIVIDES_NEGATIVE_IDEAL:
         return Declared(NEGATIVE_IDEAL_QUOTIENT, said)
     if observation.topic == TIE_ORDER and observation.outcome == TIE_RULE_BREAKS:
