@@ -33,13 +33,10 @@ TWINS = (
 
 
 def _case(name: str, relevant: str, other: str, twins: bool) -> dict[str, Any]:
-    shape = "its numeric twin" if twins else "a plain id"
+    shape = "its numeric twin" if twins else "the irrelevant"
     return computed_case(
         case_id=f"ids.numeric/{name}",
-        description=(
-            f"document {relevant} (relevant) ranked below {other} ({shape}, irrelevant): "
-            "1/log2(3) when ids are text"
-        ),
+        description=f"relevant {relevant} ranked below {shape} {other}",
         config=Config.default(),
         spec=[TEXT_IDS, cite("ndcg.definition.dcg")],
         sources=[{"kind": "spec", "ref": "ndcg.input", "note": "ids are text, not numbers"}],

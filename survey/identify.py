@@ -234,7 +234,7 @@ class Observation:
         if self.outcome == READS_IDS_AS_TEXT:
             return "reads document ids as text"
         if self.outcome == OUTSIDE_UNIT:
-            return f"returns per-query values outside [0, 1] (as high as {self.values[0]})"
+            return f"returns per-query values outside [0, 1] (the farthest {self.values[0]})"
         if self.outcome == DIVIDES_NEGATIVE_IDEAL:
             return "scores a query whose ideal DCG is negative DCG / IDCG, not as empty"
         if self.outcome == TIE_RULE_BREAKS:
@@ -277,8 +277,8 @@ class Observation:
             )
         if self.outcome == OUTSIDE_UNIT:
             return (
-                f"on {len(self.evidence)} probes asked for its own configuration; the "
-                "configurations of the spec give them only with negative labels in the ideal"
+                f"on {len(self.evidence)} probes asked for its own configuration; the spec's "
+                "configurations give such values only for negative labels or gains"
             )
         if self.outcome in (TIE_RULE_BREAKS, TIE_RULE_HOLDS):
             return (

@@ -62,6 +62,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
@@ -228,6 +229,7 @@ REFUSES_ID = "refuses"
 ERRORS_ID = "errors"
 SUM_ZERO_EMPTY = "targets-summing-to-zero-empty"
 NEGATIVE_IDEAL_QUOTIENT = "negative-ideal-quotient"
+IDEAL_FIRST_K = "ideal-of-the-first-k-judgments"
 
 
 @dataclass(frozen=True)
@@ -376,6 +378,41 @@ def _negative_ideal_quotient(miss: Miss, params: Mapping[str, Any]) -> bool:
     )
 
 
+def _first_k_ideal(probe: ProbeInput, config: Config, qid: str, k: int) -> Decimal:
+    """The DCG, under `config`, of the first `k` judgments of `qid` in qrels order, padded
+    with labels 0 to `k` and sorted by label descending."""
+    labels = [v for q, _, v in probe.qrels if q == qid][:k]
+    labels += ["0"] * (k - len(labels))
+    ordered = sorted(labels, key=Decimal, reverse=True)
+    rows = [(qid, f"ideal-{i:06d}", label) for i, label in enumerate(ordered)]
+    run = tuple((q, d, str(len(rows) - i)) for i, (q, d, _) in enumerate(rows))
+    ideal = ProbeInput(f"{probe.case_id}~first-k", tuple(rows), run, config)
+    dcg = expected_of(ideal, config.replace(cutoff=k)).get("per_query", {}).get(qid, {})
+    return Decimal(dcg.get("dcg") or 0)
+
+
+def _ideal_first_k(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """The ideal DCG of a query built from its first k judgments in qrels order (k the cutoff,
+    or the longest list of the input when none is asked), padded with labels 0 to k, before
+    they are sorted: DCG / that ideal DCG, 0 when it is 0."""
+    want = expected_of(miss.probe, miss.expected)
+    if "per_query" not in want:
+        return False
+    judged = Counter(q for q, *_ in miss.probe.qrels)
+    retrieved = Counter(q for q, *_ in miss.probe.run)
+    k_whole = max(max(judged.values(), default=1), max(retrieved.values(), default=1))
+    values = {}
+    for qid, entry in want["per_query"].items():
+        if entry["dcg"] is None:
+            values[qid] = entry["ndcg"]
+            continue
+        k = miss.expected.cutoff or k_whole
+        ideal = _first_k_ideal(miss.probe, miss.expected, qid, k)
+        ratio = Decimal(entry["dcg"]) / ideal if ideal else Decimal(0)
+        values[qid] = canonical_decimal(ratio)
+    return meets_values(miss.probe, values, miss.answer, miss.asked, *miss.numbers)
+
+
 MODELS: dict[str, Model] = {
     FLOAT32_SCORES: _float32_scores,
     NEIGHBOURS_TIE: _neighbours_tie,
@@ -385,6 +422,7 @@ MODELS: dict[str, Model] = {
     ERRORS_ID: _errors,
     SUM_ZERO_EMPTY: _sum_zero_empty,
     NEGATIVE_IDEAL_QUOTIENT: _negative_ideal_quotient,
+    IDEAL_FIRST_K: _ideal_first_k,
 }
 """The model of every departure a page may declare, by id: whether it explains an answer that
 misses the configuration's value."""
