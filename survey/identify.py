@@ -792,23 +792,26 @@ def numeric_ids(
     return Observation(DOCUMENT_IDS, READS_IDS_AS_TEXT, "ids as text", text, anchor=anchor)
 
 
-UNIT_SLACK = 1e-9
-"""How far outside [0, 1] a value must lie to count: more than rounding can take it."""
+UNIT_SLACK = {32: 1e-6, 64: 1e-9}
+"""How far outside [0, 1] a value of each float width must lie to count: more than its
+rounding can take it (a float32 nDCG of 1 may come out as 1.0000001)."""
 
 
 def out_of_range(
     own: Config,
     probes: Sequence[ProbeInput],
     answers: Mapping[tuple[str, str], Answer],
+    width: int = 64,
 ) -> Observation | None:
     """Per-query values outside [0, 1] on the probes asked for the adapter's own
     configuration, the most extreme first (`Observation.values`, one per probe)."""
+    slack = UNIT_SLACK.get(width, max(UNIT_SLACK.values()))
     found = []
     for probe in probes:
         answer = answers.get((probe.case_id, replaced(own, cutoff=probe.config.cutoff).full()))
         given = (answer.result.get("per_query") or {}).values() if answer else ()
         values = [float(v) for v in given if not is_undefined(v)]
-        outside = [v for v in values if v > 1 + UNIT_SLACK or v < -UNIT_SLACK]
+        outside = [v for v in values if v > 1 + slack or v < -slack]
         if outside:
             extreme = max(outside, key=lambda v: abs(v - 0.5))
             found.append((-abs(extreme - 0.5), probe.case_id, extreme))
@@ -1009,7 +1012,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
             negative_ideal(own, identified, probes, answers, numbers),
             tie_order_by_length(command, identified, numbers, view),
             numeric_ids(command, identified, shown, numbers),
-            out_of_range(own, probes, answers),
+            out_of_range(own, probes, answers, numbers[0]),
         )
         if found is not None
     ]

@@ -230,6 +230,7 @@ ERRORS_ID = "errors"
 SUM_ZERO_EMPTY = "targets-summing-to-zero-empty"
 NEGATIVE_IDEAL_QUOTIENT = "negative-ideal-quotient"
 IDEAL_FIRST_K = "ideal-of-the-first-k-judgments"
+IDEAL_NONZERO = "ideal-of-the-nonzero-labels"
 
 
 @dataclass(frozen=True)
@@ -378,39 +379,60 @@ def _negative_ideal_quotient(miss: Miss, params: Mapping[str, Any]) -> bool:
     )
 
 
-def _first_k_ideal(probe: ProbeInput, config: Config, qid: str, k: int) -> Decimal:
-    """The DCG, under `config`, of the first `k` judgments of `qid` in qrels order, padded
-    with labels 0 to `k` and sorted by label descending."""
-    labels = [v for q, _, v in probe.qrels if q == qid][:k]
-    labels += ["0"] * (k - len(labels))
+def _ideal_dcg(probe: ProbeInput, config: Config, qid: str, labels: list[str], k: int) -> Decimal:
+    """The DCG, under `config`, of `labels` sorted descending and cut at `k`."""
     ordered = sorted(labels, key=Decimal, reverse=True)
     rows = [(qid, f"ideal-{i:06d}", label) for i, label in enumerate(ordered)]
     run = tuple((q, d, str(len(rows) - i)) for i, (q, d, _) in enumerate(rows))
-    ideal = ProbeInput(f"{probe.case_id}~first-k", tuple(rows), run, config)
+    ideal = ProbeInput(f"{probe.case_id}~ideal", tuple(rows), run, config)
     dcg = expected_of(ideal, config.replace(cutoff=k)).get("per_query", {}).get(qid, {})
     return Decimal(dcg.get("dcg") or 0)
 
 
-def _ideal_first_k(miss: Miss, params: Mapping[str, Any]) -> bool:
-    """The ideal DCG of a query built from its first k judgments in qrels order (k the cutoff,
-    or the longest list of the input when none is asked), padded with labels 0 to k, before
-    they are sorted: DCG / that ideal DCG, 0 when it is 0."""
+def _with_ideal(miss: Miss, ideal: Callable[[str, int], Decimal], empty_nan: bool) -> bool:
+    """Whether the answer is each query's DCG over the ideal DCG `ideal(qid, k)` (k the
+    cutoff, or the longest list of the input when none is asked): 0 where that ideal DCG is 0,
+    or undefined when `empty_nan`."""
     want = expected_of(miss.probe, miss.expected)
     if "per_query" not in want:
         return False
     judged = Counter(q for q, *_ in miss.probe.qrels)
     retrieved = Counter(q for q, *_ in miss.probe.run)
     k_whole = max(max(judged.values(), default=1), max(retrieved.values(), default=1))
-    values = {}
+    values: dict[str, str | None] = {}
     for qid, entry in want["per_query"].items():
         if entry["dcg"] is None:
             values[qid] = entry["ndcg"]
             continue
-        k = miss.expected.cutoff or k_whole
-        ideal = _first_k_ideal(miss.probe, miss.expected, qid, k)
-        ratio = Decimal(entry["dcg"]) / ideal if ideal else Decimal(0)
-        values[qid] = canonical_decimal(ratio)
+        below = ideal(qid, miss.expected.cutoff or k_whole)
+        if below:
+            values[qid] = canonical_decimal(Decimal(entry["dcg"]) / below)
+        else:
+            values[qid] = None if empty_nan else "0"
     return meets_values(miss.probe, values, miss.answer, miss.asked, *miss.numbers)
+
+
+def _ideal_first_k(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """The ideal DCG of a query built from its first k judgments in qrels order, padded with
+    labels 0 to k, before they are sorted (rank-validation)."""
+
+    def ideal(qid: str, k: int) -> Decimal:
+        labels = [v for q, _, v in miss.probe.qrels if q == qid][:k]
+        return _ideal_dcg(miss.probe, miss.expected, qid, labels + ["0"] * (k - len(labels)), k)
+
+    return _with_ideal(miss, ideal, empty_nan=False)
+
+
+def _ideal_nonzero(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """The ideal DCG of a query built from its nonzero labels only, so that negative labels
+    move up past the zeros (a sparse matrix keeps no zero, rankerEval); a query without a
+    nonzero label is undefined."""
+
+    def ideal(qid: str, k: int) -> Decimal:
+        labels = [v for q, _, v in miss.probe.qrels if q == qid and Decimal(v) != 0]
+        return _ideal_dcg(miss.probe, miss.expected, qid, labels, k)
+
+    return _with_ideal(miss, ideal, empty_nan=True)
 
 
 MODELS: dict[str, Model] = {
@@ -423,6 +445,7 @@ MODELS: dict[str, Model] = {
     SUM_ZERO_EMPTY: _sum_zero_empty,
     NEGATIVE_IDEAL_QUOTIENT: _negative_ideal_quotient,
     IDEAL_FIRST_K: _ideal_first_k,
+    IDEAL_NONZERO: _ideal_nonzero,
 }
 """The model of every departure a page may declare, by id: whether it explains an answer that
 misses the configuration's value."""

@@ -163,6 +163,10 @@ def test_values_outside_the_unit_interval_are_observed_most_extreme_first() -> N
     assert "(the farthest 7)" in found.verdict()
     within = {("a", own.full()): Answer({"per_query": {"q1": 0.5}})}
     assert out_of_range(own, probes[:1], within) is None
+    # 1 rounded to float32 and back is 1 exactly; 1 + 2^-23, the next float32, is rounding.
+    rounded = {("a", own.full()): Answer({"per_query": {"q1": 1 + 2**-23}})}
+    assert out_of_range(own, probes[:1], rounded, 32) is None
+    assert out_of_range(own, probes[:1], rounded, 64) is not None
 
 
 def test_a_tie_rule_kept_on_every_length_holds() -> None:

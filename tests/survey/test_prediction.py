@@ -22,6 +22,7 @@ from ndcgspec.survey.prediction import (
     CUTOFFS,
     ERRORS_ID,
     IDEAL_FIRST_K,
+    IDEAL_NONZERO,
     MODELS,
     NEIGHBOURS_TIE,
     PAGE_QUERIES,
@@ -253,3 +254,18 @@ def test_the_first_k_ideal_pads_with_zeros_before_the_sort() -> None:
     value = 1 / (1 - 0.5 / math.log2(3))
     answer = Answer({"per_query": {"q1": value}, "aggregate": value})
     assert MODELS[IDEAL_FIRST_K](Miss(probe, config, answer, config, FLOAT64), {})
+
+
+def test_an_ideal_of_the_nonzero_labels_moves_a_negative_label_up() -> None:
+    # a 1, b 0, c -1 ranked a, b, c, linear gain: DCG 1 + 0 - 1/log2(4) = 0.5. The spec's
+    # keep-in-ideal ideal (1, 0, -1) is 0.5 too; the ideal of the nonzero labels (1, -1) is
+    # 1 - 1/log2(3), so rankerEval's value is 0.5 / (1 - 1/log2(3)).
+    probe = _probe([("a", "1"), ("b", "0"), ("c", "-1")], [("a", "3"), ("b", "2"), ("c", "1")])
+    config = parse_measure("nDCG(negative=keep-in-ideal,ties=input,empty=nan)")
+    value = 0.5 / (1 - 1 / math.log2(3))
+    sparse = Answer({"per_query": {"q1": value}, "aggregate": value})
+    assert not meets(probe, config, sparse, config, *FLOAT64)
+    assert MODELS[IDEAL_NONZERO](Miss(probe, config, sparse, config, FLOAT64), {})
+    dense = Answer({"per_query": {"q1": 1.0}, "aggregate": 1.0})
+    assert meets(probe, config, dense, config, *FLOAT64)
+    assert not MODELS[IDEAL_NONZERO](Miss(probe, config, dense, config, FLOAT64), {})
