@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ndcgspec.reference.config import presets
-from ndcgspec.suite import documents, generated
+from ndcgspec.suite import documents, generated, ids
 from ndcgspec.suite.canonical_json import dumps
 from ndcgspec.suite.folders import data_root
 from ndcgspec.suite.hand import hand_files
@@ -33,6 +33,7 @@ def tasks(published: Path | None) -> list[Task]:
     found: list[Task] = [("large", None)]
     found += [("generated", seed) for seed in generated.FILE_SEEDS]
     found += [("documents", name) for name in documents.BUILDERS]
+    found.append(("ids", None))
     found += [("hand", str(path)) for path in sorted(sources_dir().glob("*.yaml"))]
     if published is not None:
         found.append(("published", str(published)))
@@ -46,6 +47,7 @@ def run_task(task: Task) -> list[dict[str, Any]]:
         "large": lambda _: [generated.large_file()],
         "generated": lambda seed: [generated.generated_file(seed)],
         "documents": lambda name: [documents.BUILDERS[name]()],
+        "ids": lambda _: [ids.numeric_ids()],
         "hand": lambda path: hand_files(Path(path)),
         "published": lambda data: published_files(Path(data)),
     }

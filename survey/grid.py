@@ -21,8 +21,12 @@ from ndcgspec.survey.identify import (
     NONE,
     NOT_EXERCISED,
     NOT_OBSERVABLE,
+    OUTSIDE_UNIT,
+    READS_IDS_AS_NUMBERS,
+    READS_NEIGHBOURS_EQUAL,
     SCORE_RESOLUTION,
     TIES_CLOSE_SCORES,
+    Observation,
 )
 from ndcgspec.survey.preset_check import Departure
 from ndcgspec.survey.probes import RESOLUTION_GAP, ProbeInput
@@ -226,6 +230,60 @@ def sharp_edges(item: Implementation) -> list[SharpEdge]:
             )
         )
     return list({edge.text: edge for edge in edges}.values())
+
+
+def _ordinary(probe: ProbeInput) -> bool:
+    """Whether an input is of the kind every user has: no negative label, no document
+    listed twice for a query."""
+    pairs = [(q, d) for q, d, _ in probe.run]
+    return len(set(pairs)) == len(pairs) and not any(v.startswith("-") for *_, v in probe.qrels)
+
+
+def _danger(observation: Observation, probes: Mapping[str, ProbeInput]) -> tuple[int, str] | None:
+    """How dangerous an observation is, lowest first, and the probe case to reproduce it by:
+    values outside [0, 1] on ordinary input, document ids misread, values outside [0, 1]
+    only with negative labels or repeated documents, adjacent doubles read as one score.
+    None for an observation of none of these kinds."""
+    if observation.outcome == OUTSIDE_UNIT:
+        known = [c for c in observation.evidence if c in probes]
+        ordinary = [c for c in known if _ordinary(probes[c])]
+
+        def size(case: str) -> tuple[int, str]:
+            return len(probes[case].qrels) + len(probes[case].run), case
+
+        if ordinary:
+            return 0, min(ordinary, key=size)
+        return (2, min(known, key=size)) if known else None
+    if observation.outcome == READS_IDS_AS_NUMBERS:
+        return 1, min(observation.evidence)
+    if observation.outcome == READS_NEIGHBOURS_EQUAL and observation.evidence:
+        return 3, observation.evidence[0]
+    return None
+
+
+def range_and_misreadings(
+    items: Sequence[Implementation], probes: Mapping[str, ProbeInput]
+) -> list[str]:
+    """The lines that open the sharp edges: every implementation's values outside [0, 1] and
+    silent misreadings, the most dangerous first (`_danger`), each with the one line that
+    reproduces it: the smallest input that shows it, its cutoff, and what the library
+    returned."""
+    found = []
+    for item in items:
+        for observation in item.identification.extras:
+            ranked = _danger(observation, probes)
+            if ranked is None:
+                continue
+            rank, case = ranked
+            shown = reproduction([case], probes) or f"`{case}`"
+            cutoff = probes[case].config.cutoff if case in probes else None
+            at = f" at cutoff {cutoff}" if cutoff is not None else ""
+            gives = ""
+            if observation.outcome == OUTSIDE_UNIT:
+                gives = f" gives {observation.values[observation.evidence.index(case)]}"
+            line = f"- {item.name}: {observation.verdict()}; reproduce: {shown}{at}{gives}"
+            found.append((rank, item.name, line))
+    return [line for *_, line in sorted(found)]
 
 
 def _rows(rows: Sequence[Sequence[str]]) -> str:

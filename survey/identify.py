@@ -24,6 +24,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
 from ndcgspec.harness.adapters.base import (
@@ -178,6 +179,7 @@ REJECTIONS, CUTOFF, SCORE_RESOLUTION = "rejections", "cutoff", "score resolution
 # The tie-order probes bear on the ties axis, and are shown under its label.
 NUMBER_READING, UNDEFINED_VALUES, TIE_ORDER = "number reading", "undefined values", "ties"
 NEGATIVE_IDEAL = "negative ideal"
+DOCUMENT_IDS, VALUE_RANGE = "document ids", "value range"
 """The topics of the probes beyond the axes."""
 REFUSES_VALID_INPUTS = "refuses valid inputs"
 CHOSEN_CUTOFF = "chosen cutoff"
@@ -190,7 +192,10 @@ UNDEFINED_WHERE_SCORED = "undefined where scored"
 DIVIDES_NEGATIVE_IDEAL = "divides by a negative ideal DCG"
 TIE_RULE_BREAKS = "tie rule breaks"
 TIE_RULE_HOLDS = "tie rule holds"
-EXACT_OUTCOMES = (RANKS_CLOSE_SCORES, READS_NEIGHBOURS_APART, TIE_RULE_HOLDS)
+READS_IDS_AS_NUMBERS = "reads ids as numbers"
+READS_IDS_AS_TEXT = "reads ids as text"
+OUTSIDE_UNIT = "values outside [0, 1]"
+EXACT_OUTCOMES = (RANKS_CLOSE_SCORES, READS_NEIGHBOURS_APART, TIE_RULE_HOLDS, READS_IDS_AS_TEXT)
 """The outcomes of those probes; every one but the EXACT_OUTCOMES departs from exact nDCG."""
 
 
@@ -217,6 +222,8 @@ class Observation:
     gaps: list[str] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
     mean_meets: list[str] = field(default_factory=list)
+    values: list[str] = field(default_factory=list)
+    when: str | None = None
 
     @property
     def departs(self) -> bool:
@@ -239,7 +246,14 @@ class Observation:
         if self.outcome == READS_NEIGHBOURS_APART:
             return "reads decimals one double apart as different scores"
         if self.outcome == UNDEFINED_WHERE_SCORED:
-            return "leaves per-query values undefined or out where its configuration gives one"
+            said = "leaves per-query values undefined or out where its configuration gives one"
+            return said + (f", exactly when {UNDEFINED_RULES[self.when][0]}" if self.when else "")
+        if self.outcome == READS_IDS_AS_NUMBERS:
+            return "reads document ids as numbers: ids such as 0010, 1e5 or -0 are misread"
+        if self.outcome == READS_IDS_AS_TEXT:
+            return "reads document ids as text"
+        if self.outcome == OUTSIDE_UNIT:
+            return f"returns per-query values outside [0, 1] (the farthest {self.values[0]})"
         if self.outcome == DIVIDES_NEGATIVE_IDEAL:
             return "scores a query whose ideal DCG is negative DCG / IDCG, not as empty"
         if self.outcome == TIE_RULE_BREAKS:
@@ -275,6 +289,16 @@ class Observation:
             )
         if self.outcome == DIVIDES_NEGATIVE_IDEAL:
             return "probes: the inputs whose negative labels make a query's ideal DCG negative"
+        if self.outcome in (READS_IDS_AS_NUMBERS, READS_IDS_AS_TEXT):
+            return (
+                "probes: a relevant document with an id that looks like a number (0010, or 010, "
+                "007, 1e5, 1.0, -0 beside its numeric twin) ranked second"
+            )
+        if self.outcome == OUTSIDE_UNIT:
+            return (
+                f"on {len(self.evidence)} probes asked for its own configuration; the spec's "
+                "configurations give such values only for negative labels or gains"
+            )
         if self.outcome in (TIE_RULE_BREAKS, TIE_RULE_HOLDS):
             return (
                 f"probes: {TIE_LENGTHS[0]} to {TIE_LENGTHS[-1]} documents per ranking, scores "
@@ -736,6 +760,124 @@ def undefined_values(
         evidence=shown,
         mean_meets=mean_meets,
         anchor=axis("empty")["anchor"],
+        when=_undefined_when(own, identified, probes, answers),
+    )
+
+
+UNDEFINED_RULES: dict[str, tuple[str, Any]] = {
+    "nothing-relevant-retrieved": (
+        "no document of positive gain is retrieved within the cutoff (its DCG is 0)",
+        lambda entry, retrieved: entry["dcg"] is not None and Decimal(entry["dcg"]) == 0,
+    ),
+    "nothing-retrieved": (
+        "the run retrieves no document for the query",
+        lambda entry, retrieved: not retrieved,
+    ),
+}
+"""When an implementation may leave a query undefined that its configuration scores, each
+rule with its words and its test of one query (the reference's entry for it, and whether the
+run retrieves a document for it): the rule of an `UNDEFINED_WHERE_SCORED` observation is the
+first that holds of exactly the queries left undefined, on every probe that shows it."""
+
+
+def undefined_rule(probe: ProbeInput, config: Config, answer: Answer, rule: str) -> bool | None:
+    """Whether `rule` of `UNDEFINED_RULES` says which queries of `probe` the answer leaves
+    undefined where `config` scores them (None when the answer has no per-query values)."""
+    given = answer.result.get("per_query")
+    if given is None:
+        return None
+    retrieved = {q for q, _, _ in probe.run}
+    test = UNDEFINED_RULES[rule][1]
+    for qid, entry in expected_of(probe, config).get("per_query", {}).items():
+        if entry["ndcg"] is None:
+            continue
+        if is_undefined(given.get(qid)) != bool(test(entry, qid in retrieved)):
+            return False
+    return True
+
+
+def _undefined_when(
+    own: Config,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    answers: Mapping[tuple[str, str], Answer],
+) -> str | None:
+    """The first rule of `UNDEFINED_RULES` that says which queries every probe's answer
+    leaves undefined, or None."""
+    for rule in UNDEFINED_RULES:
+        verdicts = [
+            undefined_rule(p, replaced(identified, cutoff=p.config.cutoff), answer, rule)
+            for p in probes
+            if (answer := answers.get((p.case_id, replaced(own, cutoff=p.config.cutoff).full())))
+        ]
+        if all(v is not False for v in verdicts) and any(verdicts):
+            return rule
+    return None
+
+
+ID_PROBES = "ids."
+"""The case ids of the golden cases whose document ids look like numbers (``suite/ids.py``):
+probed on their own, not on the axes, which they do not tell apart."""
+
+
+def numeric_ids(
+    command: Sequence[str] | str,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    numbers: NumberFormat,
+) -> Observation | None:
+    """Document ids that look like numbers (0010, 010 beside 10, 1e5, 1.0, -0, 007): does the
+    implementation read them as the text they are (``ndcg.input``), or misread them as
+    numbers, silently?"""
+    inputs = [p for p in probes if p.case_id.startswith(ID_PROBES)]
+    if not inputs:
+        return None
+    asked = replaced(identified, cutoff=None)
+    answers = ask(command, [(p, asked) for p in inputs])
+    text, misread = [], []
+    for probe in inputs:
+        met = meets(probe, identified, answers[(probe.case_id, asked.full())], asked, *numbers)
+        (text if met else misread).append(probe.case_id)
+    anchor = load_spec()["input"]["anchor"]
+    if misread:
+        return Observation(
+            DOCUMENT_IDS, READS_IDS_AS_NUMBERS, "ids as text", misread, text, anchor=anchor
+        )
+    return Observation(DOCUMENT_IDS, READS_IDS_AS_TEXT, "ids as text", text, anchor=anchor)
+
+
+UNIT_SLACK = {32: 1e-6, 64: 1e-9}
+"""How far outside [0, 1] a value of each float width must lie to count: more than its
+rounding can take it (a float32 nDCG of 1 may come out as 1.0000001)."""
+
+
+def out_of_range(
+    own: Config,
+    probes: Sequence[ProbeInput],
+    answers: Mapping[tuple[str, str], Answer],
+    width: int = 64,
+) -> Observation | None:
+    """Per-query values outside [0, 1] on the probes asked for the adapter's own
+    configuration, the most extreme first (`Observation.values`, one per probe)."""
+    slack = UNIT_SLACK.get(width, max(UNIT_SLACK.values()))
+    found = []
+    for probe in probes:
+        answer = answers.get((probe.case_id, replaced(own, cutoff=probe.config.cutoff).full()))
+        given = (answer.result.get("per_query") or {}).values() if answer else ()
+        values = [float(v) for v in given if not is_undefined(v)]
+        outside = [v for v in values if v > 1 + slack or v < -slack]
+        if outside:
+            extreme = max(outside, key=lambda v: abs(v - 0.5))
+            found.append((-abs(extreme - 0.5), probe.case_id, extreme))
+    if not found:
+        return None
+    found.sort()
+    return Observation(
+        VALUE_RANGE,
+        OUTSIDE_UNIT,
+        own.canonical(),
+        evidence=[case for _, case, _ in found],
+        values=[f"{value:.6g}" for _, _, value in found],
     )
 
 
@@ -846,7 +988,8 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     view = declared_view(adapter)
     hidden = view.hidden
     own = own_configuration(adapter)
-    probes = [p for p, asked in _questions(own, probe_inputs()) if not beyond_view(p, asked, view)]
+    shown = [p for p, asked in _questions(own, probe_inputs()) if not beyond_view(p, asked, view)]
+    probes = [p for p in shown if not p.case_id.startswith(ID_PROBES)]
     declared = adapter.get("capabilities") or {}
     plans = [
         (a["id"], replaced(own, **{a["id"]: choice}))
@@ -929,6 +1072,8 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
             undefined_values(own, identified, probes, answers, numbers),
             negative_ideal(own, identified, probes, answers, numbers),
             tie_order_by_length(command, identified, numbers, view),
+            numeric_ids(command, identified, shown, numbers),
+            out_of_range(own, probes, answers, numbers[0]),
         )
         if found is not None
     ]

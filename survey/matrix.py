@@ -53,6 +53,7 @@ from ndcgspec.survey.grid import (
     contrasts,
     grid_row,
     prediction_rate,
+    range_and_misreadings,
     reproduction,
     sharp_edges,
 )
@@ -87,6 +88,7 @@ TREC_READERS = (
     "ranx",
     "trectools",
     "trec_eval",
+    "toolkit-rag-quality",
 )
 VERSIONED = (
     "numpy",
@@ -100,6 +102,13 @@ VERSIONED = (
     "lightgbm",
     "xgboost",
     "catboost",
+    "rank-validation",
+    "rankkit",
+    "evret",
+    "szl-retrieval-bench",
+    "rankerEval",
+    "toolkit-rag-quality",
+    "rag-eval-lite",
     "pandas",
     "numba",
     "matplotlib",
@@ -373,6 +382,10 @@ def markdown(
     )
     lines += _contrasts(items, known)
     lines += ["", "## Sharp edges", ""]
+    opening = range_and_misreadings(items, known)
+    if opening:
+        lines += ["### Values outside [0, 1] and silent misreadings, most dangerous first", ""]
+        lines += [*opening, ""]
     for item in items:
         lines += [f"### {item.name}", ""]
         for edge in sharp_edges(item):

@@ -62,6 +62,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
@@ -99,6 +100,7 @@ from ndcgspec.survey.identify import (
     UNDEFINED_WHERE_SCORED,
     Identification,
     Observation,
+    undefined_rule,
 )
 from ndcgspec.survey.preset_check import asked_and_expected
 from ndcgspec.survey.probes import (
@@ -229,6 +231,8 @@ REFUSES_ID = "refuses"
 ERRORS_ID = "errors"
 SUM_ZERO_EMPTY = "targets-summing-to-zero-empty"
 NEGATIVE_IDEAL_QUOTIENT = "negative-ideal-quotient"
+IDEAL_FIRST_K = "ideal-of-the-first-k-judgments"
+IDEAL_NONZERO = "ideal-of-the-nonzero-labels"
 
 
 @dataclass(frozen=True)
@@ -299,11 +303,15 @@ def _neighbours_tie(miss: Miss, params: Mapping[str, Any]) -> bool:
 def _undefined_where_scored(miss: Miss, params: Mapping[str, Any]) -> bool:
     """Per-query values undefined or left out where the configuration gives a number, every
     other value meeting the configuration's, and the mean too unless the identification saw
-    the undefined values make the mean undefined (``params["mean_kept"]`` false)."""
+    the undefined values make the mean undefined (``params["mean_kept"]`` false); with
+    ``params["when"]``, a rule of ``UNDEFINED_RULES``, exactly the queries it names."""
     want = expected_of(miss.probe, miss.expected)
     result = miss.answer.result
     given = result.get("per_query")
     if given is None or "per_query" not in want:
+        return False
+    when = params.get("when")
+    if when and not undefined_rule(miss.probe, miss.expected, miss.answer, when):
         return False
     mean_undefined = "aggregate" in result and is_undefined(result["aggregate"])
     if not miss.mean_met() and (params.get("mean_kept", True) or not mean_undefined):
@@ -373,6 +381,62 @@ def _negative_ideal_quotient(miss: Miss, params: Mapping[str, Any]) -> bool:
     )
 
 
+def _ideal_dcg(probe: ProbeInput, config: Config, qid: str, labels: list[str], k: int) -> Decimal:
+    """The DCG, under `config`, of `labels` sorted descending and cut at `k`."""
+    ordered = sorted(labels, key=Decimal, reverse=True)
+    rows = [(qid, f"ideal-{i:06d}", label) for i, label in enumerate(ordered)]
+    run = tuple((q, d, str(len(rows) - i)) for i, (q, d, _) in enumerate(rows))
+    ideal = ProbeInput(f"{probe.case_id}~ideal", tuple(rows), run, config)
+    dcg = expected_of(ideal, config.replace(cutoff=k)).get("per_query", {}).get(qid, {})
+    return Decimal(dcg.get("dcg") or 0)
+
+
+def _with_ideal(miss: Miss, ideal: Callable[[str, int], Decimal], empty_nan: bool) -> bool:
+    """Whether the answer is each query's DCG over the ideal DCG `ideal(qid, k)` (k the
+    cutoff, or the longest list of the input when none is asked): 0 where that ideal DCG is 0,
+    or undefined when `empty_nan`."""
+    want = expected_of(miss.probe, miss.expected)
+    if "per_query" not in want:
+        return False
+    judged = Counter(q for q, *_ in miss.probe.qrels)
+    retrieved = Counter(q for q, *_ in miss.probe.run)
+    k_whole = max(max(judged.values(), default=1), max(retrieved.values(), default=1))
+    values: dict[str, str | None] = {}
+    for qid, entry in want["per_query"].items():
+        if entry["dcg"] is None:
+            values[qid] = entry["ndcg"]
+            continue
+        below = ideal(qid, miss.expected.cutoff or k_whole)
+        if below:
+            values[qid] = canonical_decimal(Decimal(entry["dcg"]) / below)
+        else:
+            values[qid] = None if empty_nan else "0"
+    return meets_values(miss.probe, values, miss.answer, miss.asked, *miss.numbers)
+
+
+def _ideal_first_k(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """The ideal DCG of a query built from its first k judgments in qrels order, padded with
+    labels 0 to k, before they are sorted (rank-validation)."""
+
+    def ideal(qid: str, k: int) -> Decimal:
+        labels = [v for q, _, v in miss.probe.qrels if q == qid][:k]
+        return _ideal_dcg(miss.probe, miss.expected, qid, labels + ["0"] * (k - len(labels)), k)
+
+    return _with_ideal(miss, ideal, empty_nan=False)
+
+
+def _ideal_nonzero(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """The ideal DCG of a query built from its nonzero labels only, so that negative labels
+    move up past the zeros (a sparse matrix keeps no zero, rankerEval); a query without a
+    nonzero label is undefined."""
+
+    def ideal(qid: str, k: int) -> Decimal:
+        labels = [v for q, _, v in miss.probe.qrels if q == qid and Decimal(v) != 0]
+        return _ideal_dcg(miss.probe, miss.expected, qid, labels, k)
+
+    return _with_ideal(miss, ideal, empty_nan=True)
+
+
 MODELS: dict[str, Model] = {
     FLOAT32_SCORES: _float32_scores,
     NEIGHBOURS_TIE: _neighbours_tie,
@@ -382,6 +446,8 @@ MODELS: dict[str, Model] = {
     ERRORS_ID: _errors,
     SUM_ZERO_EMPTY: _sum_zero_empty,
     NEGATIVE_IDEAL_QUOTIENT: _negative_ideal_quotient,
+    IDEAL_FIRST_K: _ideal_first_k,
+    IDEAL_NONZERO: _ideal_nonzero,
 }
 """The model of every departure a page may declare, by id: whether it explains an answer that
 misses the configuration's value."""
@@ -400,7 +466,8 @@ def _declared_by(observation: Observation) -> Declared | None:
         return Declared(NEIGHBOURS_TIE, said)
     if observation.topic == UNDEFINED_VALUES and observation.outcome == UNDEFINED_WHERE_SCORED:
         kept = len(observation.mean_meets) == len(observation.evidence)
-        return Declared(UNDEFINED_WHERE_SCORED_ID, said, {"mean_kept": kept})
+        when = {"when": observation.when} if observation.when else {}
+        return Declared(UNDEFINED_WHERE_SCORED_ID, said, {"mean_kept": kept, **when})
     if observation.topic == NEGATIVE_IDEAL and observation.outcome == DIVIDES_NEGATIVE_IDEAL:
         return Declared(NEGATIVE_IDEAL_QUOTIENT, said)
     if observation.topic == TIE_ORDER and observation.outcome == TIE_RULE_BREAKS:

@@ -267,3 +267,25 @@ def serve_broken(name: str) -> int:
 
 if __name__ == "__main__":
     sys.exit(serve_broken(sys.argv[1]))
+
+
+def _as_number(docid: str) -> str:
+    """A document id as a reader that parses the column as numbers writes it back."""
+    for parse in (int, float):
+        try:
+            return str(parse(docid))
+        except ValueError:
+            continue
+    return docid
+
+
+class _RunIdsAsNumbers(ReferenceAdapter):
+    """The reference, on a run whose document ids were parsed as numbers (0010 becomes 10,
+    1e5 100000.0), the qrels' kept as text."""
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+        run = [(q, _as_number(d), s) for q, d, s in case_input.run]
+        return super().compute(CaseInput(case_input.qrels, run), config)
+
+
+run_ids_as_numbers = _RunIdsAsNumbers()

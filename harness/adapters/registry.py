@@ -33,6 +33,13 @@ PEER_ADAPTERS: dict[str, str] = {
     "spark-mllib": f"{_PEERS}spark_mllib:adapter",
     "spark-mllib-relevance": f"{_PEERS}spark_mllib:adapter_relevance",
     "spark-ml": f"{_PEERS}spark_mllib:adapter_evaluator",
+    "rank-validation": f"{_PEERS}rank_validation:adapter",
+    "rankkit": f"{_PEERS}rankkit:adapter",
+    "evret": f"{_PEERS}evret:adapter",
+    "szl-retrieval-bench": f"{_PEERS}szl_retrieval_bench:adapter",
+    "rankereval": f"{_PEERS}rankereval:adapter",
+    "toolkit-rag-quality": f"{_PEERS}toolkit_rag_quality:adapter",
+    "rag-eval-lite": f"{_PEERS}rag_eval_lite:adapter",
 }
 
 

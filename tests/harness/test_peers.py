@@ -30,6 +30,8 @@ def test_a_missing_library_names_the_extra_and_what_it_installs() -> None:
 def test_peer_modules_import_no_library() -> None:
     modules = sorted({target.split(":")[0] for target in PEER_ADAPTERS.values()})
     libraries = ["sklearn", "torch", "lightgbm", "xgboost", "catboost", "ranx", "pytrec_eval"]
+    libraries += ["rank_validation", "rankkit", "evret", "szl_retrieval_bench", "rankereval"]
+    libraries += ["toolkit_rag_quality", "rag_eval"]
     script = (
         "import sys\n"
         + "".join(f"import {m}\n" for m in modules)

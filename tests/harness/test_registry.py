@@ -33,6 +33,13 @@ NAMES = [
     "spark-mllib",
     "spark-mllib-relevance",
     "spark-ml",
+    "rank-validation",
+    "rankkit",
+    "evret",
+    "szl-retrieval-bench",
+    "rankereval",
+    "toolkit-rag-quality",
+    "rag-eval-lite",
     "node-example",
 ]
 

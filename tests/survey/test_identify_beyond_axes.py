@@ -14,7 +14,10 @@ from ndcgspec.survey.identify import (
     CHOSEN_CUTOFF,
     DIVIDES_NEGATIVE_IDEAL,
     NUMBER_READING,
+    OUTSIDE_UNIT,
     RANKS_CLOSE_SCORES,
+    READS_IDS_AS_NUMBERS,
+    READS_IDS_AS_TEXT,
     READS_NEIGHBOURS_APART,
     READS_NEIGHBOURS_EQUAL,
     SCORE_RESOLUTION,
@@ -25,6 +28,8 @@ from ndcgspec.survey.identify import (
     chosen_cutoff,
     close_scores,
     negative_ideal,
+    numeric_ids,
+    out_of_range,
     tie_order_by_length,
     undefined_values,
 )
@@ -96,8 +101,72 @@ def test_values_left_undefined_are_observed_with_the_mean_they_keep() -> None:
         ["cut"],
     )
     assert found.departs
+    # The relevant document is below the cutoff: the query's DCG is 0, which the rule says.
+    assert found.when == "nothing-relevant-retrieved"
+    assert "exactly when no document of positive gain is retrieved" in found.verdict()
     answers = {("cut", own.replace(cutoff=1).full()): Answer({"per_query": {"q1": 0.0}})}
     assert undefined_values(own, own, [probe], answers, FLOAT64) is None
+
+
+def test_an_undefined_value_no_rule_describes_gets_none() -> None:
+    # Undefined where the relevant document is first (DCG 1): neither rule says so.
+    probe = ProbeInput("top", (("q1", "d1", "1"),), (("q1", "d1", "2"),), Config.default())
+    own = Config.default()
+    answers = {("top", own.full()): Answer({"per_query": {"q1": None}, "aggregate": None})}
+    found = undefined_values(own, own, [probe], answers, FLOAT64)
+    assert found is not None and found.when is None
+
+
+def _id_probes() -> list[ProbeInput]:
+    return [p for p in probe_inputs() if p.case_id.startswith("ids.")]
+
+
+def test_ids_read_as_text_meet_every_numeric_looking_id() -> None:
+    probes = _id_probes()
+    assert {p.case_id for p in probes} >= {"ids.numeric/leading-zeros", "ids.numeric/exponent-twin"}
+    found = numeric_ids(adapter_command("reference", None), Config.default(), probes, FLOAT64)
+    assert found is not None
+    assert (found.outcome, found.departs) == (READS_IDS_AS_TEXT, False)
+    assert sorted(found.evidence) == sorted(p.case_id for p in probes)
+
+
+def test_a_run_read_as_numbers_misreads_ids() -> None:
+    command = adapter_command("fakes:run_ids_as_numbers", None)
+    found = numeric_ids(command, Config.default(), _id_probes(), FLOAT64)
+    assert found is not None
+    assert (found.outcome, found.departs) == (READS_IDS_AS_NUMBERS, True)
+    # 0010 becomes 10, which the qrels do not judge: the relevant document is lost; 1e5 becomes
+    # 100000.0. Only 1.0 and its twin 1 come back as they were written.
+    assert "ids.numeric/leading-zeros" in found.evidence
+    assert "ids.numeric/exponent-twin" in found.evidence
+    assert found.disagreeing == ["ids.numeric/decimal-point-twin"]
+
+
+def test_values_outside_the_unit_interval_are_observed_most_extreme_first() -> None:
+    own = Config.default()
+    probes = [
+        ProbeInput(name, (("q1", "d1", "1"),), (("q1", "d1", "1"),), own)
+        for name in ("a", "b", "c")
+    ]
+    answers = {
+        ("a", own.full()): Answer({"per_query": {"q1": 1.25}}),
+        ("b", own.full()): Answer({"per_query": {"q1": 7.0}}),
+        ("c", own.full()): Answer({"per_query": {"q1": 1.0 + 1e-12}}),
+    }
+    found = out_of_range(own, probes, answers)
+    assert found is not None
+    assert (found.outcome, found.evidence, found.values) == (
+        OUTSIDE_UNIT,
+        ["b", "a"],
+        ["7", "1.25"],
+    )
+    assert "(the farthest 7)" in found.verdict()
+    within = {("a", own.full()): Answer({"per_query": {"q1": 0.5}})}
+    assert out_of_range(own, probes[:1], within) is None
+    # 1 rounded to float32 and back is 1 exactly; 1 + 2^-23, the next float32, is rounding.
+    rounded = {("a", own.full()): Answer({"per_query": {"q1": 1 + 2**-23}})}
+    assert out_of_range(own, probes[:1], rounded, 32) is None
+    assert out_of_range(own, probes[:1], rounded, 64) is not None
 
 
 def test_a_tie_rule_kept_on_every_length_holds() -> None:

@@ -21,6 +21,8 @@ from ndcgspec.reference import Config
 from ndcgspec.survey.prediction import (
     CUTOFFS,
     ERRORS_ID,
+    IDEAL_FIRST_K,
+    IDEAL_NONZERO,
     MODELS,
     NEIGHBOURS_TIE,
     PAGE_QUERIES,
@@ -228,3 +230,42 @@ def test_a_failure_is_explained_only_by_an_error_the_page_shows() -> None:
     assert not model(Miss(probe, config, other, config, FLOAT64), seen)
     refused = Answer({"rejected": "fraction"})
     assert not model(Miss(probe, config, refused, config, FLOAT64), seen)
+
+
+def test_an_ideal_of_the_first_k_judgments_explains_a_value_above_one() -> None:
+    # Judgments a 1, b 3 in that order, b ranked first, k = 1: the ideal of the first judgment
+    # alone is 2^1 - 1 = 1, the DCG 2^3 - 1 = 7 (rank-validation's ndcg([1, 3], [3, 1], 1)).
+    probe = _probe([("a", "1"), ("b", "3")], [("b", "2"), ("a", "1")])
+    config = parse_measure("nDCG(gain=exponential,negative=keep-in-ideal,ties=input)@1")
+    model = MODELS[IDEAL_FIRST_K]
+    seven = Answer({"per_query": {"q1": 7.0}, "aggregate": 7.0})
+    assert not meets(probe, config, seven, config, *FLOAT64)
+    assert model(Miss(probe, config, seven, config, FLOAT64), {})
+    one = Answer({"per_query": {"q1": 1.0}, "aggregate": 1.0})
+    assert not model(Miss(probe, config, one, config, FLOAT64), {})
+
+
+def test_the_first_k_ideal_pads_with_zeros_before_the_sort() -> None:
+    # Judgments a 1, b -1, a alone ranked, the whole ranking: k is the longest list, 2, so
+    # nothing is padded and the ideal is (1, -1/2): 1 / (1 - 0.5 / log2(3)). A padded k of 3
+    # would have sunk -1 below a 0 instead.
+    probe = _probe([("a", "1"), ("b", "-1")], [("a", "1")])
+    config = parse_measure("nDCG(gain=exponential,negative=keep-in-ideal,ties=input)")
+    value = 1 / (1 - 0.5 / math.log2(3))
+    answer = Answer({"per_query": {"q1": value}, "aggregate": value})
+    assert MODELS[IDEAL_FIRST_K](Miss(probe, config, answer, config, FLOAT64), {})
+
+
+def test_an_ideal_of_the_nonzero_labels_moves_a_negative_label_up() -> None:
+    # a 1, b 0, c -1 ranked a, b, c, linear gain: DCG 1 + 0 - 1/log2(4) = 0.5. The spec's
+    # keep-in-ideal ideal (1, 0, -1) is 0.5 too; the ideal of the nonzero labels (1, -1) is
+    # 1 - 1/log2(3), so rankerEval's value is 0.5 / (1 - 1/log2(3)).
+    probe = _probe([("a", "1"), ("b", "0"), ("c", "-1")], [("a", "3"), ("b", "2"), ("c", "1")])
+    config = parse_measure("nDCG(negative=keep-in-ideal,ties=input,empty=nan)")
+    value = 0.5 / (1 - 1 / math.log2(3))
+    sparse = Answer({"per_query": {"q1": value}, "aggregate": value})
+    assert not meets(probe, config, sparse, config, *FLOAT64)
+    assert MODELS[IDEAL_NONZERO](Miss(probe, config, sparse, config, FLOAT64), {})
+    dense = Answer({"per_query": {"q1": 1.0}, "aggregate": 1.0})
+    assert meets(probe, config, dense, config, *FLOAT64)
+    assert not MODELS[IDEAL_NONZERO](Miss(probe, config, dense, config, FLOAT64), {})

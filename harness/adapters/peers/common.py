@@ -14,8 +14,9 @@ document the run does not retrieve (`ArraysPeerAdapter`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
@@ -95,6 +96,23 @@ def query_arrays(
             np.array([float(judged.get(d, 0)) for d, _ in ranking], dtype=np.float64),
             np.array([float(s) for _, s in ranking], dtype=np.float64),
         )
+
+
+def ranked_documents(ranking: Sequence[tuple[str, Decimal]]) -> list[str]:
+    """A query's run documents by score descending, ties in run order (a stable sort): the
+    ranked list a user hands to an API that takes document ids in rank order."""
+    return [docid for docid, _ in sorted(ranking, key=lambda row: -row[1])]
+
+
+def ranked_lists(case_input: CaseInput) -> dict[str, list[str]]:
+    """`ranked_documents` of every run query."""
+    return {q: ranked_documents(r) for q, r in case_input.rankings().items()}
+
+
+def whole_depth(case_input: CaseInput) -> int:
+    """A cutoff k that no list of the case reaches, for an API whose k is required: asked for
+    the whole ranking, the adapter passes it, and every ranking and ideal list is kept whole."""
+    return max(1, len(case_input.qrels) + len(case_input.run))
 
 
 def undefined_as_none(value: float) -> float | None:

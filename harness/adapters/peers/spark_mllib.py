@@ -61,7 +61,7 @@ from ndcgspec.harness.adapters.base import (
     label_number,
     scored_queries,
 )
-from ndcgspec.harness.adapters.peers.common import PeerAdapter, require
+from ndcgspec.harness.adapters.peers.common import PeerAdapter, ranked_documents, require
 
 DISTRIBUTION = "pyspark"
 EXTRA = "spark"
@@ -93,11 +93,6 @@ def local_session() -> Any:
     )
     session.sparkContext.setLogLevel("OFF")
     return session
-
-
-def ranked_documents(ranking: list[tuple[str, Decimal]]) -> list[str]:
-    """The run's documents by score descending, ties in run order (a stable sort)."""
-    return [docid for docid, _ in sorted(ranking, key=lambda row: -row[1])]
 
 
 def label_list(judged: Mapping[str, Decimal]) -> list[tuple[str, Decimal]]:
