@@ -3,18 +3,22 @@
 
 A preset may declare probe cases on which its library refuses, crashes on or differs from valid
 input in a way no choice of the spec describes; ``matrix`` checks that each still departs exactly
-so (``survey/preset_check.py``). A run of that built-in adapter under the preset's configuration
-judges the same inputs: a result that departs there as declared is a declared departure, which
-the report marks (``declared_departure``) and the exit status does not count as a failure.
+so (``survey/preset_check.py``). A departure may also name a condition on the input (``when``,
+``harness/departure_conditions.py``) under which the library departs so on any input. A run of
+that built-in adapter under the preset's configuration judges the same inputs and many more: a
+result that departs as declared, on a listed probe case or where the declared condition holds,
+is a declared departure, which the report marks (``declared_departure``) and the exit status
+does not count as a failure.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ndcgspec.harness.adapters.registry import preset_adapters
+from ndcgspec.harness.departure_conditions import CONDITIONS, Condition, Rows
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import preset
 
@@ -34,41 +38,79 @@ def departure_kind(record: Mapping[str, Any]) -> str | None:
 
 
 @dataclass(frozen=True)
+class Declared:
+    """A departure one preset declares, as the report records it."""
+
+    preset: str
+    outcome: str
+    behaviour: str
+
+    def to_json(self) -> dict[str, str]:
+        """The report's ``declared_departure`` object."""
+        return {"preset": self.preset, "outcome": self.outcome, "behaviour": self.behaviour}
+
+
+@dataclass(frozen=True)
 class Departures:
-    """The declared departures of the presets of one built-in adapter: by the configuration
-    (cutoff aside) and the input case id, the preset, the outcome and the behaviour."""
+    """The declared departures of the presets of one built-in adapter, by the configuration
+    (cutoff aside): on listed probe cases (`listed`, by input case id) and wherever a condition
+    holds (`conditional`, ``harness/departure_conditions.py``)."""
 
-    declared: Mapping[tuple[str, str], tuple[str, str, str]]
+    listed: Mapping[tuple[str, str], Declared]
+    conditional: Mapping[str, tuple[tuple[Condition, Declared], ...]]
 
-    def of(self, record: Mapping[str, Any]) -> dict[str, str] | None:
-        """The declared departure a result is, as the report records it; None if none."""
+    def of(self, record: Mapping[str, Any], rows: Callable[[], Rows]) -> dict[str, str] | None:
+        """The declared departure a result is, as the report records it; None if none.
+        `rows` gives the case's input, asked only of a failing result whose configuration
+        declares a condition."""
         kind = departure_kind(record)
-        if kind is None or not self.declared:
+        if kind is None or not (self.listed or self.conditional):
             return None
         try:
             config = Config.from_mapping(record.get("config") or {}).replace(cutoff=None)
         except NdcgSpecError:
             return None
-        # A computed case's id is its input's id and the configuration's fingerprint.
-        found = self.declared.get((config.fingerprint(), record["id"].partition("@")[0]))
-        if found is None or found[1] != kind:
-            return None
-        name, outcome, behaviour = found
-        return {"preset": name, "outcome": outcome, "behaviour": behaviour}
+        # A computed case's id is its input's id and the configuration's fingerprint; a preset
+        # file's case names the input it judges.
+        case = record.get("input_of") or record["id"].partition("@")[0]
+        found = self.listed.get((config.fingerprint(), case))
+        if found is not None and found.outcome == kind:
+            return found.to_json()
+        for condition, declared in self.conditional.get(config.fingerprint(), ()):
+            if declared.outcome == kind and condition(rows(), config):
+                return declared.to_json()
+        return None
 
 
 def declared_departures(adapter: str | None) -> Departures:
     """The departures declared by every preset whose library is the built-in `adapter`."""
-    declared: dict[tuple[str, str], tuple[str, str, str]] = {}
+    listed: dict[tuple[str, str], Declared] = {}
+    conditional: dict[str, list[tuple[Condition, Declared]]] = {}
     for name, library in preset_adapters().items():
         if library != adapter:
             continue
         entry = preset(name)
-        config = Config.from_mapping(entry.get("config", {})).replace(cutoff=None)
+        fingerprint = (
+            Config.from_mapping(entry.get("config", {})).replace(cutoff=None).fingerprint()
+        )
         for departure in entry.get("departures", []):
+            declared = Declared(
+                name, departure["outcome"], " ".join(departure["behaviour"].split())
+            )
             for case in departure["cases"]:
-                declared.setdefault(
-                    (config.fingerprint(), case),
-                    (name, departure["outcome"], " ".join(departure["behaviour"].split())),
+                listed.setdefault((fingerprint, case), declared)
+            if "when" in departure:
+                conditional.setdefault(fingerprint, []).append(
+                    (condition_named(departure["when"], name), declared)
                 )
-    return Departures(declared)
+    return Departures(listed, {f: tuple(c) for f, c in conditional.items()})
+
+
+def condition_named(when: str, preset_id: str) -> Condition:
+    """The condition a departure of `preset_id` names; an unknown one is an error naming it."""
+    if when not in CONDITIONS:
+        raise NdcgSpecError(
+            f"preset {preset_id}: unknown departure condition {when!r}; "
+            f"known: {', '.join(sorted(CONDITIONS))}"
+        )
+    return CONDITIONS[when]

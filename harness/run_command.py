@@ -26,7 +26,7 @@ from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.render import render_text
 from ndcgspec.harness.report import REPORT_FORMAT, Report, ReportWriter, exit_status, tally
-from ndcgspec.harness.runner import HarnessError, Plan, load_cases, run_cases
+from ndcgspec.harness.runner import HarnessError, Plan, case_rows, load_cases, run_cases
 from ndcgspec.harness.versions import versions
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import NdcgSpecError
@@ -178,8 +178,8 @@ def execute(
             writer = ReportWriter(report_path)
             writer.write(header)
 
-    def record(result: dict[str, Any]) -> None:
-        declared = departures.of(result) if departures else None
+    def record(result: dict[str, Any], loaded: LoadedCase) -> None:
+        declared = departures.of(result, lambda: case_rows(loaded, data)) if departures else None
         if declared:
             result["declared_departure"] = declared
         if writer:

@@ -40,7 +40,8 @@ from ndcgspec.suite.lint import parse_file, schema_problems
 from ndcgspec.suite.load import LoadedCase, case_files, case_inputs, iter_cases
 
 MAX_BATCH = 16
-OnResult = Callable[[dict[str, Any]], None]
+OnResult = Callable[[dict[str, Any], LoadedCase], None]
+"""Takes each result record, with the case it judges."""
 OnFailure = Callable[[Failure], None]
 Plan = Callable[[Mapping[str, Any]], Sequence[LoadedCase]]
 """The cases to run, made from the adapter object of the start reply."""
@@ -257,7 +258,7 @@ def _dispatch(
         record = result_record(loaded, verdict, reason)
         with lock:
             records[loaded.case["id"]] = record
-            on_result(record)
+            on_result(record, loaded)
             if on_failure and answer is not None and verdict.outcome == "fail":
                 on_failure(Failure(record, loaded.case, answer))
 

@@ -42,11 +42,13 @@ DEPARTURE_OUTCOMES = (REFUSES, CRASHES, DIFFERS)
 @dataclass(frozen=True)
 class Departure:
     """A departure a preset declares: how the library departs from the preset's value on the
-    probe `cases` (`outcome`), and the library behaviour that makes it."""
+    probe `cases` (`outcome`), the library behaviour that makes it, and the condition on any
+    input under which it does (`when`, ``harness/departure_conditions.py``), if one is known."""
 
     outcome: str
     behaviour: str
     cases: tuple[str, ...]
+    when: str | None = None
 
 
 @dataclass
@@ -77,7 +79,7 @@ def preset_config(preset_id: str) -> Config:
 def declared_departures(preset_id: str) -> list[Departure]:
     """The departures a preset declares, in file order."""
     return [
-        Departure(d["outcome"], d["behaviour"], tuple(d["cases"]))
+        Departure(d["outcome"], d["behaviour"], tuple(d["cases"]), d.get("when"))
         for d in preset(preset_id).get("departures", [])
     ]
 

@@ -26,7 +26,12 @@ EVIDENCE_FILE = "presets.json"
 
 def _departures_of(preset_id: str) -> list[dict[str, Any]]:
     return [
-        {"outcome": d.outcome, "behaviour": d.behaviour, "cases": list(d.cases)}
+        {
+            "outcome": d.outcome,
+            "behaviour": d.behaviour,
+            "cases": list(d.cases),
+            **({"when": d.when} if d.when else {}),
+        }
         for d in declared_departures(preset_id)
     ]
 

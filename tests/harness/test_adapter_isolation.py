@@ -128,7 +128,7 @@ def test_a_malformed_result_is_an_error(behaviour: str, validate: bool) -> None:
         fixed_cases(cases),
         hostile(behaviour),
         PoolOptions(timeout=60, validate=validate),
-        lambda r: None,
+        lambda record, case: None,
     )
     assert [r["outcome"] for r in records] == ["error"] * 3, records
 
