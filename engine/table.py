@@ -41,6 +41,11 @@ RUN_COLUMNS = ("query_id", "doc_id", "score")
 CSV_SUFFIXES = (".csv", ".csv.gz")
 # Rows read at a time: a batch's columns and their temporaries stay a few MiB.
 BATCH_ROWS = 1 << 16
+# What a Parquet row group of valid rows may hold per row and column, encoded: a value of at
+# most FIELD_BYTES, its length, and a page header with min and max statistics of such values
+# (a page holds one value at least); and per column chunk, its metadata.
+ROW_GROUP_BYTES_PER_ROW = 4 * FIELD_BYTES + 128
+ROW_GROUP_BYTES_FIXED = 1 << 16
 # What may not appear in an id: what ends or separates a TREC field, or is forbidden in it.
 NOT_IN_ID = FORBIDDEN.pattern + "|[" + "".join(f"\\x{b:02x}" for b in SEPARATORS + b"\n") + "]"
 _EXACT_INTEGER = 2**53
@@ -89,6 +94,11 @@ def _batches(source: Source, kind: str, names: Sequence[str]) -> Iterator[Any]:
         if kind == "parquet":
             reader = pa.parquet.ParquetFile(source.file)
             _check_names(reader.schema_arrow.names, names, source.name)
+            _check_row_groups(reader.metadata, names, source.name)
+            # Id columns stay dictionary-encoded until their distinct values are checked: one
+            # long id repeated by a dictionary would otherwise be copied into every row.
+            source.file.seek(0)
+            reader = pa.parquet.ParquetFile(source.file, read_dictionary=list(names[:2]))
             batches = reader.iter_batches(BATCH_ROWS, columns=list(names))
         elif kind == "arrow":
             reader = pa.ipc.open_file(source.file)
@@ -106,10 +116,60 @@ def _batches(source: Source, kind: str, names: Sequence[str]) -> Iterator[Any]:
             _check_names(header.schema.names, names, source.name)
             text = source.text()
             batches = pa.csv.open_csv(text, convert_options=options)
-        for batch in batches:
-            yield batch.select(list(names))
+        selected = (batch.select(list(names)) for batch in batches)
+        yield from _decoded_ids(selected, names, source.name)
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"not a readable {kind} table: {error}", Location(source.name)) from None
+
+
+def _check_row_groups(metadata: Any, names: Sequence[str], where: str) -> None:
+    """Refuse, before reading it, a Parquet row group whose column holds more bytes than its
+    rows can in valid values (``ndcg.limits``, `ROW_GROUP_BYTES_PER_ROW`): what one block of
+    the file costs to read stays within a bound of its row count."""
+    paths = [metadata.schema.column(i).path for i in range(metadata.num_columns)]
+    first = 1
+    for index in range(metadata.num_row_groups):
+        group = metadata.row_group(index)
+        bound = group.num_rows * ROW_GROUP_BYTES_PER_ROW + ROW_GROUP_BYTES_FIXED
+        for name in names:
+            size = group.column(paths.index(name)).total_uncompressed_size
+            if size > bound:
+                raise InputError(
+                    f"row group {index} ({group.num_rows} rows) holds {size} bytes of column "
+                    f"{name!r}, more than rows of ids and numbers of at most {FIELD_BYTES} bytes "
+                    "can (ndcg.limits)",
+                    Location(where, first),
+                )
+        first += group.num_rows
+
+
+def _decoded_ids(batches: Iterator[Any], names: Sequence[str], where: str) -> Iterator[Any]:
+    """The batches with their dictionary-encoded columns (Parquet ids as read, Arrow IPC as
+    written) decoded, the lengths of the values each row takes from a dictionary first held to
+    the id length of ``ndcg.limits``, so that decoding copies at most that many bytes into each
+    row."""
+    pa = _pyarrow(where)
+    pc = pa.compute
+    first = 1
+    for batch in batches:
+        columns = []
+        for name, column in zip(names, batch.columns, strict=True):
+            if pa.types.is_dictionary(column.type):
+                text = column.type.value_type
+                if pa.types.is_string(text) or pa.types.is_large_string(text):
+                    lengths = pc.take(pc.binary_length(column.dictionary), column.indices)
+                else:
+                    lengths = pa.array([0])
+                long = pc.greater(lengths, FIELD_BYTES)
+                if pc.any(long).as_py():
+                    raise InputError(
+                        f"column {name!r}: an id is longer than {FIELD_BYTES} bytes (ndcg.limits)",
+                        Location(where, first + _first(long, pc)),
+                    )
+                column = column.cast(column.type.value_type)
+            columns.append(column)
+        yield pa.RecordBatch.from_arrays(columns, names=list(names))
+        first += batch.num_rows
 
 
 def _check_names(present: list[str], names: Sequence[str], where: str) -> None:

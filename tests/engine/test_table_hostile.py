@@ -80,3 +80,64 @@ def test_a_huge_exponent_in_a_table_is_refused(tmp_path: Path, capsys) -> None:
     assert _error(capsys, qrels, run).startswith(
         f"{qrels}:2: column 'relevance': '1e999999' lies outside"
     )
+
+
+def test_a_row_group_holding_more_than_its_rows_can_is_refused_before_it_is_read(
+    tmp_path: Path, capsys
+) -> None:
+    # One row of a 4 MiB id: the row group's metadata says so, and the file is refused before
+    # the value is read (it named the id's row after reading it before).
+    qrels, run = tmp_path / "qrels.parquet", tmp_path / "run"
+    huge = "b" * (4 << 20)
+    parquet.write_table(
+        pa.table({"query_id": ["q1"], "doc_id": [huge], "relevance": [1]}),
+        qrels,
+        use_dictionary=False,
+        compression="none",
+    )
+    run.write_text("q1 Q0 a 1 1 r\n")
+    said = _error(capsys, qrels, run)
+    assert said.startswith(f"{qrels}:1: row group 0 (1 rows) holds ")
+    assert said.endswith(
+        f"of column 'doc_id', more than rows of ids and numbers of at most "
+        f"{FIELD_BYTES} bytes can (ndcg.limits)"
+    )
+
+
+PEAK_MEMORY = """
+import resource, sys
+from ndcgspec.commands.cli import main
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+status = main(["score", sys.argv[1], sys.argv[2]])
+grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+print(status, grown)
+"""
+
+
+def test_a_long_id_repeated_by_a_dictionary_is_refused_before_it_is_copied(
+    tmp_path: Path,
+) -> None:
+    # 512 rows share one 1 MiB id through the column's dictionary: decoded, 512 MiB. The file is
+    # a few MiB; reading it must cost about that, not the 512 MiB of the decoded column.
+    import subprocess
+    import sys
+
+    qrels, run = tmp_path / "qrels.parquet", tmp_path / "run"
+    rows = 512
+    ids = pa.DictionaryArray.from_arrays(pa.array([0] * rows, pa.int32()), ["b" * (1 << 20)])
+    table = pa.table({"query_id": ["q1"] * rows, "doc_id": ids, "relevance": [1] * rows})
+    parquet.write_table(table, qrels, row_group_size=rows)
+    run.write_text("q1 Q0 a 1 1 r\n")
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK_MEMORY, str(qrels), str(run)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    status, grown_kib = map(int, done.stdout.split())
+    assert status == 2
+    assert done.stderr == (
+        f"ndcgspec: error: {qrels}:1: column 'doc_id': an id is longer than {FIELD_BYTES} bytes "
+        "(ndcg.limits)\n"
+    )
+    assert grown_kib < 64 << 10, f"reading the file grew the process by {grown_kib} KiB"
