@@ -578,7 +578,10 @@ def chosen_cutoff(
     """A cutoff the implementation applies when asked for the whole ranking: whole-ranking
     probes it misses, met by the reference at one cutoff k instead, every one of them that
     is longer than k (ranked or judged documents of a query); a miss on a probe no longer than
-    k, which no cutoff of k can explain, has another cause and is listed as disagreeing."""
+    k, which no cutoff of k can explain, has another cause and is listed as disagreeing. Each
+    missed probe first names the smallest k that meets it; a probe that gains nothing past
+    rank 2 is met at 2 as well as at the library's 10, so every k named is then tried on every
+    missed probe longer than it, and the smallest that meets them all is the cutoff."""
     asked = replaced(identified, cutoff=None)
     whole = [p for p in probes if p.config.cutoff is None]
     answers = ask(command, _questions(asked, whole))
@@ -605,12 +608,24 @@ def chosen_cutoff(
     if not missed:
         return None
     anchor = axis(CUTOFF)["anchor"]
-    if len(found) == 1:
-        k, cases = next(iter(found.items()))
-        if {case for case, length in missed.items() if length > k} <= set(cases):
-            others = sorted(set(missed) - set(cases))
+    by_id = {p.case_id: p for p in whole}
+    for k in sorted(found):
+        longer = [case for case, length in missed.items() if length > k]
+        met = [
+            case
+            for case in longer
+            if meets(
+                by_id[case],
+                replaced(asked, cutoff=k),
+                answers[(case, asked.full())],
+                asked,
+                *numbers,
+            )
+        ]
+        if longer and len(met) == len(longer):
+            others = sorted(set(missed) - set(met))
             return Observation(
-                CUTOFF, CHOSEN_CUTOFF, "null", sorted(cases), others, cutoffs=[k], anchor=anchor
+                CUTOFF, CHOSEN_CUTOFF, "null", sorted(met), others, cutoffs=[k], anchor=anchor
             )
     return Observation(
         CUTOFF,

@@ -109,6 +109,7 @@ VERSIONED = (
     "rankerEval",
     "toolkit-rag-quality",
     "rag-eval-lite",
+    "pyltr",
     "pandas",
     "numba",
     "matplotlib",

@@ -30,8 +30,9 @@ presets naming the adapter that give a ``model``; each is shown on the page with
 fresh query it explains. Their ids: ``float32-scores``, ``adjacent-doubles-tie`` (a number
 reader that takes adjacent doubles for one score), ``undefined-where-scored`` (params
 ``mean_kept``), ``negative-ideal-quotient``, ``tie-order`` (params ``from_length``),
-``refuses`` (params ``reasons``), ``errors`` (params ``errors``: first lines) and
-``targets-summing-to-zero-empty``.
+``refuses`` (params ``reasons``), ``errors`` (params ``errors``: first lines),
+``targets-summing-to-zero-empty``, ``negative-ideal-quotient``, ``ideal-of-the-first-k-judgments``,
+``ideal-of-the-nonzero-labels`` and ``ideal-floored-at-epsilon``.
 
 The record (`Prediction.to_json`), stored on the matrix's ``Implementation.prediction`` and,
 per adapter name, under ``"libraries"`` in ``docs/predictions.json``
@@ -239,6 +240,9 @@ SUM_ZERO_EMPTY = "targets-summing-to-zero-empty"
 NEGATIVE_IDEAL_QUOTIENT = "negative-ideal-quotient"
 IDEAL_FIRST_K = "ideal-of-the-first-k-judgments"
 IDEAL_NONZERO = "ideal-of-the-nonzero-labels"
+IDEAL_FLOORED = "ideal-floored-at-epsilon"
+FLOAT64_EPSILON = Decimal(2) ** -52
+"""float64's machine epsilon, ``np.finfo(np.float64).eps``."""
 
 
 @dataclass(frozen=True)
@@ -455,6 +459,23 @@ def _ideal_nonzero(miss: Miss, params: Mapping[str, Any]) -> bool:
     return _with_ideal(miss, ideal, empty_nan=True)
 
 
+def _ideal_floored(miss: Miss, params: Mapping[str, Any]) -> bool:
+    """Each query's DCG over its ideal DCG floored at float64's machine epsilon,
+    ``dcg / max(eps, idcg)`` (pyltr): a query whose ideal DCG is 0 or below scores its DCG
+    over 2^-52 instead of as empty."""
+    want = expected_of(miss.probe, miss.expected)
+    if "per_query" not in want:
+        return False
+    values: dict[str, str | None] = {}
+    for qid, entry in want["per_query"].items():
+        if entry["dcg"] is None:
+            values[qid] = entry["ndcg"]
+            continue
+        floored = max(FLOAT64_EPSILON, Decimal(entry["idcg"]))
+        values[qid] = canonical_decimal(Decimal(entry["dcg"]) / floored)
+    return meets_values(miss.probe, values, miss.answer, miss.asked, *miss.numbers)
+
+
 MODELS: dict[str, Model] = {
     FLOAT32_SCORES: _float32_scores,
     NEIGHBOURS_TIE: _neighbours_tie,
@@ -466,6 +487,7 @@ MODELS: dict[str, Model] = {
     NEGATIVE_IDEAL_QUOTIENT: _negative_ideal_quotient,
     IDEAL_FIRST_K: _ideal_first_k,
     IDEAL_NONZERO: _ideal_nonzero,
+    IDEAL_FLOORED: _ideal_floored,
 }
 """The model of every departure a page may declare, by id: whether it explains an answer that
 misses the configuration's value."""

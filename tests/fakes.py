@@ -69,8 +69,16 @@ def _depth_1000(config: Config) -> Config:
     return config
 
 
+def _depth_10(config: Config) -> Config:
+    # pyltr's NDCG(k=10): a cutoff of its own when none is asked.
+    if config["cutoff"] is None:
+        config["cutoff"] = 10
+    return config
+
+
 linear_gain = _Mutated("fake-linear-gain", _linear_for_exponential)
 depth_1000 = _Mutated("fake-depth-1000", _depth_1000)
+depth_10 = _Mutated("fake-depth-10", _depth_10)
 discount_off_by_one = _Mutated("fake-discount-off-by-one", _discount_one_rank_late)
 ties_reversed = _Mutated("fake-ties-reversed", _ties_reversed)
 ideal_retrieved = _Mutated("fake-ideal-retrieved", _ideal_from_retrieved)

@@ -40,6 +40,7 @@ PEER_ADAPTERS: dict[str, str] = {
     "rankereval": f"{_PEERS}rankereval:adapter",
     "toolkit-rag-quality": f"{_PEERS}toolkit_rag_quality:adapter",
     "rag-eval-lite": f"{_PEERS}rag_eval_lite:adapter",
+    "pyltr": f"{_PEERS}pyltr:adapter",
 }
 
 

@@ -31,7 +31,7 @@ def test_peer_modules_import_no_library() -> None:
     modules = sorted({target.split(":")[0] for target in PEER_ADAPTERS.values()})
     libraries = ["sklearn", "torch", "lightgbm", "xgboost", "catboost", "ranx", "pytrec_eval"]
     libraries += ["rank_validation", "rankkit", "evret", "szl_retrieval_bench", "rankereval"]
-    libraries += ["toolkit_rag_quality", "rag_eval"]
+    libraries += ["toolkit_rag_quality", "rag_eval", "pyltr"]
     script = (
         "import sys\n"
         + "".join(f"import {m}\n" for m in modules)

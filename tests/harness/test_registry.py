@@ -40,6 +40,7 @@ NAMES = [
     "rankereval",
     "toolkit-rag-quality",
     "rag-eval-lite",
+    "pyltr",
     "node-example",
 ]
 

@@ -202,6 +202,25 @@ def test_a_default_depth_beyond_the_searched_lengths_is_found() -> None:
     assert (found.outcome, found.cutoffs) == (CHOSEN_CUTOFF, [1000])
 
 
+def test_a_default_depth_is_found_where_a_smaller_cutoff_also_meets_one_probe() -> None:
+    # Twelve documents each, three relevant; the fake answers nDCG@10 for the whole ranking.
+    # First probe, relevant at ranks 1, 2 and 12: DCG@k = 1 + 1/log2(3) from k = 2 and the
+    # ideal DCG is whole from k = 3, so cutoffs 3 to 11 meet the answer, 3 first. Second probe,
+    # relevant at ranks 1, 5 and 12: DCG@k is whole but for rank 12 from k = 5, so 5 to 11 meet
+    # it, and 3 does not. Each probe's smallest cutoff differs (3, 5); 5 meets both.
+    run = tuple(("q1", f"d{i:02d}", str(100 - i)) for i in range(12))
+    first = ProbeInput(
+        "first", tuple(("q1", f"d{i:02d}", "1") for i in (0, 1, 11)), run, Config.default()
+    )
+    second = ProbeInput(
+        "second", tuple(("q1", f"d{i:02d}", "1") for i in (0, 4, 11)), run, Config.default()
+    )
+    command = adapter_command("fakes:depth_10", None)
+    found = chosen_cutoff(command, Config.default(), [first, second], FLOAT64)
+    assert found is not None
+    assert (found.outcome, found.cutoffs) == (CHOSEN_CUTOFF, [5])
+
+
 def test_a_division_by_a_negative_ideal_dcg_is_observed() -> None:
     # Under negative=keep-in-ideal, ideal=retrieved: b (-2) ranked above a (1). By hand,
     # DCG = -2 + 1 / log2(3), IDCG = 1 - 2 / log2(3) < 0: the spec scores the query as empty
