@@ -26,7 +26,7 @@ from ndcgspec.harness.diagnosis import Diagnose, diagnosis_lines
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions, declared_adapter
 from ndcgspec.harness.report import nothing_ran, tally
-from ndcgspec.harness.run_command import execute
+from ndcgspec.harness.run_command import checked_pool_options, execute
 from ndcgspec.harness.runner import fixed_cases, load_cases
 from ndcgspec.harness.trace import reference_trace
 from ndcgspec.harness.worker import adapter_command
@@ -125,9 +125,12 @@ def _command(config: pytest.Config) -> list[str] | str:
 
 
 def _options(config: pytest.Config) -> PoolOptions:
-    timeout = config.getoption("ndcgspec_timeout")
-    return PoolOptions(
-        jobs=config.getoption("ndcgspec_jobs"), timeout=timeout, start_timeout=max(timeout, 60.0)
+    return checked_pool_options(
+        config.getoption("ndcgspec_jobs"),
+        config.getoption("ndcgspec_timeout"),
+        PoolOptions.max_output_bytes / 2**20,
+        False,
+        ("--ndcgspec-jobs", "--ndcgspec-timeout", "the output cap"),
     )
 
 

@@ -82,17 +82,34 @@ def register(subparsers: argparse._SubParsersAction, diagnose: Diagnose | None =
 
 
 def pool_options(args: argparse.Namespace) -> PoolOptions:
-    """The process options of the command line, checked before anything starts: NaN or an
-    infinity would reach the workers' clocks and output cap, where no limit holds."""
-    limits = (args.timeout, args.max_output_mb)
-    if args.jobs < 1 or not all(0 < limit < math.inf for limit in limits):
-        raise NdcgSpecError("-j, --timeout and --max-output-mb must be positive and finite")
+    """The process options of the command line (`checked_pool_options`)."""
+    return checked_pool_options(
+        args.jobs,
+        args.timeout,
+        args.max_output_mb,
+        args.validate_protocol,
+        ("-j", "--timeout", "--max-output-mb"),
+    )
+
+
+def checked_pool_options(
+    jobs: int,
+    timeout: float,
+    max_output_mb: float,
+    validate: bool,
+    names: tuple[str, str, str],
+) -> PoolOptions:
+    """The adapter processes' options, checked before anything starts: NaN or an infinity
+    would reach the workers' clocks and output cap, where no limit holds. `names` are the
+    options' names as the user wrote them, for the error."""
+    if jobs < 1 or not all(0 < limit < math.inf for limit in (timeout, max_output_mb)):
+        raise NdcgSpecError(f"{names[0]}, {names[1]} and {names[2]} must be positive and finite")
     return PoolOptions(
-        jobs=args.jobs,
-        timeout=args.timeout,
-        start_timeout=max(args.timeout, 60.0),
-        max_output_bytes=int(args.max_output_mb * 2**20),
-        validate=args.validate_protocol,
+        jobs=jobs,
+        timeout=timeout,
+        start_timeout=max(timeout, 60.0),
+        max_output_bytes=int(max_output_mb * 2**20),
+        validate=validate,
     )
 
 

@@ -161,3 +161,26 @@ def test_the_terminal_summary_diagnoses_the_failures_before_listing_them(tmp_pat
     assert done.returncode == 1, out + done.stderr
     assert "negative: computes keep-in-ideal (asked zero)" in out
     assert out.index("ndcgspec diagnosis") < out.index("= FAILURES =")
+
+
+def test_a_timeout_that_is_no_limit_is_a_usage_error(tmp_path: Path) -> None:
+    # NaN reached the workers' clocks before, where no case could ever time out.
+    (tmp_path / "mylib_ndcg.py").write_text(THIRD_PARTY)
+    for timeout in ("nan", "inf", "0"):
+        done = subprocess.run(
+            [
+                *PYTEST,
+                "--ndcgspec-adapter=mylib_ndcg:adapter",
+                f"--ndcgspec-timeout={timeout}",
+                *FIXTURE_SUITE,
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 4, done.stdout + done.stderr
+        assert (
+            "ndcgspec: --ndcgspec-jobs, --ndcgspec-timeout and the output cap must be positive "
+            "and finite" in done.stderr
+        )
