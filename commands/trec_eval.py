@@ -5,7 +5,9 @@
 'level=gain' parameters) and ``runid``, ``num_q``: the lines ``%-22s\\t%s\\t%6.4f``, per query
 with -q in trec_eval's query order (strcmp of the query ids), measures in trec_eval's order,
 then the summary. The values are the exact reference's under trec_eval's configuration
-(``ndcgspec.measures.trec_eval_names``), rounded once to 4 decimals.
+(``ndcgspec.measures.trec_eval_names``), rounded once to 4 decimals: ``ndcg`` and ``ndcg_cut``
+computed by the engine, on the run as its columnar reader reads it where it can (`ColumnRun`),
+``ndcg_rel`` and ``Rndcg`` from the reference's per-rank trace.
 
 What trec_eval does outside the spec is reproduced on the input, with its source: labels are
 read with atol from their text, so "1e3", "1.5e1" and "1.9" are all 1 (get_qrels.c); scores
@@ -23,11 +25,18 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from decimal import Decimal
+from decimal import Decimal, localcontext
+from typing import Any
 
 import mpmath
 
+from ndcgspec.engine.evaluate import evaluate_prepared, prepare
+from ndcgspec.engine.memory import Inputs
+from ndcgspec.engine.memory import qrels_columns as memory_qrels_columns
+from ndcgspec.engine.read import Unsupported, read_run_columns, run_capacity, run_pieces
+from ndcgspec.engine.support import not_computed
 from ndcgspec.measures.trec_eval_names import (
+    GAIN_MEASURES,
     NDCG_MEASURES,
     TrecMeasure,
     atol,
@@ -36,6 +45,7 @@ from ndcgspec.measures.trec_eval_names import (
     parse_trec_measure,
     trec_eval_config,
 )
+from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import computing_mp
 from ndcgspec.reference.decimals import decimal_string, working_precision
 from ndcgspec.reference.discount import RankWeights
@@ -49,6 +59,9 @@ LINE = "{name:<22}\t{qid}\t{value}"
 RUN_TAG_FIELD = 5
 #: What C's printf writes for the NaN that 0.0 / 0 gives on x86-64 (m_Rndcg.c).
 C_NAN = "-nan"
+ENGINE_MEASURES = ("ndcg", "ndcg_cut")
+"""The measures whose value is one configuration's nDCG."""
+MEAN_DIGITS = 100
 
 
 @dataclass(frozen=True)
@@ -145,7 +158,7 @@ def run_trec_eval(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     qrels = read_qrels(args.qrels, atol_label)
     with opened(args.run) as source:
-        run = read_run(source, extra_fields=True)
+        run = column_run(options, qrels, source) or read_run(source, extra_fields=True)
         runid = run_tag(source) if any(m.name == "runid" for m in options.measures) else ""
     lines = trec_eval_lines(options, qrels, run, runid)
     if lines:
@@ -170,6 +183,48 @@ def run_tag(source: Source) -> str:
     for _, fields in read_lines(source):
         tag = fields[RUN_TAG_FIELD] if len(fields) > RUN_TAG_FIELD else tag
     return tag
+
+
+class ColumnRun:
+    """A run read by the engine's columnar reader, every score its nearest double (atof), and
+    ranked once: the input of `ndcg` and `ndcg_cut` without -M, scored as `score` scores files
+    (``engine/evaluate.py``), where the plain reader's postings cost several times more."""
+
+    def __init__(self, qrels: dict[str, dict[str, Judgment]], source: Source) -> None:
+        columns = memory_qrels_columns(qrels)
+        pieces = (
+            replace(piece, inexact=piece.inexact[:0], inexact_texts=[])
+            for piece in run_pieces(source, columns.qids)
+        )
+        run = read_run_columns(pieces, source.name, len(columns.qids), run_capacity(source))
+        self.queries = {q for q, listed in zip(columns.qids, run.present, strict=True) if listed}
+        self.prepared = prepare(columns, run)
+
+    def __contains__(self, qid: object) -> bool:
+        return qid in self.queries
+
+    def result(self, config: Config) -> dict[str, Any]:
+        """The JSON result object of `config`, computed by the engine."""
+        return evaluate_prepared(self.prepared, config)
+
+
+def column_run(
+    options: Options, qrels: dict[str, dict[str, Judgment]], source: Source
+) -> ColumnRun | None:
+    """The run as a `ColumnRun` when every measure is one the engine computes and no -M cuts
+    the rankings; None when the plain reader must read it: -M, ``ndcg_rel`` or ``Rndcg``, a
+    configuration the engine does not declare, or input the columnar reader declines (whose
+    error the plain reader then reports)."""
+    measures = [m for m in options.measures if m.name in NDCG_MEASURES]
+    if options.max_per_topic is not None or any(m.name not in ENGINE_MEASURES for m in measures):
+        return None
+    base = trec_eval_config(options.complete, options.judged_only)
+    if any(not_computed(measure_config(m, base)) for m in measures):
+        return None
+    try:
+        return ColumnRun(qrels, source)
+    except Unsupported:
+        return None
 
 
 def as_double(postings: Sequence[Posting]) -> list[Posting]:
@@ -234,7 +289,9 @@ def relevant_count(judgments: dict[str, Judgment], level: int) -> int:
 
 
 def evaluated_queries(
-    qrels: dict[str, dict[str, Judgment]], run: dict[str, list[Posting]], complete: bool
+    qrels: dict[str, dict[str, Judgment]],
+    run: dict[str, list[Posting]] | ColumnRun,
+    complete: bool,
 ) -> list[str]:
     """trec_eval's queries: those of the qrels in strcmp order; without -c a qrels query
     missing from the run stops trec_eval 10.0 (trec_eval.c main, exit 4), so it is an error."""
@@ -256,66 +313,105 @@ def evaluated_queries(
     return queries
 
 
-def format_value(value: mpmath.mpf) -> str:
-    """C's ``%6.4f`` of the exact value, rounded half to even."""
-    if mpmath.isnan(value):
+def format_value(value: Decimal) -> str:
+    """C's ``%6.4f`` of the value, rounded half to even."""
+    if value.is_nan():
         return f"{C_NAN:>6}"
-    return format(Decimal(decimal_string(value)), "6.4f")
+    return format(value, "6.4f")
+
+
+def as_decimal(value: mpmath.mpf) -> Decimal:
+    """A value the reference computed, as its correctly rounded decimal (NaN kept)."""
+    return Decimal("NaN") if mpmath.isnan(value) else Decimal(decimal_string(value))
 
 
 def trec_eval_lines(
     options: Options,
     qrels: dict[str, dict[str, Judgment]],
-    run: dict[str, list[Posting]],
+    run: dict[str, list[Posting]] | ColumnRun,
     runid: str,
 ) -> list[str]:
-    """Every line trec_eval prints for these options and inputs."""
+    """Every line trec_eval prints for these options and inputs. ``ndcg`` and ``ndcg_cut`` are
+    each one configuration's nDCG, which the engine computes (``engine/memory.py``, the
+    reference's digits); ``ndcg_rel`` and ``Rndcg`` average nDCG over ranks of the
+    reference's trace."""
     base = trec_eval_config(options.complete, options.judged_only)
     queries = evaluated_queries(qrels, run, options.complete)
+    judged = {qid: qrels[qid] for qid in queries}
+    ranked = (
+        {}
+        if isinstance(run, ColumnRun)
+        else {
+            qid: first_documents(as_double(run.get(qid, ())), options.max_per_topic)
+            for qid in queries
+        }
+    )
     wanted = {m.name: m for m in options.measures}
     ndcg_measures = [wanted[name] for name in NDCG_MEASURES if name in wanted]
-    configs = {m.name: measure_config(m, base) for m in ndcg_measures}
-    # Every query weighs rank i alike: each rank's discount is computed once per configuration.
-    weights = {c: RankWeights(c) for c in set(configs.values())}
-    per_query: dict[str, list[tuple[str, mpmath.mpf]]] = {}
-    with working_precision():
+    for measure in ndcg_measures:
+        if measure.name in GAIN_MEASURES and measure.gains:
+            for judgments in judged.values():
+                check_gain_order(measure, max(int(j.label) for j in judgments.values()))
+    inputs = (
+        run
+        if isinstance(run, ColumnRun)
+        else Inputs(judged, {qid: postings for qid, postings in ranked.items() if postings})
+    )
+    traced = [m for m in ndcg_measures if m.name not in ENGINE_MEASURES]
+    traces = reference_traces(traced, base, judged, ranked)
+    per_query: dict[str, list[tuple[str, Decimal]]] = {qid: [] for qid in queries}
+    for measure in ndcg_measures:
+        config = measure_config(measure, base)
+        if measure.name in ENGINE_MEASURES:
+            cutoffs = measure.cutoffs if measure.name == "ndcg_cut" else [None]
+            for label, k in zip(measure.labels(), cutoffs, strict=True):
+                scored = inputs.result(config.replace(cutoff=k))["per_query"]
+                for qid in queries:
+                    # A query -M leaves no document retrieves nothing: DCG 0, and nDCG 0
+                    # whatever its ideal DCG (``ndcg.empty.zero``).
+                    value = scored[qid]["ndcg"] if qid in scored else "0"
+                    per_query[qid].append((label, Decimal(value)))
+            continue
         for qid in queries:
-            postings = first_documents(as_double(run.get(qid, ())), options.max_per_topic)
-            results = {
-                c: evaluate_query(qid, qrels[qid], postings, c, w) for c, w in weights.items()
-            }
-            per_query[qid] = [
-                pair
-                for m in ndcg_measures
-                for pair in measure_values(m, results[configs[m.name]], options, qrels[qid])
-            ]
-        lines = []
-        if options.per_query:
-            for qid, values in per_query.items():
-                lines += [LINE.format(name=n, qid=qid, value=format_value(v)) for n, v in values]
-        if options.summary:
-            lines += summary_lines(options, per_query, runid, wanted)
+            value = traced_value(measure, traces[(config, qid)], options, judged[qid])
+            per_query[qid].append((measure.labels()[0], value))
+    lines = []
+    if options.per_query:
+        for qid, values in per_query.items():
+            lines += [LINE.format(name=n, qid=qid, value=format_value(v)) for n, v in values]
+    if options.summary:
+        lines += summary_lines(options, per_query, runid, wanted)
     return lines
 
 
-def measure_values(
+def reference_traces(
+    measures: Sequence[TrecMeasure],
+    base: Config,
+    judged: dict[str, dict[str, Judgment]],
+    ranked: dict[str, list[Posting]],
+) -> dict[tuple[Config, str], QueryResult]:
+    """The reference's result, with its per-rank trace, of each query under each
+    configuration of `measures`; every query weighs rank i alike, so each rank's discount is
+    computed once per configuration."""
+    weights = {c: RankWeights(c) for c in {measure_config(m, base) for m in measures}}
+    with working_precision():
+        return {
+            (config, qid): evaluate_query(qid, judged[qid], ranked[qid], config, weight)
+            for config, weight in weights.items()
+            for qid in judged
+        }
+
+
+def traced_value(
     measure: TrecMeasure, result: QueryResult, options: Options, judgments: dict[str, Judgment]
-) -> list[tuple[str, mpmath.mpf]]:
-    """(printed name, value) of one measure for one query, from the reference's result under
-    the measure's configuration."""
-    if measure.name == "ndcg_cut":
-        cutoffs = zip(measure.labels(), measure.cutoffs, strict=True)
-        return [(label, ndcg_at(result, k)) for label, k in cutoffs]
-    if measure.gains:
-        check_gain_order(measure, max(int(j.label) for j in judgments.values()))
-    if measure.name == "ndcg":
-        value = result.ndcg
-    elif measure.name == "ndcg_rel":
-        value = ndcg_rel(result)
-    else:
+) -> Decimal:
+    """``ndcg_rel`` or ``Rndcg`` of one query, from the reference's result under the
+    measure's configuration."""
+    with working_precision():
+        if measure.name == "ndcg_rel":
+            return as_decimal(ndcg_rel(result))
         ranked = sum(1 for row in result.trace if row.docid is not None)
-        value = rndcg(result, ranked, relevant_count(judgments, options.relevance_level))
-    return [(measure.labels()[0], value)]
+        return as_decimal(rndcg(result, ranked, relevant_count(judgments, options.relevance_level)))
 
 
 def summary_lines(
@@ -331,9 +427,12 @@ def summary_lines(
     if "num_q" in wanted:
         lines.append(LINE.format(name="num_q", qid="all", value=len(per_query)))
     columns = list(zip(*per_query.values(), strict=True))
-    for column in columns:
-        values = [v for _, v in column]
-        undefined = any(mpmath.isnan(v) for v in values)
-        mean = mpmath.nan if undefined else computing_mp().fsum(values) / len(values)
-        lines.append(LINE.format(name=column[0][0], qid="all", value=format_value(mean)))
+    # Each value has at most 40 significant digits: the sum is exact, the quotient far finer
+    # than the 4 decimals printed.
+    with localcontext(prec=MEAN_DIGITS):
+        for column in columns:
+            values = [v for _, v in column]
+            undefined = any(v.is_nan() for v in values)
+            mean = Decimal("NaN") if undefined else sum(values, Decimal(0)) / len(values)
+            lines.append(LINE.format(name=column[0][0], qid="all", value=format_value(mean)))
     return lines
