@@ -52,7 +52,7 @@ from ndcgspec.reference.discount import RankWeights
 from ndcgspec.reference.errors import ConfigError, InputError, Location
 from ndcgspec.reference.inputs import Judgment, Posting
 from ndcgspec.reference.query import QueryResult, evaluate_query
-from ndcgspec.reference.trec_io import Source, opened, read_lines, read_qrels, read_run
+from ndcgspec.reference.trec_io import STDIN, Source, opened, read_lines, read_qrels, read_run
 
 #: trec_eval's summary line format (meas_print_final.c) and the run's tag column.
 LINE = "{name:<22}\t{qid}\t{value}"
@@ -86,7 +86,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(and runid, num_q): the same measure names, columns, 4 decimals and query order.",
     )
     parser.add_argument("qrels", metavar="QRELS", help="qrels file: qid iter docid label")
-    parser.add_argument("run", metavar="RUN", help="run file: qid Q0 docid rank score tag")
+    parser.add_argument(
+        "runs", nargs="+", metavar="RUN",
+        help="run file: qid Q0 docid rank score tag; several runs print one after another, "
+        "each what its own call would print, the qrels read once",
+    )  # fmt: skip
     parser.add_argument(
         "-m", "--measure", action="append", default=[], metavar="MEASURE[.PARAMS]",
         help="ndcg, ndcg_cut[.5,10], ndcg_rel, Rndcg (with level=gain parameters), runid, "
@@ -152,17 +156,20 @@ def flag_number(flag: str, text: str) -> int:
 
 
 def run_trec_eval(args: argparse.Namespace) -> int:
-    """Read, compute every line, then print; exit status 0. A run given as '-' is read from
-    stdin, as trec_eval reads it; the run is opened once, since the runid needs a second pass
-    over it, and its errors name it ('<stdin>' for '-')."""
+    """Read, compute every line, then print, run after run; exit status 0. A run given as '-'
+    is read from stdin, as trec_eval reads it; each run is opened once, since the runid needs
+    a second pass over it, and its errors name it ('<stdin>' for '-')."""
     options = options_from_args(args)
+    if [args.qrels, *args.runs].count(STDIN) > 1:
+        raise InputError("standard input ('-') can be only one of the qrels and the runs")
     qrels = read_qrels(args.qrels, atol_label)
-    with opened(args.run) as source:
-        run = column_run(options, qrels, source) or read_run(source, extra_fields=True)
-        runid = run_tag(source) if any(m.name == "runid" for m in options.measures) else ""
-    lines = trec_eval_lines(options, qrels, run, runid)
-    if lines:
-        print("\n".join(lines))
+    for path in args.runs:
+        with opened(path) as source:
+            run = column_run(options, qrels, source) or read_run(source, extra_fields=True)
+            runid = run_tag(source) if any(m.name == "runid" for m in options.measures) else ""
+        lines = trec_eval_lines(options, qrels, run, runid)
+        if lines:
+            print("\n".join(lines), flush=True)
     return 0
 
 

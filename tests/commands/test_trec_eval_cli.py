@@ -133,6 +133,32 @@ def test_dl19_runs_every_measure(
         )
 
 
+@pytest.mark.parametrize("flags", [[], ["-c"], ["-J", "-n"]])
+def test_many_runs_print_what_one_call_per_run_prints(
+    trec_eval: Path,
+    dl19: tuple[Path, list[Path]],
+    flags: list[str],
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    # ndcg and ndcg_cut alone: the runs are read by the engine's columnar reader.
+    qrels, runs = dl19
+    measures = ["-q", *flags, "-m", "ndcg", "-m", "ndcg_cut", *INFO]
+    expected = b"".join(
+        binary_output(trec_eval, [*measures, str(qrels), str(run)]).stdout for run in runs
+    )
+    status, out = ours([*measures, str(qrels), *map(str, runs)], capsysbinary)
+    assert status == 0
+    assert out == expected
+
+
+def test_standard_input_is_one_file_at_most(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["trec_eval", "-m", "ndcg", "-", "-"]) == 2
+    said = capsys.readouterr().err
+    assert said == (
+        "ndcgspec: error: standard input ('-') can be only one of the qrels and the runs\n"
+    )
+
+
 @pytest.mark.parametrize(
     "flags", [["-c", "-J"], ["-M", "100", "-l", "2"], ["-J", "-M10", "-n", "-q"]]
 )
