@@ -11,8 +11,6 @@ so that ``import ndcgspec.<subpackage>`` stays light.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as package_version
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -42,8 +40,11 @@ _SCORING = ("Result", "ScoreError", "score")
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":
+        # Imported here, as the rest: importlib.metadata costs about 20 ms of a start-up.
+        from importlib.metadata import PackageNotFoundError, version
+
         try:
-            return package_version("ndcgspec")
+            return version("ndcgspec")
         except PackageNotFoundError:
             return "unknown"
     if name in _SCORING:

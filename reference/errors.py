@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import shlex
 from functools import cache
-from importlib.metadata import requires
 from typing import NamedTuple
 
 
@@ -66,6 +65,10 @@ _SELF = re.compile(r"ndcgspec\[([^\]]*)\]\s*$")
 @cache
 def _requirements() -> dict[str, tuple[str, ...]]:
     """extra → its requirements as pyproject.toml writes them (markers stripped)."""
+    # Imported here: every command imports this module, few need an install hint, and
+    # importlib.metadata costs about 20 ms of each start-up.
+    from importlib.metadata import requires
+
     found: dict[str, list[str]] = {}
     for line in requires("ndcgspec") or []:
         requirement, _, marker = line.partition(";")
