@@ -33,11 +33,18 @@ import mpmath
 from ndcgspec.engine.evaluate import evaluate_prepared, prepare
 from ndcgspec.engine.memory import Inputs
 from ndcgspec.engine.memory import qrels_columns as memory_qrels_columns
-from ndcgspec.engine.read import Unsupported, read_run_columns, run_capacity, run_pieces
+from ndcgspec.engine.read import (
+    QrelsColumns,
+    Unsupported,
+    read_run_columns,
+    run_capacity,
+    run_pieces,
+)
 from ndcgspec.engine.support import not_computed
 from ndcgspec.measures.trec_eval_names import (
     GAIN_MEASURES,
     NDCG_MEASURES,
+    ONE_CONFIGURATION_MEASURES,
     TrecMeasure,
     atol,
     check_gain_order,
@@ -59,8 +66,6 @@ LINE = "{name:<22}\t{qid}\t{value}"
 RUN_TAG_FIELD = 5
 #: What C's printf writes for the NaN that 0.0 / 0 gives on x86-64 (m_Rndcg.c).
 C_NAN = "-nan"
-ENGINE_MEASURES = ("ndcg", "ndcg_cut")
-"""The measures whose value is one configuration's nDCG."""
 MEAN_DIGITS = 100
 
 
@@ -163,9 +168,10 @@ def run_trec_eval(args: argparse.Namespace) -> int:
     if [args.qrels, *args.runs].count(STDIN) > 1:
         raise InputError("standard input ('-') can be only one of the qrels and the runs")
     qrels = read_qrels(args.qrels, atol_label)
+    columns = engine_qrels(options, qrels)
     for path in args.runs:
         with opened(path) as source:
-            run = column_run(options, qrels, source) or read_run(source, extra_fields=True)
+            run = column_run(columns, source) or read_run(source, extra_fields=True)
             runid = run_tag(source) if any(m.name == "runid" for m in options.measures) else ""
         lines = trec_eval_lines(options, qrels, run, runid)
         if lines:
@@ -197,8 +203,7 @@ class ColumnRun:
     ranked once: the input of `ndcg` and `ndcg_cut` without -M, scored as `score` scores files
     (``engine/evaluate.py``), where the plain reader's postings cost several times more."""
 
-    def __init__(self, qrels: dict[str, dict[str, Judgment]], source: Source) -> None:
-        columns = memory_qrels_columns(qrels)
+    def __init__(self, columns: QrelsColumns, source: Source) -> None:
         pieces = (
             replace(piece, inexact=piece.inexact[:0], inexact_texts=[])
             for piece in run_pieces(source, columns.qids)
@@ -215,21 +220,32 @@ class ColumnRun:
         return evaluate_prepared(self.prepared, config)
 
 
-def column_run(
-    options: Options, qrels: dict[str, dict[str, Judgment]], source: Source
-) -> ColumnRun | None:
-    """The run as a `ColumnRun` when every measure is one the engine computes and no -M cuts
-    the rankings; None when the plain reader must read it: -M, ``ndcg_rel`` or ``Rndcg``, a
-    configuration the engine does not declare, or input the columnar reader declines (whose
-    error the plain reader then reports)."""
+def engine_qrels(options: Options, qrels: dict[str, dict[str, Judgment]]) -> QrelsColumns | None:
+    """The qrels as the engine's columns, made once for every run, when every measure is one
+    the engine computes and no -M cuts the rankings; None when the plain reader must read the
+    runs: -M, ``ndcg_rel`` or ``Rndcg``, a configuration the engine does not declare, or
+    judgments the columns cannot hold."""
     measures = [m for m in options.measures if m.name in NDCG_MEASURES]
-    if options.max_per_topic is not None or any(m.name not in ENGINE_MEASURES for m in measures):
+    if options.max_per_topic is not None or any(
+        m.name not in ONE_CONFIGURATION_MEASURES for m in measures
+    ):
         return None
     base = trec_eval_config(options.complete, options.judged_only)
     if any(not_computed(measure_config(m, base)) for m in measures):
         return None
     try:
-        return ColumnRun(qrels, source)
+        return memory_qrels_columns(qrels)
+    except Unsupported:
+        return None
+
+
+def column_run(columns: QrelsColumns | None, source: Source) -> ColumnRun | None:
+    """The run as a `ColumnRun` against the qrels' `columns`; None when there are none, or
+    when the columnar reader declines the run (whose error the plain reader then reports)."""
+    if columns is None:
+        return None
+    try:
+        return ColumnRun(columns, source)
     except Unsupported:
         return None
 
@@ -364,12 +380,12 @@ def trec_eval_lines(
         if isinstance(run, ColumnRun)
         else Inputs(judged, {qid: postings for qid, postings in ranked.items() if postings})
     )
-    traced = [m for m in ndcg_measures if m.name not in ENGINE_MEASURES]
+    traced = [m for m in ndcg_measures if m.name not in ONE_CONFIGURATION_MEASURES]
     traces = reference_traces(traced, base, judged, ranked)
     per_query: dict[str, list[tuple[str, Decimal]]] = {qid: [] for qid in queries}
     for measure in ndcg_measures:
         config = measure_config(measure, base)
-        if measure.name in ENGINE_MEASURES:
+        if measure.name in ONE_CONFIGURATION_MEASURES:
             cutoffs = measure.cutoffs if measure.name == "ndcg_cut" else [None]
             for label, k in zip(measure.labels(), cutoffs, strict=True):
                 scored = inputs.result(config.replace(cutoff=k))["per_query"]

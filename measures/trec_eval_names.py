@@ -28,6 +28,9 @@ NDCG_MEASURES: tuple[str, ...] = tuple(_DIALECT["measures"])
 INFO_MEASURES: tuple[str, ...] = tuple(_DIALECT["info_measures"])
 #: The measures taking 'rel_level=gain' parameters.
 GAIN_MEASURES: tuple[str, ...] = tuple(_DIALECT["gain_measures"])
+ONE_CONFIGURATION_MEASURES = ("ndcg", "ndcg_cut")
+"""The measures whose value, at each of their cutoffs, is the nDCG of one configuration
+(``ndcg_rel`` and ``Rndcg`` average nDCG over ranks)."""
 #: ndcg_cut's cutoffs when none are given.
 DEFAULT_CUTOFFS: tuple[int, ...] = tuple(_DIALECT["default_cutoffs"])
 #: trec_eval's nicknames for sets of measures, most of them outside the family.
@@ -225,7 +228,7 @@ def single_config(text: str) -> Config:
     (``ndcg_cut.10`` is trec_eval@10); names that stand for several values or for an average
     of nDCG at several cutoffs are a ConfigError pointing to ``ndcgspec trec_eval``."""
     measure = parse_trec_measure(text)
-    if measure.name not in ("ndcg", "ndcg_cut"):
+    if measure.name not in ONE_CONFIGURATION_MEASURES:
         raise ConfigError(
             f"measure {text!r}: trec_eval's {measure.name} is not the nDCG of one "
             "configuration; compute it with 'ndcgspec trec_eval -m " + text + "'"
