@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
+from ndcgspec.measures.trec_eval_names import atol
 from ndcgspec.reference import Config
 
 Rows = Mapping[str, Sequence[Sequence[str]]]
@@ -37,17 +38,10 @@ BOGUS_DOCNO = "ceci_nest_pas_un_docno"
 """The one document of the ranking trec_eval -c evaluates for a qrels query the run lacks."""
 
 
-def atol(text: str) -> int:
-    """C's atol: an optional sign and the digits after it, 0 when there are none."""
-    text = text.lstrip()
-    sign, digits = (-1, text[1:]) if text[:1] == "-" else (1, text.removeprefix("+"))
-    count = len(digits) - len(digits.lstrip("0123456789"))
-    return sign * int(digits[:count] or "0")
-
-
 def trec_eval_10_stop(rows: Rows, complete: bool) -> str | None:
     """Where trec_eval 10.0 stops on the input (one of the ids above), or None when it
-    evaluates every query; `complete` is -c."""
+    evaluates every query; `complete` is -c. A label beyond C's long, where atol is undefined,
+    is the OverflowError of `atol`."""
     if not rows["qrels"]:
         return QRELS_EMPTY
     if not rows["run"]:
@@ -78,7 +72,11 @@ def trec_eval_10_stop(rows: Rows, complete: bool) -> str | None:
 
 def _trec_eval_10_stops_at(where: str) -> Condition:
     def condition(rows: Rows, config: Config) -> bool:
-        return trec_eval_10_stop(rows, config.choice("aggregate") == "qrels") == where
+        try:
+            return trec_eval_10_stop(rows, config.choice("aggregate") == "qrels") == where
+        except OverflowError:
+            # What trec_eval does with such a label is undefined: no departure is declared.
+            return False
 
     condition.__doc__ = f"trec_eval 10.0 stops first at {where} (`trec_eval_10_stop`)."
     return condition

@@ -24,11 +24,11 @@ from ndcgspec.harness.departure_conditions import (
     QRELS_EMPTY,
     QUERY_MISSING,
     RUN_EMPTY,
-    atol,
     trec_eval_10_stop,
 )
 from ndcgspec.harness.departures import declared_departures
 from ndcgspec.harness.runner import load_cases
+from ndcgspec.measures.trec_eval_names import atol
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import preset, presets
 from ndcgspec.spec import load_presets
@@ -45,7 +45,8 @@ ATOL_READS += [("+3", 3), (".5", 0), ("-", 0), ("abc", 0), ("  7", 7), ("007", 7
 
 
 @pytest.mark.parametrize(("text", "value"), ATOL_READS)
-def test_atol_reads_the_sign_and_the_digits_after_it(text: str, value: int) -> None:
+def test_labels_are_levels_as_atol_reads_them(text: str, value: int) -> None:
+    # The conditions read labels with the drop-in's atol (measures/trec_eval_names.py).
     assert atol(text) == value
 
 
@@ -82,6 +83,13 @@ A_RUN = [("a", "x", "1")]
 )
 def test_where_trec_eval_10_stops(qrels, run, complete, stop) -> None:  # type: ignore[no-untyped-def]
     assert trec_eval_10_stop(rows(qrels, run), complete) == stop
+
+
+def test_a_label_beyond_a_c_long_meets_no_condition() -> None:
+    # atol is undefined there, and so is what trec_eval does: no departure is declared.
+    config = Config.from_mapping(preset("trec_eval")["config"])
+    beyond = rows([("a", "x", "1"), ("b", "y", str(2**63))], A_RUN)
+    assert not any(condition(beyond, config) for condition in CONDITIONS.values())
 
 
 def test_the_spec_lists_exactly_the_implemented_conditions() -> None:
