@@ -109,6 +109,12 @@ def ranked_lists(case_input: CaseInput) -> dict[str, list[str]]:
     return {q: ranked_documents(r) for q, r in case_input.rankings().items()}
 
 
+def relevant_documents(judged: Mapping[str, Decimal]) -> set[str]:
+    """A query's relevant documents, those judged above 0: the set an API of binary relevance
+    takes (``ndcg.gain.binary``)."""
+    return {docid for docid, label in judged.items() if label > 0}
+
+
 def whole_depth(case_input: CaseInput) -> int:
     """A cutoff k that no list of the case reaches, for an API whose k is required: asked for
     the whole ranking, the adapter passes it, and every ranking and ideal list is kept whole."""

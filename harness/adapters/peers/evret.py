@@ -23,6 +23,7 @@ from ndcgspec.harness.adapters.base import (
 from ndcgspec.harness.adapters.peers.common import (
     PeerAdapter,
     ranked_lists,
+    relevant_documents,
     require,
     whole_depth,
 )
@@ -49,11 +50,7 @@ class EvretAdapter(PeerAdapter):
         labels, ranked = case_input.labels(), ranked_lists(case_input)
         metric = self.metrics.NDCG(config["cutoff"] or whole_depth(case_input))
         return {
-            q: float(
-                metric.score_query(
-                    ranked.get(q, []), {d for d, v in labels.get(q, {}).items() if v > 0}
-                )
-            )
+            q: float(metric.score_query(ranked.get(q, []), relevant_documents(labels.get(q, {}))))
             for q in scored_queries(case_input, config)
         }
 

@@ -24,6 +24,7 @@ from ndcgspec.harness.adapters.base import (
 from ndcgspec.harness.adapters.peers.common import (
     PeerAdapter,
     ranked_lists,
+    relevant_documents,
     require,
     whole_depth,
 )
@@ -55,7 +56,7 @@ class RagEvalLiteAdapter(PeerAdapter):
         report = evaluator.evaluate(
             [
                 self.rag_eval.QueryResult(
-                    q, ranked.get(q, []), {d for d, v in labels.get(q, {}).items() if v > 0}
+                    q, ranked.get(q, []), relevant_documents(labels.get(q, {}))
                 )
                 for q in queries
             ]
