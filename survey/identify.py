@@ -758,10 +758,10 @@ def undefined_values(
     for probe in probes:
         sent = replaced(own, cutoff=probe.config.cutoff)
         answer = answers.get((probe.case_id, sent.full()))
-        expected = expected_of(probe, replaced(identified, cutoff=probe.config.cutoff))
+        expected_config = replaced(identified, cutoff=probe.config.cutoff)
+        expected = expected_of(probe, expected_config)
         if answer is None or "per_query" not in answer.result or "per_query" not in expected:
             continue
-        expected_config = replaced(identified, cutoff=probe.config.cutoff)
         if _leaves_undefined(probe, expected_config, answer):
             shown.append(probe.case_id)
             if meets_aggregate(probe, expected_config, answer, sent, *numbers):
