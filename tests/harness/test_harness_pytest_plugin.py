@@ -28,11 +28,14 @@ FIXTURE_SUITE = [
     f"--ndcgspec-suite={FIXTURES / 'harness_cases'}",
     f"--ndcgspec-data={FIXTURES / 'harness_data'}",
 ]
-PYTEST = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]
-FIXTURE_SUITE = [
-    f"--ndcgspec-suite={FIXTURES / 'harness_cases'}",
-    f"--ndcgspec-data={FIXTURES / 'harness_data'}",
-]
+
+
+def pytest_in(folder: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """A pytest session of its own, run in `folder` (a project that wraps its own nDCG)."""
+    return subprocess.run(
+        [*PYTEST, *args], cwd=folder, capture_output=True, text=True, timeout=timeout
+    )
+
 
 THIRD_PARTY = """
 import math
@@ -60,13 +63,7 @@ adapter = trec_adapter(ndcg, name="mylib", version="0.1")
 
 def test_plugin_turns_supported_cases_into_items(tmp_path: Path) -> None:
     (tmp_path / "mylib_ndcg.py").write_text(THIRD_PARTY)
-    done = subprocess.run(
-        [*PYTEST, "-rfs", "--ndcgspec-adapter=mylib_ndcg:adapter", *FIXTURE_SUITE],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = pytest_in(tmp_path, "-rfs", "--ndcgspec-adapter=mylib_ndcg:adapter", *FIXTURE_SUITE)
     out = done.stdout
     assert done.returncode == 1, out + done.stderr
     assert "3 failed, 12 passed, 1 skipped" in out
@@ -82,13 +79,7 @@ def test_plugin_turns_supported_cases_into_items(tmp_path: Path) -> None:
 
 def test_plugin_is_silent_without_its_options(tmp_path: Path) -> None:
     (tmp_path / "test_nothing.py").write_text("def test_ok():\n    pass\n")
-    done = subprocess.run(
-        [*PYTEST, "-q"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = pytest_in(tmp_path, "-q")
     assert done.returncode == 0 and "1 passed" in done.stdout
 
 
@@ -103,17 +94,11 @@ def test_a_failed_published_case_is_traced_from_the_sessions_data_root(tmp_path:
     # The published fixture's files lie only below --ndcgspec-data: the trace that explains
     # its failure reads them there, not below the default data root.
     (tmp_path / "half_ndcg.py").write_text(CONSTANT)
-    done = subprocess.run(
-        [
-            *PYTEST,
-            "--ndcgspec-adapter=half_ndcg:adapter",
-            "--ndcgspec-cases=published.json",
-            *FIXTURE_SUITE,
-        ],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    done = pytest_in(
+        tmp_path,
+        "--ndcgspec-adapter=half_ndcg:adapter",
+        "--ndcgspec-cases=published.json",
+        *FIXTURE_SUITE,
     )
     out = done.stdout
     assert "FAILED ndcgspec::pub/four-places" in out, out + done.stderr
@@ -146,15 +131,10 @@ def test_the_terminal_summary_diagnoses_the_failures_before_listing_them(tmp_pat
     # Negative labels kept in the DCG and the ideal list (ties broken by docid-desc, as the
     # default asks): ``negative=keep-in-ideal`` where ``zero`` is asked.
     (tmp_path / "keeps_negative.py").write_text(KEEPS_NEGATIVE_IN_IDEAL)
-    done = subprocess.run(
-        [
-            *PYTEST,
-            "--ndcgspec-adapter=keeps_negative:adapter",
-            "--ndcgspec-cases=negative/zero.json",
-        ],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
+    done = pytest_in(
+        tmp_path,
+        "--ndcgspec-adapter=keeps_negative:adapter",
+        "--ndcgspec-cases=negative/zero.json",
         timeout=300,
     )
     out = done.stdout
@@ -167,17 +147,11 @@ def test_a_timeout_that_is_no_limit_is_a_usage_error(tmp_path: Path) -> None:
     # NaN reached the workers' clocks before, where no case could ever time out.
     (tmp_path / "mylib_ndcg.py").write_text(THIRD_PARTY)
     for timeout in ("nan", "inf", "0"):
-        done = subprocess.run(
-            [
-                *PYTEST,
-                "--ndcgspec-adapter=mylib_ndcg:adapter",
-                f"--ndcgspec-timeout={timeout}",
-                *FIXTURE_SUITE,
-            ],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=120,
+        done = pytest_in(
+            tmp_path,
+            "--ndcgspec-adapter=mylib_ndcg:adapter",
+            f"--ndcgspec-timeout={timeout}",
+            *FIXTURE_SUITE,
         )
         assert done.returncode == 4, done.stdout + done.stderr
         assert (
