@@ -1,9 +1,10 @@
 """Benchmark of ``ndcgspec score`` end to end against trec_eval C, pytrec_eval and ranx.
 
 A seeded synthetic TREC workload is written to files (N queries × 1,000 documents, ~100 judged
-per query of which some are not retrieved, grades 0–3, tied scores) with document ids of three
-kinds: integers (``4711``), MS MARCO v2-style (``msmarco_passage_00_12345678``) and URL-style
-(``http://example.org/wiki/Page_00123456#p3``). For each workload the tools run as separate
+per query of which some are not retrieved, grades 0–3, tied scores) with document ids of four
+kinds: integers (``4711``), MS MARCO v2-style (``msmarco_passage_00_12345678``), URL-style
+(``http://example.org/wiki/Page_00123456#p3``) and short (``D46_65888``, with 2-decimal scores,
+so that a ranking holds many ties). For each workload the tools run as separate
 processes, alternating, each reading the same files with its own loader and computing nDCG and
 nDCG@10: ``ndcgspec score``, trec_eval 10.0 (``-c -m ndcg -m ndcg_cut.10``, built with its own
 ``make`` from ``../shared/tools/trec_eval-src.tar.gz`` into the benchmark folder), pytrec_eval
@@ -69,16 +70,21 @@ ID_KINDS: dict[str, Callable[[int], str]] = {
     "integer": str,
     "msmarco": lambda d: f"msmarco_passage_{d % 100:02d}_{d:08d}",
     "url": lambda d: f"http://example.org/wiki/Page_{d:08d}#p{d % 7}",
+    "short": lambda d: f"D{d % 100}_{d // 100}",
 }
+# Decimal places of the scores, by kind of id: the short ids come with 2-decimal scores, so a
+# ranking of 1,000 documents holds many ties.
+SCORE_DECIMALS = {"short": 2}
 
 
 def write_workload(
     folder: Path, queries: int, documents: int, ids: str, judged: int = 100, seed: int = 0
 ) -> tuple[Path, Path]:
-    """Qrels and run files: per query `documents` retrieved with 3-decimal scores (so ties
-    occur), `judged` judgments of which a fifth are of documents the run does not retrieve."""
+    """Qrels and run files: per query `documents` retrieved with 3-decimal scores (2 with short
+    ids; so ties occur), `judged` judgments of which a fifth are of documents the run does not
+    retrieve."""
     rng = np.random.default_rng(seed)
-    name = ID_KINDS[ids]
+    name, decimals = ID_KINDS[ids], SCORE_DECIMALS.get(ids, 3)
     qrels_path = folder / f"qrels-{queries}x{documents}-{ids}.txt"
     run_path = folder / f"run-{queries}x{documents}-{ids}.txt"
     if run_path.exists() and qrels_path.exists():
@@ -95,7 +101,7 @@ def write_workload(
         for q in range(queries):
             qid = str(100000 + q)
             docs = rng.choice(8_800_000, documents + judged - retrieved_judged, replace=False)
-            scores = np.sort(np.round(rng.normal(10, 2, documents), 3))[::-1]
+            scores = np.sort(np.round(rng.normal(10, 2, documents), decimals))[::-1]
             picked = rng.choice(
                 documents, min(retrieved_judged, documents), replace=False, p=weights
             )
@@ -104,7 +110,8 @@ def write_workload(
             pairs = zip(docs[:documents].tolist(), scores.tolist(), strict=True)
             run.write(
                 "".join(
-                    f"{qid} Q0 {name(d)} {r} {s:.3f} synth\n" for r, (d, s) in enumerate(pairs, 1)
+                    f"{qid} Q0 {name(d)} {r} {s:.{decimals}f} synth\n"
+                    for r, (d, s) in enumerate(pairs, 1)
                 )
             )
             qrels.write(
