@@ -59,7 +59,9 @@ def test_adapter_exiting_while_its_children_hold_the_output() -> None:
     assert "exited with status 3 while a process it started still holds its output" in str(
         caught.value
     )
-    assert group_members(pgid) == []
+    # SIGKILL is delivered at once but a process exits when next scheduled: on a busy machine
+    # a sleep may still show in /proc for a moment.
+    assert gone_within(pgid, 20), f"still running: {group_members(pgid)}"
 
 
 HARNESS = """
