@@ -1,6 +1,7 @@
 """ndcgspec: a specification, exact reference and conformance suite for nDCG.
 
-The Python API is ``ndcgspec.score(qrels, run, measures)`` (see ``ndcgspec.evaluation``);
+The Python API is ``ndcgspec.score(qrels, run, measures)``, and ``ndcgspec.score_runs(qrels,
+runs, measures)`` for many runs against qrels read once (see ``ndcgspec.evaluation``);
 the adapter SDK, which wraps an nDCG implementation for ``ndcgspec run`` and ``identify``, is
 ``trec_adapter``, ``arrays_adapter``, ``Adapter``, ``Values`` and ``Rejected`` (see
 ``ndcgspec.harness.adapters.base`` and ``docs/adapters.md``). Both are imported on first use,
@@ -14,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ndcgspec.evaluation import Result, ScoreError, score
+    from ndcgspec.evaluation import Result, ScoreError, score, score_runs
     from ndcgspec.harness.adapters.base import (
         Adapter,
         Rejected,
@@ -33,9 +34,10 @@ __all__ = [
     "Values",
     "arrays_adapter",
     "score",
+    "score_runs",
     "trec_adapter",
 ]
-_SCORING = ("Result", "ScoreError", "score")
+_SCORING = ("Result", "ScoreError", "score", "score_runs")
 
 
 def __getattr__(name: str) -> Any:

@@ -21,14 +21,16 @@ from __future__ import annotations
 import numbers
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
 import numpy as np
 
 from ndcgspec.engine.memory import Inputs
-from ndcgspec.engine.scoring import read_qrels_file, read_run_file, score_files
+from ndcgspec.engine.memory import qrels_columns as memory_qrels_columns
+from ndcgspec.engine.read import QrelsColumns, Unsupported
+from ndcgspec.engine.scoring import read_qrels_file, read_run_file, scored_runs
 from ndcgspec.engine.table import NOT_IN_ID, QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.decimals import BeyondLimits, bounded, parse_decimal
@@ -208,16 +210,52 @@ def score(
     """Score `run` against `qrels` under each measure; the results keyed by the measure as
     written. Bad input or an unknown measure raises ScoreError (file, line or table row,
     anchor)."""
+    [results] = score_runs(
+        qrels, [run], measures, qrels_columns=qrels_columns, run_columns=run_columns
+    )
+    return results
+
+
+def score_runs(
+    qrels: Source,
+    runs: Sequence[Source],
+    measures: str | Iterable[str] = "nDCG",
+    *,
+    qrels_columns: tuple[str, str, str] = QRELS_COLUMNS,
+    run_columns: tuple[str, str, str] = RUN_COLUMNS,
+) -> list[dict[str, Result]]:
+    """`score` of each of `runs` against `qrels`, in order: what one call of `score` per run
+    gives, with the qrels read and the measures parsed once, and each rank's discount computed
+    once for every run. The first run that cannot be scored raises its ScoreError."""
+    if isinstance(runs, (str, os.PathLike, Mapping)) or not isinstance(runs, Sequence):
+        raise TypeError(
+            f"runs must be a list of runs, got {type(runs).__name__}; score() takes one run"
+        )
     wanted = _measures(measures)
     try:
         configs = [parse_measure(text) for text in wanted]
-        if _path(qrels) is not None and _path(run) is not None:
+        if _path(qrels) is not None and all(_path(run) is not None for run in runs):
             columns = TableColumns(tuple(qrels_columns), tuple(run_columns))
-            outputs = score_files(configs, qrels, run, columns)
+            outputs = [s.results for _, s in scored_runs(configs, qrels, runs, columns)]
         else:
             judged = _qrels(qrels, qrels_columns)
-            inputs = Inputs(judged, _run(run, run_columns, judged))
-            outputs = [inputs.result(config) for config in configs]
+            shared = _shared_columns(judged)
+            outputs = []
+            for run in runs:
+                inputs = Inputs(judged, _run(run, run_columns, judged), shared)
+                outputs.append([inputs.result(config) for config in configs])
     except NdcgSpecError as error:
         raise ScoreError(error) from error
-    return {text: Result.from_json(out, text) for text, out in zip(wanted, outputs, strict=True)}
+    return [
+        {text: Result.from_json(out, text) for text, out in zip(wanted, results, strict=True)}
+        for results in outputs
+    ]
+
+
+def _shared_columns(judged: Mapping[str, Mapping[str, Judgment]]) -> QrelsColumns | None:
+    """The engine's columns of in-memory qrels, made once for every run; None when they cannot
+    hold them, which each run's `Inputs` then finds for itself."""
+    try:
+        return memory_qrels_columns(judged)
+    except Unsupported:
+        return None

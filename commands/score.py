@@ -17,8 +17,12 @@ Output formats (``--format``):
   always present: it is part of the contract, so ``-q`` changes nothing in this format.
 
 With neither ``-m`` nor ``--config`` the measure is ``nDCG``: every axis at the spec's default,
-the whole ranking. Everything is computed before anything is printed, so an error leaves
-stdout empty.
+the whole ranking.
+
+Several runs (``score QRELS RUN1 RUN2 ...``) print one after another, each exactly what its own
+call would print; the qrels are read once and each rank's discount is computed once for them
+all. Each run's lines are computed before any of them is printed, so an error leaves nothing
+of that run on stdout: it stops the command after the lines of the runs before it.
 """
 
 from __future__ import annotations
@@ -26,21 +30,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from functools import partial
 from typing import Any
 
 from ndcgspec.commands.score_notes import missing_note, query_probes, rounded
 from ndcgspec.commands.statistics_flags import add_interval_flags, add_seed_flag
-from ndcgspec.engine.scoring import scored_files
-from ndcgspec.engine.stream import QueryPresence
+from ndcgspec.engine.scoring import scored_runs
+from ndcgspec.engine.stream import QueryPresence, Scored
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.measures.config_file import load_config_file
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, ConfigError
 from ndcgspec.reference.result import Result
-from ndcgspec.reference.trec_io import STDIN, opened
+from ndcgspec.reference.trec_io import STDIN, Source, opened
 
 UNDEFINED = "undefined"
 
@@ -71,7 +75,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "qrels", metavar="QRELS", help="qrels file: qid iter docid label; '-' is standard input"
     )
     parser.add_argument(
-        "run", metavar="RUN", help="run file: qid Q0 docid rank score tag; '-' is standard input"
+        "runs",
+        nargs="+",
+        metavar="RUN",
+        help="run file: qid Q0 docid rank score tag; '-' is standard input; several runs print "
+        "one after another, each what its own call would print, the qrels read once",
     )
     parser.add_argument(
         "-m",
@@ -170,24 +178,33 @@ def json_lines(
 
 
 def _scored_on_spark(
-    configs: list[Config],
-    args: argparse.Namespace,
-    columns: TableColumns,
-) -> tuple[list[dict[str, Any]], QueryPresence]:
-    """`score_files` on Spark, and which qrels queries the run lists: from `query_probes`
+    configs: list[Config], args: argparse.Namespace, run: str, columns: TableColumns
+) -> Scored:
+    """`scored_files` on Spark, and which qrels queries the run lists: from `query_probes`
     scored with the measures."""
     from ndcgspec.spark.session import score_files_spark
 
     *results, every, both = score_files_spark(
-        [*configs, *query_probes()], args.qrels, args.run, columns, master=args.master
+        [*configs, *query_probes()], args.qrels, run, columns, master=args.master
     )
     listed = [q in both["per_query"] for q in every["per_query"]]
-    return results, QueryPresence.of(list(every["per_query"]), listed)
+    return Scored(results, QueryPresence.of(list(every["per_query"]), listed))
+
+
+def _scored_runs(
+    configs: list[Config], args: argparse.Namespace, qrels: str | Source, columns: TableColumns
+) -> Iterator[tuple[str | Source, Scored]]:
+    """Each run, still open where the local engine read it, with its scores."""
+    if args.engine == "spark":
+        for run in args.runs:
+            yield run, _scored_on_spark(configs, args, run, columns)
+        return
+    yield from scored_runs(configs, qrels, args.runs, columns)
 
 
 def run_score(args: argparse.Namespace) -> int:
-    """Score, then print; a note on stderr when qrels queries are missing from the run;
-    exit status 0."""
+    """Score each run, then print its lines, run after run; a note on stderr when qrels
+    queries are missing from a run; exit status 0."""
     asked: list[tuple[str | None, Callable[[], Config]]] = args.configs or []
     judged_asked = args.judged or any(w and "judged" in w.lower() for w, _ in asked)
     extras = None
@@ -200,33 +217,41 @@ def run_score(args: argparse.Namespace) -> int:
     if not makers and not judged:
         makers = [(None, Config.default)]
     configs = [make() for _, make in makers]
+    if args.judged:
+        judged += [(f"judged@{c.cutoff}", c.cutoff) for c in configs if c.cutoff]
     columns = TableColumns(args.qrels_columns, args.run_columns)
     with ExitStack() as stack:
-        qrels, run = args.qrels, args.run
-        if args.engine == "local" and not (qrels == run == STDIN):
+        qrels = args.qrels
+        if args.engine == "local" and not (qrels == STDIN and STDIN in args.runs):
             # Opened once here, so that the digests of provenance read the bytes scored.
             qrels = stack.enter_context(opened(qrels))
-            run = stack.enter_context(opened(run))
-        if args.engine == "spark":
-            results, presence = _scored_on_spark(configs, args, columns)
-        else:
-            scored = scored_files(configs, qrels, run, columns)
-            results, presence = scored.results, scored.presence
-        scores = [
-            Result.from_json(r, written) for (written, _), r in zip(makers, results, strict=True)
-        ]
-        if extras:
-            if args.judged:
-                judged += [(f"judged@{c.cutoff}", c.cutoff) for c in configs if c.cutoff]
-            output = extras.ScoreStatistics.of(args, qrels, run, configs, scores, judged)
-    missing = presence.missing()
-    if missing:
-        print(missing_note(missing, len(presence.qrels)), file=sys.stderr)
-    if args.format == "json":
-        lines = json_lines(scores, output.json_extra)
-    elif extras:
-        lines = output.text(scores)
-    else:
-        lines = text_lines(scores, args.per_query, args.digits)
-    print("\n".join(lines + (output.judged if extras else [])))
+        for run, scored in _scored_runs(configs, args, qrels, columns):
+            lines = _run_lines(args, extras, qrels, run, configs, makers, scored, judged)
+            missing = scored.presence.missing()
+            if missing:
+                named = getattr(run, "name", run) if len(args.runs) > 1 else None
+                print(missing_note(missing, len(scored.presence.qrels), named), file=sys.stderr)
+            print("\n".join(lines), flush=True)
     return 0
+
+
+def _run_lines(
+    args: argparse.Namespace,
+    extras: Any,
+    qrels: str | Source,
+    run: str | Source,
+    configs: list[Config],
+    makers: list[tuple[str | None, Callable[[], Config]]],
+    scored: Scored,
+    judged: list[tuple[str, int]],
+) -> list[str]:
+    """What one run's call prints: its results in the output format, then judged@k."""
+    scores = [
+        Result.from_json(r, written) for (written, _), r in zip(makers, scored.results, strict=True)
+    ]
+    if extras is None:
+        return text_lines(scores, args.per_query, args.digits)
+    output = extras.ScoreStatistics.of(args, qrels, run, configs, scores, judged)
+    if args.format == "json":
+        return json_lines(scores, output.json_extra) + output.judged
+    return output.text(scores) + output.judged

@@ -25,11 +25,14 @@ def query_probes() -> list[Config]:
     return [every, every.replace(aggregate="run")]
 
 
-def missing_note(missing: Sequence[str], qrels_queries: int) -> str:
-    """One line naming the missing queries and what each aggregate choice does with them."""
+def missing_note(missing: Sequence[str], qrels_queries: int, run: str | None = None) -> str:
+    """One line naming the missing queries (and the `run`, among several) and what each
+    aggregate choice does with them."""
     shown = ", ".join(repr(q) for q in missing[:5]) + (", ..." if len(missing) > 5 else "")
+    named = f" {run}" if run else ""
     return (
-        f"ndcgspec: note: {len(missing)} of {qrels_queries} qrels queries are not in the run "
+        f"ndcgspec: note: {len(missing)} of {qrels_queries} qrels queries are not in the "
+        f"run{named} "
         f"({shown}): aggregate=qrels scores them 0 in the mean (trec_eval -c, ir_measures), "
         "aggregate=run leaves them out (trec_eval without -c, pytrec_eval)"
     )

@@ -117,23 +117,24 @@ def run_columns(run: Run, qids: Sequence[str]) -> RunColumns:
     return RunColumns(PATH, present, query, words, np.array(scores), inexact, inexact_texts, lines)
 
 
-def _prepared(qrels: Qrels, run: Run) -> Prepared:
-    """The inputs as the engine's columns, ranked; Unsupported when the columns cannot hold
-    them."""
-    columns = qrels_columns(qrels)
+def _prepared(qrels: Qrels, run: Run, columns: QrelsColumns | None = None) -> Prepared:
+    """The inputs as the engine's columns (the qrels' `columns` when already made), ranked;
+    Unsupported when the columns cannot hold them."""
+    columns = columns or qrels_columns(qrels)
     return prepare(columns, run_columns(run, columns.qids), (qrels, run))
 
 
 class Inputs:
     """In-memory qrels and run turned into columns and ranked once, for any number of
-    configurations (``ndcg.definition.inputs``)."""
+    configurations (``ndcg.definition.inputs``); `columns`, the qrels' `qrels_columns` made
+    once, lets many runs share them."""
 
-    def __init__(self, qrels: Qrels, run: Run) -> None:
+    def __init__(self, qrels: Qrels, run: Run, columns: QrelsColumns | None = None) -> None:
         self.qrels, self.run = qrels, run
         self.prepared: Prepared | None = None
         self.declined: str | None = None
         try:
-            self.prepared = _prepared(qrels, run)
+            self.prepared = _prepared(qrels, run, columns)
         except Unsupported as reason:
             self.declined = str(reason)
 

@@ -7,7 +7,7 @@ CSV); each result is the JSON result object of `Evaluation.to_json`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from ndcgspec.engine.read import (
     run_pieces,
 )
 from ndcgspec.engine.route import log_if_asked, routed
-from ndcgspec.engine.stream import Pieces, QueryPresence, Scored, score_columns, score_files_fast
+from ndcgspec.engine.stream import Pieces, QueryPresence, Scored, score_columns, score_trec_run
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.errors import InputError, Location
 from ndcgspec.reference.evaluate import evaluate
@@ -41,19 +41,76 @@ def scored_files(
     which qrels queries the run lists; an unreadable or malformed file raises InputError
     naming ``file:line`` (``file:row`` in a table). The fast engine computes them, or the
     plain reference (`route.routed`)."""
-    if str(qrels_path) == str(run_path) == STDIN:
-        raise InputError("standard input ('-') can be only one of qrels and run")
+    [(_, scored)] = scored_runs(configs, qrels_path, [run_path], columns)
+    return scored
+
+
+def scored_runs(
+    configs: Sequence[Config],
+    qrels_path: str | Path,
+    run_paths: Sequence[str | Path],
+    columns: table.TableColumns | None = None,
+) -> Iterator[tuple[Source, Scored]]:
+    """`scored_files` of each run in turn against one qrels file, read once for them all
+    (`QrelsFile`), with the run opened: it stays open until the next is asked for. Each run
+    is opened when its turn comes, so an error in one is raised after the results of those
+    before it."""
+    if [str(qrels_path), *map(str, run_paths)].count(STDIN) > 1:
+        raise InputError("standard input ('-') can be only one of the qrels and the runs")
     log_if_asked()
-    with opened(qrels_path) as qrels, opened(run_path) as run:
-        kinds = table.table_format(qrels), table.table_format(run)
-        if any(kinds):
-            tables = columns or table.TableColumns()
-            return _score_tables(configs, qrels, run, kinds, tables)
-        return routed(
-            configs,
-            partial(score_files_fast, configs, qrels, run),
-            partial(_plain_trec, configs, qrels, run),
-        )
+    with opened(qrels_path) as source:
+        qrels = QrelsFile(source, columns or table.TableColumns())
+        for run_path in run_paths:
+            with opened(run_path) as run:
+                yield run, _scored_run(configs, qrels, run)
+
+
+class QrelsFile:
+    """One qrels file, TREC text or a table, read at most once into each form the runs scored
+    against it need: the engine's columns and the plain reference's judgments. A columnar
+    reader's refusal is kept too, so that every run meets it without reading again."""
+
+    def __init__(self, source: Source, columns: table.TableColumns) -> None:
+        self.source = source
+        self.kind = table.table_format(source)
+        self.names = columns
+        self._columns: QrelsColumns | Unsupported | None = None
+        self._judgments: dict[str, dict[str, Judgment]] | None = None
+
+    def columns(self) -> QrelsColumns:
+        """The engine's columns; Unsupported for TREC text the columnar reader declines."""
+        if self._columns is None:
+            try:
+                self._columns = (
+                    table.qrels_columns(self.source, self.kind, self.names.qrels)
+                    if self.kind
+                    else read_qrels_columns(self.source)
+                )
+            except Unsupported as reason:
+                self._columns = reason
+        if isinstance(self._columns, Unsupported):
+            raise self._columns
+        return self._columns
+
+    def judgments(self) -> dict[str, dict[str, Judgment]]:
+        """The plain reference's judgments (`trec_io.read_qrels`, or the table's)."""
+        if self._judgments is None:
+            self._judgments = (
+                table.reference_qrels(self.columns()) if self.kind else read_qrels(self.source)
+            )
+        return self._judgments
+
+
+def _scored_run(configs: Sequence[Config], qrels: QrelsFile, run: Source) -> Scored:
+    """`scored_files` of one opened run against `qrels`."""
+    run_kind = table.table_format(run)
+    if qrels.kind or run_kind:
+        return _score_tables(configs, qrels, run, run_kind)
+    return routed(
+        configs,
+        lambda: score_trec_run(configs, qrels.columns(), run),
+        lambda: _plain(configs, qrels.judgments(), read_run(run)),
+    )
 
 
 def score_files(
@@ -76,17 +133,11 @@ def _plain(
     return Scored(results, QueryPresence.of(list(judgments), [q in postings for q in judgments]))
 
 
-def _plain_trec(
-    configs: Sequence[Config], qrels: str | Path | Source, run: str | Path | Source
-) -> Scored:
-    return _plain(configs, read_qrels(qrels), read_run(run))
-
-
 def score_files_plain(
     configs: Sequence[Config], qrels: str | Path | Source, run: str | Path | Source
 ) -> list[dict[str, Any]]:
     """`score_files` of TREC files computed by the plain reference alone: the definition."""
-    return _plain_trec(configs, qrels, run).results
+    return _plain(configs, read_qrels(qrels), read_run(run)).results
 
 
 def read_qrels_file(path: str | Path, names: Sequence[str]) -> dict[str, dict[str, Judgment]]:
@@ -130,24 +181,16 @@ def _run_declined(score: Callable[[], Scored], run: Source) -> Callable[[], Scor
 
 
 def _score_tables(
-    configs: Sequence[Config],
-    qrels: Source,
-    run: Source,
-    kinds: tuple[str | None, str | None],
-    columns: table.TableColumns,
+    configs: Sequence[Config], qrels: QrelsFile, run: Source, run_kind: str | None
 ) -> Scored:
     """`scored_files` when the qrels, the run or both are tables (``ndcg.input.table``)."""
-    qrels_kind, run_kind = kinds
-    if qrels_kind:
-        qrels_columns = table.qrels_columns(qrels, qrels_kind, columns.qrels)
-    else:
-        try:
-            qrels_columns = read_qrels_columns(qrels)
-        except Unsupported as reason:
-            raise _trec_declined(read_qrels, qrels, reason) from None
+    try:
+        qrels_columns = qrels.columns()
+    except Unsupported as reason:
+        raise _trec_declined(read_qrels, qrels.source, reason) from None
     pieces: Pieces
     if run_kind:
-        pieces = partial(table.run_pieces, run, run_kind, columns.run, qrels_columns.qids)
+        pieces = partial(table.run_pieces, run, run_kind, qrels.names.run, qrels_columns.qids)
         capacity = table.BATCH_ROWS
     else:
         pieces = partial(run_pieces, run, qrels_columns.qids)

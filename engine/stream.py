@@ -319,18 +319,19 @@ def score_columns(
         return Scored(results, QueryPresence.of(qrels.qids, run.present.tolist()))
 
 
+def score_trec_run(configs: Sequence[Config], qrels: QrelsColumns, run: Source) -> Scored:
+    """`score_columns` of a TREC run against qrels already read, every configuration one the
+    engine declares; raises Unsupported for a run the columnar reader declines."""
+    return score_columns(
+        configs, qrels, partial(run_pieces, run, qrels.qids), run.name, run_capacity(run)
+    )
+
+
 def score_files_fast(
     configs: Sequence[Config], qrels: str | Path | Source, run: str | Path | Source
 ) -> Scored:
-    """`score_columns` of TREC files, every configuration one the engine declares
+    """`score_trec_run` of TREC files, every configuration one the engine declares
     (`route.routed` makes sure of that); raises Unsupported for input the columnar reader
     declines (among them every input error, which the plain readers then report)."""
     with opened(qrels) as qrels_source, opened(run) as run_source:
-        qrels_columns = read_qrels_columns(qrels_source)
-        return score_columns(
-            configs,
-            qrels_columns,
-            partial(run_pieces, run_source, qrels_columns.qids),
-            run_source.name,
-            run_capacity(run_source),
-        )
+        return score_trec_run(configs, read_qrels_columns(qrels_source), run_source)

@@ -202,7 +202,7 @@ def test_a_choice_the_engine_does_not_declare_goes_to_the_plain_reference(
     config = Config.from_mapping({"ties": "reversed"})
     assert support.not_computed(config) == ["ndcg.ties.reversed"]
     qrels_path, run_path = write(tmp_path, "q 0 r 1\nq 0 s 0\n", "q Q0 r 1 1 t\nq Q0 s 2 1 t\n")
-    monkeypatch.setattr(scoring, "score_files_fast", lambda *args: pytest.fail("engine asked"))
+    monkeypatch.setattr(scoring, "score_trec_run", lambda *args: pytest.fail("engine asked"))
     with caplog.at_level(logging.INFO, logger=LOG.name):
         [result] = score_files([config], qrels_path, run_path)
     assert [r.levelno for r in caplog.records] == [logging.INFO]

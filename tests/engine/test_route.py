@@ -50,7 +50,7 @@ def reversed_ties(monkeypatch: pytest.MonkeyPatch) -> Config:
         raise AssertionError("the engine was asked")
 
     for module, name in [
-        (scoring, "score_files_fast"),
+        (scoring, "score_trec_run"),
         (scoring, "score_columns"),
         (memory, "evaluate_prepared"),
         (Sweep, "_swept"),
