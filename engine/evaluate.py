@@ -472,6 +472,11 @@ def reference_inputs(
     return judgments, postings
 
 
+# Rankings a Prepared keeps: the configurations of one call rank alike in a few ways at most,
+# while a sweep of thousands over one Prepared would otherwise hold them all.
+RANKINGS_KEPT = 8
+
+
 @dataclass
 class Prepared:
     """What every configuration shares: the columns and the run's ranking order; `inputs`
@@ -482,6 +487,27 @@ class Prepared:
     run: RunColumns
     ranked: Ranked
     inputs: tuple[Qrels, Run] | None = None
+    _rankings: dict[tuple, ConfigRanking] = field(default_factory=dict, repr=False)
+    _rankings_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def ranking(self, classes: GainClasses, choices: dict[str, str]) -> ConfigRanking:
+        """`rank.rank_config` of these rows: made once for every configuration that ranks
+        them alike, i.e. with the same gain classes and the same duplicates, unjudged, ties
+        and empty choices (nDCG and nDCG@10 do), the last `RANKINGS_KEPT` of them kept.
+        Read-only once made, and kept under a lock, so threads may share a Prepared."""
+        key = (classes.of_label.tobytes(), classes.zero, tuple(sorted(choices.items())))
+        with self._rankings_lock:
+            found = self._rankings.get(key)
+        if found is not None:
+            return found
+        made = rank_config(self.ranked, classes.of_label, classes.zero, choices)
+        for array in vars(made).values():
+            array.flags.writeable = False
+        with self._rankings_lock:
+            self._rankings[key] = made
+            if len(self._rankings) > RANKINGS_KEPT:
+                del self._rankings[next(iter(self._rankings))]
+        return made
 
     def query_inputs(self, q: int) -> tuple[Mapping[str, Judgment], Sequence[Posting]]:
         """Query `q`'s judgments and postings as the reference takes them: the very objects
@@ -696,7 +722,7 @@ def evaluate_queries(
     if classes.gains is None:
         LOG.info("gains whose enclosures are not apart: the reference scores every query")
         return reference_share(_by_reference(prep, config, queries))
-    ranking = rank_config(prep.ranked, classes.of_label, classes.zero, choices)
+    ranking = prep.ranking(classes, choices)
     ideal = IDEAL_COUNTS[config.choice("ideal")](prep, classes, ranking, every_gain_enters(config))
     values, credit = _credits(classes, ranking, choices["ties"] == "average")
     fixed = [fixed_gain(v) for v in values]
