@@ -4,17 +4,39 @@
 This package holds no logic beyond locating and parsing those files; everything else in
 ndcgspec reads the specification through `load_spec` (anchor ``ndcg``), `load_presets`,
 `load_grammar` (``ndcg.grammar``) and `load_comparison` (``ndcg.comparison``).
+
+A YAML file's parse is kept in the cache folder (`cache_root`), by the SHA-256 of the file's
+bytes, so that a later process reads the same data in about 1 ms instead of parsing 150 KB of
+YAML (20-40 ms of every start). The YAML stays the source: an edited file has another digest
+and is parsed again; a kept parse that cannot be read is parsed again and replaced.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import marshal
+import os
+import tempfile
 from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
-import yaml
+CACHE_ENV = "NDCGSPEC_CACHE_DIR"
+"""Where computed values are kept between runs (``~/.cache/ndcgspec`` when unset, nowhere
+when set to the empty string): parsed specification files here, expected values
+(`ndcgspec.suite.expected_cache`)."""
+
+
+def cache_root() -> Path | None:
+    """The cache folder, or None when caching is off."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured is not None:
+        return Path(configured) if configured else None
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "ndcgspec"
 
 
 def spec_file(name: str) -> Traversable:
@@ -22,12 +44,46 @@ def spec_file(name: str) -> Traversable:
     return files(__name__).joinpath(name)
 
 
-# libyaml's safe loader when PyYAML was built with it: the same data, parsed in C.
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def _load_yaml(name: str) -> dict[str, Any]:
-    return yaml.load(spec_file(name).read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
+    """The parsed YAML file `name`: the kept parse of its bytes, or parsed and kept."""
+    data = spec_file(name).read_bytes()
+    root = cache_root()
+    kept = None
+    if root is not None:
+        digest = hashlib.sha256(data).hexdigest()
+        kept = root / "spec" / f"{Path(name).stem}-{digest}.marshal{marshal.version}"
+        try:
+            return marshal.loads(kept.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+    parsed = _parsed_yaml(data)
+    if kept is not None:
+        _keep(kept, marshal.dumps(parsed))
+    return parsed
+
+
+def _parsed_yaml(data: bytes) -> dict[str, Any]:
+    import yaml
+
+    # libyaml's safe loader when PyYAML was built with it: the same data, parsed in C.
+    return yaml.load(data.decode("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def _keep(path: Path, content: bytes) -> None:
+    """Write `content` to `path` whole or not at all: a reader sees no partial file."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor, partial = tempfile.mkstemp(dir=path.parent, prefix=".partial-")
+        try:
+            with os.fdopen(descriptor, "wb") as out:
+                out.write(content)
+            os.replace(partial, path)
+        except OSError:
+            os.unlink(partial)
+            raise
+    except OSError:
+        # A cache that cannot be written costs time, never a result.
+        return
 
 
 @cache

@@ -20,6 +20,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+# The cache folder is the spec package's, whose parsed files are the first thing it keeps.
+from ndcgspec.spec import CACHE_ENV as CACHE_ENV
+from ndcgspec.spec import cache_root as cache_root
+
 SHARED_ENV = "NDCGSPEC_SHARED"
 DATA = Path("data")
 TREC_EVAL_SOURCE = Path("tools") / "trec_eval-src.tar.gz"
@@ -61,17 +65,3 @@ def trec_eval_source() -> Path | None:
     """The trec_eval source tarball in the shared folder, or None when no shared folder is
     known."""
     return shared_path(TREC_EVAL_SOURCE)
-
-
-CACHE_ENV = "NDCGSPEC_CACHE_DIR"
-"""Where computed expected values are kept between runs (``~/.cache/ndcgspec`` when unset,
-nowhere when set to the empty string)."""
-
-
-def cache_root() -> Path | None:
-    """The folder of the expected-value cache, or None when caching is off."""
-    configured = os.environ.get(CACHE_ENV)
-    if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "ndcgspec"
