@@ -33,6 +33,7 @@ from ndcgspec.engine.read import read_qrels_columns, read_run_columns, run_piece
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import arithmetic, evaluate, qrels_from_labels, run_from_scores
 from ndcgspec.reference.arithmetic import (
+    EXACT,
     Real,
     computing_with,
     correctly_rounded,
@@ -355,3 +356,26 @@ def test_a_converted_number_is_kept_per_precision_and_never_across_them() -> Non
     with working_precision(20):
         far = abs(mpf_fraction(number(Decimal("0.1"))) - tenth)
     assert 0 < close < Fraction(1, 10**58) and far > Fraction(1, 10**25)
+
+
+@given(st.integers(-(10**60), 10**60), st.sampled_from(["int", "decimal", "decimal-exponent"]))
+def test_an_integer_converts_to_itself_or_its_tightest_enclosure(value: int, form: str) -> None:
+    # 10^60 needs 200 bits: at 20 digits (70 bits) it is enclosed, at 80 digits held exactly.
+    given_as = {
+        "int": value,
+        "decimal": Decimal(value),
+        # The same integer written with three decimal places, as 4.000 (Decimal keeps them).
+        "decimal-exponent": Decimal(f"{value}000E-3"),
+    }[form]
+    assert given_as == value
+    with computing_with(enclosing(80)):
+        assert enclosure(number(given_as)) == (Fraction(value), Fraction(value))
+    with computing_with(enclosing(20)):
+        low, high = enclosure(number(given_as))
+    bits = mpmath.libmp.dps_to_prec(20)
+    assert low <= value <= high and high - low <= max(abs(value), 1) * Fraction(2, 2**bits)
+    with working_precision(20):
+        near = mpf_fraction(number(given_as))
+    assert abs(near - value) <= max(abs(value), 1) * Fraction(1, 2**bits)
+    with computing_with(EXACT):
+        assert number(given_as) == value

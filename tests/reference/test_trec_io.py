@@ -344,7 +344,9 @@ def test_pipes_fifos_and_stdin_are_read_once_and_whole(tmp_path: Path, command: 
 def test_stdin_for_both_inputs_is_an_error(tmp_path: Path) -> None:
     done = _shell('"$NDCGSPEC" score - - < /dev/null', tmp_path)
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == "ndcgspec: error: standard input ('-') can be only one of the qrels and the runs\n"
+    assert done.stderr == (
+        "ndcgspec: error: standard input ('-') can be only one of the qrels and the runs\n"
+    )
 
 
 def test_an_error_on_stdin_names_it_and_the_line(tmp_path: Path) -> None:
