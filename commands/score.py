@@ -40,7 +40,6 @@ from ndcgspec.commands.statistics_flags import add_interval_flags, add_seed_flag
 from ndcgspec.engine.scoring import scored_runs
 from ndcgspec.engine.stream import QueryPresence, Scored
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
-from ndcgspec.measures.config_file import load_config_file
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, ConfigError
 from ndcgspec.reference.result import Result
@@ -59,6 +58,14 @@ def config_from_measure(text: str) -> Config:
             f"measure {text!r}: presets are not available in this installation "
             "(spec/presets.yaml is missing); write the measure as nDCG(...)"
         ) from None
+
+
+def config_from_file(path: str) -> Config:
+    """The configuration of a YAML or JSON file (`measures.config_file`), whose YAML reader is
+    imported only when a file is given: a plain `score` starts without PyYAML."""
+    from ndcgspec.measures.config_file import load_config_file
+
+    return load_config_file(path)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -95,7 +102,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--config",
         dest="configs",
         action="append",
-        type=lambda path: (None, partial(load_config_file, path)),
+        type=lambda path: (None, partial(config_from_file, path)),
         metavar="FILE",
         help="a YAML or JSON file holding one configuration object; repeatable",
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import os
 import subprocess
 import sys
 from decimal import Decimal, localcontext
@@ -358,6 +359,32 @@ def test_score_imports_only_what_scoring_needs(files) -> None:
             "ndcgspec.commands.statistics_flags",
         ]
     )
+
+
+def test_a_second_score_starts_without_parsing_yaml(files, tmp_path) -> None:
+    """The first process parses the specification's YAML and keeps the parse; a later one
+    reads it back and imports no YAML parser at all (``spec/__init__.py``), nor does a
+    ``score`` without ``--config`` need one."""
+    probe = (
+        "import sys\n"
+        "from ndcgspec.commands.cli import main\n"
+        f"main(['score', {files[0]!r}, {files[1]!r}, '-m', 'nDCG@10', '-m', 'ndcg_cut.10'])\n"
+        "print('yaml' in sys.modules)\n"
+    )
+    environment = {**os.environ, "NDCGSPEC_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", probe],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+            env=environment,
+        )
+        for _ in range(2)
+    ]
+    assert [r.stdout.splitlines()[-1] for r in runs] == ["True", "False"]
+    assert runs[0].stdout == runs[1].stdout.replace("False", "True")
 
 
 def test_help_lists_every_subcommand(capsys) -> None:
