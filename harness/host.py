@@ -3,16 +3,20 @@
 ``python -m ndcgspec.harness.host TARGET`` loads the adapter TARGET (a built-in name or
 ``module:object``) and answers the harness's JSON-lines messages on stdin/stdout until ``stop``
 or end of input. Whatever the adapter prints goes to stderr, so it cannot corrupt the protocol.
+Then the process ends at once (`exit_now`), after its exit handlers, without tearing down
+every module the adapter imported: the harness waits for each process it stops.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import math
 import os
 import sys
 import traceback
 from collections.abc import Mapping, Sequence
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from ndcgspec.harness.adapters.base import Adapter, CaseInput, Rejected, Values, load_adapter
 from ndcgspec.harness.protocol import ProtocolError, decode, encode, protocol_version
@@ -114,5 +118,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def exit_now(status: int) -> NoReturn:
+    """End the process with `status`: the exit handlers run (`atexit`, as at a normal exit) and
+    the standard streams are flushed, but the interpreter's teardown of the modules is skipped,
+    which with scikit-learn loaded takes 0.6 s of each stop."""
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_now(main())

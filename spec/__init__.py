@@ -18,11 +18,14 @@ import json
 import marshal
 import os
 import tempfile
+from collections.abc import Callable
 from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 CACHE_ENV = "NDCGSPEC_CACHE_DIR"
 """Where computed values are kept between runs (``~/.cache/ndcgspec`` when unset, nowhere
@@ -44,22 +47,29 @@ def spec_file(name: str) -> Traversable:
     return files(__name__).joinpath(name)
 
 
+def kept(kind: str, key: str, compute: Callable[[], T]) -> T:
+    """`compute()`, or the value a process computed before under the same `key`, kept in the
+    cache folder's `kind` folder as marshal data (plain dicts, lists, tuples, strings and
+    numbers only). The key must name everything the value depends on (a digest of the files
+    it is computed from); a kept value that cannot be read is computed again and replaced."""
+    root = cache_root()
+    path = None if root is None else root / kind / f"{key}.marshal{marshal.version}"
+    if path is not None:
+        try:
+            return marshal.loads(path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+    value = compute()
+    if path is not None:
+        _keep(path, marshal.dumps(value))
+    return value
+
+
 def _load_yaml(name: str) -> dict[str, Any]:
     """The parsed YAML file `name`: the kept parse of its bytes, or parsed and kept."""
     data = spec_file(name).read_bytes()
-    root = cache_root()
-    kept = None
-    if root is not None:
-        digest = hashlib.sha256(data).hexdigest()
-        kept = root / "spec" / f"{Path(name).stem}-{digest}.marshal{marshal.version}"
-        try:
-            return marshal.loads(kept.read_bytes())
-        except (OSError, EOFError, ValueError, TypeError):
-            pass
-    parsed = _parsed_yaml(data)
-    if kept is not None:
-        _keep(kept, marshal.dumps(parsed))
-    return parsed
+    key = f"{Path(name).stem}-{hashlib.sha256(data).hexdigest()}"
+    return kept("spec", key, lambda: _parsed_yaml(data))
 
 
 def _parsed_yaml(data: bytes) -> dict[str, Any]:

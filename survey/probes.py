@@ -38,10 +38,11 @@ from ndcgspec.reference.config import axis as spec_axis
 from ndcgspec.reference.config import choice_ids
 from ndcgspec.reference.decimals import canonical_decimal
 from ndcgspec.reference.ties import docid_key
+from ndcgspec.spec import kept
 from ndcgspec.suite.expect import outcome_of
 from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.folders import cache_root
-from ndcgspec.suite.load import LoadedCase, inline_inputs, iter_cases
+from ndcgspec.suite.load import case_files, cases_root, inline_inputs, iter_cases
 from ndcgspec.suite.tolerance import Tolerance, compare_value, exact, is_undefined
 from ndcgspec.survey.reasons import failure_key, refusal_key
 
@@ -166,27 +167,34 @@ class Answer:
 def probe_inputs(per_file: int = PROBES_PER_FILE) -> tuple[ProbeInput, ...]:
     """The inline golden inputs: the first `per_file` cases of every case file, in suite
     order. A case that judges another case's input (``input_of``, the preset files) brings no
-    input of its own. Read once per process: every examination of the matrix asks them."""
+    input of its own. Read once per process, since every examination of the matrix asks them,
+    and kept between processes by the size and time of every case file (`spec.kept`): they
+    are a few hundred small inputs taken from 46 MB of JSON."""
+    root, stamps = cases_root(), [str(per_file)]
+    for path in case_files(root):
+        stat = path.stat()
+        stamps.append(f"{path.relative_to(root)} {stat.st_size} {stat.st_mtime_ns}")
+    key = hashlib.sha256("\n".join(stamps).encode("utf-8")).hexdigest()
+    found = kept("probe-inputs", key, lambda: _probe_rows(per_file))
+    return tuple(
+        ProbeInput(case_id, qrels, run, Config.from_mapping(config))
+        for case_id, qrels, run, config in found
+    )
+
+
+def _probe_rows(per_file: int) -> list[tuple]:
+    """`probe_inputs` as plain data: each case's id, qrels and run rows, and configuration."""
     taken: dict[str, int] = {}
-    found: list[ProbeInput] = []
+    found = []
     for loaded in iter_cases():
-        own_input = "input" in loaded.case and "input_of" not in loaded.case
+        case = loaded.case
+        own_input = "input" in case and "input_of" not in case
         if not own_input or taken.get(loaded.group, 0) >= per_file:
             continue
         taken[loaded.group] = taken.get(loaded.group, 0) + 1
-        found.append(as_probe_input(loaded))
-    return tuple(found)
-
-
-def as_probe_input(loaded: LoadedCase) -> ProbeInput:
-    """The probe material of one inline case."""
-    case = loaded.case
-    return ProbeInput(
-        case["id"],
-        tuple(tuple(r) for r in case["input"]["qrels"]),
-        tuple(tuple(r) for r in case["input"]["run"]),
-        Config.from_mapping(case["config"]),
-    )
+        rows = [tuple(tuple(r) for r in case["input"][kind]) for kind in ("qrels", "run")]
+        found.append((case["id"], *rows, case["config"]))
+    return found
 
 
 def replaced(config: Config, **changes: Any) -> Config:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
+import subprocess
 import sys
 
 import pytest
@@ -154,3 +156,27 @@ def test_another_protocol_version_does_not_start() -> None:
     script = BAD_START.replace("'protocol': 1", "'protocol': 2").replace(", 'extra': 1", "")
     with pytest.raises(HarnessError, match="speaks protocol 2, not 1"):
         _run(f'{sys.executable} -c "{script}"')
+
+
+def test_the_host_ends_at_stop_after_its_exit_handlers(tmp_path) -> None:
+    """After ``stop`` the host process ends with status 0 once the adapter's exit handlers
+    ran: an adapter that cleans up at exit still does, however the process ends."""
+    marker = tmp_path / "cleaned-up"
+    (tmp_path / "exiting_adapter.py").write_text(
+        "import atexit, pathlib\n"
+        "from ndcgspec.harness.adapters.reference import ReferenceAdapter\n"
+        f"atexit.register(pathlib.Path({str(marker)!r}).write_text, 'done')\n"
+        "adapter = ReferenceAdapter()\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "ndcgspec.harness.host", "exiting_adapter:adapter"],
+        input=b'{"cmd": "start"}\n{"cmd": "stop"}\n',
+        capture_output=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[0])["protocol"] == protocol_version()
+    assert marker.read_text(encoding="utf-8") == "done"
