@@ -29,8 +29,8 @@ T = TypeVar("T")
 
 CACHE_ENV = "NDCGSPEC_CACHE_DIR"
 """Where computed values are kept between runs (``~/.cache/ndcgspec`` when unset, nowhere
-when set to the empty string): parsed specification files here, expected values
-(`ndcgspec.suite.expected_cache`)."""
+when set to the empty string): values computed from files (`kept`: the parsed specification
+files, the survey's probe inputs) and expected values (`ndcgspec.suite.expected_cache`)."""
 
 
 def cache_root() -> Path | None:
