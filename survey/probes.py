@@ -170,7 +170,10 @@ def probe_inputs(per_file: int = PROBES_PER_FILE) -> tuple[ProbeInput, ...]:
     input of its own. Read once per process, since every examination of the matrix asks them,
     and kept between processes by the size and time of every case file (`spec.kept`): they
     are a few hundred small inputs taken from 46 MB of JSON."""
-    root, stamps = cases_root(), [str(per_file)]
+    root = cases_root()
+    # What the kept rows depend on beside the files: their folder, the count taken per file
+    # and the shape `_probe_rows` gives them.
+    stamps = [str(root), str(per_file), PROBE_ROWS]
     for path in case_files(root):
         stat = path.stat()
         stamps.append(f"{path.relative_to(root)} {stat.st_size} {stat.st_mtime_ns}")
@@ -180,6 +183,9 @@ def probe_inputs(per_file: int = PROBES_PER_FILE) -> tuple[ProbeInput, ...]:
         ProbeInput(case_id, qrels, run, Config.from_mapping(config))
         for case_id, qrels, run, config in found
     )
+
+
+PROBE_ROWS = "id, qrels rows, run rows, config mapping"
 
 
 def _probe_rows(per_file: int) -> list[tuple]:
