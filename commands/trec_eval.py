@@ -6,8 +6,8 @@
 with -q in trec_eval's query order (strcmp of the query ids), measures in trec_eval's order,
 then the summary. The values are the exact reference's under trec_eval's configuration
 (``ndcgspec.measures.trec_eval_names``), rounded once to 4 decimals: ``ndcg`` and ``ndcg_cut``
-computed by the engine, on the run as its columnar reader reads it where it can (`ColumnRun`),
-``ndcg_rel`` and ``Rndcg`` from the reference's per-rank trace.
+computed by the engine, on the qrels and the run as its columnar reader reads them where it
+can (`TrecQrels`, `ColumnRun`), ``ndcg_rel`` and ``Rndcg`` from the reference's per-rank trace.
 
 What trec_eval does outside the spec is reproduced on the input, with its source: labels are
 read with atol from their text, so "1e3", "1.5e1" and "1.9" are all 1 (get_qrels.c); scores
@@ -23,12 +23,14 @@ units of 1e-16 of a rounding boundary (xx.xxxx5); none of the test data comes th
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
 from typing import Any
 
 import mpmath
+import numpy as np
 
 from ndcgspec.engine.evaluate import evaluate_prepared, prepare
 from ndcgspec.engine.memory import Inputs
@@ -36,6 +38,7 @@ from ndcgspec.engine.memory import qrels_columns as memory_qrels_columns
 from ndcgspec.engine.read import (
     QrelsColumns,
     Unsupported,
+    read_qrels_columns,
     read_run_columns,
     run_capacity,
     run_pieces,
@@ -64,6 +67,8 @@ from ndcgspec.reference.trec_io import STDIN, Source, opened, read_lines, read_q
 #: trec_eval's summary line format (meas_print_final.c) and the run's tag column.
 LINE = "{name:<22}\t{qid}\t{value}"
 RUN_TAG_FIELD = 5
+#: A label text whose atol is the integer it writes (with no digit beyond a C long's).
+PLAIN_INTEGER = re.compile(r"[+-]?[0-9]+")
 #: What C's printf writes for the NaN that 0.0 / 0 gives on x86-64 (m_Rndcg.c).
 C_NAN = "-nan"
 MEAN_DIGITS = 100
@@ -167,15 +172,17 @@ def run_trec_eval(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     if [args.qrels, *args.runs].count(STDIN) > 1:
         raise InputError("standard input ('-') can be only one of the qrels and the runs")
-    qrels = read_qrels(args.qrels, atol_label)
-    columns = engine_qrels(options, qrels)
-    for path in args.runs:
-        with opened(path) as source:
-            run = column_run(columns, source) or read_run(source, extra_fields=True)
-            runid = run_tag(source) if any(m.name == "runid" for m in options.measures) else ""
-        lines = trec_eval_lines(options, qrels, run, runid)
-        if lines:
-            print("\n".join(lines), flush=True)
+    wants_runid = any(m.name == "runid" for m in options.measures)
+    with opened(args.qrels) as qrels_source:
+        qrels = TrecQrels(qrels_source)
+        columns = engine_qrels(options, qrels)
+        for path in args.runs:
+            with opened(path) as source:
+                run = column_run(columns, source) or read_run(source, extra_fields=True)
+                runid = run_tag(source) if wants_runid else ""
+            lines = trec_eval_lines(options, qrels, run, runid)
+            if lines:
+                print("\n".join(lines), flush=True)
     return 0
 
 
@@ -188,6 +195,60 @@ def atol_label(text: str, where: Location) -> Decimal:
         return Decimal(atol(text))
     except OverflowError as error:
         raise InputError(f"label {error}", where) from None
+
+
+class TrecQrels:
+    """A qrels file as trec_eval reads it, labels with atol (get_qrels.c), read at most once
+    into each form a run needs: the engine's columns, read by the columnar reader when every
+    label is a plain integer (whose atol is the decimal it writes), and the reference's
+    judgments, read by the plain reader otherwise or when the reference computes."""
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self._columns: QrelsColumns | None = None
+        self._judgments: dict[str, dict[str, Judgment]] | None = None
+
+    def columns(self) -> QrelsColumns:
+        """The engine's columns; Unsupported for judgments the columns cannot hold."""
+        if self._columns is None:
+            try:
+                columns = read_qrels_columns(self.source)
+                if all(_plain_integer(text) for text in columns.label_texts):
+                    self._columns = columns
+            except Unsupported:
+                pass
+        if self._columns is None:
+            self._columns = memory_qrels_columns(self.judgments())
+        return self._columns
+
+    def judgments(self) -> dict[str, dict[str, Judgment]]:
+        """The reference's judgments, each label its atol (`atol_label`)."""
+        if self._judgments is None:
+            self._judgments = read_qrels(self.source, atol_label)
+        return self._judgments
+
+    def top_labels(self) -> dict[str, int]:
+        """Each query's highest label, queries in the file's order: from the columns once
+        they are read, else from the judgments."""
+        if self._columns is None:
+            judged = self.judgments().items()
+            return {qid: max(int(j.label) for j in js.values()) for qid, js in judged}
+        columns = self._columns
+        levels = np.array([int(Decimal(text)) for text in columns.label_texts], np.int64)
+        tops = np.full(len(columns.qids), np.iinfo(np.int64).min, np.int64)
+        np.maximum.at(tops, columns.qidx, levels[columns.label_id])
+        return dict(zip(columns.qids, tops.tolist(), strict=True))
+
+
+def _plain_integer(text: str) -> bool:
+    """Whether atol reads the label `text` as the integer it writes, within a C long."""
+    if not PLAIN_INTEGER.fullmatch(text):
+        return False
+    try:
+        atol(text)
+    except OverflowError:
+        return False
+    return True
 
 
 def run_tag(source: Source) -> str:
@@ -220,7 +281,7 @@ class ColumnRun:
         return evaluate_prepared(self.prepared, config)
 
 
-def engine_qrels(options: Options, qrels: dict[str, dict[str, Judgment]]) -> QrelsColumns | None:
+def engine_qrels(options: Options, qrels: TrecQrels) -> QrelsColumns | None:
     """The qrels as the engine's columns, made once for every run, when every measure is one
     the engine computes and no -M cuts the rankings; None when the plain reader must read the
     runs: -M, ``ndcg_rel`` or ``Rndcg``, a configuration the engine does not declare, or
@@ -234,7 +295,7 @@ def engine_qrels(options: Options, qrels: dict[str, dict[str, Judgment]]) -> Qre
     if any(not_computed(measure_config(m, base)) for m in measures):
         return None
     try:
-        return memory_qrels_columns(qrels)
+        return qrels.columns()
     except Unsupported:
         return None
 
@@ -312,13 +373,12 @@ def relevant_count(judgments: dict[str, Judgment], level: int) -> int:
 
 
 def evaluated_queries(
-    qrels: dict[str, dict[str, Judgment]],
-    run: dict[str, list[Posting]] | ColumnRun,
-    complete: bool,
+    top_labels: dict[str, int], run: dict[str, list[Posting]] | ColumnRun, complete: bool
 ) -> list[str]:
-    """trec_eval's queries: those of the qrels in strcmp order; without -c a qrels query
-    missing from the run stops trec_eval 10.0 (trec_eval.c main, exit 4), so it is an error."""
-    queries = sorted(qrels, key=lambda q: q.encode("utf-8"))
+    """trec_eval's queries: those of the qrels (each with its highest label) in strcmp order;
+    without -c a qrels query missing from the run stops trec_eval 10.0 (trec_eval.c main,
+    exit 4), so it is an error."""
+    queries = sorted(top_labels, key=lambda q: q.encode("utf-8"))
     missing = [q for q in queries if q not in run]
     if missing and not complete:
         raise InputError(
@@ -328,7 +388,7 @@ def evaluated_queries(
     if not any(q in run for q in queries):
         raise InputError("no query has both results and relevance judgments")
     for qid in queries:
-        if all(int(j.label) < 0 for j in qrels[qid].values()):
+        if top_labels[qid] < 0:
             raise InputError(
                 f"query {qid!r} has only negative labels: trec_eval 10.0 then reads the "
                 "previous query's relevance levels (form_res_rels.c), so its value is undefined"
@@ -350,7 +410,7 @@ def as_decimal(value: mpmath.mpf) -> Decimal:
 
 def trec_eval_lines(
     options: Options,
-    qrels: dict[str, dict[str, Judgment]],
+    qrels: TrecQrels,
     run: dict[str, list[Posting]] | ColumnRun,
     runid: str,
 ) -> list[str]:
@@ -359,27 +419,27 @@ def trec_eval_lines(
     reference's digits); ``ndcg_rel`` and ``Rndcg`` average nDCG over ranks of the
     reference's trace."""
     base = trec_eval_config(options.complete, options.judged_only)
-    queries = evaluated_queries(qrels, run, options.complete)
-    judged = {qid: qrels[qid] for qid in queries}
-    ranked = (
-        {}
-        if isinstance(run, ColumnRun)
-        else {
-            qid: first_documents(as_double(run.get(qid, ())), options.max_per_topic)
-            for qid in queries
-        }
-    )
+    top_labels = qrels.top_labels()
+    queries = evaluated_queries(top_labels, run, options.complete)
     wanted = {m.name: m for m in options.measures}
     ndcg_measures = [wanted[name] for name in NDCG_MEASURES if name in wanted]
     for measure in ndcg_measures:
         if measure.name in GAIN_MEASURES and measure.gains:
-            for judgments in judged.values():
-                check_gain_order(measure, max(int(j.label) for j in judgments.values()))
-    inputs = (
-        run
-        if isinstance(run, ColumnRun)
-        else Inputs(judged, {qid: postings for qid, postings in ranked.items() if postings})
-    )
+            for qid in queries:
+                check_gain_order(measure, top_labels[qid])
+    inputs: ColumnRun | Inputs
+    if isinstance(run, ColumnRun):
+        judged: dict[str, dict[str, Judgment]] = {}
+        ranked: dict[str, list[Posting]] = {}
+        inputs = run
+    else:
+        judgments = qrels.judgments()
+        judged = {qid: judgments[qid] for qid in queries}
+        ranked = {
+            qid: first_documents(as_double(run.get(qid, ())), options.max_per_topic)
+            for qid in queries
+        }
+        inputs = Inputs(judged, {qid: postings for qid, postings in ranked.items() if postings})
     traced = [m for m in ndcg_measures if m.name not in ONE_CONFIGURATION_MEASURES]
     traces = reference_traces(traced, base, judged, ranked)
     per_query: dict[str, list[tuple[str, Decimal]]] = {qid: [] for qid in queries}

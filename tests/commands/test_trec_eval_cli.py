@@ -243,6 +243,13 @@ SMALL_CASES = {
         "q1 Q0 d 1 4 r\nq1 Q0 c 2 3 r\nq1 Q0 b 3 2 r\nq1 Q0 a 4 1 r\n"
         "q2 Q0 h 1 4 r\nq2 Q0 g 2 3 r\nq2 Q0 f 3 2 r\nq2 Q0 e 4 1 r\n",
     ),
+    # Plain integers with a sign or leading zeros, which the columnar reader reads: atol and
+    # the decimal agree on each (+1 is 1, 007 is 7, -0 is 0, -02 is -2).
+    "integers": (
+        "q1 0 a +1\nq1 0 b 007\nq1 0 c -0\nq2 0 d -02\nq2 0 e 2\nq2 0 f 0010\n",
+        "q1 Q0 c 1 3 r\nq1 Q0 a 2 2 r\nq1 Q0 b 3 1 r\n"
+        "q2 Q0 d 1 3 r\nq2 Q0 e 2 2 r\nq2 Q0 x 3 1.5 r\nq2 Q0 f 4 1 r\n",
+    ),
 }
 
 
@@ -254,17 +261,43 @@ def small_files(folder: Path, case: str) -> list[str]:
     return [str(path) for path in paths]
 
 
+# Every measure goes through the reference's trace; ndcg and ndcg_cut alone, without -M,
+# through the engine, on the qrels as the columnar reader reads them where it can.
 @pytest.mark.parametrize("case", sorted(SMALL_CASES))
 @pytest.mark.parametrize("flags", [["-q", "-l0"], ["-q", "-J"], ["-q", "-c", "-M2"]])
+@pytest.mark.parametrize(
+    "measures", [EVERY_MEASURE, ["-m", "ndcg", "-m", "ndcg_cut.1,2,3"]], ids=["every", "engine"]
+)
 def test_small_edge_cases(
     trec_eval: Path,
     tmp_path: Path,
     case: str,
     flags: list[str],
+    measures: list[str],
     capsysbinary: pytest.CaptureFixture[bytes],
 ) -> None:
     files = small_files(tmp_path, case)
-    assert_identical(trec_eval, [*flags, *EVERY_MEASURE, *INFO, *files], capsysbinary)
+    assert_identical(trec_eval, [*flags, *measures, *INFO, *files], capsysbinary)
+
+
+def test_plain_integer_labels_are_not_read_by_the_plain_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # q1: c (label 0), a (+1), b (007) ranked in that order. Linear gains, log2(i+1):
+    # DCG = 0 + 1/log2(3) + 7/2 = 4.130930; ideal 7 + 1/log2(3) = 7.630930: 0.541340.
+    # q2: d (-02, gain 0 in trec_eval), e (2), x (unjudged), f (0010) ranked in that order:
+    # DCG = 2/log2(3) + 10/log2(5) = 1.261860 + 4.306766 = 5.568626;
+    # ideal 10 + 2/log2(3) = 11.261860: 0.494469. The mean is 0.517905.
+    files = small_files(tmp_path, "integers")
+
+    def unread(*args: object) -> None:
+        raise AssertionError("the plain qrels reader was called")
+
+    monkeypatch.setattr("ndcgspec.commands.trec_eval.read_qrels", unread)
+    assert main(["trec_eval", "-q", "-m", "ndcg", *files]) == 0
+    assert capsys.readouterr().out.split() == [
+        "ndcg", "q1", "0.5413", "ndcg", "q2", "0.4945", "ndcg", "all", "0.5179"
+    ]  # fmt: skip
 
 
 # trec_eval reads -l and -M with atol: "2_0" is 2 and "1e3" is 1 (Python's int reads 20 or
