@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
+from functools import cached_property
 from typing import Any
 
 import mpmath
@@ -227,9 +228,11 @@ class TrecQrels:
             self._judgments = read_qrels(self.source, atol_label)
         return self._judgments
 
+    @cached_property
     def top_labels(self) -> dict[str, int]:
-        """Each query's highest label, queries in the file's order: from the columns once
-        they are read, else from the judgments."""
+        """Each query's highest label, queries in the file's order, worked out once for every
+        run: from the columns when they are read, else from the judgments (both hold the same
+        labels)."""
         if self._columns is None:
             judged = self.judgments().items()
             return {qid: max(int(j.label) for j in js.values()) for qid, js in judged}
@@ -419,7 +422,7 @@ def trec_eval_lines(
     reference's digits); ``ndcg_rel`` and ``Rndcg`` average nDCG over ranks of the
     reference's trace."""
     base = trec_eval_config(options.complete, options.judged_only)
-    top_labels = qrels.top_labels()
+    top_labels = qrels.top_labels
     queries = evaluated_queries(top_labels, run, options.complete)
     wanted = {m.name: m for m in options.measures}
     ndcg_measures = [wanted[name] for name in NDCG_MEASURES if name in wanted]
