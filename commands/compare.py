@@ -1,14 +1,14 @@
 """The ``compare`` command: do conclusions about runs survive another nDCG convention?
 
-Every run is scored under every convention (the presets of ``spec/presets.yaml``, or the
-``-m`` measures) with the exact reference's arithmetic, shared per-query work reused across
-conventions (`ndcgspec.engine.sweep`). The report gives each run's score under each
-convention and its spread, the ranking of the runs under each convention, Kendall's τ-b
-between every two conventions, every pair of runs whose order flips between two conventions
-with the queries that contribute most to the flip, and the queries on which the conventions
-disagree most. Output as text, JSON, and with ``--out DIR`` as PNG figures (a bump chart of
-ranks, a heat map of τ) and a self-contained HTML page (`ndcgspec.commands.compare_page`).
-"""
+Every run is scored under every convention (the ``-m`` measures; without them
+`DEFAULT_CONVENTIONS`; with ``--presets`` every preset of ``spec/presets.yaml``) with the exact
+reference's arithmetic, shared per-query work reused across conventions (`ndcgspec.engine.sweep`).
+The report gives each run's score under each convention and its spread, the ranking of the runs
+under each convention, Kendall's τ-b between every two conventions, every pair of runs whose order
+flips between two conventions with the queries that contribute most to the flip, and the queries on
+which the conventions disagree most. Output as text, JSON, and with ``--out DIR`` as PNG figures (a
+bump chart of ranks, a heat map of τ) and a self-contained HTML page
+(`ndcgspec.commands.compare_page`)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,11 @@ from ndcgspec.reference.trec_io import read_qrels, read_run
 
 SHOWN_DECIMALS = 4
 CONTRIBUTIONS_SHOWN = 5
+DEFAULT_CONVENTIONS = ("trec_eval@10", "burges2005@10", "sklearn@10", "jarvelin2002@10")
+"""Four conventions of nDCG@10 a paper's reader meets, each named for its source
+(``spec/presets.yaml``): trec_eval's (TREC's official scorer), Burges et al.'s exponential gain
+(learning to rank), scikit-learn's (tie-averaged, ideal of the retrieved) and Järvelin and
+Kekäläinen's original discount."""
 
 
 @dataclass(frozen=True)
@@ -77,13 +82,13 @@ def run_name(path: str) -> str:
     return name.removeprefix("input.")
 
 
-def conventions_of(measures: Sequence[str], cutoff: int | None) -> list[Convention]:
-    """The ``-m`` measures, or every preset, each at `cutoff` when one is given."""
-    named = (
-        [(m, config_from_measure(m)) for m in measures]
-        if measures
-        else [(p["id"], config_from_measure(p["id"])) for p in presets()]
-    )
+def conventions_of(
+    measures: Sequence[str], cutoff: int | None, every_preset: bool = False
+) -> list[Convention]:
+    """The ``-m`` measures, then every preset when asked, or else without measures
+    `DEFAULT_CONVENTIONS`; each at `cutoff` when one is given."""
+    written = list(measures) + ([p["id"] for p in presets()] if every_preset else [])
+    named = [(m, config_from_measure(m)) for m in dict.fromkeys(written or DEFAULT_CONVENTIONS)]
     if cutoff is not None:
         named = [(f"{n}@{cutoff}", c.replace(cutoff=cutoff)) for n, c in named]
     return [Convention(n, c) for n, c in named]
@@ -309,11 +314,17 @@ def _short(value: mpmath.mpf) -> str:
     return f"{float(value):.{SHOWN_DECIMALS}f}"
 
 
-def report_text(comparison: Comparison, top: int) -> list[str]:
-    """The lines ``compare`` prints."""
+def report_text(comparison: Comparison, top: int, defaulted: bool = False) -> list[str]:
+    """The lines ``compare`` prints; `defaulted` when the conventions are the default ones."""
     names = [c.name for c in comparison.conventions]
     runs = comparison.runs
-    lines = [f"{len(runs)} runs under {len(names)} conventions", ""]
+    lines = [f"{len(runs)} runs under {len(names)} conventions"]
+    if defaulted:
+        lines.append(
+            f"(the default conventions, {', '.join(DEFAULT_CONVENTIONS)}; -m names others, "
+            "--presets adds every preset)"
+        )
+    lines.append("")
     for name, reason in comparison.excluded.items():
         lines.append(f"left out: {name} ({reason})")
     lines += ["Scores (rank in parentheses)"]
@@ -357,8 +368,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "compare",
         help="compare runs under every convention: ranks, Kendall's tau, flips",
-        description="Score every RUN against QRELS under every preset (or each -m measure) "
-        "and report how the conventions spread the scores, reorder the runs, and why.",
+        description="Score every RUN against QRELS under each -m measure (by default "
+        f"{', '.join(DEFAULT_CONVENTIONS)}; --presets: every preset) and report how the "
+        "conventions spread the scores, reorder the runs, and why, and which differences "
+        "between runs are significant under each.",
     )
     parser.add_argument("--qrels", required=True, metavar="QRELS", help="qrels file")
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files (two or more)")
@@ -369,7 +382,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="MEASURE",
-        help="a convention to compare (repeatable; default: every preset)",
+        help=f"a convention to compare (repeatable; default: {', '.join(DEFAULT_CONVENTIONS)})",
+    )
+    parser.add_argument(
+        "--presets",
+        action="store_true",
+        help="compare under every preset of the spec too (long tables)",
     )
     parser.add_argument(
         "--name",
@@ -443,7 +461,7 @@ def run_compare(args: argparse.Namespace) -> int:
         raise NdcgSpecError("compare needs at least two runs")
     if args.out:
         output_path(Path(args.out), "--out", folder=True)
-    conventions = conventions_of(args.measures, args.cutoff)
+    conventions = conventions_of(args.measures, args.cutoff, args.presets)
     comparison = compare(
         args.qrels, args.runs, conventions, args.names, progress=sys.stderr.isatty()
     )
@@ -466,7 +484,9 @@ def run_compare(args: argparse.Namespace) -> int:
     elif args.format == "markdown":
         print(markdown_table(data, options_of(args)))
     else:
-        lines = report_text(comparison, args.top) + significance_text(data, options_of(args))
+        defaulted = not args.measures and not args.presets
+        lines = report_text(comparison, args.top, defaulted)
+        lines += significance_text(data, options_of(args))
         for run, values in data.get("judged", {}).items():
             shares = ", ".join(f"{k} {float(v):.4f}" for k, v in values.items() if v)
             lines.append(f"judged: {run}: {shares}")

@@ -93,13 +93,14 @@ def verdict_matrix(data: dict[str, Any], path: Path) -> None:
     test = data["test_settings"]["verdict_test"]
     cells = {(r["a"], r["b"], r["measure"]): r for r in data["tests"] if r["test"] == test}
     pairs = list(dict.fromkeys((a, b) for a, b, _ in cells))
-    code = {"b": 0, "none": 1, "a": 2}
+    code = {"b": 0, "none": 1, "undecided": 2, "a": 3}
     grid = [[code[cells[a, b, n]["verdict"]] for n in names] for a, b in pairs]
     figure, axes = plt.subplots(
         figsize=(0.9 * len(names) + 6, 0.3 * len(pairs) + 2.5), squeeze=True
     )
-    colours = ListedColormap(["#d73027", "#f0f0f0", "#1a9850"])
-    axes.imshow(grid or [[1]], cmap=colours, vmin=0, vmax=2, aspect="auto")
+    # Okabe and Ito's orange and sky blue: told apart by readers of every colour vision.
+    colours = ListedColormap(["#e69f00", "#f0f0f0", "#a0a0a0", "#56b4e9"])
+    axes.imshow(grid or [[1]], cmap=colours, vmin=0, vmax=3, aspect="auto")
     for i, (a, b) in enumerate(pairs):
         for j, n in enumerate(names):
             axes.text(
@@ -108,8 +109,8 @@ def verdict_matrix(data: dict[str, Any], path: Path) -> None:
     axes.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=8)
     axes.set_yticks(range(len(pairs)), [f"{a} vs {b}" for a, b in pairs], fontsize=7)
     axes.set_title(
-        f"Verdicts of the {test} test (adjusted p in each cell)\ngreen: the first run "
-        "better; red: the second; grey: not significant",
+        f"Verdicts of the {test} test (adjusted p in each cell)\nblue: the first run "
+        "better; orange: the second; light grey: not significant; dark grey: undecided",
         fontsize=9,
     )
     figure.tight_layout()
@@ -121,7 +122,12 @@ def verdict_section(data: dict[str, Any], verdicts: Path) -> str:
     """The page's section on significance: the figure and the pairs whose verdict changes."""
     names = list(data["conventions"])
     settings = data["test_settings"]
-    words = {"a": "{a} better", "b": "{b} better", "none": "not significant"}
+    words = {
+        "a": "{a} better",
+        "b": "{b} better",
+        "none": "not significant",
+        "undecided": "undecided",
+    }
     rows = [
         [
             f"{c['a']} vs {c['b']}",

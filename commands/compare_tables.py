@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ndcgspec.commands.significance import Options
+from ndcgspec.inference.settings import Options
 
 DECIMALS = 4
 LATEX_SPECIAL = {
@@ -26,6 +26,10 @@ LATEX_SPECIAL = {
     "~": r"\~{}",
 }
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "no"}
+FAMILY_WORDS = {
+    "convention": "over the pairs of runs under each convention",
+    "all": "over every pair and convention",
+}
 TEST_NAMES = {"randomization": "paired randomization (sign-flip) test", "t": "paired t-test"}
 
 
@@ -69,7 +73,7 @@ def _caption(data: dict[str, Any], options: Options, code: Any, mark: tuple[str,
         f"{mark[0]} ({mark[1]}): significantly better (worse) than {code(baseline)}, "
         f"{TEST_NAMES[options.test]}, {options.alternative}, "
         f"{CORRECTION_NAMES[options.correction]} correction "
-        f"over every pair and convention, alpha = {float(options.alpha):g}. "
+        f"{FAMILY_WORDS[options.family]}, alpha = {float(options.alpha):g}. "
         f"Conventions: {conventions}."
     )
 

@@ -4,27 +4,32 @@ whose verdict changes with the convention.
 For each pair (a, b) of runs, a before b in the order given, and each convention, the
 differences a_q − b_q are taken over the queries entering both runs' means, of the per-query
 nDCG decimals (`ndcgspec.inference.paired`); the sign-flip test and the t-test are run on them
-(`ndcgspec.inference`), and each test's p-values are corrected over every pair and convention
-at once (one family per test). A pair is significant at α when its adjusted p-value is at most
-α, and its verdict under a convention is "a" or "b" (the run with the higher mean) or "none"."""
+(`ndcgspec.inference`), and each test's p-values are corrected within a family
+(`ndcgspec.inference.family`): by default the pairs of one convention (``--family
+convention``: each convention is its own question, as a paper reports one measure's table and
+corrects over the comparisons it makes with it: Sakai 2014, "Statistical reform in information
+retrieval?", SIGIR Forum 48(1); Fuhr 2017, "Some common mistakes in IR evaluation, and how they
+can be avoided", SIGIR Forum 51(3)), or every pair under every convention (``--family all``). A
+pair is significant at α when its adjusted p-value is at most α and that verdict is decided
+(α outside the Monte-Carlo interval of the adjusted p-value, `inference.family`); its verdict
+under a convention is "a" or "b" (the run with the higher mean), "none", or "undecided"."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-import numpy as np
-
-from ndcgspec.commands.statistics_flags import TESTS
-from ndcgspec.inference.bootstrap import RESAMPLES, percentile_interval
-from ndcgspec.inference.correction import adjusted
+from ndcgspec.inference.bootstrap import percentile_interval
+from ndcgspec.inference.family import Adjusted, decided_family
+from ndcgspec.inference.monte_carlo import MONTE_CARLO_LEVEL, Estimate, draws_for_family
 from ndcgspec.inference.paired import Paired
-from ndcgspec.inference.randomization import DRAWS, EXACT_LIMIT, drawn_signs, sign_flip
-from ndcgspec.inference.ttest import paired_t
+from ndcgspec.inference.randomization import EXACT_LIMIT, DrawnSigns, Randomization, sign_flip
+from ndcgspec.inference.settings import TESTS, Options
+from ndcgspec.inference.ttest import TTest, paired_t
 from ndcgspec.reference.decimals import (
     canonical_decimal,
     decimal_string,
@@ -33,20 +38,6 @@ from ndcgspec.reference.decimals import (
     round_fraction,
 )
 from ndcgspec.reference.evaluate import Evaluation
-
-
-@dataclass(frozen=True)
-class Options:
-    """How the tests are run and judged (the command's flags)."""
-
-    alternative: str = "two-sided"
-    correction: str = "holm"
-    alpha: Fraction = Fraction(1, 20)
-    seed: int = 0
-    draws: int = DRAWS
-    test: str = "randomization"
-    ci: Fraction | None = None
-    resamples: int = RESAMPLES
 
 
 def exact_string(value: Fraction) -> str:
@@ -64,25 +55,146 @@ def query_values(evaluation: Evaluation) -> dict[str, Decimal]:
     }
 
 
-def _verdict(p_adjusted: Fraction, mean_difference: Fraction, options: Options) -> str:
-    if p_adjusted > options.alpha or mean_difference == 0:
-        return "none"
-    return "a" if mean_difference > 0 else "b"
+@dataclass(frozen=True)
+class PairTest:
+    """One test of one pair of runs under one convention, within its family: the p-value's
+    estimate, the adjusted p-value, and the outcome of the test itself."""
+
+    a: str
+    b: str
+    measure: str
+    test: str
+    family: str
+    family_size: int
+    paired: Paired
+    estimate: Estimate
+    adjusted: Adjusted
+    outcome: Randomization | TTest = field(repr=False)
+
+    def verdict(self, alpha: Fraction) -> str:
+        """ "a" or "b" (the run with the higher mean) when significant, "none" when not,
+        "undecided" when α lies inside the adjusted p-value's Monte-Carlo interval."""
+        if not self.adjusted.decided:
+            return "undecided"
+        mean = self.paired.mean_difference()
+        if self.adjusted.p > alpha or mean == 0:
+            return "none"
+        return "a" if mean > 0 else "b"
 
 
-class _Signs:
-    """The drawn sign vectors, once per number of queries, so every pair is tested on the
-    same draws of the one seed."""
+@dataclass(frozen=True)
+class _Member:
+    """A pair of runs under a convention, before its test."""
 
-    def __init__(self, options: Options) -> None:
-        self._options, self._drawn = options, {}
+    a: str
+    b: str
+    measure: str
+    paired: Paired
 
-    def __call__(self, n: int) -> np.ndarray | None:
-        if n <= EXACT_LIMIT:
-            return None
-        if n not in self._drawn:
-            self._drawn[n] = drawn_signs(n, self._options.draws, self._options.seed)
-        return self._drawn[n]
+
+def _family_of(member: _Member, options: Options) -> str:
+    return member.measure if options.family == "convention" else "all"
+
+
+def _tested_family(
+    test: str, name: str, members: Sequence[_Member], options: Options, signs: DrawnSigns
+) -> list[PairTest]:
+    """The family's tests under `test`, corrected together, drawn on until decided."""
+    outcomes: list[Randomization | TTest] = []
+    if test == "t":
+        outcomes = [paired_t(m.paired.differences, options.alternative) for m in members]
+    else:
+        first = draws_for_family(
+            len(members), options.alpha, options.correction != "none", options.draws
+        )
+        outcomes = [_sign_flip(m, options, signs, first) for m in members]
+
+    def redraw(i: int, draws: int) -> Estimate:
+        outcome = _sign_flip(members[i], options, signs, draws)
+        outcomes[i] = outcome
+        return outcome.estimate()
+
+    estimates, judged = decided_family(
+        [_estimate(o) for o in outcomes],
+        options.correction,
+        options.alpha,
+        redraw,
+        options.max_draws,
+    )
+    return [
+        PairTest(m.a, m.b, m.measure, test, name, len(members), m.paired, e, j, o)
+        for m, e, j, o in zip(members, estimates, judged, outcomes, strict=True)
+    ]
+
+
+def _sign_flip(member: _Member, options: Options, signs: DrawnSigns, draws: int) -> Randomization:
+    n = len(member.paired.differences)
+    drawn = None if n <= EXACT_LIMIT else signs.first(n, draws)
+    return sign_flip(member.paired.differences, options.alternative, options.seed, draws, drawn)
+
+
+def _estimate(outcome: Randomization | TTest) -> Estimate:
+    if isinstance(outcome, Randomization):
+        return outcome.estimate()
+    return Estimate.exact(mpf_fraction(outcome.p))
+
+
+def pair_tests(
+    runs: list[str], results: dict[str, dict[str, Evaluation]], options: Options
+) -> list[PairTest]:
+    """Both tests of every pair of runs with two or more shared queries under every
+    convention of `results` (name → run → evaluation), in the order: convention, pair, test."""
+    members = []
+    for measure, by_run in results.items():
+        values = {run: query_values(by_run[run]) for run in runs}
+        for a, b in combinations(runs, 2):
+            paired = Paired.of(values[a], values[b])
+            if len(paired.differences) >= 2:
+                members.append(_Member(a, b, measure, paired))
+    signs = DrawnSigns(options.seed)
+    tested: dict[tuple[str, str, str, str], PairTest] = {}
+    for test in TESTS:
+        families: dict[str, list[_Member]] = {}
+        for member in members:
+            families.setdefault(_family_of(member, options), []).append(member)
+        for name, family in families.items():
+            for row in _tested_family(test, name, family, options, signs):
+                tested[row.a, row.b, row.measure, test] = row
+    return [tested[m.a, m.b, m.measure, test] for m in members for test in TESTS]
+
+
+def _row_json(row: PairTest, options: Options) -> dict[str, Any]:
+    """A test's object in the ``tests`` list of the JSON output."""
+    out: dict[str, Any] = {
+        "a": row.a,
+        "b": row.b,
+        "measure": row.measure,
+        "correction": options.correction,
+        "family": row.family,
+        "family_size": row.family_size,
+        "alternative": options.alternative,
+        "mean_difference": exact_string(row.paired.mean_difference()),
+        "n": len(row.paired.differences),
+        "test": row.test,
+        "p": float(row.estimate.p),
+        "p_interval": [float(row.estimate.low), float(row.estimate.high)],
+    }
+    if isinstance(row.outcome, Randomization):
+        out |= {
+            "exact": row.outcome.exact,
+            "count": row.outcome.count,
+            "total": row.outcome.total,
+        }
+    else:
+        out |= {"t": None if row.outcome.t is None else float(row.outcome.t), "df": row.outcome.df}
+    verdict = row.verdict(options.alpha)
+    return out | {
+        "p_adjusted": float(row.adjusted.p),
+        "p_adjusted_interval": [float(row.adjusted.low), float(row.adjusted.high)],
+        "decided": row.adjusted.decided,
+        "significant": verdict in ("a", "b"),
+        "verdict": verdict,
+    }
 
 
 def paired_tests(
@@ -90,52 +202,51 @@ def paired_tests(
     results: dict[str, dict[str, Evaluation]],
     options: Options,
 ) -> dict[str, Any]:
-    """The JSON keys ``tests``, ``verdict_changes`` and, with a level, ``intervals``, for the
-    runs under every convention of `results` (name → run → evaluation)."""
-    signs = _Signs(options)
-    rows: list[dict[str, Any]] = []
-    intervals = []
-    for measure, by_run in results.items():
-        values = {run: query_values(by_run[run]) for run in runs}
-        for a, b in combinations(runs, 2):
-            paired = Paired.of(values[a], values[b])
-            rows += _tests_of_pair(a, b, measure, paired, options, signs)
-            if options.ci is not None and len(paired.differences) >= 2:
-                interval = percentile_interval(
-                    paired.differences, options.ci, options.resamples, options.seed
-                )
-                intervals.append(
-                    {
-                        "a": a,
-                        "b": b,
-                        "measure": measure,
-                        "n": len(paired.differences),
-                        "mean_difference": exact_string(interval.mean),
-                        **interval_json(interval),
-                    }
-                )
-    for test in TESTS:
-        family = [row for row in rows if row["test"] == test]
-        corrected = adjusted([row.pop("_p") for row in family], options.correction)
-        for row, p in zip(family, corrected, strict=True):
-            row["p_adjusted"] = float(p)
-            row["significant"] = p <= options.alpha
-            row["verdict"] = _verdict(p, row.pop("_mean"), options)
+    """The JSON keys ``test_settings``, ``tests``, ``verdict_changes`` and, with a level,
+    ``intervals``, for the runs under every convention of `results`."""
+    tested = pair_tests(runs, results, options)
+    rows = [_row_json(row, options) for row in tested]
     out: dict[str, Any] = {
         "test_settings": {
             "verdict_test": options.test,
             "alternative": options.alternative,
             "correction": options.correction,
+            "family": options.family,
             "alpha": float(options.alpha),
             "seed": options.seed,
             "draws": options.draws,
+            "max_draws": options.max_draws,
+            "monte_carlo_level": float(MONTE_CARLO_LEVEL),
             "enumerated_up_to": EXACT_LIMIT,
         },
         "tests": rows,
         "verdict_changes": verdict_changes(rows, options),
     }
     if options.ci is not None:
-        out["intervals"] = intervals
+        out["intervals"] = _intervals(tested, options)
+    return out
+
+
+def _intervals(tested: Sequence[PairTest], options: Options) -> list[dict[str, Any]]:
+    """The bootstrap interval of every pair's mean difference under every convention."""
+    assert options.ci is not None
+    out = []
+    for row in tested:
+        if row.test != "t":
+            continue
+        interval = percentile_interval(
+            row.paired.differences, options.ci, options.resamples, options.seed
+        )
+        out.append(
+            {
+                "a": row.a,
+                "b": row.b,
+                "measure": row.measure,
+                "n": len(row.paired.differences),
+                "mean_difference": exact_string(interval.mean),
+                **interval_json(interval),
+            }
+        )
     return out
 
 
@@ -153,52 +264,10 @@ def interval_json(interval: Any) -> dict[str, Any]:
     }
 
 
-def _tests_of_pair(
-    a: str, b: str, measure: str, paired: Paired, options: Options, signs: _Signs
-) -> Iterable[dict[str, Any]]:
-    n = len(paired.differences)
-    if n < 2:
-        return []
-    mean = paired.mean_difference()
-    common = {
-        "a": a,
-        "b": b,
-        "measure": measure,
-        "correction": options.correction,
-        "alternative": options.alternative,
-        "mean_difference": exact_string(mean),
-        "n": n,
-        "_mean": mean,
-    }
-    flipped = sign_flip(
-        paired.differences, options.alternative, options.seed, options.draws, signs(n)
-    )
-    t = paired_t(paired.differences, options.alternative)
-    t_p = mpf_fraction(t.p)
-    return [
-        {
-            **common,
-            "test": "randomization",
-            "p": float(flipped.p),
-            "_p": flipped.p,
-            "exact": flipped.exact,
-            "count": flipped.count,
-            "total": flipped.total,
-        },
-        {
-            **common,
-            "test": "t",
-            "p": float(t_p),
-            "_p": t_p,
-            "t": None if t.t is None else float(t.t),
-            "df": t.df,
-        },
-    ]
-
-
 def verdict_changes(rows: list[dict[str, Any]], options: Options) -> list[dict[str, Any]]:
-    """The pairs of runs whose verdict under `options.test` differs between conventions, with
-    each convention's p-values and verdict."""
+    """The pairs of runs whose decided verdicts under `options.test` differ between
+    conventions, with each convention's p-values and verdict (an undecided verdict is listed
+    beside them, but is no change by itself: it would depend on the seed)."""
     by_pair: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
     for row in rows:
         if row["test"] == options.test:
@@ -206,6 +275,7 @@ def verdict_changes(rows: list[dict[str, Any]], options: Options) -> list[dict[s
                 "verdict": row["verdict"],
                 "p": row["p"],
                 "p_adjusted": row["p_adjusted"],
+                "p_adjusted_interval": row["p_adjusted_interval"],
                 "mean_difference": row["mean_difference"],
             }
     return [
@@ -217,12 +287,17 @@ def verdict_changes(rows: list[dict[str, Any]], options: Options) -> list[dict[s
             "verdicts": verdicts,
         }
         for (a, b), verdicts in by_pair.items()
-        if len({v["verdict"] for v in verdicts.values()}) > 1
+        if len({v["verdict"] for v in verdicts.values()} - {"undecided"}) > 1
     ]
 
 
 def _verdict_words(verdict: str, a: str, b: str) -> str:
-    return {"a": f"{a} better", "b": f"{b} better", "none": "not significant"}[verdict]
+    return {
+        "a": f"{a} better",
+        "b": f"{b} better",
+        "none": "not significant",
+        "undecided": "undecided",
+    }[verdict]
 
 
 def _p(value: float) -> str:
@@ -232,14 +307,7 @@ def _p(value: float) -> str:
 def significance_text(data: dict[str, Any], options: Options) -> list[str]:
     """The lines of the report's paired tests and of the verdicts that change."""
     tests = data["tests"]
-    family = sum(row["test"] == "randomization" for row in tests)
-    lines = [
-        "",
-        f"Paired tests ({options.alternative}; {options.correction} over {family} tests of "
-        f"each kind; alpha {float(options.alpha):g}; randomization: exact below "
-        f"{EXACT_LIMIT + 1} queries, else {options.draws} sign-flip draws of seed "
-        f"{options.seed})",
-    ]
+    lines = ["", *_settings_lines(data, options)]
     by_key = {(r["a"], r["b"], r["measure"], r["test"]): r for r in tests}
     header = ["a", "b", "convention", "n", "mean a-b", "p rand", "adj", "p t", "adj", "verdict"]
     table = []
@@ -263,11 +331,13 @@ def significance_text(data: dict[str, Any], options: Options) -> list[str]:
             ]
         )
     lines += _aligned(header, table)
+    lines += _undecided_lines(data, options)
     changes = data["verdict_changes"]
     lines += [
         "",
         f"Pairs whose verdict changes with the convention ({options.test} test, "
-        f"alpha {float(options.alpha):g}, {options.correction}): {len(changes)}",
+        f"alpha {float(options.alpha):g}, {options.correction} {_family_words(data)}): "
+        f"{len(changes)}",
     ]
     for change in changes:
         a, b = change["a"], change["b"]
@@ -289,6 +359,47 @@ def significance_text(data: dict[str, Any], options: Options) -> list[str]:
             f"[{float(ci['low']):+.4f}, {float(ci['high']):+.4f}]"
         )
     return lines
+
+
+def _family_words(data: dict[str, Any]) -> str:
+    """How the family a correction runs over reads in the report."""
+    if data["test_settings"]["family"] == "all":
+        size = sum(row["test"] == "randomization" for row in data["tests"])
+        return f"over all {size} pairs and conventions"
+    return "within each convention"
+
+
+def _settings_lines(data: dict[str, Any], options: Options) -> list[str]:
+    """The report's first lines on the tests: how they are run, corrected and drawn."""
+    rows = [r for r in data["tests"] if r["test"] == "randomization"]
+    sizes = "/".join(map(str, sorted({r["family_size"] for r in rows}))) or "0"
+    drawn = sorted({r["total"] - 1 for r in rows if not r["exact"]})
+    family = (
+        f"all {sizes} pairs and conventions"
+        if options.family == "all"
+        else f"the {sizes} pairs of each convention"
+    )
+    draws = "-".join(dict.fromkeys(str(d) for d in (drawn[:1] + drawn[-1:]))) or "no"
+    return [
+        f"Paired tests ({options.alternative}; {options.correction} over {family}, per test; "
+        f"alpha {float(options.alpha):g})",
+        f"  randomization: every sign vector up to {EXACT_LIMIT} queries, else {draws} "
+        f"sign-flip draws of seed {options.seed}, drawn on (up to {options.max_draws}) while "
+        f"alpha lies inside the {float(MONTE_CARLO_LEVEL):g} Monte-Carlo interval of an "
+        "adjusted p-value",
+    ]
+
+
+def _undecided_lines(data: dict[str, Any], options: Options) -> list[str]:
+    """A line on the verdicts the draws could not decide, if any."""
+    undecided = [r for r in data["tests"] if r["test"] == options.test and not r["decided"]]
+    if not undecided:
+        return []
+    return [
+        f"  undecided: {len(undecided)} verdicts, alpha inside the "
+        f"{float(MONTE_CARLO_LEVEL):g} Monte-Carlo interval of the adjusted p-value after "
+        f"{options.max_draws} draws (raise --max-draws to decide them)"
+    ]
 
 
 def _aligned(header: list[str], rows: list[list[str]]) -> list[str]:

@@ -1,22 +1,18 @@
-"""The flags of the statistics, shared by ``score``, ``compare`` and ``diff``. Light on
-purpose: ``score`` registers them, and imports the statistics only when they are asked for."""
+"""The flags of the statistics, shared by ``score``, ``compare`` and ``diff``, and the
+settings they give (``inference.settings.Options``)."""
 
 from __future__ import annotations
 
 import argparse
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from ndcgspec.inference.bootstrap import RESAMPLES
 from ndcgspec.inference.correction import CORRECTIONS
-from ndcgspec.inference.randomization import ALTERNATIVES, DRAWS
+from ndcgspec.inference.family import MAX_DRAWS
+from ndcgspec.inference.randomization import ALTERNATIVES, DRAWS, EXACT_LIMIT
+from ndcgspec.inference.settings import FAMILIES, TESTS, Options
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import NdcgSpecError
-
-if TYPE_CHECKING:
-    from ndcgspec.commands.significance import Options
-
-TESTS = ("randomization", "t")
 
 
 def probability(text: str) -> Fraction:
@@ -90,7 +86,18 @@ def add_test_flags(parser: argparse.ArgumentParser, alternative: str = "two-side
         type=count,
         default=DRAWS,
         metavar="N",
-        help=f"sign-flip draws above 20 queries (default {DRAWS}; below, every sign vector)",
+        help=f"sign-flip draws above {EXACT_LIMIT} queries, at least: more when the family "
+        f"needs them to reach alpha (default {DRAWS}; up to {EXACT_LIMIT} queries, every "
+        "sign vector)",
+    )
+    parser.add_argument(
+        "--max-draws",
+        type=count,
+        default=MAX_DRAWS,
+        metavar="N",
+        help="draw on, doubling, up to N sign-flip draws while alpha lies inside the 0.99 "
+        "Monte-Carlo interval of a p-value; a verdict still undecided then is reported so "
+        f"(default {MAX_DRAWS})",
     )
     add_seed_flag(parser)
 
@@ -100,16 +107,24 @@ def add_correction_flag(parser: argparse.ArgumentParser) -> None:
         "--correction",
         choices=CORRECTIONS,
         default="holm",
-        help="correction over every pair of runs and convention, per test (default holm)",
+        help="correction for multiple comparisons, per test (default holm)",
+    )
+    parser.add_argument(
+        "--family",
+        choices=FAMILIES,
+        default="convention",
+        help="the tests a correction runs over: convention, the pairs of runs under each "
+        "convention, each its own question (the default); all, every pair under every "
+        "convention at once",
     )
 
 
 def options_of(args: argparse.Namespace) -> Options:
     """The statistics options of parsed arguments."""
-    from ndcgspec.commands.significance import Options
-
     if args.draws < 10_000:
         raise NdcgSpecError(f"--draws {args.draws}: at least 10000 sign-flip draws")
+    if args.max_draws < args.draws:
+        raise NdcgSpecError(f"--max-draws {args.max_draws}: at least --draws ({args.draws})")
     return Options(
         alternative=args.alternative,
         correction=getattr(args, "correction", "none"),
@@ -119,4 +134,6 @@ def options_of(args: argparse.Namespace) -> Options:
         test=args.test,
         ci=getattr(args, "ci", None),
         resamples=getattr(args, "bootstrap", RESAMPLES),
+        family=getattr(args, "family", "convention"),
+        max_draws=args.max_draws,
     )

@@ -26,6 +26,7 @@ from fractions import Fraction
 import numpy as np
 
 from ndcgspec.inference.exact import Limbs, compared, scaled
+from ndcgspec.inference.monte_carlo import Estimate
 
 EXACT_LIMIT = 20
 DRAWS = 10_000
@@ -43,6 +44,13 @@ class Randomization:
     total: int
     exact: bool
 
+    def estimate(self) -> Estimate:
+        """The p-value with its uncertainty: none when enumerated; drawn, the Monte-Carlo
+        interval of the `count` − 1 drawn vectors at least as extreme among `total` − 1."""
+        if self.exact:
+            return Estimate.exact(self.p)
+        return Estimate.drawn(self.count - 1, self.total - 1)
+
 
 def _enumerated(n: int) -> Iterator[np.ndarray]:
     """Every sign vector of length n, in blocks: bit q of the vector's number flips d_q."""
@@ -58,6 +66,26 @@ def drawn_signs(n: int, draws: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     shuffled = rng.permuted(np.tile(np.arange(2), (draws, n, 1)), axis=-1)
     return np.where(shuffled[..., 0] == 0, 1, -1).astype(np.int8)
+
+
+class DrawnSigns:
+    """The drawn sign vectors of one seed, per number of queries: drawn once for the most
+    draws asked so far, so that every test of a comparison with the same number of queries is
+    run on the same vectors. numpy's ``permuted`` shuffles the rows one after the other, so
+    the first N rows of a larger draw are the draw of N (a test holds it), and drawing on keeps
+    every earlier draw. One per computation: it is not shared between threads."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._drawn: dict[int, np.ndarray] = {}
+
+    def first(self, n: int, draws: int) -> np.ndarray:
+        """The first `draws` sign vectors of length n."""
+        have = self._drawn.get(n)
+        if have is None or len(have) < draws:
+            have = drawn_signs(n, draws, self.seed)
+            self._drawn[n] = have
+        return have[:draws]
 
 
 def _extreme(limbs: Limbs, signs: np.ndarray, observed: int, alternative: str) -> int:

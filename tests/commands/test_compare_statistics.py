@@ -3,10 +3,11 @@
 Each query q1..q7 judges one document x (grade 1). Run A ranks [n, x], run B [m, o, x] (n, m, o
 unjudged). Under nDCG@3, A scores 1/log2(3) and B 1/log2(4) = 1/2 on every query, so the seven
 differences are all d = 1/log2(3) − 1/2 > 0: of the 2^7 sign vectors only +…+ and −…− reach
-|T| = 7d, and p = 2/128 = 1/64. Under nDCG@1 both score 0 and p = 1. Holm over the two tests:
-1/64·2 = 1/32, then max(1/32, 1·1) = 1; at α = 0.05 the pair is significant under nDCG@3 only,
-so its verdict changes with the convention. The t-test sees seven equal differences (s² = 0):
-p = 0 under nDCG@3, and 1 under nDCG@1 where they are all 0.
+|T| = 7d, and p = 2/128 = 1/64. Under nDCG@1 both score 0 and p = 1. By default each convention
+is its own family, of one pair here, so Holm leaves 1/64 and 1; with --family all, Holm over the
+two tests gives 1/64·2 = 1/32, then max(1/32, 1·1) = 1. Either way, at α = 0.05 the pair is
+significant under nDCG@3 only, so its verdict changes with the convention. The t-test sees
+seven equal differences (s² = 0): p = 0 under nDCG@3, and 1 under nDCG@1 where they are all 0.
 """
 
 from __future__ import annotations
@@ -59,9 +60,25 @@ def test_the_tests_of_the_data_contract_by_hand(capsys, files) -> None:
     assert rows[AT3, "randomization"]["p"] == 1 / 64
     assert rows[AT3, "randomization"]["exact"] is True
     assert rows[AT1, "randomization"]["p"] == 1
-    assert rows[AT3, "randomization"]["p_adjusted"] == 1 / 32
+    assert rows[AT3, "randomization"]["p_adjusted"] == 1 / 64
     assert rows[AT1, "randomization"]["p_adjusted"] == 1
     assert (rows[AT3, "t"]["p"], rows[AT1, "t"]["p"]) == (0, 1)
+    for row in data["tests"]:
+        assert (row["family"], row["family_size"]) == (row["measure"], 1)
+        # Enumerated and t-test p-values are exact: their intervals are points, decided.
+        assert row["p_interval"] == [row["p"], row["p"]] and row["decided"] is True
+
+
+def test_one_family_over_every_convention(capsys, files) -> None:
+    data = json.loads(compared(capsys, files, "--format", "json", "--family", "all")[1])
+    rows = {(r["measure"], r["test"]): r for r in data["tests"]}
+    assert rows[AT3, "randomization"]["p_adjusted"] == 1 / 32
+    assert rows[AT1, "randomization"]["p_adjusted"] == 1
+    assert {(r["family"], r["family_size"]) for r in data["tests"]} == {("all", 2)}
+    assert data["test_settings"]["family"] == "all"
+    text = compared(capsys, files, "--family", "all")[1]
+    assert "holm over all 2 pairs and conventions, per test" in text
+    assert f"{AT3}: A better (p 0.01562, adjusted 0.03125)" in text
 
 
 def test_the_verdict_that_changes_with_the_convention(capsys, files) -> None:
@@ -72,7 +89,8 @@ def test_the_verdict_that_changes_with_the_convention(capsys, files) -> None:
     assert change["verdicts"][AT1]["verdict"] == "none"
     text = compared(capsys, files)[1]
     assert "Pairs whose verdict changes with the convention" in text
-    assert f"{AT3}: A better (p 0.01562, adjusted 0.03125)" in text
+    assert f"{AT3}: A better (p 0.01562, adjusted 0.01562)" in text
+    assert "holm over the 1 pairs of each convention, per test" in text
 
 
 def test_bonferroni_none_and_a_smaller_alpha_change_the_verdicts(capsys, files) -> None:
@@ -126,7 +144,8 @@ def test_markdown_table_bold_best_and_marks(capsys, files) -> None:
     # both score 0, so both are bold.
     assert f"| A | **0.0000** | **{1 / math.log2(3):.4f}** |" in table
     assert "| B | **0.0000** | 0.5000‡ |" in table
-    assert "Holm correction" in table and "alpha = 0.05" in table
+    assert "Holm correction over the pairs of runs under each convention" in table
+    assert "alpha = 0.05" in table
 
 
 def test_latex_table_carries_the_canonical_strings(capsys, files) -> None:
@@ -169,3 +188,36 @@ def test_out_writes_the_verdict_matrix_and_section(capsys, files, tmp_path: Path
 def test_too_few_draws_are_refused(capsys, files) -> None:
     assert main(["compare", *files, "--draws", "100"]) == 2
     assert "at least 10000" in capsys.readouterr().err
+
+
+def test_a_family_gets_the_draws_that_let_it_reach_alpha(capsys, tmp_path: Path) -> None:
+    # 25 queries (above the enumeration's 20), each judging x alone: A ranks [n, x], B
+    # [m, o, x], C [x]. Under nDCG@3 A, B and C score 1/log2(3), 1/2 and 1 on every query, under
+    # nDCG@1 0, 0 and 1: five pairs whose 25 differences are all equal and non-zero (the exact
+    # p-value is 2/2^25), and A − B under nDCG@1, all zero (p = 1). With --family all and
+    # α = 1/10000, six tests: (N + 1) ≥ 6 / α gives 59999 draws (not the 10000 asked). No drawn
+    # vector of seed 0 is all + or all −, so each of the five p-values is 1/(N + 1) and Holm
+    # makes them 6/(N + 1) ≤ α; but the high end of their 0.99 Wilson interval,
+    # 6·z²/(N + z²) with z² = 6.634896601021214, exceeds α until N = 479992 (59999 doubled
+    # three times: 8.29e-5; at 239996, 1.66e-4), so they are drawn on to 479992.
+    queries = [f"q{i}" for i in range(25)]
+    (tmp_path / "qrels").write_text("".join(f"{q} 0 x 1\n" for q in queries), encoding="utf-8")
+    paths = []
+    for name, docs in {"A": ["n", "x"], "B": ["m", "o", "x"], "C": ["x"]}.items():
+        lines = [f"{q} Q0 {d} {r} {10 - r} {name}\n" for q in queries for r, d in enumerate(docs)]
+        (tmp_path / name).write_text("".join(lines), encoding="utf-8")
+        paths.append(str(tmp_path / name))
+    args = ["--qrels", str(tmp_path / "qrels"), *paths, "-m", AT1, "-m", AT3]
+    flags = ["--family", "all", "--alpha", "0.0001", "--format", "json"]
+    data = json.loads(compared(capsys, args, *flags)[1])
+    drawn = {
+        (r["a"], r["b"], r["measure"]): r for r in data["tests"] if r["test"] == "randomization"
+    }
+    assert drawn["A", "B", AT1]["p"] == 1 and drawn["A", "B", AT1]["verdict"] == "none"
+    assert drawn["A", "B", AT1]["total"] == 60_000
+    del drawn["A", "B", AT1]
+    for row in drawn.values():
+        assert (row["total"], row["count"], row["decided"]) == (479_993, 1, True)
+        assert row["p_adjusted"] == pytest.approx(6 / 479_993, rel=1e-15)
+    assert drawn["A", "B", AT3]["verdict"] == "a"
+    assert {r["verdict"] for k, r in drawn.items() if k[:2] != ("A", "B")} == {"b"}

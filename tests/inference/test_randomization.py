@@ -18,7 +18,7 @@ from fractions import Fraction
 import pytest
 
 from ndcgspec.inference.paired import Paired
-from ndcgspec.inference.randomization import drawn_signs, sign_flip
+from ndcgspec.inference.randomization import DrawnSigns, drawn_signs, sign_flip
 
 
 def decimals(*texts: str) -> list[Decimal]:
@@ -112,3 +112,22 @@ def test_monte_carlo_is_reproducible_for_a_seed_and_differs_between_seeds() -> N
 def test_an_unknown_alternative_is_refused() -> None:
     with pytest.raises(ValueError, match="alternative"):
         sign_flip(decimals("0.1", "0.2"), "sideways")
+
+
+def test_a_larger_draw_begins_with_the_smaller_one() -> None:
+    # What lets a test draw on and keep its earlier draws, and every test of a comparison
+    # with as many queries share one draw.
+    small, large = drawn_signs(30, 1_000, 3), drawn_signs(30, 5_000, 3)
+    assert (large[:1_000] == small).all()
+    shared = DrawnSigns(3)
+    assert (shared.first(30, 5_000) == large).all()
+    assert (shared.first(30, 1_000) == small).all()
+
+
+def test_a_drawn_outcome_carries_its_monte_carlo_interval() -> None:
+    result = sign_flip([Decimal("0.01")] * 25, "two-sided", seed=1)
+    estimate = result.estimate()
+    assert (estimate.p, estimate.draws) == (result.p, 10_000)
+    assert estimate.low <= result.p <= estimate.high
+    enumerated = sign_flip(decimals("0.1", "0.2", "0.4")).estimate()
+    assert enumerated.low == enumerated.high == Fraction(2, 8) and enumerated.draws is None
