@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ndcgspec.harness.adapters.registry import preset_adapters
 from ndcgspec.harness.departure_conditions import CONDITIONS, Condition, Rows
+from ndcgspec.harness.registry import preset_adapters
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import preset
 

@@ -20,6 +20,7 @@ from typing import IO, Any, NoReturn
 
 from ndcgspec.harness.adapters.base import Adapter, CaseInput, Rejected, Values, load_adapter
 from ndcgspec.harness.protocol import ProtocolError, decode, encode, protocol_version
+from ndcgspec.harness.registry import adapter_target
 
 LOAD_FAILURE_STATUS = 3
 
@@ -104,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     source, sink = protocol_streams()
     try:
-        adapter = load_adapter(args[0])
+        adapter = load_adapter(adapter_target(args[0]))
     except Exception as error:
         print(f"cannot load adapter: {error}".splitlines()[0], file=sys.stderr)
         return LOAD_FAILURE_STATUS

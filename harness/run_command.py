@@ -18,12 +18,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.harness.adapters.registry import builtin_names
 from ndcgspec.harness.departures import Departures, declared_departures
 from ndcgspec.harness.diagnosis import Diagnose, Failure
 from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions
+from ndcgspec.harness.registry import builtin_names
 from ndcgspec.harness.render import render_text
 from ndcgspec.harness.report import REPORT_FORMAT, Report, ReportWriter, exit_status, tally
 from ndcgspec.harness.runner import HarnessError, Plan, case_rows, load_cases, run_cases

@@ -34,7 +34,6 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 import ndcgspec
-from ndcgspec.harness.adapters.registry import BUILTIN_PROGRAMS
 from ndcgspec.harness.protocol import (
     ProtocolError,
     decode,
@@ -46,6 +45,7 @@ from ndcgspec.harness.protocol import (
     start_message,
     stop_message,
 )
+from ndcgspec.harness.registry import BUILTIN_PROGRAMS
 
 _CHUNK = 1 << 20
 _STDERR_TAIL = 2000

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ndcgspec.reference.config import choice_axes, choice_ids
 from ndcgspec.survey.identify import (
@@ -29,12 +28,10 @@ from ndcgspec.survey.identify import (
     TIES_CLOSE_SCORES,
     Observation,
 )
+from ndcgspec.survey.implementation import Implementation
 from ndcgspec.survey.preset_check import Departure
 from ndcgspec.survey.probes import RESOLUTION_GAP, ProbeInput
 from ndcgspec.survey.reasons import without_temporary_paths
-
-if TYPE_CHECKING:
-    from ndcgspec.survey.matrix import Implementation
 
 SHOWN = 4
 REPRODUCTION_ROWS = 12

@@ -18,7 +18,6 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import import_module
 from pathlib import Path
@@ -30,10 +29,10 @@ from ndcgspec.harness.adapters.base import (
     declared_number_format,
     distribution_version,
 )
-from ndcgspec.harness.adapters.registry import PEER_ADAPTERS, preset_adapters
 from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
 from ndcgspec.harness.outputs import output_path, staged
 from ndcgspec.harness.pool import shared_pools
+from ndcgspec.harness.registry import PEER_ADAPTERS, preset_adapters
 from ndcgspec.harness.versions import versions
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
@@ -57,17 +56,17 @@ from ndcgspec.survey.grid import (
     reproduction,
     sharp_edges,
 )
-from ndcgspec.survey.identify import NONE_SHARE, Identification, identify
+from ndcgspec.survey.identify import NONE_SHARE, identify
+from ndcgspec.survey.implementation import Implementation
 from ndcgspec.survey.prediction import (
     PAGE_QUERIES,
     PAGE_SEED,
     PREDICTIONS_FILE,
-    Prediction,
     declared_departures,
     predict,
     predictions_text,
 )
-from ndcgspec.survey.preset_check import PresetCheck, verify_preset
+from ndcgspec.survey.preset_check import verify_preset
 from ndcgspec.survey.preset_evidence import (
     EVIDENCE_FILE,
     check_record,
@@ -123,18 +122,6 @@ IN_TURN = (("ranx", "ir_measures-ranx", "ir_measures"),)
 # Started next: Spark's adapters run one Spark job per question and take longest, so none is
 # left to run alone at the end.
 STARTED_EARLY = ("spark-ml", "spark-mllib-relevance", "spark-mllib")
-
-
-@dataclass
-class Implementation:
-    """Everything the matrix says about one built-in adapter."""
-
-    name: str
-    identification: Identification
-    presets: list[PresetCheck] = field(default_factory=list)
-    ulps: list[float] = field(default_factory=list)
-    published: dict[str, str] = field(default_factory=dict)
-    prediction: Prediction | None = None
 
 
 def ulp_errors(

@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import html
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from ndcgspec.survey.grid import (
     Cell,
@@ -31,10 +30,8 @@ from ndcgspec.survey.grid import (
     spec_defaults,
 )
 from ndcgspec.survey.identify import NOT_OBSERVABLE
+from ndcgspec.survey.implementation import Implementation
 from ndcgspec.survey.probes import ProbeInput
-
-if TYPE_CHECKING:
-    from ndcgspec.survey.matrix import Implementation
 
 PALETTE = ("#a8cdf0", "#f6c98f", "#aedcb9", "#f0b0c0", "#cdb8ec", "#efe08a")
 """The colour of a column's first, second, ... choice; the longest axis has six choices."""

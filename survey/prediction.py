@@ -82,9 +82,9 @@ from ndcgspec.harness.adapters.base import (
     declared_number_format,
     declared_view,
 )
-from ndcgspec.harness.adapters.registry import preset_adapters
 from ndcgspec.harness.outcome import summed_terms
 from ndcgspec.harness.pool import declared_adapter
+from ndcgspec.harness.registry import preset_adapters
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, NdcgSpecError

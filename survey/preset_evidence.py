@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.harness.adapters.registry import preset_adapters
+from ndcgspec.harness.registry import preset_adapters
 from ndcgspec.survey.evidence_files import PRESETS_EVIDENCE_SCHEMA, checked_document
 from ndcgspec.survey.preset_check import PresetCheck, declared_departures, preset_config
 from ndcgspec.survey.reasons import without_temporary_paths

@@ -88,27 +88,97 @@ def imported_names(path: Path) -> Iterator[str]:
     the module names it passes to `require`, the peer adapters' deferred import, or names in a
     string (``ndcgspec.survey.matrix``, ``ndcgspec.harness.adapters.reference:Adapter``)."""
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             yield node.module
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id == "require"
-            and node.args
-            and isinstance(node.args[0], ast.Constant)
-        ):
-            yield str(node.args[0].value)
-        elif (
-            isinstance(node, ast.Constant)
-            and isinstance(node.value, str)
-            and MODULE_STRING.fullmatch(node.value)
-            and node.value.split(".")[1].partition(":")[0] in top_packages()
-        ):
-            # A module named in a string is imported by name: the command line's table of
-            # subcommands, the registry of built-in adapters, packaged resources.
-            yield node.value.partition(":")[0]
+        else:
+            yield from _names_of_node(node)
+
+
+def _names_of_node(node: ast.AST) -> Iterator[str]:
+    """What one node of a module imports, but for ``from module import names``."""
+    if isinstance(node, ast.Import):
+        yield from (alias.name for alias in node.names)
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "require"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    ):
+        yield str(node.args[0].value)
+    elif (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and MODULE_STRING.fullmatch(node.value)
+        and node.value.split(".")[1].partition(":")[0] in top_packages()
+    ):
+        # A module named in a string is imported by name: the command line's table of
+        # subcommands, the registry of built-in adapters, packaged resources.
+        yield node.value.partition(":")[0]
+
+
+@cache
+def module_files() -> dict[str, Path]:
+    """Every installed module's dotted name → its file (``ndcgspec.reference.gain`` →
+    ``reference/gain.py``; a package's name → its ``__init__.py``)."""
+    out = {}
+    for path in package_modules():
+        parts = list(path.relative_to(REPO_ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if parts[0] == "api":
+            parts.pop(0)
+        out[".".join(["ndcgspec", *parts])] = path
+    return out
+
+
+def imported_modules(path: Path) -> Iterator[str]:
+    """The ndcgspec modules a module imports at any depth, each name resolved to the deepest
+    module it lies in: ``from package import module`` is the module (not the package's
+    ``__init__``, which every submodule's import runs first, and so no cycle of its own)."""
+    modules = module_files()
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names += [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            names += _names_of_node(node)
+    for name in names:
+        parts = name.split(".")
+        for depth in range(len(parts), 0, -1):
+            if (module := ".".join(parts[:depth])) in modules:
+                yield module
+                break
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Each installed module → the other modules it imports."""
+    return {
+        name: {m for m in imported_modules(path) if m != name}
+        for name, path in module_files().items()
+    }
+
+
+def test_no_two_modules_import_each_other_even_inside_functions() -> None:
+    # A cycle hidden in a function-level import is still a cycle: neither module can be
+    # understood, tested or moved without the other.
+    try:
+        list(TopologicalSorter(module_graph()).static_order())
+    except CycleError as cycle:
+        pytest.fail(f"modules import each other in a cycle: {' -> '.join(cycle.args[1])}")
+
+
+def test_nothing_imports_the_commands() -> None:
+    # The command line is the top floor: what a command computes lives in a library package
+    # below it, which other commands, the harness and users import.
+    importers = [
+        f"{module} imports {imported}"
+        for module, imported_set in sorted(module_graph().items())
+        if not module.startswith("ndcgspec.commands")
+        for imported in sorted(imported_set)
+        if imported.startswith("ndcgspec.commands")
+    ]
+    assert importers == []
 
 
 def top_level(name: str) -> str:

@@ -37,7 +37,6 @@ from typing import Any
 
 import numpy as np
 
-from ndcgspec.harness.adapters.registry import BUILTIN_ADAPTERS
 from ndcgspec.reference import InputError, NdcgSpecError, Posting
 from ndcgspec.reference.aggregate import CHOICES as AGGREGATE_CHOICES
 from ndcgspec.reference.config import axes, choice_axes, choice_ids
@@ -436,15 +435,12 @@ def arrays_adapter(
 
 
 def load_adapter(target: str) -> Adapter:
-    """The adapter named by a built-in name or ``module:object``, where the object is an
-    Adapter, an Adapter subclass, or a function taking no argument that returns one."""
-    target = BUILTIN_ADAPTERS.get(target, target)
+    """The adapter named by ``module:object``, where the object is an Adapter, an Adapter
+    subclass, or a function taking no argument that returns one (``harness.registry``
+    gives the target of a built-in name)."""
     module_name, _, attribute = target.partition(":")
     if not module_name or not attribute:
-        builtins = ", ".join(BUILTIN_ADAPTERS)
-        raise AdapterError(
-            f"adapter {target!r}: expected a built-in name ({builtins}) or module:object"
-        )
+        raise AdapterError(f"adapter {target!r}: expected module:object")
     try:
         obj = getattr(import_module(module_name), attribute)
     except ImportError as error:

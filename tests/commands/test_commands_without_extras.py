@@ -19,7 +19,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from ndcgspec.commands.cli import COMMAND_MODULES
-from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
+from ndcgspec.harness.registry import PEER_ADAPTERS
 
 # Run at the start of every Python process of the command (PYTHONPATH reaches the workers too).
 BLOCKER = """import importlib.abc, sys

@@ -27,6 +27,7 @@ from ndcgspec.harness.departure_conditions import (
     trec_eval_10_stop,
 )
 from ndcgspec.harness.departures import declared_departures
+from ndcgspec.harness.registry import BUILTIN_ADAPTERS
 from ndcgspec.harness.runner import load_cases
 from ndcgspec.measures.trec_eval_names import atol
 from ndcgspec.reference import Config
@@ -172,7 +173,7 @@ def stop_said(error: Exception) -> str:
 def test_the_conditions_say_where_the_trec_eval_program_stops(trec_eval_tarball: Path) -> None:
     if shutil.which("make") is None or not any(map(shutil.which, ("cc", "gcc", "clang"))):
         pytest.skip("no C compiler or make on PATH: trec_eval cannot be built")
-    adapter = load_adapter("trec_eval")
+    adapter = load_adapter(BUILTIN_ADAPTERS["trec_eval"])
     inputs = {}
     for loaded in load_cases():
         given = loaded.case.get("input")

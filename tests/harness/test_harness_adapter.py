@@ -119,7 +119,7 @@ def test_reference_adapter_rounds_exact_values_once() -> None:
 @pytest.mark.parametrize(
     ("target", "message"),
     [
-        ("nothing", "built-in name"),
+        ("nothing", "expected module:object"),
         ("no_such_module_xyz:adapter", "cannot import"),
         ("fakes:nothing", "has no 'nothing'"),
         ("math:pi", "not an Adapter"),
@@ -132,6 +132,8 @@ def test_load_adapter_errors_say_what_is_wrong(target: str, message: str) -> Non
 
 
 def test_load_adapter_accepts_names_instances_and_classes() -> None:
-    assert load_adapter("reference").name == "ndcgspec-reference"
+    assert load_adapter("ndcgspec.harness.adapters.reference:adapter").name == (
+        "ndcgspec-reference"
+    )
     assert load_adapter("ndcgspec.harness.adapters.reference:ReferenceAdapter").name
     assert load_adapter("fakes:always_zero").name == "fake-always-zero"

@@ -14,7 +14,7 @@ from install_hints import names_extras, needing
 from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.peers.common import require
 from ndcgspec.harness.adapters.peers.numpy_snippet import tutorial_ndcg
-from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
+from ndcgspec.harness.registry import PEER_ADAPTERS
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.survey.probes import ProbeInput, ask, spread_ties

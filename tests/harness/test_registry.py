@@ -1,12 +1,20 @@
-"""The one registry of built-in adapters (``harness/adapters/registry.py``): the SDK's
-`load_adapter`, the worker's `adapter_command` and the command line all read it."""
+"""The one registry of built-in adapters (``harness/registry.py``): the worker's host, the
+worker's `adapter_command` and the command line all read it."""
 
 from __future__ import annotations
 
 import argparse
 
-from ndcgspec.harness.adapters import base, registry
-from ndcgspec.harness.adapters.registry import BUILTIN_ADAPTERS, BUILTIN_PROGRAMS, builtin_names
+import pytest
+
+from ndcgspec.harness.adapters import base
+from ndcgspec.harness.adapters.base import AdapterError
+from ndcgspec.harness.registry import (
+    BUILTIN_ADAPTERS,
+    BUILTIN_PROGRAMS,
+    adapter_target,
+    builtin_names,
+)
 from ndcgspec.harness.run_command import add_adapter_arguments
 from ndcgspec.harness.worker import adapter_command, example_program, python_host_command
 
@@ -50,14 +58,17 @@ def test_the_registry_names_every_built_in_once() -> None:
     assert not set(BUILTIN_ADAPTERS) & set(BUILTIN_PROGRAMS)
 
 
-def test_the_sdk_loads_the_reference_by_its_registered_name() -> None:
+def test_a_built_in_name_stands_for_its_module_and_object() -> None:
     assert BUILTIN_ADAPTERS["reference"] == "ndcgspec.harness.adapters.reference:adapter"
-    assert (
-        base.load_adapter("reference").name
-        == base.load_adapter("ndcgspec.harness.adapters.reference:adapter").name
-    )
-    # No second table of names beside the registry's.
-    assert base.BUILTIN_ADAPTERS is registry.BUILTIN_ADAPTERS
+    assert adapter_target("reference") == BUILTIN_ADAPTERS["reference"]
+    assert adapter_target("fakes:always_zero") == "fakes:always_zero"
+    assert base.load_adapter(adapter_target("reference")).name == "ndcgspec-reference"
+    with pytest.raises(AdapterError, match=r"expected a built-in name .*reference.* or module"):
+        adapter_target("nothing")
+    # The SDK knows no built-in name: a second table of names would drift from this one.
+    assert not hasattr(base, "BUILTIN_ADAPTERS")
+    with pytest.raises(AdapterError, match="expected module:object"):
+        base.load_adapter("reference")
 
 
 def test_the_worker_runs_registered_programs_and_hosts_the_rest() -> None:

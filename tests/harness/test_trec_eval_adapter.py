@@ -13,6 +13,7 @@ import pytest
 from ndcgspec.harness.adapters.base import AdapterError, CaseInput, Rejected, load_adapter
 from ndcgspec.harness.adapters.peers.trec_eval import parse_output
 from ndcgspec.harness.adapters.peers.trec_eval_build import trec_eval_program
+from ndcgspec.harness.registry import BUILTIN_ADAPTERS
 from ndcgspec.reference import Config
 from ndcgspec.suite.folders import SHARED_ENV
 
@@ -23,7 +24,7 @@ HALF_PRINTED_DIGIT = 0.00005
 def adapter(trec_eval_tarball: Path):  # type: ignore[no-untyped-def]
     if shutil.which("make") is None or not any(map(shutil.which, ("cc", "gcc", "clang"))):
         pytest.skip("no C compiler or make on PATH: trec_eval cannot be built")
-    return load_adapter("trec_eval")
+    return load_adapter(BUILTIN_ADAPTERS["trec_eval"])
 
 
 def full(**choices: object) -> dict[str, object]:

@@ -36,6 +36,7 @@ ADAPTER_MODULES = ("ndcgspec.harness.adapters.peers", "fakes")
 EXAMINE = """
 import json, sys
 from ndcgspec.harness.adapters.base import load_adapter
+from ndcgspec.harness.registry import BUILTIN_ADAPTERS
 from ndcgspec.survey import identify, matrix, probes
 
 def held():
@@ -48,7 +49,7 @@ few = [p for p in probes.probe_inputs() if p.case_id.startswith(("ties.", "gener
 identify.probe_inputs = lambda: few
 item = matrix.examine("sklearn", few)
 during = held()
-load_adapter("sklearn")
+load_adapter(BUILTIN_ADAPTERS["sklearn"])
 print(json.dumps({
     "during": during,
     "after_loading": held(),

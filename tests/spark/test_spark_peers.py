@@ -30,7 +30,7 @@ def discount(rank: int) -> float:
 
 def computed(name: str, config: Config) -> dict[str, float]:
     from ndcgspec.harness.adapters.base import load_adapter
-    from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
+    from ndcgspec.harness.registry import PEER_ADAPTERS
 
     adapter = load_adapter(PEER_ADAPTERS[name])
     return dict(adapter.compute(CASE, config.to_mapping()))  # type: ignore[arg-type]

@@ -26,7 +26,7 @@ from ndcgspec.survey.identify import (
     Observation,
     render,
 )
-from ndcgspec.survey.matrix import Implementation
+from ndcgspec.survey.implementation import Implementation
 
 ADAPTER = {"name": "lib", "version": "1.0", "float_width": 64, "capabilities": {}}
 

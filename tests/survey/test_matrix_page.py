@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 from install_hints import needing
 
-from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
+from ndcgspec.harness.registry import PEER_ADAPTERS
 from ndcgspec.reference import Config
 from ndcgspec.survey import page_html
 from ndcgspec.survey.grid import sharp_edges

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from conftest import REPO_ROOT
 
-from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
+from ndcgspec.harness.registry import PEER_ADAPTERS
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config
 from ndcgspec.survey.prediction import (

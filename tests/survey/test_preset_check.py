@@ -22,7 +22,7 @@ from importlib import import_module
 
 from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.adapters.peers.common import ArraysPeerAdapter, PeerAdapter
-from ndcgspec.harness.adapters.registry import PEER_ADAPTERS
+from ndcgspec.harness.registry import PEER_ADAPTERS
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import presets

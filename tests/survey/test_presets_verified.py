@@ -22,7 +22,7 @@ import pytest
 from conftest import REPO_ROOT
 
 from ndcgspec.harness.adapters.base import AdapterError, load_adapter
-from ndcgspec.harness.adapters.registry import PEER_ADAPTERS, preset_adapters
+from ndcgspec.harness.registry import PEER_ADAPTERS, preset_adapters
 from ndcgspec.survey.preset_check import PresetCheck, verify_preset
 from ndcgspec.survey.preset_evidence import (
     EVIDENCE_FILE,
