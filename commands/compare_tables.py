@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ndcgspec.inference.paired_tests import PAIRED_TESTS
 from ndcgspec.inference.settings import Options
 
 DECIMALS = 4
@@ -30,7 +31,6 @@ FAMILY_WORDS = {
     "convention": "over the pairs of runs under each convention",
     "all": "over every pair and convention",
 }
-TEST_NAMES = {"randomization": "paired randomization (sign-flip) test", "t": "paired t-test"}
 
 
 def latex_escaped(text: str) -> str:
@@ -71,7 +71,7 @@ def _caption(data: dict[str, Any], options: Options, code: Any, mark: tuple[str,
     return (
         f"Mean nDCG of each run. Bold: the best run under the convention. "
         f"{mark[0]} ({mark[1]}): significantly better (worse) than {code(baseline)}, "
-        f"{TEST_NAMES[options.test]}, {options.alternative}, "
+        f"{PAIRED_TESTS[options.test].title}, {options.alternative}, "
         f"{CORRECTION_NAMES[options.correction]} correction "
         f"{FAMILY_WORDS[options.family]}, alpha = {float(options.alpha):g}. "
         f"Conventions: {conventions}."

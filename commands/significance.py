@@ -27,13 +27,12 @@ from ndcgspec.inference.bootstrap import percentile_interval
 from ndcgspec.inference.family import Adjusted, decided_family
 from ndcgspec.inference.monte_carlo import MONTE_CARLO_LEVEL, Estimate, draws_for_family
 from ndcgspec.inference.paired import Paired
-from ndcgspec.inference.randomization import EXACT_LIMIT, DrawnSigns, Randomization, sign_flip
+from ndcgspec.inference.paired_tests import PAIRED_TESTS, Outcome
+from ndcgspec.inference.randomization import EXACT_LIMIT, DrawnSigns, Randomization
 from ndcgspec.inference.settings import TESTS, Options
-from ndcgspec.inference.ttest import TTest, paired_t
 from ndcgspec.reference.decimals import (
     canonical_decimal,
     decimal_string,
-    mpf_fraction,
     plain_digits,
     round_fraction,
 )
@@ -69,7 +68,7 @@ class PairTest:
     paired: Paired
     estimate: Estimate
     adjusted: Adjusted
-    outcome: Randomization | TTest = field(repr=False)
+    outcome: Outcome = field(repr=False)
 
     def verdict(self, alpha: Fraction) -> str:
         """ "a" or "b" (the run with the higher mean) when significant, "none" when not,
@@ -100,22 +99,22 @@ def _tested_family(
     test: str, name: str, members: Sequence[_Member], options: Options, signs: DrawnSigns
 ) -> list[PairTest]:
     """The family's tests under `test`, corrected together, drawn on until decided."""
-    outcomes: list[Randomization | TTest] = []
-    if test == "t":
-        outcomes = [paired_t(m.paired.differences, options.alternative) for m in members]
-    else:
-        first = draws_for_family(
-            len(members), options.alpha, options.correction != "none", options.draws
-        )
-        outcomes = [_sign_flip(m, options, signs, first) for m in members]
+    paired_test = PAIRED_TESTS[test]
+    first = draws_for_family(
+        len(members), options.alpha, options.correction != "none", options.draws
+    )
+
+    def run(i: int, draws: int) -> Outcome:
+        return paired_test.run(members[i].paired.differences, options.alternative, draws, signs)
+
+    outcomes = [run(i, first) for i in range(len(members))]
 
     def redraw(i: int, draws: int) -> Estimate:
-        outcome = _sign_flip(members[i], options, signs, draws)
-        outcomes[i] = outcome
-        return outcome.estimate()
+        outcomes[i] = run(i, draws)
+        return outcomes[i].estimate()
 
     estimates, judged = decided_family(
-        [_estimate(o) for o in outcomes],
+        [o.estimate() for o in outcomes],
         options.correction,
         options.alpha,
         redraw,
@@ -125,18 +124,6 @@ def _tested_family(
         PairTest(m.a, m.b, m.measure, test, name, len(members), m.paired, e, j, o)
         for m, e, j, o in zip(members, estimates, judged, outcomes, strict=True)
     ]
-
-
-def _sign_flip(member: _Member, options: Options, signs: DrawnSigns, draws: int) -> Randomization:
-    n = len(member.paired.differences)
-    drawn = None if n <= EXACT_LIMIT else signs.first(n, draws)
-    return sign_flip(member.paired.differences, options.alternative, options.seed, draws, drawn)
-
-
-def _estimate(outcome: Randomization | TTest) -> Estimate:
-    if isinstance(outcome, Randomization):
-        return outcome.estimate()
-    return Estimate.exact(mpf_fraction(outcome.p))
 
 
 def pair_tests(

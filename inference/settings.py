@@ -9,9 +9,10 @@ from fractions import Fraction
 
 from ndcgspec.inference.bootstrap import RESAMPLES
 from ndcgspec.inference.family import MAX_DRAWS
+from ndcgspec.inference.paired_tests import PAIRED_TESTS
 from ndcgspec.inference.randomization import DRAWS
 
-TESTS = ("randomization", "t")
+TESTS = tuple(PAIRED_TESTS)
 FAMILIES = ("convention", "all")
 
 

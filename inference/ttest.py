@@ -17,8 +17,10 @@ from fractions import Fraction
 
 import mpmath
 
+from ndcgspec.inference.monte_carlo import Estimate
 from ndcgspec.inference.randomization import ALTERNATIVES
 from ndcgspec.reference.contexts import computing_mp, holding
+from ndcgspec.reference.decimals import mpf_fraction
 
 DPS = 30
 
@@ -30,6 +32,10 @@ class TTest:
     t: mpmath.mpf | None
     df: int
     p: mpmath.mpf
+
+    def estimate(self) -> Estimate:
+        """The p-value, exact to its digits: no uncertainty of its own."""
+        return Estimate.exact(mpf_fraction(self.p))
 
 
 def paired_t(differences: Sequence[Decimal], alternative: str = "two-sided") -> TTest:
