@@ -24,7 +24,7 @@ from itertools import combinations
 import numpy as np
 
 from ndcgspec.commands.compare import compare, conventions_of
-from ndcgspec.commands.significance import query_values
+from ndcgspec.analysis.pair_tests import query_values
 from ndcgspec.inference.bootstrap import percentile_interval
 from ndcgspec.inference.paired import Paired
 from ndcgspec.inference.randomization import drawn_signs, sign_flip

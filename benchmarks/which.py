@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from score import ID_KINDS, write_workload
 
-from ndcgspec.commands.space import DEFAULT_CUTOFFS, search_space
+from ndcgspec.analysis.space import DEFAULT_CUTOFFS, search_space
 from ndcgspec.commands.which import evaluate_space
 from ndcgspec.engine.sweep import Sweep, label_values
 from ndcgspec.reference import InputError, evaluate

@@ -25,9 +25,9 @@ from typing import Any
 import mpmath
 from tqdm import tqdm
 
+from ndcgspec.analysis.judged import judged_at
+from ndcgspec.analysis.provenance import input_digest, provenance
 from ndcgspec.commands.compare_tables import latex_table, markdown_table
-from ndcgspec.commands.judged import judged_at
-from ndcgspec.commands.provenance import input_digest, provenance
 from ndcgspec.commands.score import config_from_measure
 from ndcgspec.commands.significance import exact_string, paired_tests, significance_text
 from ndcgspec.commands.statistics_flags import (

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from ndcgspec.commands.provenance import input_digest, provenance
+from ndcgspec.analysis.provenance import input_digest, provenance
 from ndcgspec.commands.score import config_from_measure
 from ndcgspec.commands.significance import exact_string, interval_json
 from ndcgspec.commands.statistics_flags import add_interval_flags, add_test_flags, options_of

@@ -301,7 +301,7 @@ def run_explain(args: argparse.Namespace) -> int:
     if args.cite:
         paragraph = citing_paragraph(config)
         if args.result:
-            from ndcgspec.commands.provenance import provenance_sentence
+            from ndcgspec.analysis.provenance import provenance_sentence
 
             paragraph += " " + provenance_sentence(args.result, config.fingerprint())
         print(textwrap.fill(paragraph, WIDTH, break_on_hyphens=False))

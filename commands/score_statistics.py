@@ -1,6 +1,6 @@
 """What ``score`` adds to its scores when asked: the bootstrap interval of each mean
 (``--ci``), judged@k (``-m judged@K``, ``--judged``) and, in JSON, the provenance of every
-result (`commands.provenance`)."""
+result (`analysis.provenance`)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ndcgspec.commands.judged import judged_at, judged_cutoff
-from ndcgspec.commands.provenance import input_digest, provenance
+from ndcgspec.analysis.judged import judged_at, judged_cutoff
+from ndcgspec.analysis.provenance import input_digest, provenance
 from ndcgspec.commands.score_notes import rounded
 from ndcgspec.commands.significance import exact_string, interval_json
 from ndcgspec.inference.bootstrap import Interval, percentile_interval

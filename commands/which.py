@@ -1,12 +1,8 @@
 """The ``which`` command: which configurations reproduce a reported nDCG value.
 
-Given qrels, a run and a number as a paper reports it, every configuration of the declared
-space (`ndcgspec.commands.space`) is evaluated once over shared per-query work
-(`ndcgspec.engine.sweep`), with the engine's exact arithmetic: the reference's
-digits. A configuration reproduces the value when its mean is within half a unit of the last
-reported decimal (``ndcg.comparison.published``). Configurations that give the same per-query
-scores on this input cannot be told apart by it; they are listed as one group under the most
-plausible of them. When nothing reproduces the value, the closest results are shown.
+Given qrels, a run and a number as a paper reports it, the configurations that reproduce it
+(`ndcgspec.analysis.convention_search`), listed as groups of configurations that give the same
+per-query scores on this input; when nothing reproduces the value, the closest results.
 """
 
 from __future__ import annotations
@@ -14,18 +10,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 import mpmath
-from tqdm import tqdm
 
-from ndcgspec.commands.space import DEFAULT_CUTOFFS, Candidate, describe_space, search_space
-from ndcgspec.engine.sweep import Scores, Sweep, label_values
+from ndcgspec.analysis.convention_search import (
+    Answer,
+    Group,
+    answer,
+    evaluate_space,
+    written_decimals,
+)
+from ndcgspec.analysis.space import DEFAULT_CUTOFFS
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import held
@@ -35,135 +33,9 @@ from ndcgspec.reference.decimals import (
     parse_decimal,
     working_precision,
 )
-from ndcgspec.reference.errors import ConfigError, InputError, NdcgSpecError
-from ndcgspec.reference.trec_io import read_qrels, read_run
-from ndcgspec.suite.tolerance import published_tolerance
+from ndcgspec.reference.errors import ConfigError, NdcgSpecError
 
 SHOWN_DIGITS = 10
-
-
-@dataclass
-class Group:
-    """Configurations with the same per-query scores on this input, most plausible first."""
-
-    scores: Scores
-    members: list[Candidate] = field(default_factory=list)
-
-    @property
-    def best(self) -> Candidate:
-        return self.members[0]
-
-    def distance(self, value: Fraction) -> Fraction | None:
-        mean = self.scores.aggregate
-        return None if mean is None else abs(exact(mean) - value)
-
-    def varying_axes(self) -> list[str]:
-        """The axes (and cutoff) on which the members differ."""
-        first = self.best.measure().to_mapping()
-        axes: list[str] = []
-        for member in self.members[1:]:
-            other = member.config.to_mapping()
-            other["cutoff"] = member.cutoff
-            axes += [k for k in first if other.get(k) != first[k] and k not in axes]
-        return [k for k in first if k in axes]
-
-
-@dataclass
-class Answer:
-    """The outcome of a search: matching groups, closest groups, and what was searched."""
-
-    value: Decimal
-    decimals: int
-    space: list[str]
-    searched: int
-    rejected: int
-    seconds: float
-    matches: list[Group]
-    closest: list[Group]
-
-
-def exact(value: mpmath.mpf) -> Fraction:
-    """The binary value of an mpf as an exact fraction."""
-    man, exp = value.man_exp
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
-
-
-def written_decimals(value: Decimal) -> int:
-    """The number of decimals `value` is written with."""
-    exponent = value.as_tuple().exponent
-    return max(0, -int(exponent))
-
-
-@dataclass
-class Searched:
-    """Every configuration of the space evaluated on one qrels file and one run, grouped by
-    identical per-query scores, groups in order of their most plausible member."""
-
-    groups: list[Group]
-    space: list[str]
-    searched: int
-    rejected: int
-    seconds: float
-
-
-def evaluate_space(
-    qrels_path: str,
-    run_path: str,
-    cutoffs: Sequence[int | None] = DEFAULT_CUTOFFS,
-    extra_maps: Sequence[dict[Decimal, Decimal]] = (),
-    progress: bool = False,
-    extra_fields: bool = False,
-) -> Searched:
-    """Evaluate every configuration of the space once, over shared per-query work; with
-    `extra_fields`, text after the run's sixth field is ignored, as trec_eval ignores it."""
-    started = time.perf_counter()
-    qrels, run = read_qrels(qrels_path), read_run(run_path, extra_fields)
-    candidates, options = search_space(label_values(qrels), cutoffs, extra_maps)
-    sweep = Sweep(qrels, run, {c.cutoff for c in candidates})
-    groups: dict[tuple, Group] = {}
-    keys: dict[int, Any] = {}
-    # Many configurations share one Scores object (the sweep's cache): its group is found once.
-    group_of: dict[int, Group] = {}
-    rejected = 0
-    for candidate in tqdm(candidates, desc="which", unit="config", disable=not progress):
-        config = candidate.config
-        if id(config) not in keys:
-            keys[id(config)] = sweep.keys(config)
-        result = sweep.scores(config, candidate.cutoff, keys[id(config)])
-        if isinstance(result, InputError):
-            rejected += 1
-            continue
-        group = group_of.get(id(result))
-        if group is None:
-            group = group_of[id(result)] = groups.setdefault(result.signature(), Group(result))
-        group.members.append(candidate)
-    return Searched(
-        groups=sorted(groups.values(), key=lambda g: g.best.order),
-        space=describe_space(options, cutoffs),
-        searched=len(candidates),
-        rejected=rejected,
-        seconds=time.perf_counter() - started,
-    )
-
-
-def answer(searched: Searched, value: Decimal, decimals: int) -> Answer:
-    """The groups that reproduce `value` at `decimals` places, and the closest ones."""
-    target, tolerance = Fraction(value), published_tolerance(decimals)
-    matches = [
-        g for g in searched.groups if (d := g.distance(target)) is not None and d <= tolerance
-    ]
-    defined = [g for g in searched.groups if g.scores.aggregate is not None]
-    closest = sorted(defined, key=lambda g: (g.distance(target), g.best.order))
-    return Answer(
-        value=value,
-        decimals=decimals,
-        space=searched.space,
-        searched=searched.searched,
-        rejected=searched.rejected,
-        seconds=searched.seconds,
-        matches=matches,
-        closest=closest,
-    )
 
 
 def _group_json(group: Group, target: Fraction) -> dict[str, Any]:

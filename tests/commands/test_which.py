@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from conftest import REPO_ROOT
 
+from ndcgspec.analysis.convention_search import answer, evaluate_space
+from ndcgspec.analysis.space import DEFAULT_CUTOFFS, collapsing_maps, search_space
 from ndcgspec.commands.cli import main
-from ndcgspec.commands.space import DEFAULT_CUTOFFS, collapsing_maps, search_space
-from ndcgspec.commands.which import answer, evaluate_space
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.config import Config, presets
 

@@ -20,7 +20,7 @@ import pytest
 
 from ndcgspec.commands.cli import main
 from ndcgspec.commands.compare import DEFAULT_CONVENTIONS, compare, conventions_of
-from ndcgspec.commands.significance import query_values
+from ndcgspec.analysis.pair_tests import query_values
 
 pytestmark = pytest.mark.slow
 MEASURES = ["trec_eval@10", "nDCG(gain=exponential)@10", "nDCG(ideal=retrieved)@10"]

@@ -15,9 +15,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import ndcgspec
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.reference.trec_io import Source, opened
+from ndcgspec.spec import load_spec
 
 CHUNK = 1 << 20
 
@@ -43,10 +45,7 @@ def input_digest(path: str | Path | Source) -> dict[str, Any]:
 
 def software() -> dict[str, str]:
     """The versions of ndcgspec and of the spec the values were computed under."""
-    from ndcgspec.harness.versions import versions
-
-    found = versions()
-    return {"ndcgspec": str(found["harness_version"]), "spec": str(found["spec_version"])}
+    return {"ndcgspec": ndcgspec.__version__, "spec": str(load_spec()["spec_version"])}
 
 
 def provenance(inputs: Mapping[str, Any], configs: Iterable[Config]) -> dict[str, Any]:
