@@ -23,8 +23,9 @@ from itertools import combinations
 
 import numpy as np
 
-from ndcgspec.commands.compare import compare, conventions_of
+from ndcgspec.analysis.comparison import compare
 from ndcgspec.analysis.pair_tests import query_values
+from ndcgspec.commands.compare import conventions_of
 from ndcgspec.inference.bootstrap import percentile_interval
 from ndcgspec.inference.paired import Paired
 from ndcgspec.inference.randomization import drawn_signs, sign_flip

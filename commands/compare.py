@@ -1,30 +1,33 @@
 """The ``compare`` command: do conclusions about runs survive another nDCG convention?
 
-Every run is scored under every convention (the ``-m`` measures; without them
-`DEFAULT_CONVENTIONS`; with ``--presets`` every preset of ``spec/presets.yaml``) with the exact
-reference's arithmetic, shared per-query work reused across conventions (`ndcgspec.engine.sweep`).
-The report gives each run's score under each convention and its spread, the ranking of the runs
-under each convention, Kendall's τ-b between every two conventions, every pair of runs whose order
-flips between two conventions with the queries that contribute most to the flip, and the queries on
-which the conventions disagree most. Output as text, JSON, and with ``--out DIR`` as PNG figures (a
-bump chart of ranks, a heat map of τ) and a self-contained HTML page
-(`ndcgspec.commands.compare_page`)."""
+The runs are scored under the ``-m`` measures (without them `DEFAULT_CONVENTIONS`; with
+``--presets`` every preset of ``spec/presets.yaml``) and compared (`ndcgspec.analysis.comparison`,
+the paired tests `ndcgspec.analysis.pair_tests`); this module gives the report as text, JSON, or
+a table for papers (`ndcgspec.commands.compare_tables`), and with ``--out DIR`` PNG figures and a
+self-contained HTML page (`ndcgspec.commands.compare_page`)."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import mpmath
-from tqdm import tqdm
 
+from ndcgspec.analysis.comparison import (
+    Comparison,
+    Convention,
+    compare,
+    flips,
+    kendall_tau,
+    query_disagreement,
+    ranks,
+    reversed_pairs,
+    spread,
+)
 from ndcgspec.analysis.judged import judged_at
 from ndcgspec.analysis.provenance import input_digest, provenance
 from ndcgspec.commands.compare_tables import latex_table, markdown_table
@@ -36,50 +39,18 @@ from ndcgspec.commands.statistics_flags import (
     add_test_flags,
     options_of,
 )
-from ndcgspec.engine.sweep import Sweep
 from ndcgspec.harness.outputs import output_path, staged
-from ndcgspec.reference.config import Config, presets
-from ndcgspec.reference.contexts import held
-from ndcgspec.reference.decimals import decimal_string, working_precision
-from ndcgspec.reference.errors import InputError, NdcgSpecError
-from ndcgspec.reference.evaluate import Evaluation
+from ndcgspec.reference.config import presets
+from ndcgspec.reference.decimals import decimal_string
+from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.reference.trec_io import read_qrels, read_run
 
 SHOWN_DECIMALS = 4
-CONTRIBUTIONS_SHOWN = 5
 DEFAULT_CONVENTIONS = ("trec_eval@10", "burges2005@10", "sklearn@10", "jarvelin2002@10")
 """Four conventions of nDCG@10 a paper's reader meets, each named for its source
 (``spec/presets.yaml``): trec_eval's (TREC's official scorer), Burges et al.'s exponential gain
 (learning to rank), scikit-learn's (tie-averaged, ideal of the retrieved) and Järvelin and
 Kekäläinen's original discount."""
-
-
-@dataclass(frozen=True)
-class Convention:
-    """A named configuration the runs are scored under."""
-
-    name: str
-    config: Config
-
-
-@dataclass
-class Comparison:
-    """Every run under every convention; `excluded` holds the conventions that reject the
-    input of some run or leave a mean undefined, with the reason."""
-
-    runs: list[str]
-    conventions: list[Convention]
-    results: dict[str, dict[str, Evaluation]]
-    excluded: dict[str, str]
-
-    def score(self, run: str, convention: str) -> mpmath.mpf:
-        return self.results[convention][run].aggregate
-
-
-def run_name(path: str) -> str:
-    """A run's name: its file name without ``.gz`` and the TREC ``input.`` prefix."""
-    name = Path(path).name.removesuffix(".gz")
-    return name.removeprefix("input.")
 
 
 def conventions_of(
@@ -92,158 +63,6 @@ def conventions_of(
     if cutoff is not None:
         named = [(f"{n}@{cutoff}", c.replace(cutoff=cutoff)) for n, c in named]
     return [Convention(n, c) for n, c in named]
-
-
-def compare(
-    qrels_path: str,
-    run_paths: Sequence[str],
-    conventions: Sequence[Convention],
-    names: Sequence[str] = (),
-    progress: bool = False,
-) -> Comparison:
-    """Score every run under every convention; runs are called `names`, by default by
-    `run_name`."""
-    names = list(names) or [run_name(p) for p in run_paths]
-    if len(names) != len(run_paths):
-        raise NdcgSpecError(f"{len(names)} names for {len(run_paths)} runs")
-    if len(set(names)) < len(names):
-        raise NdcgSpecError("two runs have the same name; name them with --name")
-    qrels = read_qrels(qrels_path)
-    results: dict[str, dict[str, Evaluation]] = {c.name: {} for c in conventions}
-    excluded: dict[str, str] = {}
-    cutoffs = {c.config.cutoff for c in conventions}
-    for name, path in tqdm(
-        list(zip(names, run_paths, strict=True)), desc="compare", disable=not progress
-    ):
-        sweep = Sweep(qrels, read_run(path), cutoffs)
-        for convention in conventions:
-            result = sweep.evaluate(convention.config)
-            if isinstance(result, InputError):
-                excluded.setdefault(convention.name, f"run {name}: {result}")
-            elif result.aggregate is None:
-                excluded.setdefault(convention.name, f"run {name}: the mean is undefined")
-            else:
-                results[convention.name][name] = result
-    kept = [c for c in conventions if c.name not in excluded]
-    return Comparison(names, kept, {c.name: results[c.name] for c in kept}, excluded)
-
-
-def ranks(comparison: Comparison, convention: str) -> dict[str, float]:
-    """Each run's rank under `convention`, 1 the best; tied runs share their mean rank."""
-    order = sorted(comparison.runs, key=lambda r: -comparison.score(r, convention))
-    out: dict[str, float] = {}
-    at = 0
-    while at < len(order):
-        end = at
-        value = comparison.score(order[at], convention)
-        while end + 1 < len(order) and comparison.score(order[end + 1], convention) == value:
-            end += 1
-        for run in order[at : end + 1]:
-            out[run] = (at + end) / 2 + 1
-        at = end + 1
-    return out
-
-
-def _sign(value: mpmath.mpf) -> int:
-    return (value > 0) - (value < 0)
-
-
-def kendall_tau(comparison: Comparison, first: str, second: str) -> float | None:
-    """Kendall's τ-b between the run orders of two conventions (Kendall 1945, ties in
-    either order corrected for); None when either order ties every pair."""
-    concordant = discordant = tied_first = tied_second = 0
-    pairs = list(combinations(comparison.runs, 2))
-    for a, b in pairs:
-        x = _sign(comparison.score(a, first) - comparison.score(b, first))
-        y = _sign(comparison.score(a, second) - comparison.score(b, second))
-        tied_first += x == 0
-        tied_second += y == 0
-        concordant += x * y > 0
-        discordant += x * y < 0
-    denominator = math.sqrt((len(pairs) - tied_first) * (len(pairs) - tied_second))
-    return None if denominator == 0 else (concordant - discordant) / denominator
-
-
-@dataclass(frozen=True)
-class Flip:
-    """Runs `a` and `b` in opposite order under conventions `ahead` (a above b) and `behind`
-    (a below b), with the queries that move the difference most."""
-
-    a: str
-    b: str
-    ahead: str
-    behind: str
-    contributions: list[tuple[str, mpmath.mpf]]
-
-
-def _contributions(comparison: Comparison, flip: tuple[str, str, str, str]) -> list:
-    """Per query, how much it moves mean(a) − mean(b) from `ahead` to `behind`: its share
-    (a_q − b_q) / |Q| under `behind` minus the same under `ahead`, largest first."""
-    a, b, ahead, behind = flip
-
-    def share(convention: str) -> dict[str, mpmath.mpf]:
-        ra, rb = comparison.results[convention][a], comparison.results[convention][b]
-        entering = [q for q, r in ra.per_query.items() if r.in_mean]
-        out = {}
-        for q in entering:
-            x, y = ra.per_query[q].ndcg, rb.per_query[q].ndcg
-            out[q] = (x - y) / len(entering)
-        return out
-
-    with working_precision():
-        before, after = share(ahead), share(behind)
-        moved = {q: after.get(q, held(0)) - before.get(q, held(0)) for q in {*before, *after}}
-    ordered = sorted(moved.items(), key=lambda item: (-abs(item[1]), item[0]))
-    return ordered[:CONTRIBUTIONS_SHOWN]
-
-
-def flips(comparison: Comparison) -> list[Flip]:
-    """Every pair of runs whose order differs between two conventions, once per pair of
-    runs: under the first convention (in the given order) that puts one above the other
-    against the first that puts it below."""
-    found = []
-    names = [c.name for c in comparison.conventions]
-    for a, b in combinations(comparison.runs, 2):
-        signs = {n: _sign(comparison.score(a, n) - comparison.score(b, n)) for n in names}
-        above = [n for n in names if signs[n] > 0]
-        below = [n for n in names if signs[n] < 0]
-        if not above or not below:
-            continue
-        if names.index(below[0]) < names.index(above[0]):
-            a, b, above, below = b, a, below, above
-        found.append(
-            Flip(a, b, above[0], below[0], _contributions(comparison, (a, b, above[0], below[0])))
-        )
-    return found
-
-
-def reversed_pairs(comparison: Comparison, first: str, second: str) -> int:
-    """How many pairs of runs the two conventions order oppositely."""
-    return sum(
-        _sign(comparison.score(a, first) - comparison.score(b, first))
-        * _sign(comparison.score(a, second) - comparison.score(b, second))
-        < 0
-        for a, b in combinations(comparison.runs, 2)
-    )
-
-
-def query_disagreement(comparison: Comparison) -> list[dict[str, Any]]:
-    """Per query and run, the spread of the query's nDCG over the conventions that score it,
-    largest first: where the conventions disagree most."""
-    rows = []
-    for run in comparison.runs:
-        by_query: dict[str, list[tuple[mpmath.mpf, str]]] = {}
-        for convention in comparison.conventions:
-            for q, r in comparison.results[convention.name][run].per_query.items():
-                if r.ndcg is not None:
-                    by_query.setdefault(q, []).append((r.ndcg, convention.name))
-        for q, values in by_query.items():
-            low, high = min(values), max(values)
-            rows.append(
-                {"query": q, "run": run, "spread": high[0] - low[0], "low": low, "high": high}
-            )
-    rows.sort(key=lambda row: (-row["spread"], row["query"], row["run"]))
-    return rows
 
 
 def _number(value: mpmath.mpf | None) -> str | None:
@@ -260,7 +79,7 @@ def report_json(comparison: Comparison, top: int) -> dict[str, Any]:
         "scores": {
             run: {n: _number(comparison.score(run, n)) for n in names} for run in comparison.runs
         },
-        "spread": {run: _number(_spread(comparison, run)[0]) for run in comparison.runs},
+        "spread": {run: _number(spread(comparison, run)[0]) for run in comparison.runs},
         "ranks": {n: ranks(comparison, n) for n in names},
         "kendall_tau": {a: {b: kendall_tau(comparison, a, b) for b in names} for a in names},
         "reversed_pairs": {a: {b: reversed_pairs(comparison, a, b) for b in names} for a in names},
@@ -276,23 +95,15 @@ def report_json(comparison: Comparison, top: int) -> dict[str, Any]:
         ],
         "queries": [
             {
-                "query": row["query"],
-                "run": row["run"],
-                "spread": _number(row["spread"]),
-                "lowest": {"convention": row["low"][1], "ndcg": _number(row["low"][0])},
-                "highest": {"convention": row["high"][1], "ndcg": _number(row["high"][0])},
+                "query": row.query,
+                "run": row.run,
+                "spread": _number(row.spread),
+                "lowest": {"convention": row.low[1], "ndcg": _number(row.low[0])},
+                "highest": {"convention": row.high[1], "ndcg": _number(row.high[0])},
             }
             for row in query_disagreement(comparison)[:top]
         ],
     }
-
-
-def _spread(comparison: Comparison, run: str) -> tuple[mpmath.mpf, str, str]:
-    """max − min of the run's score over the conventions, and where each is reached."""
-    values = [(comparison.score(run, c.name), c.name) for c in comparison.conventions]
-    low, high = min(values), max(values)
-    with working_precision():
-        return high[0] - low[0], low[1], high[1]
 
 
 def _fixed(value: mpmath.mpf) -> str:
@@ -335,8 +146,8 @@ def report_text(comparison: Comparison, top: int, defaulted: bool = False) -> li
     lines += _table(["convention", *runs], rows)
     lines += ["", "Spread of each run over the conventions"]
     for run in runs:
-        spread, low, high = _spread(comparison, run)
-        lines.append(f"  {run}: {_short(spread)} (lowest under {low}, highest under {high})")
+        width, low, high = spread(comparison, run)
+        lines.append(f"  {run}: {_short(width)} (lowest under {low}, highest under {high})")
     lines += ["", "Kendall's tau-b between conventions (reversed pairs of runs)"]
     tau_rows = []
     for a in names:
@@ -357,8 +168,8 @@ def report_text(comparison: Comparison, top: int, defaulted: bool = False) -> li
     lines += ["", f"Queries where the conventions disagree most (top {top})"]
     for row in query_disagreement(comparison)[:top]:
         lines.append(
-            f"  query {row['query']}, run {row['run']}: {_short(row['low'][0])} under "
-            f"{row['low'][1]} to {_short(row['high'][0])} under {row['high'][1]}"
+            f"  query {row.query}, run {row.run}: {_short(row.low[0])} under "
+            f"{row.low[1]} to {_short(row.high[0])} under {row.high[1]}"
         )
     return lines
 

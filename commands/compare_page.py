@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.commands.compare import Comparison, ranks
+from ndcgspec.analysis.comparison import Comparison, ranks
 from ndcgspec.reference.errors import NdcgSpecError, install_hint
 
 BUMP_PNG = "compare-ranks.png"

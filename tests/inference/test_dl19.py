@@ -18,9 +18,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ndcgspec.commands.cli import main
-from ndcgspec.commands.compare import DEFAULT_CONVENTIONS, compare, conventions_of
+from ndcgspec.analysis.comparison import compare
 from ndcgspec.analysis.pair_tests import query_values
+from ndcgspec.commands.cli import main
+from ndcgspec.commands.compare import DEFAULT_CONVENTIONS, conventions_of
 
 pytestmark = pytest.mark.slow
 MEASURES = ["trec_eval@10", "nDCG(gain=exponential)@10", "nDCG(ideal=retrieved)@10"]
