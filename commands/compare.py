@@ -31,7 +31,6 @@ from ndcgspec.analysis.comparison import (
 from ndcgspec.analysis.judged import judged_at
 from ndcgspec.analysis.provenance import input_digest, provenance
 from ndcgspec.commands.compare_tables import latex_table, markdown_table
-from ndcgspec.commands.score import config_from_measure
 from ndcgspec.commands.significance import exact_string, paired_tests, significance_text
 from ndcgspec.commands.statistics_flags import (
     add_correction_flag,
@@ -40,6 +39,7 @@ from ndcgspec.commands.statistics_flags import (
     options_of,
 )
 from ndcgspec.harness.outputs import output_path, staged
+from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.config import presets
 from ndcgspec.reference.decimals import decimal_string
 from ndcgspec.reference.errors import NdcgSpecError
@@ -59,7 +59,7 @@ def conventions_of(
     """The ``-m`` measures, then every preset when asked, or else without measures
     `DEFAULT_CONVENTIONS`; each at `cutoff` when one is given."""
     written = list(measures) + ([p["id"] for p in presets()] if every_preset else [])
-    named = [(m, config_from_measure(m)) for m in dict.fromkeys(written or DEFAULT_CONVENTIONS)]
+    named = [(m, parse_measure(m)) for m in dict.fromkeys(written or DEFAULT_CONVENTIONS)]
     if cutoff is not None:
         named = [(f"{n}@{cutoff}", c.replace(cutoff=cutoff)) for n, c in named]
     return [Convention(n, c) for n, c in named]

@@ -21,7 +21,6 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ndcgspec.analysis.provenance import input_digest, provenance
-from ndcgspec.commands.score import config_from_measure
 from ndcgspec.commands.significance import exact_string, interval_json
 from ndcgspec.commands.statistics_flags import add_interval_flags, add_test_flags, options_of
 from ndcgspec.engine.scoring import score_files
@@ -30,6 +29,7 @@ from ndcgspec.inference.exact import mean as exact_mean
 from ndcgspec.inference.paired import Paired
 from ndcgspec.inference.randomization import sign_flip
 from ndcgspec.inference.ttest import paired_t
+from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import mpf_fraction, parse_decimal
 from ndcgspec.reference.errors import NdcgSpecError
@@ -115,7 +115,7 @@ def result_of_file(path: str, measure: str | None) -> Result:
     for result in results:
         if measure in (result.measure, result.canonical):
             return result
-    canonical = config_from_measure(measure).canonical()
+    canonical = parse_measure(measure).canonical()
     for result in results:
         if result.canonical == canonical:
             return result
@@ -146,7 +146,7 @@ def _mean(result: Result, queries: tuple[str, ...]) -> str:
 
 
 def results_of_runs(args: argparse.Namespace) -> tuple[Result, Result, Config]:
-    config = config_from_measure(args.measure) if args.measure else Config.default()
+    config = parse_measure(args.measure) if args.measure else Config.default()
     written = args.measure or config.canonical()
     baseline, candidate = (
         Result.from_json(score_files([config], args.qrels, path)[0], written)

@@ -18,7 +18,8 @@ from typing import Any
 import mpmath
 
 from ndcgspec.commands.citation import citation
-from ndcgspec.commands.score import UNDEFINED, config_from_measure
+from ndcgspec.commands.score import UNDEFINED
+from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, InputError, NdcgSpecError, QueryResult, evaluate
 from ndcgspec.reference.config import axes, choice_axes
 from ndcgspec.reference.decimals import canonical_decimal, decimal_string
@@ -292,7 +293,7 @@ def run_explain(args: argparse.Namespace) -> int:
         return 0
     if not args.measure:
         raise NdcgSpecError("name a MEASURE, or ask for --choices")
-    config = config_from_measure(args.measure)
+    config = parse_measure(args.measure)
     given: Sequence[str | None] = (args.query, args.qrels, args.run)
     if any(given) and not all(given):
         raise NdcgSpecError("a trace needs all of --query, --qrels and --run")

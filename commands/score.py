@@ -41,23 +41,11 @@ from ndcgspec.engine.scoring import scored_runs
 from ndcgspec.engine.stream import QueryPresence, Scored
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.measures.grammar import parse_measure
-from ndcgspec.reference import Config, ConfigError
+from ndcgspec.reference import Config
 from ndcgspec.reference.result import Result
 from ndcgspec.reference.trec_io import STDIN, Source, opened
 
 UNDEFINED = "undefined"
-
-
-def config_from_measure(text: str) -> Config:
-    """The configuration of a measure string or preset name (``ndcg``); presets missing from
-    the installation are a ConfigError, not a crash."""
-    try:
-        return parse_measure(text)
-    except FileNotFoundError:
-        raise ConfigError(
-            f"measure {text!r}: presets are not available in this installation "
-            "(spec/presets.yaml is missing); write the measure as nDCG(...)"
-        ) from None
 
 
 def config_from_file(path: str) -> Config:
@@ -93,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--measure",
         dest="configs",
         action="append",
-        type=lambda text: (text, partial(config_from_measure, text)),
+        type=lambda text: (text, partial(parse_measure, text)),
         metavar="MEASURE",
         help="a measure string or preset name, optionally with @k, e.g. 'nDCG@10', "
         "'trec_eval@10'; repeatable",

@@ -101,7 +101,18 @@ class _Parser:
 
 def parse_measure(text: str) -> Config:
     """Parse a measure string: canonical, full, or a preset name with overrides and ``@k``;
-    or a trec_eval or ir_measures name (``ndcgspec.measures.dialects``)."""
+    or a trec_eval or ir_measures name (``ndcgspec.measures.dialects``). An installation
+    without the presets file refuses a preset's name as a ConfigError, not a crash."""
+    try:
+        return _parsed_measure(text)
+    except FileNotFoundError:
+        raise ConfigError(
+            f"measure {text!r}: presets are not available in this installation "
+            "(spec/presets.yaml is missing); write the measure as nDCG(...)"
+        ) from None
+
+
+def _parsed_measure(text: str) -> Config:
     from ndcgspec.measures.dialects import dialect_config
 
     translated = dialect_config(text)
