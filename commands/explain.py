@@ -18,7 +18,7 @@ from typing import Any
 import mpmath
 
 from ndcgspec.commands.citation import citation
-from ndcgspec.commands.score import UNDEFINED
+from ndcgspec.commands.score_output import UNDEFINED
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, InputError, NdcgSpecError, QueryResult, evaluate
 from ndcgspec.reference.config import axes, choice_axes

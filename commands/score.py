@@ -28,14 +28,14 @@ of that run on stdout: it stops the command after the lines of the runs before i
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from functools import partial
 from typing import Any
 
-from ndcgspec.commands.score_notes import missing_note, query_probes, rounded
+from ndcgspec.commands.score_notes import missing_note, query_probes
+from ndcgspec.commands.score_output import json_lines, text_lines
 from ndcgspec.commands.statistics_flags import add_interval_flags, add_seed_flag
 from ndcgspec.engine.scoring import scored_runs
 from ndcgspec.engine.stream import QueryPresence, Scored
@@ -44,8 +44,6 @@ from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config
 from ndcgspec.reference.result import Result
 from ndcgspec.reference.trec_io import STDIN, Source, opened
-
-UNDEFINED = "undefined"
 
 
 def config_from_file(path: str) -> Config:
@@ -148,28 +146,6 @@ def column_names(text: str) -> tuple[str, str, str]:
     if len(names) != 3 or not all(names):
         raise argparse.ArgumentTypeError(f"{text!r}: three comma-separated column names wanted")
     return names  # type: ignore[return-value]
-
-
-def text_lines(results: Sequence[Result], per_query: bool, digits: int | None = None) -> list[str]:
-    """The text format: per measure, as written, the per-query lines (with `per_query`) then
-    ``all``; with `digits`, values rounded to that many decimal places."""
-    lines = []
-    for result in results:
-        rows = list(result.per_query.items()) if per_query else []
-        rows.append(("all", result.aggregate))
-        lines += [f"{result.measure}\t{q}\t{rounded(v, digits) or UNDEFINED}" for q, v in rows]
-    return lines
-
-
-def json_lines(
-    results: Sequence[Result], extra: Sequence[dict[str, Any]] | None = None
-) -> list[str]:
-    """The JSON Lines format: one result object per line, each with its `extra` keys."""
-    extra = extra or [{} for _ in results]
-    return [
-        json.dumps({**result.to_json(), **more})
-        for result, more in zip(results, extra, strict=True)
-    ]
 
 
 def _scored_on_spark(

@@ -15,13 +15,12 @@ from typing import Any
 from ndcgspec.analysis.judged import judged_at, judged_cutoff
 from ndcgspec.analysis.provenance import input_digest, provenance
 from ndcgspec.commands.score_notes import rounded
+from ndcgspec.commands.score_output import UNDEFINED, text_lines
 from ndcgspec.commands.significance import exact_string, interval_json
 from ndcgspec.inference.bootstrap import Interval, percentile_interval
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.result import Result
 from ndcgspec.reference.trec_io import Source, read_qrels, read_run
-
-UNDEFINED = "undefined"
 
 
 def judged_measures(asked: Sequence[tuple[str | None, Callable[[], Config]]]) -> list:
@@ -94,8 +93,6 @@ class ScoreStatistics:
     def text(self, scores: Sequence[Result]) -> list[str]:
         """The text format: each result's lines, then its interval's ``ci_low`` and
         ``ci_high``."""
-        from ndcgspec.commands.score import text_lines
-
         lines = []
         for result, interval in zip(scores, self.intervals, strict=True):
             lines += text_lines([result], self.args.per_query, self.args.digits)

@@ -355,6 +355,7 @@ def test_score_imports_only_what_scoring_needs(files) -> None:
             "ndcgspec.commands.cli",
             "ndcgspec.commands.score",
             "ndcgspec.commands.score_notes",
+            "ndcgspec.commands.score_output",
             # score's own flags of the statistics, which import none of them.
             "ndcgspec.commands.statistics_flags",
         ]
