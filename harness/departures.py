@@ -21,6 +21,7 @@ from ndcgspec.harness.departure_conditions import CONDITIONS, Condition, Rows
 from ndcgspec.harness.registry import preset_adapters
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import preset
+from ndcgspec.reference.preset_departures import departures_of
 
 REFUSES, CRASHES, DIFFERS = "refuses", "crashes", "differs"
 REJECTED_VALID_INPUT = "adapter rejected a valid input"
@@ -93,15 +94,13 @@ def declared_departures(adapter: str | None) -> Departures:
         fingerprint = (
             Config.from_mapping(entry.get("config", {})).replace(cutoff=None).fingerprint()
         )
-        for departure in entry.get("departures", []):
-            declared = Declared(
-                name, departure["outcome"], " ".join(departure["behaviour"].split())
-            )
-            for case in departure["cases"]:
+        for departure in departures_of(name):
+            declared = Declared(name, departure.outcome, departure.said)
+            for case in departure.cases:
                 listed.setdefault((fingerprint, case), declared)
-            if "when" in departure:
+            if departure.when is not None:
                 conditional.setdefault(fingerprint, []).append(
-                    (condition_named(departure["when"], name), declared)
+                    (condition_named(departure.when, name), declared)
                 )
     return Departures(listed, {f: tuple(c) for f, c in conditional.items()})
 

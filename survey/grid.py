@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ndcgspec.reference.config import choice_axes, choice_ids
+from ndcgspec.reference.preset_departures import Departure
 from ndcgspec.survey.identify import (
     MET,
     NONE,
@@ -29,7 +30,6 @@ from ndcgspec.survey.identify import (
     Observation,
 )
 from ndcgspec.survey.implementation import Implementation
-from ndcgspec.survey.preset_check import Departure
 from ndcgspec.survey.probes import RESOLUTION_GAP, ProbeInput
 from ndcgspec.survey.reasons import without_temporary_paths
 

@@ -88,8 +88,8 @@ from ndcgspec.harness.registry import preset_adapters
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, NdcgSpecError
-from ndcgspec.reference.config import preset
 from ndcgspec.reference.decimals import canonical_decimal
+from ndcgspec.reference.preset_departures import departures_of
 from ndcgspec.suite.tolerance import Tolerance, compare_value, is_undefined
 from ndcgspec.survey.identify import (
     DIVIDES_NEGATIVE_IDEAL,
@@ -524,15 +524,15 @@ def preset_departures(adapter: str) -> list[Declared]:
     for preset_id, name in preset_adapters().items():
         if name != adapter:
             continue
-        for entry in preset(preset_id).get("departures", []):
-            if "model" in entry:
-                if entry["model"] not in MODELS:
+        for departure in departures_of(preset_id):
+            if departure.model is not None:
+                if departure.model not in MODELS:
                     raise NdcgSpecError(
-                        f"preset {preset_id}: unknown departure model {entry['model']!r}; "
+                        f"preset {preset_id}: unknown departure model {departure.model!r}; "
                         f"known: {', '.join(sorted(MODELS))}"
                     )
-                text = " ".join(str(entry["behaviour"]).split()).split(". ")[0]
-                found.append(Declared(entry["model"], f"preset {preset_id}: {text}"))
+                text = departure.said.split(". ")[0]
+                found.append(Declared(departure.model, f"preset {preset_id}: {text}"))
     return found
 
 

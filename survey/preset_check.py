@@ -23,6 +23,7 @@ from ndcgspec.harness.pool import declared_adapter
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import preset
+from ndcgspec.reference.preset_departures import Departure, departures_of
 from ndcgspec.survey.probes import (
     Answer,
     ProbeInput,
@@ -37,18 +38,6 @@ from ndcgspec.survey.reasons import first_line
 
 DEPARTURE_OUTCOMES = (REFUSES, CRASHES, DIFFERS)
 """The outcomes a declared departure names (``departures[].outcome`` of the presets schema)."""
-
-
-@dataclass(frozen=True)
-class Departure:
-    """A departure a preset declares: how the library departs from the preset's value on the
-    probe `cases` (`outcome`), the library behaviour that makes it, and the condition on any
-    input under which it does (`when`, ``harness/departure_conditions.py``), if one is known."""
-
-    outcome: str
-    behaviour: str
-    cases: tuple[str, ...]
-    when: str | None = None
 
 
 @dataclass
@@ -78,10 +67,7 @@ def preset_config(preset_id: str) -> Config:
 
 def declared_departures(preset_id: str) -> list[Departure]:
     """The departures a preset declares, in file order."""
-    return [
-        Departure(d["outcome"], d["behaviour"], tuple(d["cases"]), d.get("when"))
-        for d in preset(preset_id).get("departures", [])
-    ]
+    return list(departures_of(preset_id))
 
 
 def asked_and_expected(config: Config, probe: ProbeInput) -> tuple[Config, Config]:

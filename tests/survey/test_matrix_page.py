@@ -11,6 +11,7 @@ from install_hints import needing
 
 from ndcgspec.harness.registry import PEER_ADAPTERS
 from ndcgspec.reference import Config
+from ndcgspec.reference.preset_departures import Departure
 from ndcgspec.survey import page_html
 from ndcgspec.survey.grid import sharp_edges
 from ndcgspec.survey.identify import (
@@ -34,7 +35,7 @@ from ndcgspec.survey.matrix import (
 )
 from ndcgspec.survey.page_html import markdown_html
 from ndcgspec.survey.prediction import Prediction
-from ndcgspec.survey.preset_check import Departure, PresetCheck
+from ndcgspec.survey.preset_check import PresetCheck
 from ndcgspec.survey.probes import ProbeInput
 
 RENDERS_MARKDOWN = needing("markdown_it", "page")

@@ -26,13 +26,13 @@ from ndcgspec.harness.registry import PEER_ADAPTERS
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import presets
+from ndcgspec.reference.preset_departures import Departure
 from ndcgspec.spec import load_schema
 from ndcgspec.survey.preset_check import (
     CRASHES,
     DEPARTURE_OUTCOMES,
     DIFFERS,
     REFUSES,
-    Departure,
     asked_and_expected,
     check_preset,
     departure,
