@@ -124,11 +124,11 @@ def pair_tests(
             if len(paired.differences) >= 2:
                 members.append(_Member(a, b, measure, paired))
     signs = DrawnSigns(options.seed)
+    families: dict[str, list[_Member]] = {}
+    for member in members:
+        families.setdefault(_family_of(member, options), []).append(member)
     tested: dict[tuple[str, str, str, str], PairTest] = {}
     for test in TESTS:
-        families: dict[str, list[_Member]] = {}
-        for member in members:
-            families.setdefault(_family_of(member, options), []).append(member)
         for name, family in families.items():
             for row in _tested_family(test, name, family, options, signs):
                 tested[row.a, row.b, row.measure, test] = row

@@ -97,10 +97,10 @@ def paired_tests(
 def _intervals(tested: Sequence[PairTest], options: Options) -> list[dict[str, Any]]:
     """The bootstrap interval of every pair's mean difference under every convention."""
     assert options.ci is not None
+    # Each pair under each convention once, whichever tests were run on its differences.
+    pairs = {(row.a, row.b, row.measure): row for row in tested}
     out = []
-    for row in tested:
-        if row.test != "t":
-            continue
+    for row in pairs.values():
         interval = percentile_interval(
             row.paired.differences, options.ci, options.resamples, options.seed
         )

@@ -9,6 +9,7 @@ from fractions import Fraction
 from ndcgspec.inference.bootstrap import RESAMPLES
 from ndcgspec.inference.correction import CORRECTIONS
 from ndcgspec.inference.family import MAX_DRAWS
+from ndcgspec.inference.monte_carlo import MONTE_CARLO_LEVEL
 from ndcgspec.inference.randomization import ALTERNATIVES, DRAWS, EXACT_LIMIT
 from ndcgspec.inference.settings import FAMILIES, TESTS, Options
 from ndcgspec.reference.decimals import parse_decimal
@@ -95,9 +96,9 @@ def add_test_flags(parser: argparse.ArgumentParser, alternative: str = "two-side
         type=count,
         default=MAX_DRAWS,
         metavar="N",
-        help="draw on, doubling, up to N sign-flip draws while alpha lies inside the 0.99 "
-        "Monte-Carlo interval of a p-value; a verdict still undecided then is reported so "
-        f"(default {MAX_DRAWS})",
+        help="draw on, doubling, up to N sign-flip draws while alpha lies inside the "
+        f"{float(MONTE_CARLO_LEVEL):g} Monte-Carlo interval of a p-value; a verdict still "
+        f"undecided then is reported so (default {MAX_DRAWS})",
     )
     add_seed_flag(parser)
 
