@@ -360,6 +360,7 @@ def run_pieces(
             first + rows,
             np.searchsorted(rows, inexact[kept]),
             [t for t, k in zip(texts, kept.tolist(), strict=True) if k],
+            tuple(pa.compute.unique(queries.filter(pa.array(qidx < 0))).to_pylist()),
         )
         first += batch.num_rows
     if first == 1:
