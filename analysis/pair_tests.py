@@ -111,6 +111,14 @@ def _tested_family(
     ]
 
 
+def pair_test(a: str, b: str, measure: str, paired: Paired, options: Options) -> PairTest:
+    """The test `options.test` of one pair, a family of its own (nothing to correct), drawn on
+    until its verdict at α is decided or the draws reach their most (``diff``'s gate)."""
+    member = _Member(a, b, measure, paired)
+    [row] = _tested_family(options.test, measure, [member], options, DrawnSigns(options.seed))
+    return row
+
+
 def pair_tests(
     runs: list[str], results: dict[str, dict[str, Evaluation]], options: Options
 ) -> list[PairTest]:

@@ -4,6 +4,7 @@ settings they give (``inference.settings.Options``)."""
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ndcgspec.inference.bootstrap import RESAMPLES
@@ -61,26 +62,56 @@ def add_interval_flags(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-def add_test_flags(parser: argparse.ArgumentParser, alternative: str = "two-sided") -> None:
-    """The flags of the paired tests."""
+@dataclass(frozen=True)
+class TestTerms:
+    """What the test flags' help says in a command's own terms: which run each side of the
+    alternative favours, what is held to alpha, and which tests are run."""
+
+    greater: str
+    less: str
+    held: str
+    tests: str
+
+
+PAIR_TERMS = TestTerms(
+    greater="the first run of a pair better than the second",
+    less="worse",
+    held="the adjusted p-value (--correction, within --family)",
+    tests="the test whose verdicts are reported; both are run",
+)
+GATE_TERMS = TestTerms(
+    greater="the candidate better than the baseline",
+    less="the candidate worse than the baseline, the gate's question",
+    held="the p-value (one test: nothing to adjust)",
+    tests="the test run on the per-query differences candidate - baseline: randomization, "
+    "the paired sign-flip test, or t, the paired t-test",
+)
+
+
+def add_test_flags(
+    parser: argparse.ArgumentParser,
+    alternative: str = "two-sided",
+    terms: TestTerms = PAIR_TERMS,
+) -> None:
+    """The flags of the paired tests, their help in the command's `terms`."""
     parser.add_argument(
         "--alternative",
         choices=ALTERNATIVES,
         default=alternative,
-        help=f"greater: the first run of a pair better; less: worse (default {alternative})",
+        help=f"greater: {terms.greater}; less: {terms.less}; two-sided: either "
+        f"(default {alternative})",
     )
     parser.add_argument(
         "--alpha",
         type=probability,
         default=Fraction(1, 20),
-        help="significance level: significant when the (adjusted) p-value is at most alpha "
-        "(default 0.05)",
+        help=f"significance level: significant when {terms.held} is at most alpha (default 0.05)",
     )
     parser.add_argument(
         "--test",
         choices=TESTS,
         default="randomization",
-        help="the test whose verdicts are reported (default randomization; both are run)",
+        help=f"{terms.tests} (default randomization)",
     )
     parser.add_argument(
         "--draws",
