@@ -29,7 +29,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ndcgspec.analysis.coverage import Coverage
 from ndcgspec.analysis.pair_tests import pair_test
 from ndcgspec.analysis.provenance import input_digest, provenance
-from ndcgspec.commands.significance import exact_string, interval_json
+from ndcgspec.commands.significance import bootstrap, exact_string, interval_json
 from ndcgspec.commands.statistics_flags import (
     GATE_TERMS,
     add_interval_flags,
@@ -38,7 +38,6 @@ from ndcgspec.commands.statistics_flags import (
 )
 from ndcgspec.engine.scoring import scored_runs
 from ndcgspec.engine.stream import QueryPresence
-from ndcgspec.inference.bootstrap import percentile_interval
 from ndcgspec.inference.exact import mean as exact_mean
 from ndcgspec.inference.paired import Paired
 from ndcgspec.measures.grammar import parse_measure
@@ -299,8 +298,8 @@ def gate(args: argparse.Namespace) -> dict[str, Any]:
             {"canonical": baseline.canonical, "fingerprint": baseline.fingerprint}
         ]
     if args.ci is not None:
-        interval = percentile_interval(paired.differences, args.ci, args.bootstrap, args.seed)
-        report |= interval_json(interval)
+        found = bootstrap(paired.differences, args.ci, args.ci_method, args.bootstrap, args.seed)
+        report |= interval_json(found, args.ci, args.ci_method)
     return report
 
 
@@ -319,10 +318,12 @@ def text_report(report: dict[str, Any]) -> list[str]:
     ]
     if "ci" in report:
         ci = report["ci"]
-        lines.append(
-            f"  {ci['level']} interval of the difference: "
+        ends = (
             f"[{float(ci['low']):+.{SHOWN}f}, {float(ci['high']):+.{SHOWN}f}]"
+            if ci["low"] is not None
+            else f"none: {ci['undefined']}"
         )
+        lines.append(f"  {ci['level']} {ci['method']} interval of the difference: {ends}")
     lines += [f"  {note}" for note in _notes(report)]
     lines += [f"  fails: {reason}" for reason in report["reasons"]]
     if report["regressed"]:

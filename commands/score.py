@@ -263,6 +263,8 @@ def _run_lines(
     if extras is None:
         return text_lines(scores, args.per_query, args.digits)
     output = extras.ScoreStatistics.of(args, qrels, run, configs, scores, judged)
+    for note in output.notes:
+        print(note, file=sys.stderr)
     if args.format == "json":
         return json_lines(scores, output.json_extra) + output.judged
     return output.text(scores) + output.judged

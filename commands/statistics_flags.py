@@ -7,7 +7,7 @@ import argparse
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ndcgspec.inference.bootstrap import RESAMPLES
+from ndcgspec.inference.bootstrap import INTERVALS, RESAMPLES
 from ndcgspec.inference.correction import CORRECTIONS
 from ndcgspec.inference.family import MAX_DRAWS
 from ndcgspec.inference.monte_carlo import MONTE_CARLO_LEVEL
@@ -46,12 +46,21 @@ def add_seed_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def add_interval_flags(parser: argparse.ArgumentParser, what: str) -> None:
-    """``--ci LEVEL`` and ``--bootstrap N``: percentile bootstrap intervals over queries."""
+    """``--ci LEVEL``, ``--ci-method`` and ``--bootstrap N``: bootstrap intervals over
+    queries."""
     parser.add_argument(
         "--ci",
         type=probability,
         metavar="LEVEL",
-        help=f"add the percentile bootstrap interval at LEVEL (e.g. 0.95) of {what}",
+        help=f"add the bootstrap interval at LEVEL (e.g. 0.95) of {what}",
+    )
+    parser.add_argument(
+        "--ci-method",
+        choices=tuple(INTERVALS),
+        default="percentile",
+        help="percentile: the quantiles of the resampled means; bca: bias-corrected and "
+        "accelerated (Efron and Tibshirani 1993, 14.3), as scipy.stats.bootstrap's BCa "
+        "(default percentile)",
     )
     parser.add_argument(
         "--bootstrap",
@@ -165,6 +174,7 @@ def options_of(args: argparse.Namespace) -> Options:
         draws=args.draws,
         test=args.test,
         ci=getattr(args, "ci", None),
+        ci_method=getattr(args, "ci_method", "percentile"),
         resamples=getattr(args, "bootstrap", RESAMPLES),
         family=getattr(args, "family", "convention"),
         max_draws=args.max_draws,

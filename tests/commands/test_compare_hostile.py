@@ -46,13 +46,24 @@ def test_a_query_spread_is_right_to_the_digits_of_its_two_values(capsys, files) 
 def test_a_run_no_convention_scores_is_named_with_the_conventions(
     tmp_path: Path, capsys, files
 ) -> None:
+    # A run listing x twice for q: every convention here refuses duplicates.
+    twice = tmp_path / "twice"
+    twice.write_text("q Q0 x 1 2 T\nq Q0 x 2 1 T\n")
+    assert main(["compare", "-m", "trec_eval", "-m", "pytrec_eval", *files, str(twice)]) == 2
+    refused = f"run twice: {twice}:2: duplicate document 'x' for query 'q' (duplicates=error)"
+    assert capsys.readouterr().err == (
+        "ndcgspec: error: fewer than two conventions score every run; nothing to compare "
+        f"(trec_eval: {refused}; pytrec_eval: {refused})\n"
+    )
+
+
+def test_a_run_sharing_no_query_with_the_qrels_is_named(tmp_path: Path, capsys, files) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.write_text("other Q0 x 1 1 E\n")
     assert main(["compare", "-m", "trec_eval", "-m", "pytrec_eval", *files, str(elsewhere)]) == 2
     assert capsys.readouterr().err == (
-        "ndcgspec: error: fewer than two conventions score every run; nothing to compare "
-        "(trec_eval: run elsewhere: the mean is undefined; pytrec_eval: run elsewhere: the mean "
-        "is undefined)\n"
+        f"ndcgspec: error: the run elsewhere and the qrels {files[1]} share no query (the "
+        "run's: 'other'; the qrels': 'q'): nothing to score\n"
     )
 
 
