@@ -129,8 +129,9 @@ def result_of_file(source: Source, measure: str | None) -> Result:
             continue
         try:
             found = json.loads(line)
-            results.append(Result.from_json(found, found.get("written")))
-        except (ValueError, KeyError, TypeError, ArithmeticError) as error:
+            written = found.get("written") if isinstance(found, dict) else None
+            results.append(Result.read(found, written if isinstance(written, str) else None))
+        except ValueError as error:
             raise NdcgSpecError(
                 f"{path}:{number}: not a result of 'score --format json' ({error})"
             ) from None

@@ -8,11 +8,12 @@ with the higher mean), "none", or "undecided"."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ndcgspec.analysis.pair_tests import PairTest, pair_tests
+from ndcgspec.analysis.pair_tests import PairTest, pair_tests, untested_pairs
 from ndcgspec.inference.bootstrap import INTERVALS, Interval, UndefinedInterval
 from ndcgspec.inference.monte_carlo import MONTE_CARLO_LEVEL
 from ndcgspec.inference.randomization import EXACT_LIMIT, Randomization
@@ -88,6 +89,7 @@ def paired_tests(
             "enumerated_up_to": EXACT_LIMIT,
         },
         "tests": rows,
+        "untested": [asdict(u) for u in untested_pairs(runs, results)],
         "verdict_changes": verdict_changes(rows, options),
     }
     if options.ci is not None:
@@ -216,6 +218,11 @@ def significance_text(data: dict[str, Any], options: Options) -> list[str]:
             ]
         )
     lines += _aligned(header, table)
+    for untested in data["untested"]:
+        lines.append(
+            f"  not tested: {untested['a']} vs {untested['b']} under {untested['measure']}: "
+            f"{untested['shared']} shared queries with a value, a paired test needs two or more"
+        )
     lines += _undecided_lines(data, options)
     changes = data["verdict_changes"]
     lines += [

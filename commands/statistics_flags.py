@@ -28,17 +28,28 @@ def probability(text: str) -> Fraction:
     return value
 
 
+MOST = 100_000_000
+"""The most draws or resamples a flag asks for: past it, memory, not the flag, says no."""
+
+
 def count(text: str) -> int:
-    """A positive whole number."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: a positive whole number")
+    """A positive whole number, at most `MOST`."""
+    if not text.isdigit() or not 1 <= int(text) <= MOST:
+        raise argparse.ArgumentTypeError(f"{text!r}: a whole number from 1 to {MOST}")
+    return int(text)
+
+
+def seed(text: str) -> int:
+    """A seed of numpy's generator: a whole number, 0 or more."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: a seed is a whole number, 0 or more")
     return int(text)
 
 
 def add_seed_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed,
         default=0,
         help="seed of the sign-flip draws and bootstrap resamples (numpy PCG64: the same "
         "numbers on every machine); default 0",

@@ -29,7 +29,7 @@ from ndcgspec.reference.contexts import computing_mp
 from ndcgspec.reference.decimals import mpf_fraction
 
 RESAMPLES = 2000
-ROWS_AT_ONCE = 1 << 14
+CELLS_AT_ONCE = 1 << 20
 
 
 DPS = 50
@@ -65,10 +65,13 @@ class _Resampled:
         integers, exponent = scaled(values)
         n = len(integers)
         limbs = Limbs.of(integers)
-        picks = np.random.default_rng(seed).integers(0, n, (resamples, n))
+        rng = np.random.default_rng(seed)
         blocks = []
-        for start in range(0, resamples, ROWS_AT_ONCE):
-            block = picks[start : start + ROWS_AT_ONCE]
+        # Drawn block by block: one generator's integers come in the same order either way,
+        # and a block's picks and counts are all that is held.
+        rows = max(1, CELLS_AT_ONCE // n)
+        for start in range(0, resamples, rows):
+            block = rng.integers(0, n, (min(rows, resamples - start), n))
             counts = np.zeros((len(block), n), dtype=np.int64)
             np.add.at(counts, (np.arange(len(block))[:, None], block), 1)
             blocks.append(limbs.combined(counts))

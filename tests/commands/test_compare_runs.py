@@ -152,3 +152,20 @@ def test_a_run_on_standard_input_is_read_once(files) -> None:
     piped = report["provenance"]["inputs"]["runs"][0]
     assert (piped["path"], piped["sha256"]) == ("<stdin>", hashlib.sha256(data).hexdigest())
     assert Decimal(report["judged"]["A"]["judged@2"]) == Decimal(1) / 2
+
+
+def test_pairs_no_test_can_take_are_said_to_be_untested(capsys, files) -> None:
+    # The one query q is all the runs share: a paired test needs two.
+    data = compared(capsys, files)
+    assert data["tests"] == []
+    assert {(u["a"], u["b"], u["shared"]) for u in data["untested"]} == {
+        ("A", "B", 1),
+        ("A", "C", 1),
+        ("B", "C", 1),
+    }
+    assert main(["compare", *files, "-m", LINEAR, "-m", EXPONENTIAL]) == 0
+    out = capsys.readouterr().out
+    assert (
+        f"  not tested: A vs B under {LINEAR}: 1 shared queries with a value, a paired test "
+        "needs two or more" in out.splitlines()
+    )

@@ -258,3 +258,63 @@ def test_a_p_value_near_alpha_is_drawn_on_until_decided(capsys, tmp_path) -> Non
     assert report["test"]["draws"] == 80000
     assert report["test"]["p"] == 1 / 80001
     assert report["test"]["decided"] and report["test"]["p_interval"][1] < 1e-4
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (lambda o: o["per_query"]["q1"].update(ndcg="NaN"), "query 'q1' 'ndcg': not a decimal"),
+        (lambda o: o.update(aggregate="Infinity"), "'aggregate': not a decimal number"),
+        # Read as a decimal, 10^999999 would cost the exact mean a million-digit integer.
+        (lambda o: o["per_query"]["q2"].update(dcg="1e999999"), "query 'q2' 'dcg': lies outside"),
+        (
+            lambda o: o["per_query"]["q3"].update(ndcg=True),
+            "a decimal string or null wanted, not tr",
+        ),
+        (
+            lambda o: o["per_query"]["q3"].update(ndcg=0.5),
+            "a decimal string or null wanted, not a n",
+        ),
+        (lambda o: o["per_query"]["q4"].pop("idcg"), "query 'q4' 'idcg': a decimal string or null"),
+        (lambda o: o.update(per_query=[1]), "'per_query': an object wanted, not a list"),
+        (lambda o: o.update(fingerprint=7), "'fingerprint': a string wanted, not a number"),
+    ],
+)
+def test_a_score_file_value_is_checked_before_any_arithmetic(
+    capsys, runs, tmp_path, edit, said
+) -> None:
+    base = score_file(capsys, runs, "baseline", "nDCG@10", tmp_path / "base.json")
+    found = json.loads(Path(base).read_text(encoding="utf-8"))
+    edit(found)
+    bad = tmp_path / "bad.json"
+    bad.write_text("\n" + json.dumps(found) + "\n", encoding="utf-8")
+    status, out, err = diffed(capsys, base, str(bad))
+    # Status 2 (an error), never 1: a CI gate must not read a broken file as a regression.
+    assert (status, out) == (2, "")
+    assert err.startswith(f"ndcgspec: error: {bad}:2: not a result of 'score --format json' (")
+    assert said in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("line", ["[1, 2]", "3", '"x"', "null"])
+def test_a_score_file_line_that_is_no_object_is_one_line(capsys, runs, tmp_path, line) -> None:
+    base = score_file(capsys, runs, "baseline", "nDCG@10", tmp_path / "base.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text(line + "\n", encoding="utf-8")
+    status, _, err = diffed(capsys, base, str(bad))
+    assert status == 2
+    assert err.startswith(f"ndcgspec: error: {bad}:1: not a result") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "said"),
+    [
+        ("--seed", "-1", "a seed is a whole number, 0 or more"),
+        ("--draws", "1000000000", "a whole number from 1 to 100000000"),
+        ("--bootstrap", "1000000000", "a whole number from 1 to 100000000"),
+    ],
+)
+def test_statistics_flags_out_of_range_are_refused(capsys, runs, flag, value, said) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["diff", "--qrels", runs["qrels"], runs["baseline"], runs["one"], flag, value])
+    assert stopped.value.code == 2
+    assert f"argument {flag}: '{value}': {said}" in capsys.readouterr().err
