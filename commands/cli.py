@@ -64,6 +64,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+TRACEBACK = "NDCGSPEC_TRACEBACK"
+
+
 class Terminated(BaseException):
     """SIGTERM, raised where the command is, as Ctrl-C raises KeyboardInterrupt: its `finally`
     blocks run (`harness.outputs.staged` removes its private folder), where the default action
@@ -103,6 +106,17 @@ def _run(argv: Sequence[str] | None) -> int:
         return int(args.handler(args) or 0)
     except NdcgSpecError as error:
         print(f"ndcgspec: error: {error}", file=sys.stderr)
+        return 2
+    except Exception as error:
+        # A defect of ndcgspec, not of the input: still one line and status 2 (an error),
+        # never a traceback that exits 1, which a gate would read as a failed check.
+        if os.environ.get(TRACEBACK):
+            raise
+        print(
+            f"ndcgspec: internal error: {type(error).__name__}: {error} (a defect of ndcgspec; "
+            f"{TRACEBACK}=1 shows the traceback)",
+            file=sys.stderr,
+        )
         return 2
 
 

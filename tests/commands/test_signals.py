@@ -93,3 +93,22 @@ def test_sigterm_while_compare_writes_its_folder_leaves_the_older_files(tmp_path
 def test_a_forked_process_ends_by_sigterm_as_before() -> None:
     done = _python(FORKED)
     assert (done.returncode, done.stdout, done.stderr) == (0, "True\n", "")
+
+
+def test_a_defect_is_one_line_and_status_2_not_a_traceback(monkeypatch, capsys) -> None:
+    from ndcgspec.commands import cli, score
+
+    def broken(args: object) -> int:
+        raise ZeroDivisionError("a defect")
+
+    monkeypatch.setattr(score, "run_score", broken)
+    monkeypatch.delenv(cli.TRACEBACK, raising=False)
+    # A status 1 would read as a failed check (diff's "fail") to a CI gate.
+    assert cli.main(["score", "q", "r"]) == 2
+    assert capsys.readouterr().err == (
+        "ndcgspec: internal error: ZeroDivisionError: a defect (a defect of ndcgspec; "
+        "NDCGSPEC_TRACEBACK=1 shows the traceback)\n"
+    )
+    monkeypatch.setenv(cli.TRACEBACK, "1")
+    with pytest.raises(ZeroDivisionError):
+        cli.main(["score", "q", "r"])
