@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ndcgspec.commands.cli import main
+from ndcgspec.spec import load_spec
 
 VALUES = st.decimals(min_value=0, max_value=1, places=4, allow_nan=False, allow_infinity=False)
 
@@ -30,7 +31,7 @@ def score_json(values: list[Decimal]) -> str:
         {
             "measure": "nDCG@10",
             "fingerprint": "375e753f9ce52a59",
-            "spec_version": "2.1.0",
+            "spec_version": str(load_spec()["spec_version"]),
             "aggregate": str(Decimal(mean.numerator) / mean.denominator),
             "per_query": per_query,
         }
