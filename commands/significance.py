@@ -16,8 +16,9 @@ from typing import Any
 from ndcgspec.analysis.pair_tests import PairTest, pair_tests, untested_pairs
 from ndcgspec.inference.bootstrap import INTERVALS, Interval, UndefinedInterval
 from ndcgspec.inference.monte_carlo import MONTE_CARLO_LEVEL
-from ndcgspec.inference.randomization import EXACT_LIMIT, Randomization
-from ndcgspec.inference.settings import Options
+from ndcgspec.inference.paired_tests import PAIRED_TESTS
+from ndcgspec.inference.randomization import EXACT_LIMIT
+from ndcgspec.inference.settings import TESTS, Options
 from ndcgspec.reference.decimals import (
     canonical_decimal,
     plain_digits,
@@ -48,14 +49,7 @@ def _row_json(row: PairTest, options: Options) -> dict[str, Any]:
         "p": float(row.estimate.p),
         "p_interval": [float(row.estimate.low), float(row.estimate.high)],
     }
-    if isinstance(row.outcome, Randomization):
-        out |= {
-            "exact": row.outcome.exact,
-            "count": row.outcome.count,
-            "total": row.outcome.total,
-        }
-    else:
-        out |= {"t": None if row.outcome.t is None else float(row.outcome.t), "df": row.outcome.df}
+    out |= row.outcome.report()
     verdict = row.verdict(options.alpha)
     return out | {
         "p_adjusted": float(row.adjusted.p),
@@ -196,27 +190,19 @@ def significance_text(data: dict[str, Any], options: Options) -> list[str]:
     tests = data["tests"]
     lines = ["", *_settings_lines(data, options)]
     by_key = {(r["a"], r["b"], r["measure"], r["test"]): r for r in tests}
-    header = ["a", "b", "convention", "n", "mean a-b", "p rand", "adj", "p t", "adj", "verdict"]
+    header = ["a", "b", "convention", "n", "mean a-b"]
+    for test in PAIRED_TESTS.values():
+        header += [f"p {test.short}", "adj"]
+    header.append("verdict")
     table = []
-    for row in tests:
-        if row["test"] != "randomization":
-            continue
-        t = by_key[(row["a"], row["b"], row["measure"], "t")]
-        chosen = row if options.test == "randomization" else t
-        table.append(
-            [
-                row["a"],
-                row["b"],
-                row["measure"],
-                str(row["n"]),
-                f"{float(row['mean_difference']):+.4f}",
-                _p(row["p"]),
-                _p(row["p_adjusted"]),
-                _p(t["p"]),
-                _p(t["p_adjusted"]),
-                _verdict_words(chosen["verdict"], row["a"], row["b"]),
-            ]
-        )
+    # Every test is run on every pair: the rows of the first give the pairs.
+    for row in (r for r in tests if r["test"] == TESTS[0]):
+        pair = (row["a"], row["b"], row["measure"])
+        cells = [*pair, str(row["n"]), f"{float(row['mean_difference']):+.4f}"]
+        for name in PAIRED_TESTS:
+            cells += [_p(by_key[(*pair, name)]["p"]), _p(by_key[(*pair, name)]["p_adjusted"])]
+        chosen = by_key[(*pair, options.test)]
+        table.append([*cells, _verdict_words(chosen["verdict"], row["a"], row["b"])])
     lines += _aligned(header, table)
     for untested in data["untested"]:
         lines.append(
@@ -260,16 +246,15 @@ def significance_text(data: dict[str, Any], options: Options) -> list[str]:
 def _family_words(data: dict[str, Any]) -> str:
     """How the family a correction runs over reads in the report."""
     if data["test_settings"]["family"] == "all":
-        size = sum(row["test"] == "randomization" for row in data["tests"])
+        size = sum(row["test"] == TESTS[0] for row in data["tests"])
         return f"over all {size} pairs and conventions"
     return "within each convention"
 
 
 def _settings_lines(data: dict[str, Any], options: Options) -> list[str]:
     """The report's first lines on the tests: how they are run, corrected and drawn."""
-    rows = [r for r in data["tests"] if r["test"] == "randomization"]
-    sizes = "/".join(map(str, sorted({r["family_size"] for r in rows}))) or "0"
-    drawn = sorted({r["total"] - 1 for r in rows if not r["exact"]})
+    sizes = "/".join(map(str, sorted({r["family_size"] for r in data["tests"]}))) or "0"
+    drawn = sorted({r["total"] - 1 for r in data["tests"] if r.get("exact") is False})
     family = (
         f"all {sizes} pairs and conventions"
         if options.family == "all"

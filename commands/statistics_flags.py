@@ -130,8 +130,8 @@ def add_test_flags(
     parser.add_argument(
         "--test",
         choices=TESTS,
-        default="randomization",
-        help=f"{terms.tests} (default randomization)",
+        default=TESTS[0],
+        help=f"{terms.tests} (default {TESTS[0]})",
     )
     parser.add_argument(
         "--draws",

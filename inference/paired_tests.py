@@ -1,6 +1,8 @@
-"""The registry of paired tests: each test's name (``--test NAME``), how a report calls it,
-and how it is run on the differences of two runs. A command runs a test through this table
-alone, so a new test is a module of its own and one entry here."""
+"""The registry of paired tests: each test's name (``--test NAME``), how a report calls it
+(its title, and its short name over a column of p-values), and how it is run on the
+differences of two runs. Commands and reports run and show a test through this table alone
+(CONTRIBUTING.md, "A new statistical test"): a new test is a module of its own, whose outcome
+gives its `estimate()` and its `report()` keys, and one entry here."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ class PairedTest:
 
     name: str
     title: str
+    short: str
     run: Callable[[Sequence[Decimal], str, int, DrawnSigns], Outcome]
 
 
@@ -40,7 +43,7 @@ def _t(differences: Sequence[Decimal], alternative: str, draws: int, signs: Draw
 PAIRED_TESTS: dict[str, PairedTest] = {
     test.name: test
     for test in (
-        PairedTest("randomization", "paired randomization (sign-flip) test", _sign_flip),
-        PairedTest("t", "paired t-test", _t),
+        PairedTest("randomization", "paired randomization (sign-flip) test", "rand", _sign_flip),
+        PairedTest("t", "paired t-test", "t", _t),
     )
 }

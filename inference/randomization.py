@@ -55,6 +55,10 @@ class Randomization:
             return Estimate.exact(self.p)
         return Estimate.drawn(self.count - 1, self.total - 1)
 
+    def report(self) -> dict[str, bool | int]:
+        """What a report's test row gives of the outcome beside its p-value."""
+        return {"exact": self.exact, "count": self.count, "total": self.total}
+
 
 def _enumerated(n: int) -> Iterator[np.ndarray]:
     """Every sign vector of length n, in blocks: bit q of the vector's number flips d_q."""

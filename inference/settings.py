@@ -27,7 +27,7 @@ class Options:
     alpha: Fraction = Fraction(1, 20)
     seed: int = 0
     draws: int = DRAWS
-    test: str = "randomization"
+    test: str = TESTS[0]
     ci: Fraction | None = None
     ci_method: str = "percentile"
     resamples: int = RESAMPLES

@@ -37,6 +37,10 @@ class TTest:
         """The p-value, exact to its digits: no uncertainty of its own."""
         return Estimate.exact(mpf_fraction(self.p))
 
+    def report(self) -> dict[str, float | int | None]:
+        """What a report's test row gives of the outcome beside its p-value."""
+        return {"t": None if self.t is None else float(self.t), "df": self.df}
+
 
 def paired_t(differences: Sequence[Decimal], alternative: str = "two-sided") -> TTest:
     """The paired t-test of `differences` (a_q − b_q), two or more of them."""
