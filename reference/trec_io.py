@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import io
 import os
 import re
 import shutil
@@ -23,7 +24,6 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import BinaryIO
 
 from ndcgspec.reference.decimals import BeyondLimits, parse_decimal
 from ndcgspec.reference.errors import InputError, Location, NdcgSpecError
@@ -48,11 +48,11 @@ class Source:
     (seekable), `size` their count."""
 
     name: str
-    file: BinaryIO
+    file: io.BufferedIOBase
     compressed: bool
     size: int
 
-    def text(self) -> BinaryIO:
+    def text(self) -> io.BufferedIOBase:
         """The text from its start, gunzipped, after the byte-order mark if there is one.
         The stream is the source's: read it, do not close it."""
         self.file.seek(0)
@@ -78,7 +78,7 @@ def opened(path: str | Path | Source) -> Iterator[Source]:
     with ExitStack() as stack:
         try:
             raw = os.fdopen(os.dup(0), "rb") if str(path) == STDIN else open(path, "rb")  # noqa: SIM115
-            file = stack.enter_context(raw)
+            file: io.BufferedIOBase = stack.enter_context(raw)
             if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
                 file = stack.enter_context(tempfile.TemporaryFile())
                 shutil.copyfileobj(raw, file, _COPY_BYTES)
@@ -110,7 +110,7 @@ def fields_of(line: bytes, where: Location) -> list[str]:
     return fields
 
 
-def _lines(stream: BinaryIO) -> Iterator[bytes]:
+def _lines(stream: io.BufferedIOBase) -> Iterator[bytes]:
     """The lines of `stream`, none read past LINE_BYTES (``ndcg.limits``): a longer line comes
     back cut there, for `fields_of` to refuse, so that no line costs more."""
     while line := stream.readline(LINE_BYTES + 2):
