@@ -79,7 +79,7 @@ class _Column:
 
     def __init__(self, dtype: type, capacity: int, width: int = 0) -> None:
         try:
-            self.data = np.empty((capacity, width) if width else capacity, dtype)
+            self.data: np.ndarray = np.empty((capacity, width) if width else capacity, dtype)
         except MemoryError:
             # A system that commits memory when it is reserved: start small and grow.
             rows = min(capacity, _FALLBACK_ROWS)

@@ -150,7 +150,9 @@ def read_qrels_file(path: str | Path, names: Sequence[str]) -> dict[str, dict[st
         return table.reference_qrels(table.qrels_columns(source, kind, names))
 
 
-def read_run_file(path: str | Path, names: Sequence[str], qids: list[str]) -> dict[str, list]:
+def read_run_file(
+    path: str | Path, names: Sequence[str], qids: list[str]
+) -> dict[str, list[Posting]]:
     """The run of one file, TREC text or a table with the columns `names`, as the plain
     reference takes it; of a table, the rows of the queries `qids` alone, as `score` keeps."""
     with opened(path) as source:

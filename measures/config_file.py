@@ -92,6 +92,7 @@ def _check_yaml_shape(text: str) -> None:
     recurses once per level, and an alias can multiply a small file into a huge value."""
     depth = 0
     for event in yaml.parse(text, Loader=_ExactLoader):
+        assert event.start_mark is not None, "the parser marks every event"
         line = event.start_mark.line + 1
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise _Problem("YAML anchors and aliases are not allowed (ndcg.limits)", line)
@@ -155,7 +156,7 @@ def _parse_yaml(text: str) -> tuple[Any, dict[str, int]]:
         loader = _ExactLoader(text)
         try:
             node = loader.get_single_node()
-            value = loader.construct_document(node) if node is not None else None
+            value: Any = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as error:
@@ -209,5 +210,5 @@ def load_config_file(path: str | Path) -> Config:
     try:
         return Config.from_mapping(values)
     except ConfigError as error:
-        line = lines.get(str(error_key(error)))
-        raise ConfigError(str(error), Location(str(path), line or None)) from None
+        key_line = lines.get(str(error_key(error)))
+        raise ConfigError(str(error), Location(str(path), key_line or None)) from None

@@ -204,7 +204,12 @@ def score_paths(
             raise InputError(f"cannot read: {error.getMessage()}", Location(path)) from None
         decoded.append(not _is_parquet(path))
     return score_lines(
-        configs, *lines, (qrels, run), partitions=partitions, decoded=(decoded[0], decoded[1])
+        configs,
+        lines[0],
+        lines[1],
+        (qrels, run),
+        partitions=partitions,
+        decoded=(decoded[0], decoded[1]),
     )
 
 
