@@ -67,7 +67,7 @@ def _cannot_read(error: BaseException, where: Location, what: str = "cannot read
 
 
 @contextmanager
-def opened(path: str | Path | Source) -> Iterator[Source]:
+def opened(path: str | os.PathLike[str] | Source) -> Iterator[Source]:
     """`path` opened once for every reader ("-": standard input); anything but a regular file
     (a pipe, a FIFO, a terminal, process substitution) is copied once to a temporary file,
     since it can be read only once. A Source is handed back as it is."""
