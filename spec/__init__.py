@@ -25,6 +25,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, TypeVar
 
+# What `kept` keeps: the plain values marshal writes.
 T = TypeVar("T", bound="dict[Any, Any] | list[Any] | tuple[Any, ...] | str | bytes | float | None")
 
 CACHE_ENV = "NDCGSPEC_CACHE_DIR"
