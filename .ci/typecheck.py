@@ -51,8 +51,7 @@ def main() -> int:
     folders = package_folders()
     lay_out(folders)
     # A message's path, build/mypy-path/ndcgspec/<package path>/..., back to the checkout's
-    # folder; the longest package first, so that ndcgspec.harness.adapters would win over
-    # ndcgspec.harness if both were mapped.
+    # folder; the longest first, since the root's (ndcgspec, folder api/) begins every other.
     prefix = f"{LAYOUT.relative_to(ROOT).as_posix()}/"
     names = sorted(folders, key=len, reverse=True)
     paths = {f"{prefix}{name.replace('.', '/')}/": f"{folders[name]}/" for name in names}
