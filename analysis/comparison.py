@@ -19,13 +19,14 @@ from pathlib import Path
 import mpmath
 from tqdm import tqdm
 
+from ndcgspec.engine.stream import QueryPresence
 from ndcgspec.engine.sweep import Sweep
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import held
 from ndcgspec.reference.decimals import working_precision
 from ndcgspec.reference.errors import InputError, NdcgSpecError
 from ndcgspec.reference.evaluate import Evaluation
-from ndcgspec.reference.trec_io import read_qrels, read_run
+from ndcgspec.reference.trec_io import Source, read_qrels, read_run
 
 CONTRIBUTIONS_SHOWN = 5
 
@@ -53,21 +54,23 @@ class Comparison:
     conventions: list[Convention]
     results: dict[str, dict[str, Evaluation]]
     excluded: dict[str, str]
+    presence: dict[str, QueryPresence]
+    """Per run, which queries it and the qrels share (``ndcg.aggregate``)."""
 
     def score(self, run: str, convention: str) -> mpmath.mpf:
         return self.results[convention][run].aggregate
 
 
 def compare(
-    qrels_path: str,
-    run_paths: Sequence[str],
+    qrels_path: str | Source,
+    run_paths: Sequence[str | Source],
     conventions: Sequence[Convention],
     names: Sequence[str] = (),
     progress: bool = False,
 ) -> Comparison:
     """Score every run under every convention; runs are called `names`, by default by
     `run_name`."""
-    names = list(names) or [run_name(p) for p in run_paths]
+    names = list(names) or [run_name(getattr(p, "name", str(p))) for p in run_paths]
     if len(names) != len(run_paths):
         raise NdcgSpecError(f"{len(names)} names for {len(run_paths)} runs")
     if len(set(names)) < len(names):
@@ -75,11 +78,15 @@ def compare(
     qrels = read_qrels(qrels_path)
     results: dict[str, dict[str, Evaluation]] = {c.name: {} for c in conventions}
     excluded: dict[str, str] = {}
+    presence: dict[str, QueryPresence] = {}
     cutoffs = {c.config.cutoff for c in conventions}
     for name, path in tqdm(
         list(zip(names, run_paths, strict=True)), desc="compare", disable=not progress
     ):
-        sweep = Sweep(qrels, read_run(path), cutoffs)
+        run = read_run(path)
+        unjudged = [q for q in run if q not in qrels]
+        presence[name] = QueryPresence.of(list(qrels), [q in run for q in qrels], unjudged)
+        sweep = Sweep(qrels, run, cutoffs)
         for convention in conventions:
             result = sweep.evaluate(convention.config)
             if isinstance(result, InputError):
@@ -89,7 +96,7 @@ def compare(
             else:
                 results[convention.name][name] = result
     kept = [c for c in conventions if c.name not in excluded]
-    return Comparison(names, kept, {c.name: results[c.name] for c in kept}, excluded)
+    return Comparison(names, kept, {c.name: results[c.name] for c in kept}, excluded, presence)
 
 
 def ranks(comparison: Comparison, convention: str) -> dict[str, float]:

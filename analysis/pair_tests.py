@@ -111,18 +111,57 @@ def _tested_family(
     ]
 
 
+def pair_test(a: str, b: str, measure: str, paired: Paired, options: Options) -> PairTest:
+    """The test `options.test` of one pair, a family of its own (nothing to correct), drawn on
+    until its verdict at α is decided or the draws reach their most (``diff``'s gate)."""
+    member = _Member(a, b, measure, paired)
+    [row] = _tested_family(options.test, measure, [member], options, DrawnSigns(options.seed))
+    return row
+
+
+@dataclass(frozen=True)
+class Untested:
+    """A pair of runs under a convention that no test can take: fewer than two shared
+    queries with a value."""
+
+    a: str
+    b: str
+    measure: str
+    shared: int
+
+
+def _pairs(
+    runs: list[str], results: dict[str, dict[str, Evaluation]]
+) -> list[tuple[str, str, str, Paired]]:
+    """Every pair of runs, a before b in the order given, under every convention, with their
+    paired values."""
+    out = []
+    for measure, by_run in results.items():
+        values = {run: query_values(by_run[run]) for run in runs}
+        out += [(a, b, measure, Paired.of(values[a], values[b])) for a, b in combinations(runs, 2)]
+    return out
+
+
+def untested_pairs(runs: list[str], results: dict[str, dict[str, Evaluation]]) -> list[Untested]:
+    """The pairs under each convention that `pair_tests` leaves out, with their shared
+    queries."""
+    return [
+        Untested(a, b, measure, len(paired.differences))
+        for a, b, measure, paired in _pairs(runs, results)
+        if len(paired.differences) < 2
+    ]
+
+
 def pair_tests(
     runs: list[str], results: dict[str, dict[str, Evaluation]], options: Options
 ) -> list[PairTest]:
     """Both tests of every pair of runs with two or more shared queries under every
     convention of `results` (name → run → evaluation), in the order: convention, pair, test."""
-    members = []
-    for measure, by_run in results.items():
-        values = {run: query_values(by_run[run]) for run in runs}
-        for a, b in combinations(runs, 2):
-            paired = Paired.of(values[a], values[b])
-            if len(paired.differences) >= 2:
-                members.append(_Member(a, b, measure, paired))
+    members = [
+        _Member(a, b, measure, paired)
+        for a, b, measure, paired in _pairs(runs, results)
+        if len(paired.differences) >= 2
+    ]
     signs = DrawnSigns(options.seed)
     families: dict[str, list[_Member]] = {}
     for member in members:

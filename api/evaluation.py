@@ -179,6 +179,13 @@ def _qrels(source: Source, columns: tuple[str, str, str]) -> Mapping[str, Mappin
     if path is not None:
         return read_qrels_file(path, columns)
     qrels: dict[str, dict[str, Judgment]] = {}
+    if isinstance(source, Mapping):
+        # A query given with no judgment is a query of the qrels all the same, as
+        # `reference.inputs.qrels_from_labels` keeps it: its IDCG is 0 and the empty axis
+        # scores it, as it scores a file's query with nothing relevant. Left out, it would
+        # change the mean unseen.
+        for qid in source:
+            qrels.setdefault(_id(qid, f"qrels query {qid!r}: query id"), {})
     for qid, docid, value, where in _entries(source, "qrels", columns):
         # Ids equal as strings (1 and "1") are one id, as in a file: judged twice is an error.
         query, doc = _id(qid, f"{where}: query id"), _id(docid, f"{where}: document id")
@@ -216,6 +223,22 @@ def _measures(measures: Any) -> list[str]:
     return wanted
 
 
+def _column_names(names: Any, argument: str, value: str) -> None:
+    """Refuse `names` unless they are three distinct strings, the columns of the query, the
+    document and the `value`: a table's reader takes them by position."""
+    if (
+        isinstance(names, str)
+        or not isinstance(names, Sequence)
+        or len(names) != 3
+        or not all(isinstance(name, str) for name in names)
+        or len(set(names)) != 3
+    ):
+        raise TypeError(
+            f"{argument} must be three distinct column names (query, document, {value}), "
+            f"got {names!r}"
+        )
+
+
 def score(
     qrels: Source,
     run: Source,
@@ -249,6 +272,8 @@ def score_runs(
             f"runs must be a list of runs, got {type(runs).__name__}; score() takes one run"
         )
     wanted = _measures(measures)
+    _column_names(qrels_columns, "qrels_columns", "relevance")
+    _column_names(run_columns, "run_columns", "score")
     try:
         configs = [parse_measure(text) for text in wanted]
         paths = _paths([qrels, *runs])

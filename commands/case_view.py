@@ -16,30 +16,23 @@ from pathlib import Path
 from typing import Any
 
 from ndcgspec.harness.plan import configured_case, fill_expected
+from ndcgspec.harness.report import read_report
+from ndcgspec.harness.runner import load_cases
 from ndcgspec.harness.trace import reference_trace
 from ndcgspec.measures.grammar import parse_measure
-from ndcgspec.reference import Config, InputError, Location, NdcgSpecError
-from ndcgspec.reference.config import presets
+from ndcgspec.reference import Config, ConfigError, InputError, Location, NdcgSpecError
+from ndcgspec.reference.config import presets, shown
 from ndcgspec.suite.expected_cache import ExpectedCache
-from ndcgspec.suite.load import LoadedCase, iter_cases
+from ndcgspec.suite.load import LoadedCase
 
 ROWS_SHOWN = 50
 
 
 def _report_config(report: Path, case_id: str) -> dict[str, Any] | None:
-    """The configuration a run's report records for the case, or None."""
-    try:
-        lines = report.read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise InputError(f"cannot read report: {error.strerror}", Location(str(report))) from None
-    for line in lines:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict) and record.get("id") == case_id:
-            return record.get("config")
-    return None
+    """The configuration a run's report records for the case, or None; the report is read as
+    ``ndcgspec report`` reads it, every line checked, a bad one named."""
+    results = read_report(report).results
+    return next((r.get("config") for r in results if r["id"] == case_id), None)
 
 
 def _candidates(
@@ -52,7 +45,12 @@ def _candidates(
     if report:
         found = _report_config(report, case_id)
         if found:
-            yield Config.from_mapping(found)
+            try:
+                yield Config.from_mapping(found)
+            except ConfigError as error:
+                raise InputError(
+                    f"the configuration of {shown(case_id)}: {error}", Location(str(report))
+                ) from None
     # Thousands of stored cases share a few hundred configurations.
     distinct = {json.dumps(c.case["config"], sort_keys=True) for c in stored}
     for config in sorted(distinct):
@@ -69,15 +67,17 @@ def find_case(
     measure: str | None = None,
 ) -> LoadedCase:
     """The stored case `case_id`, or the computed case it names, its expected values filled
-    in by the reference; an NdcgSpecError naming what is missing otherwise."""
-    stored = list(iter_cases(root=root, data=data))
+    in by the reference; an NdcgSpecError naming what is missing otherwise. A folder of the
+    user's own is checked as ``run --suite`` checks it, a bad file named."""
+    stored = load_cases(root=root, data=data)
     for loaded in stored:
         if loaded.case["id"] == case_id:
             return loaded
     input_id, _, fingerprint = case_id.partition("@")
     source = next((c for c in stored if c.case["id"] == input_id and fingerprint), None)
     if source is None:
-        raise NdcgSpecError(f"no case {case_id!r} in the suite")
+        where = "the suite" if root is None else str(root)
+        raise NdcgSpecError(f"no case {shown(case_id)} in {where}")
     cutoff = source.case["config"]["cutoff"]
     for config in _candidates(stored, report, case_id, measure):
         at_cutoff = config if config.cutoff is not None else config.replace(cutoff=cutoff)
@@ -87,8 +87,8 @@ def find_case(
                 fill_expected(ExpectedCache(None), computed, data)
                 return computed
     raise NdcgSpecError(
-        f"case {input_id!r} exists, but no known configuration has the fingerprint "
-        f"{fingerprint!r}: give the run's report (--report FILE.jsonl) or its measure (-m)"
+        f"case {shown(input_id)} exists, but no known configuration has the fingerprint "
+        f"{shown(fingerprint)}: give the run's report (--report FILE.jsonl) or its measure (-m)"
     )
 
 

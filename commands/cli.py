@@ -1,14 +1,16 @@
 """The ``ndcgspec`` command line. Each subcommand lives in its own module, which exposes
-``register(subparsers)``; errors of ndcgspec reach the user as one line, never a traceback."""
+``register(subparsers)``; errors of ndcgspec reach the user as one line, never a traceback,
+and so do Ctrl-C and SIGTERM, from the first line of `main` on."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
-from collections.abc import Sequence
-
-from ndcgspec.reference.errors import NdcgSpecError
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 # Each subcommand and the module whose ``register`` adds it.
 COMMAND_MODULES: dict[str, str] = {
@@ -62,17 +64,60 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand; exit status 0 on success, 1 on a failed check, 2 on an error."""
+class Terminated(BaseException):
+    """SIGTERM, raised where the command is, as Ctrl-C raises KeyboardInterrupt: its `finally`
+    blocks run (`harness.outputs.staged` removes its private folder), where the default action
+    would end the process at once."""
+
+
+@contextmanager
+def _terminable() -> Iterator[None]:
+    """SIGTERM raises `Terminated` in this process while the block runs. A process forked
+    from it (a worker of a process pool) that gets SIGTERM ends at once, as it would have."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pid = os.getpid()
+
+    def terminated(number: int, _: object) -> None:
+        if os.getpid() != pid:
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+            return
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    # Imported here, inside main's try: the reference's modules take most of a start-up, and
+    # Ctrl-C while they load is an interruption like any other.
+    from ndcgspec.reference.errors import NdcgSpecError
+
     args = build_parser(argv).parse_args(argv)
     try:
         return int(args.handler(args) or 0)
     except NdcgSpecError as error:
         print(f"ndcgspec: error: {error}", file=sys.stderr)
         return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand; exit status 0 on success, 1 on a failed check, 2 on an error, 130
+    when interrupted (Ctrl-C), 143 when terminated (SIGTERM)."""
+    try:
+        with _terminable():
+            return _run(argv)
     except KeyboardInterrupt:
         print("ndcgspec: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("ndcgspec: terminated", file=sys.stderr)
+        return 143
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, and keep Python's own flush at
         # exit from raising the same error again.

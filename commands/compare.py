@@ -12,6 +12,8 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,7 @@ from ndcgspec.analysis.comparison import (
 from ndcgspec.analysis.judged import judged_at
 from ndcgspec.analysis.provenance import input_digest, provenance
 from ndcgspec.commands.compare_tables import latex_table, markdown_table
+from ndcgspec.commands.score_notes import check_shared, missing_note, unjudged_note
 from ndcgspec.commands.significance import exact_string, paired_tests, significance_text
 from ndcgspec.commands.statistics_flags import (
     add_correction_flag,
@@ -43,7 +46,7 @@ from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.config import presets
 from ndcgspec.reference.decimals import decimal_string
 from ndcgspec.reference.errors import NdcgSpecError
-from ndcgspec.reference.trec_io import read_qrels, read_run
+from ndcgspec.reference.trec_io import STDIN, Source, opened, read_qrels, read_run
 
 SHOWN_DECIMALS = 4
 DEFAULT_CONVENTIONS = ("trec_eval@10", "burges2005@10", "sklearn@10", "jarvelin2002@10")
@@ -238,32 +241,61 @@ def add_statistics_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def statistics_report(args: argparse.Namespace, comparison: Comparison) -> dict[str, Any]:
+def statistics_report(
+    args: argparse.Namespace, comparison: Comparison, inputs: Inputs
+) -> dict[str, Any]:
     """The report's keys of the paired tests, provenance and, when asked, judged@k."""
     report = paired_tests(comparison.runs, comparison.results, options_of(args))
     report["provenance"] = provenance(
-        {"qrels": input_digest(args.qrels), "runs": [input_digest(p) for p in args.runs]},
+        {"qrels": input_digest(inputs.qrels), "runs": [input_digest(r) for r in inputs.runs]},
         [c.config for c in comparison.conventions],
     )
     if args.judged:
-        report["judged"] = judged_report(args.qrels, args.runs, comparison)
+        report["judged"] = judged_report(inputs, comparison)
     return report
 
 
-def judged_report(
-    qrels_path: str, run_paths: Sequence[str], comparison: Comparison
-) -> dict[str, dict[str, str | None]]:
+def judged_report(inputs: Inputs, comparison: Comparison) -> dict[str, dict[str, str | None]]:
     """Per run, judged@k at every cutoff of the conventions, as exact decimal strings."""
-    qrels = read_qrels(qrels_path)
+    qrels = read_qrels(inputs.qrels)
     cutoffs = sorted({c.config.cutoff for c in comparison.conventions} - {None})
     out = {}
-    for name, path in zip(comparison.runs, run_paths, strict=True):
-        run = read_run(path)
+    for name, source in zip(comparison.runs, inputs.runs, strict=True):
+        run = read_run(source)
         out[name] = {}
         for k in cutoffs:
             mean = judged_at(qrels, run, k)[1]
             out[name][f"judged@{k}"] = None if mean is None else exact_string(mean)
     return out
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The qrels and the runs, each opened once: standard input is read once, for the
+    scores, judged@k and the digests of provenance alike."""
+
+    qrels: Source
+    runs: list[Source]
+
+    @classmethod
+    def opened(cls, args: argparse.Namespace, stack: ExitStack) -> Inputs:
+        paths = [args.qrels, *args.runs]
+        if paths.count(STDIN) > 1:
+            raise NdcgSpecError("standard input ('-') can be only one of the qrels and the runs")
+        sources = [stack.enter_context(opened(path)) for path in paths]
+        return cls(sources[0], sources[1:])
+
+
+def say_query_coverage(comparison: Comparison, qrels: str) -> None:
+    """The notes on stderr of each run's queries missing from the qrels or the qrels'
+    missing from it (as ``score`` gives them); an error for a run sharing none."""
+    for run, presence in comparison.presence.items():
+        check_shared(presence, qrels, run)
+        missing = presence.missing()
+        if missing:
+            print(missing_note(missing, len(presence.qrels), run), file=sys.stderr)
+        if presence.unjudged:
+            print(unjudged_note(presence.unjudged, run), file=sys.stderr)
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -273,16 +305,19 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.out:
         output_path(Path(args.out), "--out", folder=True)
     conventions = conventions_of(args.measures, args.cutoff, args.presets)
-    comparison = compare(
-        args.qrels, args.runs, conventions, args.names, progress=sys.stderr.isatty()
-    )
-    if len(comparison.conventions) < 2:
-        why = "; ".join(f"{name}: {reason}" for name, reason in comparison.excluded.items())
-        raise NdcgSpecError(
-            f"fewer than two conventions score every run; nothing to compare ({why})"
+    with ExitStack() as stack:
+        inputs = Inputs.opened(args, stack)
+        comparison = compare(
+            inputs.qrels, inputs.runs, conventions, args.names, progress=sys.stderr.isatty()
         )
-    data = report_json(comparison, args.top)
-    data.update(statistics_report(args, comparison))
+        say_query_coverage(comparison, inputs.qrels.name)
+        if len(comparison.conventions) < 2:
+            why = "; ".join(f"{name}: {reason}" for name, reason in comparison.excluded.items())
+            raise NdcgSpecError(
+                f"fewer than two conventions score every run; nothing to compare ({why})"
+            )
+        data = report_json(comparison, args.top)
+        data.update(statistics_report(args, comparison, inputs))
     if args.out:
         from ndcgspec.commands.compare_page import write_page
 

@@ -45,9 +45,10 @@ def bump_chart(comparison: Comparison, path: Path) -> None:
         ys = [rank_of[n][run] for n in names]
         colour = colours(index % 10)
         axes.plot(range(len(names)), ys, marker="o", linewidth=2, color=colour)
-        # Names at both ends, inside the widened x range, so no tick label hides them.
-        axes.text(-0.3, ys[0], run, ha="right", va="center", color=colour)
-        axes.text(last + 0.3, ys[-1], run, ha="left", va="center", color=colour)
+        # Names at both ends, inside the widened x range, so no tick label hides them; as
+        # written, never read as mathtext (a name holding "$x^$" would not draw).
+        axes.text(-0.3, ys[0], run, ha="right", va="center", color=colour, parse_math=False)
+        axes.text(last + 0.3, ys[-1], run, ha="left", va="center", color=colour, parse_math=False)
     axes.set_xlim(-0.3 - 0.12 * max(len(r) for r in comparison.runs) - 1, last + 3)
     axes.set_xticks(range(len(names)), names, rotation=45, ha="right")
     axes.set_yticks(range(1, len(comparison.runs) + 1))
@@ -107,7 +108,8 @@ def verdict_matrix(data: dict[str, Any], path: Path) -> None:
                 j, i, f"{cells[a, b, n]['p_adjusted']:.2g}", ha="center", va="center", fontsize=7
             )
     axes.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=8)
-    axes.set_yticks(range(len(pairs)), [f"{a} vs {b}" for a, b in pairs], fontsize=7)
+    labels = [f"{a} vs {b}" for a, b in pairs]
+    axes.set_yticks(range(len(pairs)), labels, fontsize=7, parse_math=False)
     axes.set_title(
         f"Verdicts of the {test} test (adjusted p in each cell)\nblue: the first run "
         "better; orange: the second; light grey: not significant; dark grey: undecided",

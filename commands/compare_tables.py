@@ -8,12 +8,17 @@ canonical string and fingerprint, so the table carries the definition of every n
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ndcgspec.inference.paired_tests import PAIRED_TESTS
 from ndcgspec.inference.settings import Options
 
 DECIMALS = 4
+# Line ends, other control characters and Unicode's line and paragraph separators: in a table
+# row each would end the row (Markdown) or, as a blank line, the paragraph (LaTeX); a name
+# holding them is written with a space for each run of them, as HTML shows it.
+LINE_BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
     "{": r"\{",
@@ -25,6 +30,10 @@ LATEX_SPECIAL = {
     "#": r"\#",
     "$": r"\$",
     "~": r"\~{}",
+    # Under LaTeX's default font encoding (OT1) these print as other glyphs.
+    "|": r"\textbar{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
 }
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "no"}
 FAMILY_WORDS = {
@@ -33,9 +42,31 @@ FAMILY_WORDS = {
 }
 
 
+def one_line(text: str) -> str:
+    """`text` on one line: each run of `LINE_BREAKING` characters a space."""
+    return LINE_BREAKING.sub(" ", text)
+
+
 def latex_escaped(text: str) -> str:
-    """`text` with LaTeX's special characters written literally."""
-    return "".join(LATEX_SPECIAL.get(c, c) for c in text)
+    """`text` on one line with LaTeX's special characters written literally."""
+    return "".join(LATEX_SPECIAL.get(c, c) for c in one_line(text))
+
+
+def markdown_cell(text: str) -> str:
+    """`text` as the content of a cell of a GitHub-flavoured Markdown table: on one line, a
+    backslash and a pipe escaped (the pipe would end the cell, and an unescaped backslash
+    before an escaped pipe would unescape it)."""
+    return one_line(text).replace("\\", "\\\\").replace("|", "\\|")
+
+
+def markdown_code(text: str) -> str:
+    """`text` as a Markdown code span: on one line (a blank line would end the paragraph),
+    fenced by one backtick more than the longest run of them inside. In the table it spans a
+    convention's name, a measure string, which holds no pipe."""
+    text = one_line(text)
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    padded = f" {text} " if text.startswith("`") or text.endswith("`") else text
+    return fence + padded + fence
 
 
 def _marks(data: dict[str, Any], options: Options) -> dict[tuple[str, str], str]:
@@ -122,11 +153,8 @@ def markdown_table(data: dict[str, Any], options: Options) -> str:
     marks = _marks(data, options)
     symbol = {"better": "†", "worse": "‡"}
 
-    def code(text: str) -> str:
-        return f"`{text}`"
-
     lines = [
-        "| run | " + " | ".join(code(n) for n in names) + " |",
+        "| run | " + " | ".join(markdown_code(n) for n in names) + " |",
         "|---|" + "---:|" * len(names),
     ]
     for run in data["runs"]:
@@ -136,6 +164,6 @@ def markdown_table(data: dict[str, Any], options: Options) -> str:
             if run in best[name]:
                 value = f"**{value}**"
             cells.append(value + symbol.get(marks.get((run, name), ""), ""))
-        lines.append(f"| {run} | " + " | ".join(cells) + " |")
-    lines += ["", _caption(data, options, code, ("†", "‡"))]
+        lines.append(f"| {markdown_cell(run)} | " + " | ".join(cells) + " |")
+    lines += ["", _caption(data, options, markdown_code, ("†", "‡"))]
     return "\n".join(lines)

@@ -2,38 +2,50 @@
 
 ``ndcgspec diff --qrels QRELS BASELINE CANDIDATE -m MEASURE`` scores two runs, or, without
 ``--qrels``, reads two outputs of ``score --format json``. The candidate fails when its mean
-drops below the baseline's by more than ``--max-drop``, or when it is significantly worse: the
-one-sided paired test (``--test``, the sign-flip test by default) of the differences
-candidate − baseline, alternative "less", gives p ≤ ``--alpha``. Two score files are compared
-only when they were computed under the same configuration (fingerprint) and score the same
-queries; otherwise the command refuses. Exit status 0 for pass, 1 for fail, 2 for a refusal
-or an error. Output as text, JSON (``"verdict": "pass" | "fail"``), a Markdown summary a CI step
-can publish, or a JUnit XML report."""
+drops below the baseline's by more than ``--max-drop``; when it is significantly worse: the
+paired test (``--test``, the sign-flip test by default) of the differences candidate −
+baseline, alternative "less" by default, gives p ≤ ``--alpha``, a family of one test drawn on
+until that verdict is decided (`analysis.pair_tests.pair_test`); or when the inputs do not list
+the same queries (`analysis.coverage`): a candidate that drops a hard query raises its mean
+under ``ndcg.aggregate.run``, the oldest way to pass a gate. ``--allow-missing`` lets missing
+queries pass and the report still names them. Two score files are compared only when they were
+computed under the same configuration (fingerprint). Each input is read once (standard input
+too). Exit status 0 for pass, 1 for fail, 2 for a refusal or an error. Output as text, JSON
+(``"verdict": "pass" | "fail"``), a Markdown summary a CI step can publish, or a JUnit XML
+report."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import zlib
+from contextlib import ExitStack
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from ndcgspec.analysis.coverage import Coverage
+from ndcgspec.analysis.pair_tests import pair_test
 from ndcgspec.analysis.provenance import input_digest, provenance
-from ndcgspec.commands.significance import exact_string, interval_json
-from ndcgspec.commands.statistics_flags import add_interval_flags, add_test_flags, options_of
-from ndcgspec.engine.scoring import score_files
-from ndcgspec.inference.bootstrap import percentile_interval
+from ndcgspec.commands.significance import bootstrap, exact_string, interval_json
+from ndcgspec.commands.statistics_flags import (
+    GATE_TERMS,
+    add_interval_flags,
+    add_test_flags,
+    options_of,
+)
+from ndcgspec.engine.scoring import scored_runs
+from ndcgspec.engine.stream import QueryPresence
 from ndcgspec.inference.exact import mean as exact_mean
 from ndcgspec.inference.paired import Paired
-from ndcgspec.inference.randomization import sign_flip
-from ndcgspec.inference.ttest import paired_t
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.decimals import mpf_fraction, parse_decimal
+from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.reference.result import Result
+from ndcgspec.reference.trec_io import STDIN, Source, opened
 
 SHOWN = 4
 
@@ -44,10 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "diff",
         help="a score-regression gate: fail when a candidate run is worse than a baseline",
         description="Compare a CANDIDATE with a BASELINE: two runs scored against --qrels, or "
-        "two outputs of 'score --format json' (refused when their configurations or query "
-        "sets differ). Exit 1 when the candidate's mean drops by more than --max-drop or it "
-        "is significantly worse (one-sided paired test at --alpha), 0 otherwise, 2 on a "
-        "refusal.",
+        "two outputs of 'score --format json' (refused when their configurations differ). "
+        "Exit 1 (fail) when the candidate's mean drops by more than --max-drop, when it is "
+        "significantly worse (the --test on the per-query differences candidate - baseline, "
+        "one-sided by default, at --alpha; one test, so no correction), or when the inputs "
+        "do not list the same queries (each named; --allow-missing lets that pass); 0 "
+        "(pass) otherwise, 2 on a refusal or an error.",
     )
     parser.add_argument("--qrels", metavar="QRELS", help="qrels: BASELINE and CANDIDATE are runs")
     parser.add_argument("baseline", metavar="BASELINE", help="baseline run or score JSON")
@@ -65,13 +79,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="D",
         help="fail when mean(baseline) - mean(candidate) exceeds D (default: no budget)",
     )
-    add_test_flags(parser, alternative="less")
+    parser.add_argument(
+        "--allow-missing",
+        action="store_true",
+        help="pass although the candidate, the baseline or the qrels lack queries another "
+        "lists (the report still names them); the test then pairs the queries both results "
+        "score",
+    )
+    add_test_flags(parser, alternative="less", terms=GATE_TERMS)
     add_interval_flags(parser, "the mean difference")
     parser.add_argument(
-        "--top", type=int, default=10, metavar="N", help="regressed queries listed (10)"
+        "--top", type=_listed_count, default=10, metavar="N", help="regressed queries listed (10)"
     )
     parser.add_argument("--format", choices=("text", "json", "markdown", "junit"), default="text")
     parser.set_defaults(handler=run_diff)
+
+
+def _listed_count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: a whole number, 0 or more")
+    return int(text)
 
 
 def _drop(text: str) -> Decimal:
@@ -88,21 +115,23 @@ def _values(result: Result) -> dict[str, Decimal]:
     return {q: v for q, v in result.per_query.items() if v is not None}
 
 
-def result_of_file(path: str, measure: str | None) -> Result:
+def result_of_file(source: Source, measure: str | None) -> Result:
     """The result a ``score --format json`` file holds for `measure` (its only one when
     None)."""
+    path = source.name
     results = []
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
+        lines = source.text().read().decode("utf-8").splitlines()
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
         raise NdcgSpecError(f"{path}: cannot read: {error}") from None
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             found = json.loads(line)
-            results.append(Result.from_json(found, found.get("written")))
-        except (ValueError, KeyError, TypeError, ArithmeticError) as error:
+            written = found.get("written") if isinstance(found, dict) else None
+            results.append(Result.read(found, written if isinstance(written, str) else None))
+        except ValueError as error:
             raise NdcgSpecError(
                 f"{path}:{number}: not a result of 'score --format json' ({error})"
             ) from None
@@ -130,13 +159,6 @@ def refused_pair(baseline: Result, candidate: Result) -> str | None:
             f"{baseline.canonical} (fingerprint {baseline.fingerprint}) against "
             f"{candidate.canonical} (fingerprint {candidate.fingerprint})"
         )
-    a, b = set(_values(baseline)), set(_values(candidate))
-    if a != b:
-        only = sorted(a - b)[:3] or sorted(b - a)[:3]
-        return (
-            f"the score files score different queries: {len(a)} against {len(b)}, "
-            f"{len(a ^ b)} in one only (e.g. {', '.join(map(repr, only))})"
-        )
     return None
 
 
@@ -145,42 +167,81 @@ def _mean(result: Result, queries: tuple[str, ...]) -> str:
     return exact_string(exact_mean([result.per_query[q] for q in queries]))
 
 
-def results_of_runs(args: argparse.Namespace) -> tuple[Result, Result, Config]:
+@dataclass(frozen=True)
+class Scored:
+    """The two results a gate compares, the configuration it scored them under (None for
+    score files), and which queries each input lists."""
+
+    baseline: Result
+    candidate: Result
+    config: Config | None
+    coverage: Coverage
+
+
+def _listed(presence: QueryPresence) -> list[str]:
+    """The queries a run lists: those of the qrels, in qrels order, then the others."""
+    return [q for q in presence.qrels if q in presence.in_run] + list(presence.unjudged)
+
+
+def scored_runs_of(args: argparse.Namespace, sources: dict[str, Source]) -> Scored:
+    """Both runs scored against the qrels, and the queries each of the three lists."""
     config = parse_measure(args.measure) if args.measure else Config.default()
     written = args.measure or config.canonical()
-    baseline, candidate = (
-        Result.from_json(score_files([config], args.qrels, path)[0], written)
-        for path in (args.baseline, args.candidate)
+    runs = [sources["baseline"], sources["candidate"]]
+    baseline, candidate = (scored for _, scored in scored_runs([config], sources["qrels"], runs))
+    coverage = Coverage.of(
+        {
+            "qrels": baseline.presence.qrels,
+            "baseline": _listed(baseline.presence),
+            "candidate": _listed(candidate.presence),
+        }
     )
-    return baseline, candidate, config
+    results = [Result.from_json(s.results[0], written) for s in (baseline, candidate)]
+    return Scored(*results, config, coverage)
+
+
+def scored_files_of(args: argparse.Namespace, sources: dict[str, Source]) -> Scored:
+    """The results two score files hold, refused when computed under different
+    configurations, and the queries each scores."""
+    baseline = result_of_file(sources["baseline"], args.measure)
+    candidate = result_of_file(sources["candidate"], args.measure)
+    reason = refused_pair(baseline, candidate)
+    if reason:
+        raise NdcgSpecError(f"refused: {reason}")
+    listed = {"baseline": list(_values(baseline)), "candidate": list(_values(candidate))}
+    return Scored(baseline, candidate, None, Coverage.of(listed))
+
+
+def _opened_inputs(args: argparse.Namespace, stack: ExitStack) -> dict[str, Source]:
+    """Each input opened once, so that standard input is read once, for the scores and its
+    digest alike."""
+    paths = {"qrels": args.qrels} if args.qrels else {}
+    paths |= {"baseline": args.baseline, "candidate": args.candidate}
+    if list(paths.values()).count(STDIN) > 1:
+        roles = " and the ".join(r for r, p in paths.items() if p == STDIN)
+        raise NdcgSpecError(f"standard input ('-') can be only one input, not the {roles}")
+    return {role: stack.enter_context(opened(path)) for role, path in paths.items()}
 
 
 def gate(args: argparse.Namespace) -> dict[str, Any]:
     """The JSON report of ``diff``."""
     options = options_of(args)
-    if args.qrels:
-        baseline, candidate, config = results_of_runs(args)
-        inputs = {"qrels": input_digest(args.qrels)}
-    else:
-        baseline = result_of_file(args.baseline, args.measure)
-        candidate = result_of_file(args.candidate, args.measure)
-        reason = refused_pair(baseline, candidate)
-        if reason:
-            raise NdcgSpecError(f"refused: {reason}")
-        config = None
-        inputs = {}
-    inputs |= {"baseline": input_digest(args.baseline), "candidate": input_digest(args.candidate)}
+    with ExitStack() as stack:
+        sources = _opened_inputs(args, stack)
+        scored = (scored_runs_of if args.qrels else scored_files_of)(args, sources)
+        inputs = {role: input_digest(source) for role, source in sources.items()}
+    baseline, candidate = scored.baseline, scored.candidate
     paired = Paired.of(_values(candidate), _values(baseline))
     n = len(paired.differences)
     if n < 2:
         raise NdcgSpecError(f"the runs share {n} scored queries; the test needs two or more")
     mean = paired.mean_difference()
-    if options.test == "t":
-        p = mpf_fraction(paired_t(paired.differences, options.alternative).p)
-    else:
-        p = sign_flip(paired.differences, options.alternative, options.seed, options.draws).p
-    significant = p <= options.alpha
+    tested = pair_test("candidate", "baseline", baseline.measure, paired, options)
+    decided = tested.adjusted.decided
+    significant = decided and tested.adjusted.p <= options.alpha
     reasons = []
+    if not args.allow_missing:
+        reasons += scored.coverage.reasons()
     if args.max_drop is not None and -mean > Fraction(args.max_drop):
         reasons.append(f"the mean drops by {float(-mean):.{SHOWN}f}, more than {args.max_drop}")
     # Significance says "worse" under the alternative "less", or two-sided with a drop.
@@ -190,7 +251,8 @@ def gate(args: argparse.Namespace) -> dict[str, Any]:
     if worse:
         reasons.append(
             f"the candidate is significantly worse ({options.test} test, "
-            f"{options.alternative}, p {float(p):.4g} <= alpha {float(options.alpha):g})"
+            f"{options.alternative}, p {float(tested.estimate.p):.4g} <= alpha "
+            f"{float(options.alpha):g})"
         )
     regressed = sorted(
         (d, q) for q, d in zip(paired.queries, paired.differences, strict=True) if d < 0
@@ -202,15 +264,23 @@ def gate(args: argparse.Namespace) -> dict[str, Any]:
         "canonical": baseline.canonical,
         "fingerprint": baseline.fingerprint,
         "n": n,
-        "baseline": {"path": args.baseline, "mean": _mean(baseline, paired.queries)},
-        "candidate": {"path": args.candidate, "mean": _mean(candidate, paired.queries)},
+        "baseline": {"path": sources["baseline"].name, "mean": _mean(baseline, paired.queries)},
+        "candidate": {
+            "path": sources["candidate"].name,
+            "mean": _mean(candidate, paired.queries),
+        },
         "mean_difference": exact_string(mean),
         "max_drop": None if args.max_drop is None else format(args.max_drop, "f"),
+        "missing": {role: list(queries) for role, queries in scored.coverage.lacking.items()},
+        "allow_missing": args.allow_missing,
         "test": {
             "test": options.test,
             "alternative": options.alternative,
-            "p": float(p),
+            "p": float(tested.estimate.p),
+            "p_interval": [float(tested.estimate.low), float(tested.estimate.high)],
+            "draws": tested.estimate.draws,
             "alpha": float(options.alpha),
+            "decided": decided,
             "significant": significant,
         },
         "regressed": [
@@ -222,15 +292,15 @@ def gate(args: argparse.Namespace) -> dict[str, Any]:
             }
             for d, q in regressed[: args.top]
         ],
-        "provenance": provenance(inputs, [config] if config else []),
+        "provenance": provenance(inputs, [scored.config] if scored.config else []),
     }
-    if config is None:
+    if scored.config is None:
         report["provenance"]["configurations"] = [
             {"canonical": baseline.canonical, "fingerprint": baseline.fingerprint}
         ]
     if args.ci is not None:
-        interval = percentile_interval(paired.differences, args.ci, args.bootstrap, args.seed)
-        report |= interval_json(interval)
+        found = bootstrap(paired.differences, args.ci, args.ci_method, args.bootstrap, args.seed)
+        report |= interval_json(found, args.ci, args.ci_method)
     return report
 
 
@@ -249,15 +319,35 @@ def text_report(report: dict[str, Any]) -> list[str]:
     ]
     if "ci" in report:
         ci = report["ci"]
-        lines.append(
-            f"  {ci['level']} interval of the difference: "
+        ends = (
             f"[{float(ci['low']):+.{SHOWN}f}, {float(ci['high']):+.{SHOWN}f}]"
+            if ci["low"] is not None
+            else f"none: {ci['undefined']}"
         )
+        lines.append(f"  {ci['level']} {ci['method']} interval of the difference: {ends}")
+    lines += [f"  {note}" for note in _notes(report)]
     lines += [f"  fails: {reason}" for reason in report["reasons"]]
     if report["regressed"]:
         lines.append("  most regressed queries:")
         lines += ["    {}: {} -> {} ({})".format(*_regressed_cells(r)) for r in report["regressed"]]
     return lines
+
+
+def _notes(report: dict[str, Any]) -> list[str]:
+    """What the report says beside its reasons: a verdict the draws left undecided, and the
+    queries missing where --allow-missing let them pass."""
+    test = report["test"]
+    notes = []
+    if not test["decided"]:
+        low, high = test["p_interval"]
+        notes.append(
+            f"undecided: alpha lies inside the p-value's interval [{low:.4g}, {high:.4g}] "
+            f"after {test['draws']} draws (--max-draws); not counted as worse"
+        )
+    if report["allow_missing"]:
+        lacking = Coverage({role: tuple(queries) for role, queries in report["missing"].items()})
+        notes += [f"allowed: {reason}" for reason in lacking.reasons()]
+    return notes
 
 
 def _regressed_cells(row: dict[str, str]) -> tuple[str, str, str, str]:
@@ -288,6 +378,7 @@ def markdown_report(report: dict[str, Any]) -> list[str]:
         f"{test['test']} test ({test['alternative']}): p = {test['p']:.4g}, "
         f"alpha = {test['alpha']:g}.",
     ]
+    lines += [f"- {note}" for note in _notes(report)]
     lines += [f"- fails: {reason}" for reason in report["reasons"]]
     if report["regressed"]:
         lines += ["", "| query | baseline | candidate | difference |", "|---|---:|---:|---:|"]

@@ -19,31 +19,39 @@ Output formats (``--format``):
 With neither ``-m`` nor ``--config`` the measure is ``nDCG``: every axis at the spec's default,
 the whole ranking.
 
-Several runs (``score QRELS RUN1 RUN2 ...``) print one after another, each exactly what its own
-call would print; the qrels are read once and each rank's discount is computed once for them
-all. Each run's lines are computed before any of them is printed, so an error leaves nothing
-of that run on stdout: it stops the command after the lines of the runs before it.
+Several runs (``score QRELS RUN1 RUN2 ...``) print one after another, each what its own call
+would print with each line naming the run: a first field in text, a ``run`` key in JSON, the
+run's tag (the sixth field of its first line, trec_eval's ``runid``), or its file where it is a
+table, is on Spark, or has the tag of an earlier run. The qrels are read once and each rank's
+discount is computed once for them all. Each run's lines are computed before any of them is
+printed, so an error leaves nothing of that run on stdout: it stops the command after the
+lines of the runs before it.
+
+Beside the numbers, on stderr: a note naming the qrels queries the run lacks (what the
+aggregate does with them), and one naming the run's queries the qrels lack (never scored). A
+run that shares no query with the qrels is an error, not a mean of 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from functools import partial
 from typing import Any
 
-from ndcgspec.commands.score_notes import missing_note, query_probes
+from ndcgspec.commands.score_notes import check_shared, missing_note, query_probes, unjudged_note
 from ndcgspec.commands.score_output import json_lines, text_lines
 from ndcgspec.commands.statistics_flags import add_interval_flags, add_seed_flag
 from ndcgspec.engine.scoring import scored_runs
 from ndcgspec.engine.stream import QueryPresence, Scored
-from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
+from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns, table_format
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config
 from ndcgspec.reference.result import Result
-from ndcgspec.reference.trec_io import STDIN, Source, opened
+from ndcgspec.reference.trec_io import STDIN, Source, opened, run_tag
 
 
 def config_from_file(path: str) -> Config:
@@ -72,7 +80,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         nargs="+",
         metavar="RUN",
         help="run file: qid Q0 docid rank score tag; '-' is standard input; several runs print "
-        "one after another, each what its own call would print, the qrels read once",
+        "one after another, the qrels read once, each line naming its run by its tag (or its "
+        "file, where it is a table, is on Spark or repeats a tag)",
     )
     parser.add_argument(
         "-m",
@@ -107,7 +116,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="QUERY,DOC,SCORE",
         help=f"a run table's columns; default {','.join(RUN_COLUMNS)}",
     )
-    parser.add_argument("--format", choices=["text", "json"], default="text", help="output format")
+    parser.add_argument(
+        "--format",
+        choices=["text", "json"],
+        default="text",
+        help="text: trec_eval-like lines 'measure<TAB>query<TAB>value'; json: JSON Lines, one "
+        "object per measure (and run) on a line of its own",
+    )
     parser.add_argument(
         "-q", "--per-query", action="store_true", help="text format: add a line per query"
     )
@@ -153,13 +168,13 @@ def _scored_on_spark(
 ) -> Scored:
     """`scored_files` on Spark, and which qrels queries the run lists: from `query_probes`
     scored with the measures."""
-    from ndcgspec.spark.session import score_files_spark
+    from ndcgspec.spark.session import scored_files_spark
 
-    *results, every, both = score_files_spark(
+    (*results, every, both), unjudged = scored_files_spark(
         [*configs, *query_probes()], args.qrels, run, columns, master=args.master
     )
     listed = [q in both["per_query"] for q in every["per_query"]]
-    return Scored(results, QueryPresence.of(list(every["per_query"]), listed))
+    return Scored(results, QueryPresence.of(list(every["per_query"]), listed, unjudged))
 
 
 def _scored_runs(
@@ -174,8 +189,8 @@ def _scored_runs(
 
 
 def run_score(args: argparse.Namespace) -> int:
-    """Score each run, then print its lines, run after run; a note on stderr when qrels
-    queries are missing from a run; exit status 0."""
+    """Score each run, then print its lines, run after run; notes on stderr when the run
+    and the qrels do not list the same queries; exit status 0."""
     asked: list[tuple[str | None, Callable[[], Config]]] = args.configs or []
     judged_asked = args.judged or any(w and "judged" in w.lower() for w, _ in asked)
     extras = None
@@ -196,14 +211,39 @@ def run_score(args: argparse.Namespace) -> int:
         if args.engine == "local" and not (qrels == STDIN and STDIN in args.runs):
             # Opened once here, so that the digests of provenance read the bytes scored.
             qrels = stack.enter_context(opened(qrels))
+        tags: set[str] = set()
         for run, scored in _scored_runs(configs, args, qrels, columns):
+            name = getattr(run, "name", str(run))
+            check_shared(scored.presence, getattr(qrels, "name", str(qrels)), name)
             lines = _run_lines(args, extras, qrels, run, configs, makers, scored, judged)
+            named = name if len(args.runs) > 1 else None
             missing = scored.presence.missing()
             if missing:
-                named = getattr(run, "name", run) if len(args.runs) > 1 else None
                 print(missing_note(missing, len(scored.presence.qrels), named), file=sys.stderr)
+            if scored.presence.unjudged:
+                print(unjudged_note(scored.presence.unjudged, named), file=sys.stderr)
+            if named:
+                lines = _labelled(lines, _label(run, tags), args.format)
             print("\n".join(lines), flush=True)
     return 0
+
+
+def _label(run: str | Source, taken: set[str]) -> str:
+    """What each line of a run names it by, among several: its tag (trec_eval's ``runid``),
+    or its file where it has none (a table) or an earlier run of the call has the same."""
+    tag = None
+    if isinstance(run, Source) and table_format(run) is None:
+        tag = run_tag(run)
+    label = tag if tag is not None and tag not in taken else getattr(run, "name", str(run))
+    taken.add(label)
+    return label
+
+
+def _labelled(lines: list[str], label: str, output: str) -> list[str]:
+    """A run's lines, each naming it: a first field in text, a ``run`` key in JSON Lines."""
+    if output == "json":
+        return [json.dumps({"run": label, **json.loads(line)}) for line in lines]
+    return [f"{label}\t{line}" for line in lines]
 
 
 def _run_lines(
@@ -223,6 +263,8 @@ def _run_lines(
     if extras is None:
         return text_lines(scores, args.per_query, args.digits)
     output = extras.ScoreStatistics.of(args, qrels, run, configs, scores, judged)
+    for note in output.notes:
+        print(note, file=sys.stderr)
     if args.format == "json":
         return json_lines(scores, output.json_extra) + output.judged
     return output.text(scores) + output.judged

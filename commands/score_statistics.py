@@ -16,8 +16,8 @@ from ndcgspec.analysis.judged import judged_at, judged_cutoff
 from ndcgspec.analysis.provenance import input_digest, provenance
 from ndcgspec.commands.score_notes import rounded
 from ndcgspec.commands.score_output import UNDEFINED, text_lines
-from ndcgspec.commands.significance import exact_string, interval_json
-from ndcgspec.inference.bootstrap import Interval, percentile_interval
+from ndcgspec.commands.significance import bootstrap, exact_string, interval_json
+from ndcgspec.inference.bootstrap import Interval
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.result import Result
 from ndcgspec.reference.trec_io import Source, read_qrels, read_run
@@ -28,13 +28,13 @@ def judged_measures(asked: Sequence[tuple[str | None, Callable[[], Config]]]) ->
     return [(w, judged_cutoff(w)) for w, _ in asked if w and judged_cutoff(w)]
 
 
-def interval_of(result: Result, args: argparse.Namespace) -> Interval | None:
-    """The bootstrap interval of the result's mean over the queries with a value, when
-    ``--ci`` asks for one and two or more queries have a value."""
-    values = [v for v in result.per_query.values() if v is not None]
-    if args.ci is None or len(values) < 2:
+def interval_of(result: Result, args: argparse.Namespace) -> Interval | str | None:
+    """The bootstrap interval of the result's mean over the queries with a value when
+    ``--ci`` asks for one (None when not), or why there is none."""
+    if args.ci is None:
         return None
-    return percentile_interval(values, args.ci, args.bootstrap, args.seed)
+    values = [v for v in result.per_query.values() if v is not None]
+    return bootstrap(values, args.ci, args.ci_method, args.bootstrap, args.seed)
 
 
 def _shown(value: str | None, digits: int | None) -> str:
@@ -60,9 +60,10 @@ class ScoreStatistics:
     lines printed after the results."""
 
     args: argparse.Namespace
-    intervals: list[Interval | None]
+    intervals: list[Interval | str | None]
     json_extra: list[dict[str, Any]]
     judged: list[str]
+    notes: list[str]
 
     @classmethod
     def of(
@@ -82,13 +83,20 @@ class ScoreStatistics:
                 shares, mean = judged_at(judgments, postings, k)
                 lines += judged_lines(shares, mean, written, args)
         intervals = [interval_of(result, args) for result in scores]
+        notes = [
+            f"ndcgspec: note: no bootstrap interval of {result.measure}: {interval}"
+            for result, interval in zip(scores, intervals, strict=True)
+            if isinstance(interval, str)
+        ]
         extra = []
         if args.format == "json":
             inputs = {"qrels": input_digest(qrels), "run": input_digest(run)}
             for config, interval in zip(configs, intervals, strict=True):
                 more = {"provenance": provenance(inputs, [config])}
-                extra.append(more | (interval_json(interval) if interval else {}))
-        return cls(args, intervals, extra, lines)
+                if interval is not None:
+                    more |= interval_json(interval, args.ci, args.ci_method)
+                extra.append(more)
+        return cls(args, intervals, extra, lines, notes)
 
     def text(self, scores: Sequence[Result]) -> list[str]:
         """The text format: each result's lines, then its interval's ``ci_low`` and
@@ -96,9 +104,11 @@ class ScoreStatistics:
         lines = []
         for result, interval in zip(scores, self.intervals, strict=True):
             lines += text_lines([result], self.args.per_query, self.args.digits)
-            if interval is not None:
+            if isinstance(interval, Interval):
                 lines += [
                     f"{result.measure}\t{end}\t{_shown(exact_string(value), self.args.digits)}"
                     for end, value in (("ci_low", interval.low), ("ci_high", interval.high))
                 ]
+            elif interval is not None:
+                lines += [f"{result.measure}\t{end}\t{UNDEFINED}" for end in ("ci_low", "ci_high")]
         return lines

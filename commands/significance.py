@@ -8,11 +8,13 @@ with the higher mean), "none", or "undecided"."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ndcgspec.analysis.pair_tests import PairTest, pair_tests
-from ndcgspec.inference.bootstrap import percentile_interval
+from ndcgspec.analysis.pair_tests import PairTest, pair_tests, untested_pairs
+from ndcgspec.inference.bootstrap import INTERVALS, Interval, UndefinedInterval
 from ndcgspec.inference.monte_carlo import MONTE_CARLO_LEVEL
 from ndcgspec.inference.randomization import EXACT_LIMIT, Randomization
 from ndcgspec.inference.settings import Options
@@ -87,6 +89,7 @@ def paired_tests(
             "enumerated_up_to": EXACT_LIMIT,
         },
         "tests": rows,
+        "untested": [asdict(u) for u in untested_pairs(runs, results)],
         "verdict_changes": verdict_changes(rows, options),
     }
     if options.ci is not None:
@@ -101,32 +104,49 @@ def _intervals(tested: Sequence[PairTest], options: Options) -> list[dict[str, A
     pairs = {(row.a, row.b, row.measure): row for row in tested}
     out = []
     for row in pairs.values():
-        interval = percentile_interval(
-            row.paired.differences, options.ci, options.resamples, options.seed
+        differences = row.paired.differences
+        found = bootstrap(
+            differences, options.ci, options.ci_method, options.resamples, options.seed
         )
         out.append(
             {
                 "a": row.a,
                 "b": row.b,
                 "measure": row.measure,
-                "n": len(row.paired.differences),
-                "mean_difference": exact_string(interval.mean),
-                **interval_json(interval),
+                "n": len(differences),
+                "mean_difference": exact_string(row.paired.mean_difference()),
+                **interval_json(found, options.ci, options.ci_method),
             }
         )
     return out
 
 
-def interval_json(interval: Any) -> dict[str, Any]:
-    """The keys of a bootstrap interval in every JSON output."""
+def bootstrap(
+    values: Sequence[Decimal], level: Fraction, method: str, resamples: int, seed: int
+) -> Interval | str:
+    """The bootstrap interval of the mean of `values` by `method`, or why there is none (fewer
+    than two values, or an interval the method leaves undefined)."""
+    if len(values) < 2:
+        return f"a bootstrap interval needs two or more queries with a value, not {len(values)}"
+    try:
+        return INTERVALS[method](values, level, resamples, seed)
+    except UndefinedInterval as why:
+        return str(why)
+
+
+def interval_json(found: Interval | str, level: Fraction, method: str) -> dict[str, Any]:
+    """The keys of a bootstrap interval in every JSON output: its ends, or null ends and why
+    there are none."""
+    ends: dict[str, Any] = {"low": None, "high": None, "undefined": found}
+    if isinstance(found, Interval):
+        ends = {"low": exact_string(found.low), "high": exact_string(found.high)}
     return {
         "ci": {
-            "level": canonical_decimal(round_fraction(interval.level)),
-            "low": exact_string(interval.low),
-            "high": exact_string(interval.high),
-            "method": "percentile",
-            "resamples": interval.resamples,
-            "seed": interval.seed,
+            "level": canonical_decimal(round_fraction(level)),
+            **ends,
+            "method": method,
+            "resamples": found.resamples if isinstance(found, Interval) else None,
+            "seed": found.seed if isinstance(found, Interval) else None,
         }
     }
 
@@ -198,6 +218,11 @@ def significance_text(data: dict[str, Any], options: Options) -> list[str]:
             ]
         )
     lines += _aligned(header, table)
+    for untested in data["untested"]:
+        lines.append(
+            f"  not tested: {untested['a']} vs {untested['b']} under {untested['measure']}: "
+            f"{untested['shared']} shared queries with a value, a paired test needs two or more"
+        )
     lines += _undecided_lines(data, options)
     changes = data["verdict_changes"]
     lines += [
@@ -220,10 +245,14 @@ def significance_text(data: dict[str, Any], options: Options) -> list[str]:
         lines += ["", f"Bootstrap intervals of mean(a) - mean(b) (level {level})"]
     for interval in intervals:
         ci = interval["ci"]
+        ends = (
+            f"[{float(ci['low']):+.4f}, {float(ci['high']):+.4f}]"
+            if ci["low"] is not None
+            else f"no interval: {ci['undefined']}"
+        )
         lines.append(
             f"  {interval['a']} - {interval['b']} under {interval['measure']}: "
-            f"{float(interval['mean_difference']):+.4f} "
-            f"[{float(ci['low']):+.4f}, {float(ci['high']):+.4f}]"
+            f"{float(interval['mean_difference']):+.4f} {ends}"
         )
     return lines
 

@@ -421,7 +421,9 @@ def _scores(chunk: _Chunk, field: int, rows: np.ndarray, name: str) -> _Scores:
 class RunPiece:
     """The rows of one piece of a run (`_chunks`) whose query is in the qrels, in file order:
     `qidx` indexes the qrels queries, `lines` holds each row's file line, `inexact` the rows
-    (of this piece) whose score keeps its text in `inexact_texts`."""
+    (of this piece) whose score keeps its text in `inexact_texts`. `unjudged` names the
+    piece's queries that the qrels lack, whose rows it drops (``ndcg.definition.inputs``), as
+    read; the blocks joined and split from pieces for scoring carry none."""
 
     qidx: np.ndarray
     words: np.ndarray
@@ -429,6 +431,7 @@ class RunPiece:
     lines: np.ndarray
     inexact: np.ndarray
     inexact_texts: list[str]
+    unjudged: tuple[str, ...] = ()
 
 
 def run_pieces(source: Source, qrels_qids: list[str]) -> Iterator[RunPiece]:
@@ -452,6 +455,9 @@ def run_pieces(source: Source, qrels_qids: list[str]) -> Iterator[RunPiece]:
             chunk.lines[rows],
             np.searchsorted(rows, scores.inexact[kept]),
             [t for t, k in zip(scores.texts, kept.tolist(), strict=True) if k],
+            tuple(
+                dict.fromkeys(n for n, q in zip(names, segment_qidx.tolist(), strict=True) if q < 0)
+            ),
         )
     if not seen:
         raise Unsupported(f"{source.name}: empty")

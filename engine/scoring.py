@@ -8,7 +8,7 @@ CSV); each result is the JSON result object of `Evaluation.to_json`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,14 @@ from ndcgspec.engine.read import (
     run_pieces,
 )
 from ndcgspec.engine.route import log_if_asked, routed
-from ndcgspec.engine.stream import Pieces, QueryPresence, Scored, score_columns, score_trec_run
+from ndcgspec.engine.stream import (
+    Pieces,
+    QueryPresence,
+    Scored,
+    noting_unjudged,
+    score_columns,
+    score_trec_run,
+)
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.errors import InputError, Location
 from ndcgspec.reference.evaluate import evaluate
@@ -128,10 +135,14 @@ def _plain(
     configs: Sequence[Config],
     judgments: Mapping[str, Mapping[str, Judgment]],
     postings: Mapping[str, Sequence[Posting]],
+    dropped: Iterable[str] = (),
 ) -> Scored:
-    """Every configuration evaluated by the plain reference: the definition."""
+    """Every configuration evaluated by the plain reference: the definition; `dropped` names
+    the run's queries the qrels lack whose rows `postings` no longer holds."""
     results = [evaluate(config, judgments, postings).to_json() for config in configs]
-    return Scored(results, QueryPresence.of(list(judgments), [q in postings for q in judgments]))
+    unjudged = dict.fromkeys([*dropped, *(q for q in postings if q not in judgments)])
+    presence = QueryPresence.of(list(judgments), [q in postings for q in judgments], unjudged)
+    return Scored(results, presence)
 
 
 def score_files_plain(
@@ -209,5 +220,7 @@ def _plain_columns(
     configs: Sequence[Config], qrels: QrelsColumns, pieces: Pieces, path: str
 ) -> Scored:
     """`scored_files` of columns computed by the plain reference."""
-    run = read_run_columns(pieces(), path, len(qrels.qids))
-    return _plain(configs, table.reference_qrels(qrels), table.reference_run(run, qrels.qids))
+    unjudged: dict[str, None] = {}
+    run = read_run_columns(noting_unjudged(pieces, unjudged)(), path, len(qrels.qids))
+    judgments = table.reference_qrels(qrels)
+    return _plain(configs, judgments, table.reference_run(run, qrels.qids), unjudged)

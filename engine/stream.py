@@ -238,16 +238,21 @@ Pieces = Callable[[], Iterator[RunPiece]]
 @dataclass(frozen=True)
 class QueryPresence:
     """Which queries of the qrels the run lists: what ``ndcg.aggregate`` decides on (a query
-    missing from the run scores 0 in the mean of ``qrels``, and is left out by ``run``)."""
+    missing from the run scores 0 in the mean of ``qrels``, and is left out by ``run``); and
+    the run's queries the qrels lack, which no aggregate scores (``ndcg.definition.inputs``)."""
 
     qrels: tuple[str, ...]
     in_run: frozenset[str]
+    unjudged: tuple[str, ...]
 
     @classmethod
-    def of(cls, qrels: Sequence[str], listed: Iterable[bool]) -> QueryPresence:
-        """The qrels queries, in qrels order, and whether the run lists each."""
+    def of(
+        cls, qrels: Sequence[str], listed: Iterable[bool], unjudged: Iterable[str]
+    ) -> QueryPresence:
+        """The qrels queries, in qrels order, whether the run lists each, and the run's
+        queries the qrels lack, in run order."""
         in_run = frozenset(q for q, seen in zip(qrels, listed, strict=True) if seen)
-        return cls(tuple(qrels), in_run)
+        return cls(tuple(qrels), in_run, tuple(unjudged))
 
     def missing(self) -> list[str]:
         """The qrels queries the run does not list, in qrels order."""
@@ -269,8 +274,9 @@ def _score_blocks(
     pieces: Pieces,
     path: str,
     last: np.ndarray | None,
-) -> Scored:
-    """Every configuration scored block by block, then `combined`."""
+) -> tuple[list[dict[str, Any]], list[bool]]:
+    """Every configuration scored block by block, then `combined`; and which qrels queries
+    the run lists."""
     by_query = QrelsByQuery(qrels)
     per_query: list[dict[str, dict[str, str | None]]] = [{} for _ in configs]
     parts = [MeanPart() for _ in configs]
@@ -292,7 +298,19 @@ def _score_blocks(
         combined(config, qrels.qids, entries, part)
         for config, entries, part in zip(configs, per_query, parts, strict=True)
     ]
-    return Scored(results, QueryPresence.of(qrels.qids, seen.tolist()))
+    return results, seen.tolist()
+
+
+def noting_unjudged(pieces: Pieces, unjudged: dict[str, None]) -> Pieces:
+    """`pieces`, each read adding to `unjudged` the queries of its lines that the qrels lack
+    (``ndcg.definition.inputs``), in order of first appearance."""
+
+    def read() -> Iterator[RunPiece]:
+        for piece in pieces():
+            unjudged.update(dict.fromkeys(piece.unjudged))
+            yield piece
+
+    return read
 
 
 def score_columns(
@@ -304,14 +322,17 @@ def score_columns(
 ) -> Scored:
     """The JSON result object of each configuration (all of them computed by the engine) for
     the qrels and the run whose pieces `pieces` reads from the start each time it is called,
-    and which qrels queries the run lists; `capacity` is a first guess of the run's rows."""
+    and which queries the run and the qrels share; `capacity` is a first guess of the run's
+    rows."""
+    unjudged: dict[str, None] = {}
+    pieces = noting_unjudged(pieces, unjudged)
     try:
         try:
-            return _score_blocks(configs, qrels, pieces, path, None)
+            results, listed = _score_blocks(configs, qrels, pieces, path, None)
         except NotGrouped:
             LOG.info("%s is not grouped by query: read twice", path)
             last = _last_pieces(pieces(), len(qrels.qids))
-            return _score_blocks(configs, qrels, pieces, path, last)
+            results, listed = _score_blocks(configs, qrels, pieces, path, last)
     except (InputError, NeedsMoreDigits) as reason:
         # The whole file at once: the reference's first error, or a mean the reference
         # computes from every query's true value (`evaluate.evaluate_prepared`).
@@ -319,7 +340,8 @@ def score_columns(
         run = read_run_columns(pieces(), path, len(qrels.qids), capacity)
         prep = prepare(qrels, run)
         results = [evaluate_prepared(prep, config) for config in configs]
-        return Scored(results, QueryPresence.of(qrels.qids, run.present.tolist()))
+        listed = run.present.tolist()
+    return Scored(results, QueryPresence.of(qrels.qids, listed, unjudged))
 
 
 def score_trec_run(configs: Sequence[Config], qrels: QrelsColumns, run: Source) -> Scored:

@@ -93,7 +93,7 @@ def _batches(source: Source, kind: str, names: Sequence[str]) -> Iterator[Any]:
     try:
         if kind == "parquet":
             reader = pa.parquet.ParquetFile(source.file)
-            _check_names(reader.schema_arrow.names, names, source.name)
+            _check_schema(reader.schema_arrow, names, source.name)
             _check_row_groups(reader.metadata, names, source.name)
             # Id columns stay dictionary-encoded until their distinct values are checked: one
             # long id repeated by a dictionary would otherwise be copied into every row.
@@ -102,16 +102,17 @@ def _batches(source: Source, kind: str, names: Sequence[str]) -> Iterator[Any]:
             batches = reader.iter_batches(BATCH_ROWS, columns=list(names))
         elif kind == "arrow":
             reader = pa.ipc.open_file(source.file)
-            _check_names(reader.schema.names, names, source.name)
+            _check_schema(reader.schema, names, source.name)
             batches = (reader.get_batch(i) for i in range(reader.num_record_batches))
         elif kind == "arrow-stream":
             batches = pa.ipc.open_stream(source.file)
-            _check_names(batches.schema.names, names, source.name)
+            _check_schema(batches.schema, names, source.name)
         else:
             options = pa.csv.ConvertOptions(
                 column_types=dict.fromkeys(names, pa.string()), include_columns=list(names)
             )
             text = source.text()
+            # Every column is read as text: the types the header's reader guesses are not checked.
             header = pa.csv.open_csv(text, convert_options=pa.csv.ConvertOptions())
             _check_names(header.schema.names, names, source.name)
             text = source.text()
@@ -188,12 +189,35 @@ def _check_names(present: list[str], names: Sequence[str], where: str) -> None:
         )
 
 
+def _check_schema(schema: Any, names: Sequence[str], where: str) -> None:
+    """Refuse, before a row is read, a table missing a column, or holding one whose type holds
+    no id (the first two columns) or number (the third): a list or a struct, say, whose
+    Parquet leaves are not named by the column. A column of nulls passes, for its first row to
+    be named."""
+    types = _pyarrow(where).types
+    ids = (types.is_integer, types.is_string, types.is_large_string, types.is_null)
+    numbers = (*ids, types.is_floating, types.is_decimal)
+    _check_names(schema.names, names, where)
+    for position, name in enumerate(names):
+        kind = schema.field(name).type
+        if types.is_dictionary(kind):
+            kind = kind.value_type
+        accepted, wanted = (
+            (ids, "ids are strings or integers")
+            if position < 2
+            else (numbers, "numbers are wanted")
+        )
+        if not any(is_kind(kind) for is_kind in accepted):
+            raise InputError(f"column {name!r} holds {kind}: {wanted}", Location(where))
+
+
 def _first(mask: Any, pc: Any) -> int:
     return int(pc.index(mask, True).as_py())
 
 
 def _ids(array: Any, column: str, where: str, row: int) -> Any:
-    """The ids of a column as a large_string array, every one checked."""
+    """The ids of a column (strings or integers, `_check_schema`) as a large_string array, every
+    one checked."""
     pa = _pyarrow(where)
     pc = pa.compute
     if isinstance(array, pa.ChunkedArray):
@@ -203,20 +227,15 @@ def _ids(array: Any, column: str, where: str, row: int) -> Any:
     if array.null_count:
         at = _first(array.is_null(), pc)
         raise InputError(f"column {column!r} has no value", Location(where, row + at))
-    if pa.types.is_integer(array.type):
-        array = array.cast(pa.large_string())
-    elif pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
-        array = array.cast(pa.large_string())
+    text = not pa.types.is_integer(array.type)
+    array = array.cast(pa.large_string())
+    if text:
         try:
             array.validate(full=True)
         except pa.ArrowInvalid:
             raise InputError(
                 f"column {column!r} holds text that is not UTF-8", Location(where)
             ) from None
-    else:
-        raise InputError(
-            f"column {column!r} holds {array.type}: ids are strings or integers", Location(where)
-        )
     long = pc.greater(pc.binary_length(array), FIELD_BYTES)
     if pc.any(long).as_py():
         raise InputError(
@@ -247,21 +266,14 @@ def id_words(array: Any) -> np.ndarray:
 
 def _number_texts(array: Any, column: str, where: str, row: int) -> tuple[np.ndarray, list[str]]:
     """Each row's index into the distinct numbers of a column, and each distinct number as an
-    exact decimal text (``ndcg.input.number``; a double as its exact decimal)."""
+    exact decimal text (``ndcg.input.number``; a double as its exact decimal). The column holds
+    numbers or text (`_check_schema`)."""
     pa = _pyarrow(where)
     pc = pa.compute
     if array.null_count:
         at = _first(array.is_null(), pc)
         raise InputError(f"column {column!r} has no value", Location(where, row + at))
     kind = array.type
-    if not (
-        pa.types.is_integer(kind)
-        or pa.types.is_floating(kind)
-        or pa.types.is_decimal(kind)
-        or pa.types.is_string(kind)
-        or pa.types.is_large_string(kind)
-    ):
-        raise InputError(f"column {column!r} holds {kind}: numbers are wanted", Location(where))
     encoded = pc.dictionary_encode(array)
     texts = []
     for value in encoded.dictionary.to_pylist():
@@ -362,6 +374,7 @@ def run_pieces(
             first + rows,
             np.searchsorted(rows, inexact[kept]),
             [t for t, k in zip(texts, kept.tolist(), strict=True) if k],
+            tuple(pa.compute.unique(queries.filter(pa.array(qidx < 0))).to_pylist()),
         )
         first += batch.num_rows
     if first == 1:

@@ -217,25 +217,29 @@ def render_html(report: Report) -> str:
 
 def render_junit(report: Report) -> str:
     """JUnit XML: a test case per case, failures and errors with their messages and details;
-    unsupported and skipped cases are skipped tests."""
+    unsupported and skipped cases are skipped tests. A partial report says so in the suite's
+    name and in a property, `_warning`'s words."""
     report = visible(report)
     tallied = tally(report.results)
     suite = ElementTree.Element(
         "testsuite",
-        name=f"ndcgspec {_title(report)}",
+        name=f"ndcgspec {_title(report)}" + ("" if report.complete else " (partial report)"),
         tests=str(len(report.results)),
         failures=str(tallied.counts["fail"]),
         errors=str(tallied.counts["error"]),
         skipped=str(tallied.counts["skip"] + tallied.counts["unsupported"]),
     )
+    said = [("partial", warning) for warning in _warning(report)]
     headline = diagnosis_headline(report.footer)
     if headline:
-        # The diagnosis first, as the suite's properties, before the test cases.
-        properties = ElementTree.SubElement(suite, "properties")
-        ElementTree.SubElement(properties, "property", name="diagnosis", value=headline)
+        said.append(("diagnosis", headline))
         for count, cause, example in diagnosis_rows(report.footer):
-            text = f"{count} failing cases: {cause} (e.g. {example})"
-            ElementTree.SubElement(properties, "property", name="cause", value=text)
+            said.append(("cause", f"{count} failing cases: {cause} (e.g. {example})"))
+    if said:
+        # What the suite is first, as its properties, before the test cases.
+        properties = ElementTree.SubElement(suite, "properties")
+        for name, value in said:
+            ElementTree.SubElement(properties, "property", name=name, value=value)
     for result in report.results:
         case = ElementTree.SubElement(
             suite, "testcase", classname=result.get("group", ""), name=result["id"]

@@ -27,10 +27,14 @@ import numpy as np
 
 from ndcgspec.inference.exact import Limbs, compared, scaled
 from ndcgspec.inference.monte_carlo import Estimate
+from ndcgspec.reference.errors import NdcgSpecError
 
 EXACT_LIMIT = 20
 DRAWS = 10_000
 ROWS_AT_ONCE = 1 << 16
+SIGNS_AT_ONCE = 1 << 20
+MAX_SIGNS = 1 << 30
+"""The most signs a draw holds (one byte each): a bound on memory, whatever --draws asks."""
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 
@@ -63,9 +67,21 @@ def _enumerated(n: int) -> Iterator[np.ndarray]:
 def drawn_signs(n: int, draws: int, seed: int) -> np.ndarray:
     """`draws` sign vectors of length n from the generator seeded with `seed` (the draw of
     scipy's permutation_test, see above)."""
+    if draws * n > MAX_SIGNS:
+        raise NdcgSpecError(
+            f"{draws} sign-flip draws of {n} queries would hold {draws * n} signs, more than "
+            f"{MAX_SIGNS}: ask for fewer draws (--draws, --max-draws)"
+        )
     rng = np.random.default_rng(seed)
-    shuffled = rng.permuted(np.tile(np.arange(2), (draws, n, 1)), axis=-1)
-    return np.where(shuffled[..., 0] == 0, 1, -1).astype(np.int8)
+    signs = np.empty((draws, n), np.int8)
+    # In blocks of rows: permuted shuffles the rows one after another from one generator, so
+    # the blocks are the rows of one draw, without its pairs of int64 per sign held at once.
+    rows = max(1, SIGNS_AT_ONCE // max(n, 1))
+    for start in range(0, draws, rows):
+        count = min(rows, draws - start)
+        shuffled = rng.permuted(np.tile(np.arange(2), (count, n, 1)), axis=-1)
+        signs[start : start + count] = np.where(shuffled[..., 0] == 0, 1, -1)
+    return signs
 
 
 class DrawnSigns:

@@ -19,8 +19,8 @@ FAMILIES = ("convention", "all")
 @dataclass(frozen=True)
 class Options:
     """The test whose verdicts are reported (both are run), its alternative, the correction
-    and the family it runs over, α, the seed and draws of the sign-flip test, and the level
-    and resamples of bootstrap intervals (None: no interval)."""
+    and the family it runs over, α, the seed and draws of the sign-flip test, and the level,
+    method and resamples of bootstrap intervals (None: no interval)."""
 
     alternative: str = "two-sided"
     correction: str = "holm"
@@ -29,6 +29,7 @@ class Options:
     draws: int = DRAWS
     test: str = "randomization"
     ci: Fraction | None = None
+    ci_method: str = "percentile"
     resamples: int = RESAMPLES
     family: str = "convention"
     max_draws: int = MAX_DRAWS

@@ -22,26 +22,40 @@ from ndcgspec.reference.errors import ConfigError, Location, NdcgSpecError
 
 
 class _Problem(ConfigError):
-    """A problem of the file's text, at `line` when the parser knows it."""
+    """A problem of the file's text, at `line` when the parser knows it; in the value of the
+    configuration key `key` when known, or, for YAML, at the character `index` of the text,
+    whose key `_parse_yaml` finds."""
 
-    def __init__(self, message: str, line: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        line: int | None = None,
+        key: str | None = None,
+        index: int | None = None,
+    ) -> None:
         super().__init__(message)
-        self.line = line
+        self.line, self.key, self.index = line, key, index
 
 
-def _number_text(text: str, line: int | None) -> str:
+def _number_text(
+    text: str, line: int | None, key: str | None = None, index: int | None = None
+) -> str:
     """`text` when it is short enough to become a number (``ndcg.limits`` number_text)."""
     if len(text) > LIMITS["number_text"]:
         raise _Problem(
             f"a number written in {len(text)} characters; at most {LIMITS['number_text']} "
             "are allowed (ndcg.limits)",
             line,
+            key,
+            index,
         )
     return text
 
 
-def _too_deep(line: int | None) -> _Problem:
-    return _Problem(f"nested more than {LIMITS['config_nesting']} levels deep (ndcg.limits)", line)
+def _too_deep(line: int | None, key: str | None) -> _Problem:
+    return _Problem(
+        f"nested more than {LIMITS['config_nesting']} levels deep (ndcg.limits)", line, key
+    )
 
 
 class _ExactLoader(yaml.SafeLoader):
@@ -50,23 +64,24 @@ class _ExactLoader(yaml.SafeLoader):
     silently) or a key that is not a scalar."""
 
     def construct_exact_float(self, node: yaml.ScalarNode) -> Decimal:
-        line = node.start_mark.line + 1
+        line, index = node.start_mark.line + 1, node.start_mark.index
         # YAML allows "_" as a digit separator in numbers; ndcg.input.number does not.
-        text = _number_text(str(self.construct_scalar(node)), line)
+        text = _number_text(str(self.construct_scalar(node)), line, index=index)
         try:
             return parse_decimal(text)
         except NdcgSpecError:
-            raise _Problem(f"{text!r} is not a finite decimal", line) from None
+            raise _Problem(f"{text!r} is not a finite decimal", line, index=index) from None
 
     def construct_decimal_integer(self, node: yaml.ScalarNode) -> int:
         # YAML 1.1 reads 010 as 8, 0x10 as 16 and 1:30 as 90; a configuration means decimal.
-        line = node.start_mark.line + 1
-        text = _number_text(str(self.construct_scalar(node)), line)
+        line, index = node.start_mark.line + 1, node.start_mark.index
+        text = _number_text(str(self.construct_scalar(node)), line, index=index)
         if not re.fullmatch(r"[-+]?(0|[1-9][0-9]*)", text):
             raise _Problem(
                 f"{text!r} is not a decimal integer (YAML would read it as octal, hexadecimal, "
                 "binary or base 60); write decimal digits without a leading zero",
                 line,
+                index=index,
             )
         return int(text)
 
@@ -87,19 +102,30 @@ _ExactLoader.add_constructor("tag:yaml.org,2002:float", _ExactLoader.construct_e
 _ExactLoader.add_constructor("tag:yaml.org,2002:int", _ExactLoader.construct_decimal_integer)
 
 
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.AliasEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
+
+
 def _check_yaml_shape(text: str) -> None:
     """Nesting and aliases checked on the event stream, before anything is built: building
-    recurses once per level, and an alias can multiply a small file into a huge value."""
-    depth = 0
+    recurses once per level, and an alias can multiply a small file into a huge value. A
+    problem names the key of the outer mapping it lies under: the nodes directly in that
+    mapping are its keys and values in turn."""
+    depth, outer_mapping, nodes, key = 0, False, 0, None
     for event in yaml.parse(text, Loader=_ExactLoader):
         assert event.start_mark is not None, "the parser marks every event"
         line = event.start_mark.line + 1
+        if depth == 0 and isinstance(event, yaml.MappingStartEvent):
+            outer_mapping = True
+        elif depth == 1 and outer_mapping and isinstance(event, _NODE_EVENTS):
+            if nodes % 2 == 0:
+                key = event.value if isinstance(event, yaml.ScalarEvent) else None
+            nodes += 1
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-            raise _Problem("YAML anchors and aliases are not allowed (ndcg.limits)", line)
+            raise _Problem("YAML anchors and aliases are not allowed (ndcg.limits)", line, key)
         if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             depth += 1
             if depth > LIMITS["config_nesting"]:
-                raise _too_deep(line)
+                raise _too_deep(line, key)
         elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
             depth -= 1
 
@@ -110,11 +136,12 @@ _JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[\[{]|[\]}]|[-+0-9.eE]+|\n')
 def _check_json_shape(text: str) -> dict[str, int]:
     """Nesting, number lengths and repeated keys checked on the tokens, before the JSON
     parser recurses or turns a long digit string into a number; the line of each key of the
-    outer object."""
+    outer object. A problem names the key of the outer object it lies under."""
     line = 1
     # One entry per open bracket: the keys seen so far in an object, None in a list.
     open_keys: list[set[str] | None] = []
     lines: dict[str, int] = {}
+    key: str | None = None
     for match in _JSON_TOKEN.finditer(text):
         token = match.group()
         if token == "\n":
@@ -122,7 +149,7 @@ def _check_json_shape(text: str) -> dict[str, int]:
         elif token in "[{":
             open_keys.append(set() if token == "{" else None)
             if len(open_keys) > LIMITS["config_nesting"]:
-                raise _too_deep(line)
+                raise _too_deep(line, key)
         elif token in "]}":
             if open_keys:
                 open_keys.pop()
@@ -131,14 +158,14 @@ def _check_json_shape(text: str) -> dict[str, int]:
             if keys is None or not text[match.end() :].lstrip(" \t\r\n").startswith(":"):
                 continue
             with contextlib.suppress(json.JSONDecodeError):
-                key = json.loads(token)
-                if key in keys:
-                    raise _Problem(f"key {shown(key)} is given twice", line)
-                keys.add(key)
+                name = json.loads(token)
+                if name in keys:
+                    raise _Problem(f"key {shown(name)} is given twice", line)
+                keys.add(name)
                 if len(open_keys) == 1:
-                    lines[key] = line
+                    lines[name], key = line, name
         else:
-            _number_text(token, line)
+            _number_text(token, line, key=key)
     return lines
 
 
@@ -157,6 +184,10 @@ def _parse_yaml(text: str) -> tuple[Any, dict[str, int]]:
         try:
             node = loader.get_single_node()
             value: Any = loader.construct_document(node) if node is not None else None
+        except _Problem as problem:
+            if problem.index is not None:
+                problem.key = _key_at(node, problem.index)
+            raise
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as error:
@@ -177,6 +208,16 @@ def _parse_yaml(text: str) -> tuple[Any, dict[str, int]]:
                 raise _Problem(f"a key must be a name, not {shown(key)}", line)
             lines[key] = line
     return value, lines
+
+
+def _key_at(node: yaml.Node | None, index: int) -> str | None:
+    """The key of the outer mapping `node` whose entry spans the character `index`."""
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            inside = key_node.start_mark.index <= index < value_node.end_mark.index
+            if inside and isinstance(key_node, yaml.ScalarNode):
+                return str(key_node.value)
+    return None
 
 
 def load_config_file(path: str | Path) -> Config:
@@ -200,7 +241,8 @@ def load_config_file(path: str | Path) -> Config:
     try:
         values, lines = _parse_json(text) if path.suffix.lower() == ".json" else _parse_yaml(text)
     except _Problem as problem:
-        raise ConfigError(str(problem), Location(str(path), problem.line or None)) from None
+        said = f"key {shown(problem.key)}: {problem}" if problem.key is not None else str(problem)
+        raise ConfigError(said, Location(str(path), problem.line or None)) from None
     if not isinstance(values, dict):
         found = "nothing" if values is None else f"a {type(values).__name__}"
         raise ConfigError(

@@ -14,11 +14,37 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
+from ndcgspec.reference.decimals import parse_decimal
+from ndcgspec.reference.errors import NdcgSpecError
+
 Values = Mapping[str, Decimal | None]
 
 
 def _decimal(text: str | None) -> Decimal | None:
     return None if text is None else Decimal(text)
+
+
+_MISSING = object()
+
+
+def _kind(value: Any) -> str:
+    """What a JSON value is, as a message names it."""
+    if value is _MISSING:
+        return "nothing: the key is missing"
+    names = {bool: "true or false", int: "a number", float: "a number", list: "a list"}
+    return names.get(type(value), "an object" if isinstance(value, dict) else repr(value))
+
+
+def _checked(value: Any, where: str) -> None:
+    """`value` is null or a decimal string `parse_decimal` reads."""
+    if value is None:
+        return
+    if not isinstance(value, str):
+        raise NdcgSpecError(f"{where}: a decimal string or null wanted, not {_kind(value)}")
+    try:
+        parse_decimal(value)
+    except NdcgSpecError as error:
+        raise NdcgSpecError(f"{where}: {error}") from None
 
 
 def _text(value: Decimal | None) -> str | None:
@@ -66,6 +92,29 @@ class Result:
             idcg={q: _decimal(v["idcg"]) for q, v in per_query.items()},
             spec_version=result["spec_version"],
         )
+
+    @classmethod
+    def read(cls, found: Any, written: str | None = None) -> Result:
+        """A result object read from a file (``score --format json``'s), every part checked
+        before any arithmetic: a JSON object of the keys `to_json` writes, its values decimal
+        strings in the number grammar within ``ndcg.limits`` or null (``ndcg.input.number``);
+        anything else raises NdcgSpecError naming the key."""
+        if not isinstance(found, dict):
+            raise NdcgSpecError(f"a JSON object wanted, not {_kind(found)}")
+        for key in ("measure", "fingerprint", "spec_version"):
+            if not isinstance(found.get(key), str):
+                got = _kind(found.get(key, _MISSING))
+                raise NdcgSpecError(f"{key!r}: a string wanted, not {got}")
+        _checked(found.get("aggregate", _MISSING), "'aggregate'")
+        per_query = found.get("per_query", _MISSING)
+        if not isinstance(per_query, dict):
+            raise NdcgSpecError(f"'per_query': an object wanted, not {_kind(per_query)}")
+        for query, values in per_query.items():
+            if not isinstance(values, dict):
+                raise NdcgSpecError(f"query {query!r}: an object wanted, not {_kind(values)}")
+            for key in ("ndcg", "dcg", "idcg"):
+                _checked(values.get(key, _MISSING), f"query {query!r} {key!r}")
+        return cls.from_json(found, written)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON result object of ``ndcgspec score --format json`` (a contract): the

@@ -19,8 +19,8 @@ import shutil
 import stat
 import tempfile
 import zlib
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Generator, Iterator
+from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -117,7 +117,7 @@ def _lines(stream: io.BufferedIOBase) -> Iterator[bytes]:
         yield line
 
 
-def read_lines(path: str | Path | Source) -> Iterator[tuple[Location, list[str]]]:
+def read_lines(path: str | Path | Source) -> Generator[tuple[Location, list[str]], None, None]:
     """(file and line, fields) of every non-blank line of a text file, gunzipped when it
     starts with the gzip magic; an empty file is an error."""
     with opened(path) as source:
@@ -183,6 +183,14 @@ def read_qrels(
         qid, _, docid, text = _fields(fields, QRELS_LAYOUT, "qrels", where)
         add_judgment(qrels, qid, docid, Judgment(label(text, where), where))
     return qrels
+
+
+def run_tag(path: str | Path | Source) -> str:
+    """The tag of a TREC run, the sixth field of its first line: what trec_eval calls the run
+    (its ``runid``)."""
+    with closing(read_lines(path)) as lines:
+        where, fields = next(lines)
+    return _fields(fields, RUN_LAYOUT, "run", where, True)[5]
 
 
 def read_run(path: str | Path | Source, extra_fields: bool = False) -> dict[str, list[Posting]]:

@@ -40,8 +40,8 @@ RESULTS_SCHEMA = (
 the partition's share of one configuration's mean (`part`, an `evaluate.MeanPart` as JSON,
 no `qid`); or one input error (`config` FAILED, `first` the row of the offending line); or a
 partition's count of lines (`config` COUNTED), which tells the driver whether an input held
-none."""
-FAILED, COUNTED = -1, -2
+none; or a query of the run that the qrels lack (`config` UNJUDGED, `first` its first row)."""
+FAILED, COUNTED, UNJUDGED = -1, -2, -3
 UNDECODED = "\ufffd"
 
 
@@ -168,6 +168,13 @@ def score_partition(
     counts: dict[str, Any] = {"config": COUNTED}
     counts |= {"qrels_lines": len(frames[QRELS]), "run_lines": len(frames[RUN])}
     yield pd.DataFrame([columns | counts])
+    # The run's queries the qrels lack, each with its first row: no aggregate scores them
+    # (ndcg.definition.inputs), but the driver names them.
+    firsts = frames[RUN].drop_duplicates("qid")
+    unjudged = firsts[~firsts["qid"].isin(frozenset(frames[QRELS]["qid"]))]
+    if len(unjudged):
+        marks = zip(unjudged["qid"].tolist(), unjudged["row"].tolist(), strict=True)
+        yield pd.DataFrame([columns | {"config": UNJUDGED, "qid": q, "first": r} for q, r in marks])
     try:
         _reject_undecoded(names, frames, decoded)
         qrels, run = (in_memory(n, f["line"].tolist()) for n, f in zip(names, frames, strict=True))

@@ -26,6 +26,7 @@ from ndcgspec.spark.partition import (
     QRELS,
     RESULTS_SCHEMA,
     RUN,
+    UNJUDGED,
     score_partition,
     trec_lines,
 )
@@ -91,7 +92,7 @@ def _with_query(lines: DataFrame) -> DataFrame:
     return lines.withColumn("qid", F.regexp_extract("line", _FIRST_FIELD, 1))
 
 
-def score_lines(
+def scored_lines(
     configs: Sequence[Config],
     qrels: DataFrame,
     run: DataFrame,
@@ -99,11 +100,12 @@ def score_lines(
     *,
     partitions: int | None = None,
     decoded: tuple[bool, bool] = (False, False),
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
     """The result object of each configuration for qrels and run given as TREC lines
     (columns `row`, the line's place in its input, and `line`), `names` naming them in
     messages: blank lines dropped, an input without a line an error, as the readers do.
-    `decoded` marks an input Spark decoded from a text file (`partition.score_partition`)."""
+    `decoded` marks an input Spark decoded from a text file (`partition.score_partition`).
+    Beside them, the run's queries the qrels lack, in run order (``ndcg.definition.inputs``)."""
     from pyspark.sql import functions as F
 
     tagged = [
@@ -114,7 +116,22 @@ def score_lines(
     union = tagged[QRELS].unionByName(tagged[RUN])
     union = union.repartition(partitions, "qid") if partitions else union.repartition("qid")
     scorer = partial(score_partition, list(configs), names, decoded)
-    return _results(configs, union.mapInPandas(scorer, RESULTS_SCHEMA).collect(), names)
+    rows = union.mapInPandas(scorer, RESULTS_SCHEMA).collect()
+    unjudged = sorted((row["first"], row["qid"]) for row in rows if row["config"] == UNJUDGED)
+    return _results(configs, rows, names), tuple(qid for _, qid in unjudged)
+
+
+def score_lines(
+    configs: Sequence[Config],
+    qrels: DataFrame,
+    run: DataFrame,
+    names: tuple[str, str],
+    *,
+    partitions: int | None = None,
+    decoded: tuple[bool, bool] = (False, False),
+) -> list[dict[str, Any]]:
+    """`scored_lines` without the run's queries the qrels lack."""
+    return scored_lines(configs, qrels, run, names, partitions=partitions, decoded=decoded)[0]
 
 
 def _names(schema: str) -> list[str]:
@@ -177,7 +194,7 @@ def _is_parquet(path: str) -> bool:
     return path.endswith(".parquet") or Path(path).is_dir()
 
 
-def score_paths(
+def scored_paths(
     spark: SparkSession,
     configs: Sequence[Config],
     qrels: str,
@@ -185,11 +202,11 @@ def score_paths(
     *,
     columns: TableColumns | None = None,
     partitions: int | None = None,
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
     """`score_frames` of files Spark reads itself: TREC text (gzip by the ``.gz`` suffix,
     as Spark reads it) or Parquet tables (a ``.parquet`` file or a directory) with the
     columns `columns` names (ir_measures' by default). Any path Spark reads is accepted
-    (hdfs://, s3a://, ...)."""
+    (hdfs://, s3a://, ...). Beside them, the run's queries the qrels lack (`scored_lines`)."""
     from pyspark.errors import AnalysisException
 
     lines, decoded = [], []
@@ -203,7 +220,7 @@ def score_paths(
         except AnalysisException as error:
             raise InputError(f"cannot read: {error.getMessage()}", Location(path)) from None
         decoded.append(not _is_parquet(path))
-    return score_lines(
+    return scored_lines(
         configs,
         lines[0],
         lines[1],
@@ -211,6 +228,19 @@ def score_paths(
         partitions=partitions,
         decoded=(decoded[0], decoded[1]),
     )
+
+
+def score_paths(
+    spark: SparkSession,
+    configs: Sequence[Config],
+    qrels: str,
+    run: str,
+    *,
+    columns: TableColumns | None = None,
+    partitions: int | None = None,
+) -> list[dict[str, Any]]:
+    """`scored_paths` without the run's queries the qrels lack."""
+    return scored_paths(spark, configs, qrels, run, columns=columns, partitions=partitions)[0]
 
 
 def _text_lines(spark: SparkSession, path: str) -> DataFrame:

@@ -12,7 +12,7 @@ from ndcgspec.engine.table import TableColumns
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.errors import NdcgSpecError, install_hint
 from ndcgspec.reference.trec_io import STDIN
-from ndcgspec.spark.scoring import score_paths
+from ndcgspec.spark.scoring import scored_paths
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -43,16 +43,16 @@ def spark_session(master: str | None = None) -> SparkSession:
         raise NdcgSpecError(f"cannot start Spark: {error}") from None
 
 
-def score_files_spark(
+def scored_files_spark(
     configs: Sequence[Config],
     qrels: str | Path,
     run: str | Path,
     columns: TableColumns | None = None,
     master: str | None = None,
-) -> list[dict[str, Any]]:
-    """`engine.scoring.score_files` computed on Spark (`score_paths`), the same result
-    objects, a Parquet table's columns named by `columns`; Spark reads files, so standard
-    input is refused before Spark starts."""
+) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """`engine.scoring.score_files` computed on Spark (`scored_paths`), the same result
+    objects, a Parquet table's columns named by `columns`, and the run's queries the qrels
+    lack; Spark reads files, so standard input is refused before Spark starts."""
     if STDIN in (str(qrels), str(run)):
         raise NdcgSpecError("--engine spark reads files, not standard input ('-')")
-    return score_paths(spark_session(master), configs, str(qrels), str(run), columns=columns)
+    return scored_paths(spark_session(master), configs, str(qrels), str(run), columns=columns)

@@ -31,9 +31,16 @@ def cases_root() -> Path:
 
 
 def case_files(root: Path | None = None, glob: str | None = None) -> list[Path]:
-    """Every case file below `root` matching `glob` (relative to `root`), in path order."""
+    """Every case file below `root` matching `glob` (relative to `root`), in path order. A
+    folder (or a pipe, a device) named as a case file is an InputError naming it: skipped, its
+    cases would be missing unseen, and a pipe read would wait for a writer."""
     root = root or cases_root()
-    return sorted(p for p in root.glob(glob or CASE_GLOB) if p.is_file() and p.suffix == ".json")
+    found = sorted(p for p in root.glob(glob or CASE_GLOB) if p.suffix == ".json")
+    for path in found:
+        if not path.is_file():
+            what = "a folder" if path.is_dir() else "not a regular file"
+            raise InputError(f"named as a case file but {what}", Location(str(path)))
+    return found
 
 
 def group_of(path: Path, root: Path) -> str:

@@ -21,9 +21,11 @@ QRELS = {"q1": {"d1": 2, "d2": 0, "d3": 1}}
 RUN = {"q1": {"d1": 0.2, "d2": 0.9, "d3": 0.5}}
 
 
-def _refused(qrels: Any, run: Any, kind: type[Exception] = ndcgspec.ScoreError) -> str:
+def _refused(
+    qrels: Any, run: Any, kind: type[Exception] = ndcgspec.ScoreError, measure: str = "nDCG"
+) -> str:
     with pytest.raises(kind) as caught:
-        ndcgspec.score(qrels, run, "nDCG")
+        ndcgspec.score(qrels, run, measure)
     return str(caught.value)
 
 
@@ -155,6 +157,43 @@ def test_measures_that_are_no_strings_are_a_type_error(measures: Any, problem: s
     with pytest.raises(TypeError) as caught:
         ndcgspec.score(QRELS, RUN, measures)
     assert str(caught.value) == problem
+
+
+NO_JUDGMENT_MEASURES = ["nDCG", "nDCG(empty=nan)", "nDCG(empty=skip)", "nDCG(aggregate=run)"]
+
+
+def test_a_query_with_no_judgment_is_scored_as_a_files_query_with_nothing_relevant(
+    tmp_path: Path,
+) -> None:
+    # q1 is given with no judgment: as in a file where q1 judges only a document it never
+    # retrieves, at 0, its IDCG is 0 and the empty axis scores it (0 under the default
+    # empty=zero: the mean is (0 + 1) / 2). It was left out, the mean 1.
+    qrels, run = {"q1": {}, "q2": {"d1": 1}}, {"q1": {"d1": 1.0}, "q2": {"d1": 2.0}}
+    (tmp_path / "qrels").write_text("q1 0 never-retrieved 0\nq2 0 d1 1\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 1.0 t\nq2 Q0 d1 1 2.0 t\n")
+    given = ndcgspec.score(qrels, run, NO_JUDGMENT_MEASURES)
+    files = ndcgspec.score(str(tmp_path / "qrels"), str(tmp_path / "run"), NO_JUDGMENT_MEASURES)
+    assert {m: r.to_json() for m, r in given.items()} == {m: r.to_json() for m, r in files.items()}
+    assert given["nDCG"].aggregate == Decimal("0.5")
+    assert _refused(qrels, run, measure="nDCG(empty=error)") == (
+        "query 'q1' has nothing relevant to find: IDCG is 0 (empty=error)"
+    )
+
+
+@pytest.mark.parametrize("argument", ["qrels_columns", "run_columns"])
+@pytest.mark.parametrize(
+    "names", [("query_id", "doc_id"), "abc", ("a", "b", "c", "d"), ("a", "a", "b"), (1, 2, 3)]
+)
+def test_column_names_but_three_distinct_strings_are_a_type_error(
+    argument: str, names: Any
+) -> None:
+    # Two names were an IndexError of the table reader; a string of three letters three columns.
+    with pytest.raises(TypeError) as caught:
+        ndcgspec.score(QRELS, RUN, **{argument: names})
+    value = "relevance" if argument == "qrels_columns" else "score"
+    assert str(caught.value) == (
+        f"{argument} must be three distinct column names (query, document, {value}), got {names!r}"
+    )
 
 
 def test_a_table_path_beside_a_dict_is_read_as_a_table(tmp_path: Path) -> None:

@@ -7,6 +7,12 @@ negative=zero) above d2 (label 2): DCG = 2/log2(3) = 1.2618595..., IDCG = 2, nDC
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+from hostile.cli import ndcgspec
+
 from ndcgspec.commands.cli import main
 from ndcgspec.reference import Config
 
@@ -44,3 +50,87 @@ def test_an_unknown_id_or_fingerprint_is_one_line(capsys):
     assert status == 2 and err.count("\n") == 1 and "no case 'nothing/here'" in err
     status, _, err = shown(capsys, "negative.zero/at-defaults@0000")
     assert status == 2 and err.count("\n") == 1 and "--report" in err
+
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "harness_cases" / "fixtures.json"
+
+
+def _without_an_id(path: Path) -> bytes:
+    content = json.loads(FIXTURES.read_text())
+    del content["cases"][0]["id"]
+    return json.dumps(content).encode()
+
+
+def _cases_a_string(path: Path) -> bytes:
+    return json.dumps({**json.loads(FIXTURES.read_text()), "cases": "none"}).encode()
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (lambda _: b"not json\n", ": /: invalid JSON at line 1 column 1"),
+        (lambda _: b"[1]\n", ": /: [1] is not of type 'object'"),
+        (_without_an_id, ": /cases/0: 'id' is a required property"),
+        (_cases_a_string, ": /cases: 'none' is not of type 'array'"),
+        (lambda _: b'{"cases": [{"id": "\xff"}]}', ": /: not UTF-8: invalid start byte"),
+    ],
+    ids=["not-json", "a-list", "a-case-without-id", "cases-a-string", "not-utf-8"],
+)
+def test_a_bad_case_file_is_one_line_naming_it(tmp_path: Path, content, problem: str) -> None:
+    # Each was a traceback (JSONDecodeError, AttributeError, KeyError, UnicodeDecodeError).
+    (tmp_path / "bad.json").write_bytes(content(tmp_path))
+    done = ndcgspec("cases", "show", "fx/perfect", "--cases-dir", str(tmp_path))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"ndcgspec: error: {tmp_path / 'bad.json'}{problem}")
+    assert done.stderr.count("\n") == 1, done.stderr
+
+
+def test_a_missing_cases_dir_is_named(tmp_path: Path) -> None:
+    done = ndcgspec("cases", "show", "fx/perfect", "--cases-dir", str(tmp_path / "absent"))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"ndcgspec: error: {tmp_path / 'absent'}: not a folder of case files\n"
+
+
+def test_an_id_not_in_a_cases_dir_names_the_folder(tmp_path: Path, capsys) -> None:
+    (tmp_path / "fixtures.json").write_text(FIXTURES.read_text())
+    status, _, err = shown(capsys, "fx/absent", "--cases-dir", str(tmp_path))
+    assert (status, err) == (2, f"ndcgspec: error: no case 'fx/absent' in {tmp_path}\n")
+
+
+@pytest.mark.parametrize("case_id", ["x" * 100_000, "negative.zero/at-defaults@" + "0" * 100_000])
+def test_a_huge_id_is_shortened_in_the_message(capsys, case_id: str) -> None:
+    status, _, err = shown(capsys, case_id)
+    assert status == 2 and err.count("\n") == 1
+    # At most 80 characters of the id (reprlib's cut) in a sentence of under 220.
+    assert len(err) < 300, len(err)
+
+
+def test_a_report_of_invalid_utf_8_is_one_line_naming_it(tmp_path: Path) -> None:
+    report = tmp_path / "run.jsonl"
+    report.write_bytes(b'{"type": "header"}\n\xff\xfe\n')
+    done = ndcgspec("cases", "show", "negative.zero/at-defaults@0000", "--report", str(report))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"ndcgspec: error: {report}: cannot read report: ")
+    assert done.stderr.count("\n") == 1, done.stderr
+
+
+def test_a_reports_configuration_the_spec_lacks_names_the_report(tmp_path: Path, capsys) -> None:
+    case_id = "negative.zero/at-defaults@0000"
+    header = {
+        "type": "header",
+        "report_format": 1,
+        "harness_version": "0",
+        "spec_version": "0",
+        "protocol_version": 1,
+        "command": "run",
+        "started": "0",
+        "adapter": {"name": "a", "version": "0", "float_width": 64},
+    }
+    result = {"type": "result", "id": case_id, "outcome": "fail", "config": {"gain": "cubic"}}
+    report = tmp_path / "run.jsonl"
+    report.write_text(json.dumps(header) + "\n" + json.dumps(result) + "\n")
+    status, _, err = shown(capsys, case_id, "--report", str(report))
+    assert status == 2
+    assert err.startswith(
+        f"ndcgspec: error: {report}: the configuration of '{case_id}': unknown choice 'cubic'"
+    )

@@ -56,11 +56,16 @@ def files(tmp_path: Path) -> tuple[str, str]:
     return str(tmp_path / "qrels.txt"), str(tmp_path / "run.txt")
 
 
-def only_note_on(missing: str, err: str) -> bool:
-    """Whether stderr is the one-line note on the qrels query `missing` absent from the run."""
-    return (
-        err.startswith(f"ndcgspec: note: 1 of 3 qrels queries are not in the run ('{missing}')")
-        and err.count("\n") == 1
+def only_note_on(missing: str, err: str, unjudged: str | None = None) -> bool:
+    """Whether stderr is the one-line note on the qrels query `missing` absent from the run,
+    then, given `unjudged`, the one-line note on that run query absent from the qrels."""
+    lines = err.splitlines(keepends=True)
+    expected = [f"ndcgspec: note: 1 of 3 qrels queries are not in the run ('{missing}')"]
+    if unjudged:
+        expected.append(f"ndcgspec: note: 1 query of the run not in the qrels ('{unjudged}')")
+    return len(lines) == len(expected) and all(
+        line.startswith(start) and line.endswith("\n")
+        for line, start in zip(lines, expected, strict=True)
     )
 
 
@@ -73,7 +78,7 @@ def score(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str
 def score_json(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict]:
     status, out, err = score(capsys, *args, "--format", "json")
     assert status == 0
-    assert err == "" or only_note_on("q3", err)
+    assert all(line.startswith("ndcgspec: note: ") for line in err.splitlines())
     return [json.loads(line) for line in out.splitlines()]
 
 
@@ -138,7 +143,7 @@ def _text_rows(out: str) -> list[tuple[str, str, Decimal]]:
 def test_text_output_aggregate_only(capsys, files) -> None:
     status, out, err = score(capsys, *files, "-m", "nDCG@10")
     assert status == 0
-    assert only_note_on("q3", err)
+    assert only_note_on("q3", err, "zz")
     assert _text_rows(out) == [("nDCG@10", "all", rounded((Q1 + Q2 + Q3) / 3))]
     # The spec's output digits: 40 significant digits, no exponent.
     value = out.split("\t")[2].strip()
@@ -456,6 +461,24 @@ def test_the_note_on_missing_queries_whatever_computes_the_values(
         status, out, err = score(capsys, str(qrels), str(run))
     assert status == 0
     assert out.startswith("nDCG\tall\t")
-    assert only_note_on("q3", err)
+    # Every route names the run query the qrels lack, as it names the qrels query missing.
+    assert only_note_on("q3", err, "zz")
     if ROUTES[route]:
         assert ROUTES[route] in caplog.text
+
+
+@pytest.mark.parametrize("aggregate", ["qrels", "run"])
+def test_a_run_sharing_no_query_with_the_qrels_is_an_error_not_a_zero(
+    capsys, tmp_path, aggregate
+) -> None:
+    # Under aggregate=qrels the mean would be 0 (every qrels query missing), under run it
+    # would be undefined: neither is a score of this run, so the command refuses.
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("q1 0 a 1\nq2 0 b 1\n", encoding="utf-8")
+    run.write_text("x1 Q0 a 1 2 t\nx2 Q0 b 1 2 t\n", encoding="utf-8")
+    status, out, err = score(capsys, str(qrels), str(run), "-m", f"nDCG(aggregate={aggregate})@10")
+    assert (status, out) == (2, "")
+    assert err == (
+        f"ndcgspec: error: the run {run} and the qrels {qrels} share no query (the run's: "
+        "'x1', 'x2'; the qrels': 'q1', 'q2'): nothing to score\n"
+    )

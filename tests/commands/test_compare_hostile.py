@@ -10,6 +10,7 @@ from pathlib import Path
 
 import mpmath
 import pytest
+from install_hints import needing
 
 from ndcgspec.commands import compare_page
 from ndcgspec.commands.cli import main
@@ -46,13 +47,24 @@ def test_a_query_spread_is_right_to_the_digits_of_its_two_values(capsys, files) 
 def test_a_run_no_convention_scores_is_named_with_the_conventions(
     tmp_path: Path, capsys, files
 ) -> None:
+    # A run listing x twice for q: every convention here refuses duplicates.
+    twice = tmp_path / "twice"
+    twice.write_text("q Q0 x 1 2 T\nq Q0 x 2 1 T\n")
+    assert main(["compare", "-m", "trec_eval", "-m", "pytrec_eval", *files, str(twice)]) == 2
+    refused = f"run twice: {twice}:2: duplicate document 'x' for query 'q' (duplicates=error)"
+    assert capsys.readouterr().err == (
+        "ndcgspec: error: fewer than two conventions score every run; nothing to compare "
+        f"(trec_eval: {refused}; pytrec_eval: {refused})\n"
+    )
+
+
+def test_a_run_sharing_no_query_with_the_qrels_is_named(tmp_path: Path, capsys, files) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.write_text("other Q0 x 1 1 E\n")
     assert main(["compare", "-m", "trec_eval", "-m", "pytrec_eval", *files, str(elsewhere)]) == 2
     assert capsys.readouterr().err == (
-        "ndcgspec: error: fewer than two conventions score every run; nothing to compare "
-        "(trec_eval: run elsewhere: the mean is undefined; pytrec_eval: run elsewhere: the mean "
-        "is undefined)\n"
+        f"ndcgspec: error: the run elsewhere and the qrels {files[1]} share no query (the "
+        "run's: 'other'; the qrels': 'q'): nothing to score\n"
     )
 
 
@@ -74,3 +86,46 @@ def test_an_interrupted_out_leaves_the_older_files(
         "compare.json": "older",
         "compare.html": "older",
     }
+
+
+PIPED, BROKEN = "a|b\\|c", "x\n\ny`z"
+
+
+def _table(capsys, files: list[str], kind: str, *names: str) -> str:
+    named = [w for n in names for w in ("--name", n)]
+    assert main(["compare", "-m", LINEAR, "-m", EXPONENTIAL, *files, *named, "--format", kind]) == 0
+    return capsys.readouterr().out
+
+
+@needing("markdown_it", "page")
+def test_markdown_cells_hold_run_names_with_pipes_and_line_breaks(capsys, files) -> None:
+    from markdown_it import MarkdownIt
+
+    # A Markdown parser of GitHub's tables reads the table back: a header and two rows of
+    # three cells, each name whole (its line break a space), and the caption one paragraph
+    # naming the baseline.
+    table = _table(capsys, files, "markdown", PIPED, BROKEN)
+    page = MarkdownIt("commonmark").enable("table").render(table)
+    assert page.count("<tr>") == 3 and page.count("<td") == 6
+    assert "<td>a|b\\|c</td>" in page and "<td>x y`z</td>" in page
+    assert page.count("<p>") == 1 and "than <code>a|b\\|c</code>," in page
+
+
+def test_latex_rows_hold_run_names_with_pipes_and_blank_lines(capsys, files) -> None:
+    # A blank line inside tabular ends the paragraph: LaTeX stops with "Paragraph ended".
+    table = _table(capsys, files, "latex", PIPED, BROKEN)
+    assert "\n\n" not in table
+    rows = table.split("\\midrule\n")[1].split("\n\\bottomrule")[0].split("\n")
+    assert [r.split(" & ")[0] for r in rows] == [
+        r"a\textbar{}b\textbackslash{}\textbar{}c",
+        "x y`z",
+    ]
+
+
+@needing("matplotlib", "figures")
+def test_figures_draw_run_names_as_written(tmp_path: Path, capsys, files) -> None:
+    # "$x^$" is a formula matplotlib cannot parse: drawing the name raised ValueError.
+    out = tmp_path / "out"
+    assert main(["compare", *files, "--name", "a$x^$b", "--name", "c", "--out", str(out)]) == 0
+    assert (out / compare_page.BUMP_PNG).read_bytes()[:4] == b"\x89PNG"
+    assert (out / compare_page.VERDICT_PNG).read_bytes()[:4] == b"\x89PNG"

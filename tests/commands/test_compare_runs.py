@@ -11,8 +11,12 @@ so Kendall's tau = (2 − 1) / 3 = 1/3, and the one flip is A/B with query q mov
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import subprocess
+import sys
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -21,6 +25,7 @@ from install_hints import needing
 from ndcgspec.commands.cli import main
 
 LINEAR, EXPONENTIAL = "nDCG", "nDCG(gain=exponential)"
+CLI = "import sys; from ndcgspec.commands.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 @pytest.fixture
@@ -104,3 +109,63 @@ def test_text_report_names_the_flip(capsys, files) -> None:
 def test_one_run_is_an_error(capsys, files) -> None:
     assert main(["compare", *files[:3]]) == 2
     assert capsys.readouterr().err.strip() == "ndcgspec: error: compare needs at least two runs"
+
+
+def test_notes_name_each_run_lacking_queries_and_a_run_sharing_none_is_an_error(
+    capsys, files, tmp_path
+) -> None:
+    # D lists q (shared) and r (not in the qrels); E lists only r.
+    d, e = tmp_path / "D", tmp_path / "E"
+    d.write_text("q Q0 x 1 2 D\nr Q0 x 1 2 D\n", encoding="utf-8")
+    e.write_text("r Q0 x 1 2 E\n", encoding="utf-8")
+    qrels = files[1]
+    both = ["-m", LINEAR, "-m", EXPONENTIAL]
+    assert main(["compare", "--qrels", qrels, files[2], str(d), *both]) == 0
+    err = capsys.readouterr().err
+    assert err == (
+        "ndcgspec: note: 1 query of the run D not in the qrels ('r'): no aggregate scores "
+        "them (ndcg.definition.inputs)\n"
+    )
+    assert main(["compare", "--qrels", qrels, files[2], str(e), *both]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"ndcgspec: error: the run E and the qrels {qrels} share no query (the run's: 'r'; "
+        "the qrels': 'q'): nothing to score\n"
+    )
+
+
+def test_a_run_on_standard_input_is_read_once(files) -> None:
+    # The digest of provenance is that of the bytes piped, computed here with hashlib, and
+    # judged@k reads the same bytes: A = [n, x], judged@2 = 1/2 (n is not judged).
+    data = Path(files[2]).read_bytes()
+    argv = ["compare", "--qrels", files[1], "-", *files[3:], "--name", "A", "--name", "B"]
+    argv += ["--name", "C", "-m", LINEAR, "-m", EXPONENTIAL, "--cutoff", "2", "--judged"]
+    done = subprocess.run(
+        [sys.executable, "-c", CLI, *argv, "--format", "json"],
+        input=data,
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    piped = report["provenance"]["inputs"]["runs"][0]
+    assert (piped["path"], piped["sha256"]) == ("<stdin>", hashlib.sha256(data).hexdigest())
+    assert Decimal(report["judged"]["A"]["judged@2"]) == Decimal(1) / 2
+
+
+def test_pairs_no_test_can_take_are_said_to_be_untested(capsys, files) -> None:
+    # The one query q is all the runs share: a paired test needs two.
+    data = compared(capsys, files)
+    assert data["tests"] == []
+    assert {(u["a"], u["b"], u["shared"]) for u in data["untested"]} == {
+        ("A", "B", 1),
+        ("A", "C", 1),
+        ("B", "C", 1),
+    }
+    assert main(["compare", *files, "-m", LINEAR, "-m", EXPONENTIAL]) == 0
+    out = capsys.readouterr().out
+    assert (
+        f"  not tested: A vs B under {LINEAR}: 1 shared queries with a value, a paired test "
+        "needs two or more" in out.splitlines()
+    )

@@ -24,14 +24,15 @@ from ndcgspec.commands.cli import main
 QRELS = "q1 0 a 1\nq1 0 b 0\nq2 0 x 1\n"
 RUNS = {
     # q1: a at rank 1 (1); q2: x at rank 3 (1/2).
-    "first": "q1 Q0 a 1 3 t\nq2 Q0 u 1 3 t\nq2 Q0 v 2 2 t\nq2 Q0 x 3 1 t\n",
+    "first": "q1 Q0 a 1 3 bm25\nq2 Q0 u 1 3 bm25\nq2 Q0 v 2 2 bm25\nq2 Q0 x 3 1 bm25\n",
     # q1: a at rank 3 (1/2); q2: x at rank 7, below six unjudged documents (1/3).
-    "second": "q1 Q0 b 1 3 t\nq1 Q0 c 2 2 t\nq1 Q0 a 3 1 t\n"
-    + "".join(f"q2 Q0 u{i} {i} {10 - i} t\n" for i in range(1, 7))
-    + "q2 Q0 x 7 1 t\n",
+    "second": "q1 Q0 b 1 3 dense\nq1 Q0 c 2 2 dense\nq1 Q0 a 3 1 dense\n"
+    + "".join(f"q2 Q0 u{i} {i} {10 - i} dense\n" for i in range(1, 7))
+    + "q2 Q0 x 7 1 dense\n",
     # q1 alone, a at rank 1 (1); q2 missing (0).
-    "third": "q1 Q0 a 1 1 t\n",
+    "third": "q1 Q0 a 1 1 rerank\n",
 }
+TAGS = {"first": "bm25", "second": "dense", "third": "rerank"}
 CLI = "import sys; from ndcgspec.commands.cli import main; sys.exit(main(sys.argv[1:]))"
 MEANS = {
     "first": Fraction(3, 4),
@@ -65,7 +66,8 @@ def test_each_run_prints_its_own_values_in_order(capsys, files) -> None:
     status, out, _ = score(capsys, qrels, *runs)
     assert status == 0
     lines = [line.split("\t") for line in out.splitlines()]
-    assert [(m, q) for m, q, _ in lines] == [("nDCG", "all")] * 3
+    # Each line names its run by the run's tag, as trec_eval names a run (its runid).
+    assert [(t, m, q) for t, m, q, _ in lines] == [(TAGS[n], "nDCG", "all") for n in RUNS]
     assert [Decimal(v) for *_, v in lines] == [rounded(MEANS[name]) for name in RUNS]
 
 
@@ -73,18 +75,45 @@ def test_each_run_prints_its_own_values_in_order(capsys, files) -> None:
     "flags",
     [
         ["-m", "nDCG", "-m", "nDCG@2", "-q"],
-        ["--format", "json", "-m", "nDCG@10"],
         ["--judged", "-m", "nDCG@2", "--digits", "4"],
         ["--ci", "0.9", "--seed", "7", "-m", "nDCG@10"],
     ],
-    ids=["text", "json", "judged", "ci"],
+    ids=["text", "judged", "ci"],
 )
-def test_the_batch_prints_what_one_call_per_run_prints(capsys, files, flags) -> None:
+def test_the_batch_prints_what_one_call_per_run_prints_each_line_named(
+    capsys, files, flags
+) -> None:
     qrels, runs = files
     batch = score(capsys, *flags, qrels, *runs)
     calls = [score(capsys, *flags, qrels, run) for run in runs]
     assert batch[0] == 0 and all(status == 0 for status, _, _ in calls)
-    assert batch[1] == "".join(out for _, out, _ in calls)
+    named = [
+        f"{TAGS[n]}\t{line}"
+        for n, (_, out, _) in zip(RUNS, calls, strict=True)
+        for line in out.splitlines()
+    ]
+    assert batch[1].splitlines() == named
+
+
+def test_json_lines_of_a_batch_name_each_run(capsys, files) -> None:
+    qrels, runs = files
+    flags = ["--format", "json", "-m", "nDCG@10", "-m", "judged@10"]
+    batch = score(capsys, *flags, qrels, *runs)
+    calls = [score(capsys, *flags, qrels, run) for run in runs]
+    assert batch[0] == 0 and all(status == 0 for status, _, _ in calls)
+    objects = [json.loads(line) for line in batch[1].splitlines()]
+    alone = [json.loads(line) for _, out, _ in calls for line in out.splitlines()]
+    assert [o.pop("run") for o in objects] == [TAGS[n] for n in RUNS for _ in range(2)]
+    assert objects == alone
+
+
+def test_runs_of_one_tag_are_named_by_their_files_after_the_first(capsys, files, tmp_path) -> None:
+    qrels, runs = files
+    again = tmp_path / "again"
+    again.write_text(RUNS["first"], encoding="utf-8")
+    status, out, _ = score(capsys, qrels, runs[0], str(again))
+    assert status == 0
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["bm25", str(again)]
 
 
 def test_json_provenance_names_each_run(capsys, files) -> None:
@@ -110,7 +139,8 @@ def test_an_error_in_a_later_run_stops_after_the_runs_before_it(capsys, files, t
     broken.write_text("q1 Q0 a 1 1 t\nq1 Q0 b 2 x t\n", encoding="utf-8")
     status, out, err = score(capsys, qrels, runs[0], str(broken), runs[1])
     assert status == 2
-    assert [Decimal(line.split("\t")[2]) for line in out.splitlines()] == [rounded(MEANS["first"])]
+    named = [(line.split("\t")[0], Decimal(line.split("\t")[3])) for line in out.splitlines()]
+    assert named == [("bm25", rounded(MEANS["first"]))]
     assert err.startswith(f"ndcgspec: error: {broken}:2: ") and err.count("\n") == 1
 
 
@@ -124,8 +154,9 @@ def test_one_run_from_standard_input(files) -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    values = [Decimal(line.split("\t")[2]) for line in done.stdout.splitlines()]
-    assert values == [rounded(MEANS[name]) for name in ("first", "third", "second")]
+    values = [(ln.split("\t")[0], Decimal(ln.split("\t")[3])) for ln in done.stdout.splitlines()]
+    order = ("first", "third", "second")
+    assert values == [(TAGS[name], rounded(MEANS[name])) for name in order]
     assert "not in the run <stdin>" in done.stderr
 
 

@@ -113,3 +113,48 @@ def test_explain_cite_names_the_inputs_of_a_result(capsys, files, tmp_path) -> N
 def scored_explain(capsys, *args: str) -> list[str]:
     assert main(["explain", *args]) == 0
     return capsys.readouterr().out.split()
+
+
+def test_ci_method_bca_is_scipys_bca_of_the_per_query_values(capsys, tmp_path) -> None:
+    stats = pytest.importorskip("scipy.stats", reason="scipy (the 'oracles' extra) is absent")
+    import numpy as np
+
+    # Query q_r ranks its one relevant document x at rank r: nDCG 1/log2(r + 1).
+    ranks = [1, 1, 2, 5, 9, 3, 1, 7]
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(f"q{i} 0 x 1\n" for i in range(len(ranks))), encoding="utf-8")
+    lines = []
+    for i, r in enumerate(ranks):
+        docs = [f"n{j}" for j in range(1, r)] + ["x"]
+        lines += [f"q{i} Q0 {d} {k} {20 - k} t\n" for k, d in enumerate(docs, 1)]
+    run.write_text("".join(lines), encoding="utf-8")
+    args = [str(qrels), str(run), "--format", "json", "--ci", "0.9", "--seed", "4"]
+    [line] = scored(capsys, *args, "--ci-method", "bca").splitlines()
+    ci = json.loads(line)["ci"]
+    values = np.array([1 / math.log2(r + 1) for r in ranks])
+    theirs = stats.bootstrap(
+        (values,),
+        np.mean,
+        confidence_level=0.9,
+        n_resamples=2000,
+        method="BCa",
+        rng=np.random.default_rng(4),
+    ).confidence_interval
+    assert ci["method"] == "bca"
+    # scipy's ends carry float64 error in the values (1e-16) and in its probabilities
+    # (1e-15 times 1999 places between order statistics): far below 1e-9.
+    assert float(ci["low"]) == pytest.approx(theirs.low, rel=1e-9)
+    assert float(ci["high"]) == pytest.approx(theirs.high, rel=1e-9)
+
+
+def test_ci_of_one_query_says_why_there_is_none(capsys, tmp_path) -> None:
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 x 1\n", encoding="utf-8")
+    run.write_text("q1 Q0 x 1 1 t\n", encoding="utf-8")
+    assert main(["score", str(qrels), str(run), "--ci", "0.9"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[1:] == ["nDCG\tci_low\tundefined", "nDCG\tci_high\tundefined"]
+    assert err == (
+        "ndcgspec: note: no bootstrap interval of nDCG: a bootstrap interval needs two or more "
+        "queries with a value, not 1\n"
+    )

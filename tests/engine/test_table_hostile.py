@@ -36,6 +36,29 @@ def test_a_column_named_twice_is_refused(tmp_path: Path, capsys) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("name", "column", "values", "found", "wanted"),
+    [
+        ("qrels", "doc_id", [["a", "b"]], "list<element: string>", "ids are strings or integers"),
+        ("qrels", "relevance", [{"a": 1}], "struct<a: int64>", "numbers are wanted"),
+        ("run", "query_id", [{"q": "q1"}], "struct<q: string>", "ids are strings or integers"),
+        ("run", "score", [[1.0]], "list<element: double>", "numbers are wanted"),
+    ],
+)
+def test_a_nested_column_is_refused_naming_its_type(
+    name: str, column: str, values: list, found: str, wanted: str, tmp_path: Path, capsys
+) -> None:
+    # Parquet names a nested column's leaves ('doc_id.list.element'), not the column: the
+    # row-group check's look-up of 'doc_id' raised ValueError before.
+    data = {"query_id": ["q1"], "doc_id": ["a"], "relevance" if name == "qrels" else "score": [1]}
+    data[column] = values
+    table, trec = tmp_path / f"{name}.parquet", tmp_path / "trec"
+    parquet.write_table(pa.table(data), table)
+    trec.write_text("q1 0 a 1\n" if name == "run" else "q1 Q0 a 1 1 r\n")
+    qrels, run = (table, trec) if name == "qrels" else (trec, table)
+    assert _error(capsys, qrels, run) == f"{table}: column {column!r} holds {found}: {wanted}"
+
+
 def test_a_nan_score_names_its_row_in_any_batch(tmp_path: Path, capsys) -> None:
     # Row BATCH_ROWS + 5 is in the second batch: the error named row 0 or BATCH_ROWS before.
     rows = BATCH_ROWS + 10

@@ -181,6 +181,19 @@ def test_junit_is_xml_with_failures_errors_and_skips(report_file: Path) -> None:
     assert failed is not None and failed.get("message") == "q1: expected 1, got 0.5"
 
 
+def test_junit_of_a_partial_report_says_so(tmp_path: Path, report_file: Path) -> None:
+    # A killed run's five results, no footer: the XML was that of a run that finished.
+    partial = partial_path(tmp_path / "killed.jsonl")
+    partial.write_text("".join(json.dumps(r) + "\n" for r in [HEADER, *RESULTS]))
+    suite = ElementTree.fromstring(RENDERERS["junit"](read_report(tmp_path / "killed.jsonl")))
+    assert suite.get("name") == "ndcgspec a<b 1 (float64) (partial report)"
+    said = {p.get("name"): p.get("value") for p in suite.findall("properties/property")}
+    assert said == {"partial": "partial report: the run did not finish (5 results recorded)"}
+    finished = ElementTree.fromstring(RENDERERS["junit"](read_report(report_file)))
+    assert finished.get("name") == "ndcgspec a<b 1 (float64)"
+    assert finished.find("properties") is None
+
+
 def test_badge_is_a_shields_endpoint(report_file: Path) -> None:
     badge = json.loads(RENDERERS["badge"](read_report(report_file)))
     assert badge == {

@@ -87,3 +87,17 @@ def test_run_that_judged_nothing_fails(tmp_path: Path) -> None:
     # No data root holds the published inputs: every case is skipped.
     done = ndcgspec("run", "reference", "--suite", str(suite), "--data", str(tmp_path))
     one_line(done, 1, "judged nothing")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("cases", "check", "--jobs", "1", "--cases-dir"), ("run", "reference", "--suite")],
+    ids=["cases-check", "run"],
+)
+def test_a_folder_named_as_a_case_file_is_named(tmp_path: Path, command: tuple) -> None:
+    # Beside a valid case file, the folder's cases were missing unseen: 'ok' and status 0.
+    suite = _suite_with(tmp_path, lambda content: content)
+    (suite / "group.json").mkdir()
+    done = ndcgspec(*command, str(suite))
+    one_line(done, 2, f"ndcgspec: error: {suite / 'group.json'}: named as a case file but a folder")
+    assert done.stdout == ""

@@ -10,25 +10,34 @@ ALIAS_BOMB = (
     + "]"
 )
 
-# name -> (file text, line the error names, fragment of the problem)
+# name -> (file text, line the error names, fragment of the problem: the key it is under, when
+# the file is a mapping, and what is wrong)
 CONFIG_FILES: dict[str, tuple[str, int, str]] = {
     "complex-key.yaml": ("gain: linear\n? [a, b]\n: 1\n", 2, "a key must be a name"),
-    "deep.yaml": ("cutoff: " + "[" * DEEP + "]" * DEEP + "\n", 1, "nested more than"),
+    "deep.yaml": ("cutoff: " + "[" * DEEP + "]" * DEEP + "\n", 1, "key 'cutoff': nested more"),
     # Line k opens the mapping nested k deep: line 9 is the first beyond the limit of 8.
-    "deep-block.yaml": ("".join(" " * i + "a:\n" for i in range(1000)), 9, "nested more"),
-    "deep.json": ('{\n"cutoff": ' + "[" * DEEP + "]" * DEEP + "}", 2, "nested more than"),
-    "long-cutoff.yaml": ("cutoff: " + "9" * 5000 + "\n", 1, "5000 characters"),
-    "long-cutoff.json": ('{"cutoff": ' + "9" * 5000 + "}", 1, "5000 characters"),
+    "deep-block.yaml": ("".join(" " * i + "a:\n" for i in range(1000)), 9, "key 'a': nested"),
+    "deep.json": ('{\n"cutoff": ' + "[" * DEEP + "]" * DEEP + "}", 2, "key 'cutoff': nested"),
+    "long-cutoff.yaml": (
+        "cutoff: " + "9" * 5000 + "\n",
+        1,
+        "key 'cutoff': a number written in 5000",
+    ),
+    "long-cutoff.json": ('{"cutoff": ' + "9" * 5000 + "}", 1, "key 'cutoff': a number written in"),
     "pair-of-one.yaml": ("gain: map\ngain_map: [[1]]\n", 2, "[label, gain] pairs"),
     "bomb-persistence.yaml": (
         f"discount: geometric\npersistence: {ALIAS_BOMB}\n",
         2,
-        "anchors and aliases",
+        "key 'persistence': YAML anchors and aliases",
     ),
-    "bomb-cutoff.yaml": (f"cutoff: {ALIAS_BOMB}\n", 1, "anchors and aliases"),
-    "octal-cutoff.yaml": ("gain: linear\ncutoff: 010\n", 2, "'010' is not a decimal integer"),
-    "hex-cutoff.yaml": ("cutoff: 0x10\n", 1, "is not a decimal integer"),
-    "base60-cutoff.yaml": ("cutoff: 1:30\n", 1, "is not a decimal integer"),
+    "bomb-cutoff.yaml": (f"cutoff: {ALIAS_BOMB}\n", 1, "key 'cutoff': YAML anchors and aliases"),
+    "anchored-key.yaml": ("gain: linear\n&k cutoff: 3\n", 2, "key 'cutoff': YAML anchors"),
+    "octal-cutoff.yaml": ("gain: linear\ncutoff: 010\n", 2, "key 'cutoff': '010' is not a decimal"),
+    "octal-in-a-flow-mapping.yaml": ("{gain: linear, cutoff: 010}\n", 1, "key 'cutoff': '010'"),
+    "octal-in-a-list.yaml": ("gain: map\ngain_map:\n- [1, 010]\n", 3, "key 'gain_map': '010'"),
+    "octal-list.yaml": ("[010]\n", 1, ":1: '010' is not a decimal integer"),
+    "hex-cutoff.yaml": ("cutoff: 0x10\n", 1, "key 'cutoff': '0x10' is not a decimal integer"),
+    "base60-cutoff.yaml": ("cutoff: 1:30\n", 1, "key 'cutoff': '1:30' is not a decimal integer"),
     "huge-base.yaml": ("log_base: 1e99999999\n", 1, "10^99999999"),
     "tiny-persistence.json": (
         '{"discount": "geometric", "persistence": 1e-99999999}',

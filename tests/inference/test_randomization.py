@@ -15,6 +15,7 @@ import itertools
 from decimal import Decimal
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from ndcgspec.inference.paired import Paired
@@ -131,3 +132,22 @@ def test_a_drawn_outcome_carries_its_monte_carlo_interval() -> None:
     assert estimate.low <= result.p <= estimate.high
     enumerated = sign_flip(decimals("0.1", "0.2", "0.4")).estimate()
     assert enumerated.low == enumerated.high == Fraction(2, 8) and enumerated.draws is None
+
+
+def test_a_draw_beyond_the_bound_on_signs_is_refused_before_it_is_held() -> None:
+    from ndcgspec.inference.randomization import MAX_SIGNS
+    from ndcgspec.reference.errors import NdcgSpecError
+
+    # 50 queries: one draw more than MAX_SIGNS / 50 would hold more than MAX_SIGNS signs.
+    draws = MAX_SIGNS // 50 + 1
+    with pytest.raises(NdcgSpecError, match=f"{draws} sign-flip draws of 50 queries"):
+        drawn_signs(50, draws, 0)
+
+
+def test_signs_drawn_in_blocks_are_the_rows_of_one_draw() -> None:
+    # The documented draw, made here in one piece: rows shuffled by one generator.
+    rng = np.random.default_rng(11)
+    whole = rng.permuted(np.tile(np.arange(2), (3000, 700, 1)), axis=-1)
+    expected = np.where(whole[..., 0] == 0, 1, -1)
+    # 700 queries: blocks of 1498 rows (2^20 // 700), so 3000 draws take three blocks.
+    assert (drawn_signs(700, 3000, 11) == expected).all()

@@ -1,0 +1,95 @@
+"""Ctrl-C and SIGTERM at any time: one line and the status of the signal (130, 143), never a
+traceback, and nothing left behind by a command interrupted while it writes its folder. Each
+command runs in a child process: a signal there cannot end the test session."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# Ctrl-C while the module `argv[1]` loads: a KeyboardInterrupt raised there, where SIGINT
+# would raise it. `ndcgspec.reference` loads first, `ndcgspec.commands.score` as its parser is
+# built.
+INTERRUPTED_IMPORT = """
+import sys
+
+class Interrupting:
+    def find_spec(self, name, path=None, target=None):
+        if name == sys.argv[1]:
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, Interrupting())
+from ndcgspec.commands.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+# SIGTERM while compare writes its files into the private folder of `staged`.
+TERMINATED_WRITE = """
+import os, signal, sys
+from ndcgspec.commands import compare_page
+from ndcgspec.commands.cli import main
+
+def terminated(comparison, data, folder, title):
+    (folder / "compare.json").write_text("newer")
+    os.kill(os.getpid(), signal.SIGTERM)
+
+compare_page.write_page = terminated
+sys.exit(main(sys.argv[1:]))
+"""
+
+# A process forked inside `main` (a worker of a process pool) that gets SIGTERM: it must end
+# by the signal, as before, not raise in the parent's place.
+FORKED = """
+import os, signal, time
+from ndcgspec.commands.cli import _terminable
+
+with _terminable():
+    child = os.fork()
+    if child == 0:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(10)
+        os._exit(0)
+    _, status = os.waitpid(child, 0)
+print(os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM)
+"""
+
+
+def _python(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+@pytest.mark.parametrize("module", ["ndcgspec.reference", "ndcgspec.commands.score"])
+def test_ctrl_c_while_starting_is_one_line(module: str, tmp_path: Path) -> None:
+    # Both loaded outside main's try before: a KeyboardInterrupt traceback.
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q 0 x 1\n")
+    run.write_text("q Q0 x 1 1 r\n")
+    done = _python(INTERRUPTED_IMPORT, module, "score", str(qrels), str(run))
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "ndcgspec: interrupted\n")
+
+
+def test_sigterm_while_compare_writes_its_folder_leaves_the_older_files(tmp_path: Path) -> None:
+    # SIGTERM ended the process at once: the private folder .ndcgspec-*/ stayed in out/.
+    (tmp_path / "qrels").write_text("q 0 x 2\nq 0 y 1\n")
+    (tmp_path / "A").write_text("q Q0 x 1 2 A\nq Q0 y 2 1 A\n")
+    (tmp_path / "B").write_text("q Q0 y 1 2 B\nq Q0 x 2 1 B\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "compare.json").write_text("older")
+    runs = [str(tmp_path / "A"), str(tmp_path / "B")]
+    done = _python(
+        TERMINATED_WRITE, "compare", "--qrels", str(tmp_path / "qrels"), *runs, "--out", str(out)
+    )
+    assert (done.returncode, done.stderr) == (143, "ndcgspec: terminated\n")
+    assert {p.name: p.read_text() for p in out.iterdir()} == {"compare.json": "older"}
+
+
+def test_a_forked_process_ends_by_sigterm_as_before() -> None:
+    done = _python(FORKED)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "True\n", "")
