@@ -116,7 +116,7 @@ def ranks(comparison: Comparison, convention: str) -> dict[str, float]:
 
 
 def _sign(value: mpmath.mpf) -> int:
-    return (value > 0) - (value < 0)
+    return int(value > 0) - int(value < 0)
 
 
 def kendall_tau(comparison: Comparison, first: str, second: str) -> float | None:
@@ -147,7 +147,9 @@ class Flip:
     contributions: list[tuple[str, mpmath.mpf]]
 
 
-def _contributions(comparison: Comparison, flip: tuple[str, str, str, str]) -> list:
+def _contributions(
+    comparison: Comparison, flip: tuple[str, str, str, str]
+) -> list[tuple[str, mpmath.mpf]]:
     """Per query, how much it moves mean(a) − mean(b) from `ahead` to `behind`: its share
     (a_q − b_q) / |Q| under `behind` minus the same under `ahead`, largest first."""
     a, b, ahead, behind = flip
@@ -158,6 +160,7 @@ def _contributions(comparison: Comparison, flip: tuple[str, str, str, str]) -> l
         out = {}
         for q in entering:
             x, y = ra.per_query[q].ndcg, rb.per_query[q].ndcg
+            assert x is not None and y is not None, "compare keeps only the defined means"
             out[q] = (x - y) / len(entering)
         return out
 

@@ -19,7 +19,7 @@ from typing import Any
 from tqdm import tqdm
 
 from ndcgspec.analysis.space import DEFAULT_CUTOFFS, Candidate, describe_space, search_space
-from ndcgspec.engine.sweep import Scores, Sweep, label_values
+from ndcgspec.engine.sweep import Scores, Signature, Sweep, label_values
 from ndcgspec.reference.decimals import mpf_fraction
 from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.trec_io import read_qrels, read_run
@@ -98,7 +98,7 @@ def evaluate_space(
     qrels, run = read_qrels(qrels_path), read_run(run_path, extra_fields)
     candidates, options = search_space(label_values(qrels), cutoffs, extra_maps)
     sweep = Sweep(qrels, run, {c.cutoff for c in candidates})
-    groups: dict[tuple, Group] = {}
+    groups: dict[Signature, Group] = {}
     keys: dict[int, Any] = {}
     # Many configurations share one Scores object (the sweep's cache): its group is found once.
     group_of: dict[int, Group] = {}

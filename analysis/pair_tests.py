@@ -33,9 +33,9 @@ from ndcgspec.reference.evaluate import Evaluation
 def query_values(evaluation: Evaluation) -> dict[str, Decimal]:
     """The per-query nDCG decimals of the queries entering the mean, in qrels order."""
     return {
-        q: Decimal(decimal_string(r.ndcg))
+        q: Decimal(text)
         for q, r in evaluation.per_query.items()
-        if r.in_mean and r.ndcg is not None
+        if r.in_mean and (text := decimal_string(r.ndcg)) is not None
     }
 
 

@@ -164,7 +164,8 @@ def _axis_of(key: str) -> str:
     """The axis a configuration key belongs to (a parameter's owning axis)."""
     for entry in choice_axes():
         if key == entry["id"] or key in {p["id"] for p in entry.get("params", [])}:
-            return entry["id"]
+            axis_id: str = entry["id"]
+            return axis_id
     return key
 
 
@@ -208,7 +209,7 @@ def search_space(
                     best[point, k] = (order, entry["id"], tuple(base))
     configs: dict[tuple[int, ...], Config] = {}
     candidates = []
-    for (point, k), (order, preset_id, base) in best.items():
+    for (point, k), (order, preset_id, preset_base) in best.items():
         if point not in configs:
             values: dict[str, Any] = {}
             for name, j in zip(names, point, strict=True):
@@ -216,7 +217,7 @@ def search_space(
             configs[point] = Config.from_mapping(values)
         departures = tuple(
             (name, options[name][j].name)
-            for name, j, b in zip(names, point, base, strict=True)
+            for name, j, b in zip(names, point, preset_base, strict=True)
             if j != b
         )
         candidates.append(Candidate(configs[point], k, preset_id, departures, order))

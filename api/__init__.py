@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ndcgspec.evaluation import Result, ScoreError, score, score_runs
+    from ndcgspec.evaluation import ScoreError, score, score_runs
     from ndcgspec.harness.adapters.base import (
         Adapter,
         Rejected,
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         arrays_adapter,
         trec_adapter,
     )
+    from ndcgspec.reference.result import Result
 
     __version__: str
 

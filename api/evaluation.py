@@ -105,7 +105,9 @@ def _id(value: Any, what: str) -> str:
     return value
 
 
-def _columns(frame: Any, columns: tuple[str, str, str], kind: str) -> Iterator[tuple]:
+def _columns(
+    frame: Any, columns: tuple[str, str, str], kind: str
+) -> Iterator[tuple[Any, Any, Any]]:
     """The rows of a DataFrame's three columns, each named once in it."""
     names = list(frame.columns)
     for column in columns:
@@ -118,10 +120,13 @@ def _columns(frame: Any, columns: tuple[str, str, str], kind: str) -> Iterator[t
                 f"{kind} DataFrame has {names.count(column)} columns named {column!r}, so "
                 "which one to read is not known"
             )
-    return frame[list(columns)].itertuples(index=False, name=None)
+    rows: Iterator[tuple[Any, Any, Any]] = frame[list(columns)].itertuples(index=False, name=None)
+    return rows
 
 
-def _entries(source: Any, kind: str, columns: tuple[str, str, str]) -> Iterator[tuple]:
+def _entries(
+    source: Any, kind: str, columns: tuple[str, str, str]
+) -> Iterator[tuple[Any, Any, Any, str]]:
     """(query id, document id, value, where) of each entry of a dict or DataFrame, in order;
     anything else is a TypeError naming it."""
     if hasattr(source, "itertuples") and hasattr(source, "columns"):
@@ -155,6 +160,18 @@ def _path(source: Any) -> str | os.PathLike[str] | None:
     if isinstance(source, (bytes, bytearray)):
         raise TypeError(f"a path is a str or os.PathLike, not {type(source).__name__}")
     return source if isinstance(source, (str, os.PathLike)) else None
+
+
+def _paths(sources: Sequence[Source]) -> list[str | os.PathLike[str]] | None:
+    """The paths `sources` name, in order, or None when one names no file (those after it
+    are not looked at)."""
+    paths = []
+    for source in sources:
+        path = _path(source)
+        if path is None:
+            return None
+        paths.append(path)
+    return paths
 
 
 def _qrels(source: Source, columns: tuple[str, str, str]) -> Mapping[str, Mapping[str, Judgment]]:
@@ -259,9 +276,10 @@ def score_runs(
     _column_names(run_columns, "run_columns", "score")
     try:
         configs = [parse_measure(text) for text in wanted]
-        if _path(qrels) is not None and all(_path(run) is not None for run in runs):
-            columns = TableColumns(tuple(qrels_columns), tuple(run_columns))
-            outputs = [s.results for _, s in scored_runs(configs, qrels, runs, columns)]
+        paths = _paths([qrels, *runs])
+        if paths is not None:
+            columns = TableColumns((*qrels_columns,), (*run_columns,))
+            outputs = [s.results for _, s in scored_runs(configs, paths[0], paths[1:], columns)]
         else:
             judged = _qrels(qrels, qrels_columns)
             shared = _shared_columns(judged)

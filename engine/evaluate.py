@@ -50,7 +50,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import accumulate, pairwise
 from typing import Any
 
@@ -230,7 +230,10 @@ def label_gain(text: str, config: Config) -> tuple[Hashable, Enclosure] | None:
     return None if value is None else (Fraction(value), (Fraction(value),) * 2)
 
 
-def choice_key(config: Config, axis_id: str) -> tuple:
+ChoiceKey = tuple[Hashable, ...]
+
+
+def choice_key(config: Config, axis_id: str) -> ChoiceKey:
     """The choice `config` makes on `axis_id`, with that choice's parameters."""
     chosen = config.choice(axis_id)
     params = next(c for c in axis(axis_id)["choices"] if c["id"] == chosen).get("params", [])
@@ -242,13 +245,13 @@ LABEL_AXES = ("gain", "fractional", "negative")
 # Each label's `label_gain` ("error": an InputError) by label text and LABEL_AXES choices, as
 # `discounts_of` keeps discounts: a label is resolved once however many configurations
 # score it.
-_LABEL_GAINS: dict[tuple, tuple[Hashable, Enclosure] | str | None] = {}
+_LABEL_GAINS: dict[tuple[str, ChoiceKey], tuple[Hashable, Enclosure] | str | None] = {}
 _LABEL_GAINS_KEPT = 4096
 _LABEL_GAINS_LOCK = threading.Lock()
 
 
 def shared_label_gain(
-    text: str, config: Config, axes_key: tuple
+    text: str, config: Config, axes_key: ChoiceKey
 ) -> tuple[Hashable, Enclosure] | str | None:
     """`label_gain`, or "error" where it raises an InputError, computed once per label and
     `axes_key` (the LABEL_AXES choices of `config`); the kept values are immutable, and read
@@ -296,7 +299,7 @@ def gain_classes(label_texts: Sequence[str], config: Config) -> GainClasses:
 Bounds = tuple[int, int]
 
 
-def fixed_point(value: Fraction) -> Bounds:
+def fixed_point(value: Fraction | int) -> Bounds:
     """`value` between two integers at the scale 2^FIXED_BITS: floor and ceiling."""
     scaled = value * (1 << FIXED_BITS)
     return math.floor(scaled), math.ceil(scaled)
@@ -311,7 +314,7 @@ def fixed_enclosure(value: Any) -> Bounds:
     return _scaled_floor(ends[0]), -_scaled_floor(mpf_neg(ends[1]))
 
 
-def _scaled_floor(end: tuple) -> int:
+def _scaled_floor(end: tuple[int, int, int, int]) -> int:
     """floor(x × 2^FIXED_BITS) of a finite binary number x = ±mantissa × 2^exponent."""
     sign, mantissa, exponent, _ = end
     value, shift = (-int(mantissa) if sign else int(mantissa)), exponent + FIXED_BITS
@@ -378,12 +381,12 @@ def _frozen(array: np.ndarray) -> np.ndarray:
 
 # The longest discounts made of the last configurations used, by what they depend on
 # (`discount_key`); read and replaced under the lock, each value immutable.
-_DISCOUNTS: dict[tuple, Discounts] = {}
+_DISCOUNTS: dict[ChoiceKey, Discounts] = {}
 _DISCOUNTS_KEPT = 64
 _DISCOUNTS_LOCK = threading.Lock()
 
 
-def discount_key(config: Config) -> tuple:
+def discount_key(config: Config) -> ChoiceKey:
     """The discount choice with its parameters: all a rank's discount depends on
     (``ndcg.discount``)."""
     return choice_key(config, "discount")
@@ -487,7 +490,9 @@ class Prepared:
     run: RunColumns
     ranked: Ranked
     inputs: tuple[Qrels, Run] | None = None
-    _rankings: dict[tuple, ConfigRanking] = field(default_factory=dict, repr=False)
+    _rankings: dict[tuple[bytes, int, tuple[tuple[str, str], ...]], ConfigRanking] = field(
+        default_factory=dict, repr=False
+    )
     _rankings_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def ranking(self, classes: GainClasses, choices: dict[str, str]) -> ConfigRanking:
@@ -531,7 +536,9 @@ def prepare(
     return Prepared(qrels, run, ranked, inputs)
 
 
-def _counts(qidx: np.ndarray, classes: np.ndarray, kept: np.ndarray, width: int) -> dict:
+def _counts(
+    qidx: np.ndarray, classes: np.ndarray, kept: np.ndarray, width: int
+) -> dict[int, list[tuple[int, int]]]:
     """{query: [(class, count), ...] with classes descending} over the kept rows."""
     keys = qidx[kept].astype(np.int64) * width + classes[kept]
     distinct, counts = np.unique(keys, return_counts=True)
@@ -551,6 +558,7 @@ def _judged_ideal(
     prep: Prepared, classes: GainClasses, ranking: ConfigRanking, every_gain: bool
 ) -> dict[int, list[tuple[int, int]]]:
     """``ndcg.ideal.judged``: the gain counts of every judged document."""
+    assert classes.gains is not None
     row_class = classes.of_label[prep.qrels.label_id]
     kept = row_class >= 0 if every_gain else row_class > classes.zero
     return _counts(prep.qrels.qidx, row_class, kept, len(classes.gains))
@@ -560,6 +568,7 @@ def _retrieved_ideal(
     prep: Prepared, classes: GainClasses, ranking: ConfigRanking, every_gain: bool
 ) -> dict[int, list[tuple[int, int]]]:
     """``ndcg.ideal.retrieved``: the gain counts of the ranked documents."""
+    assert classes.gains is not None
     row_class, width = ranking.gain_class, len(classes.gains)
     if not every_gain:
         return _counts(ranking.qidx, row_class, row_class > classes.zero, width)
@@ -728,7 +737,7 @@ def evaluate_queries(
     fixed = [fixed_gain(v) for v in values]
     counted = ranking.rank <= k if k is not None else np.ones(len(ranking.rank), bool)
     # A credit of zero adds nothing to the DCG: only credits not exactly 0 meet a discount.
-    counted &= np.array([v != (0, 0) for v in values], bool)[credit]
+    counted &= np.array([v != (Fraction(0), Fraction(0)) for v in values], np.bool_)[credit]
     rows = np.flatnonzero(counted)
     ideal_depth = max((sum(count for _, count in pairs) for pairs in ideal.values()), default=0)
     ranked_depth = int(ranking.rank[rows].max()) if len(rows) else 0
@@ -740,7 +749,7 @@ def evaluate_queries(
     for q in queries:
         bounds = QueryBounds(dcg_of.get(q, (0, 0)), idcg_of.get(q, (0, 0)))
         qid = prep.qrels.qids[q]
-        entry, part = query_result(config, qid, bounds, lambda q=q: prep.query_inputs(q))
+        entry, part = query_result(config, qid, bounds, partial(prep.query_inputs, q))
         per_query[qid] = entry
         total = total.combine(part)
     return per_query, total

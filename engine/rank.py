@@ -46,7 +46,9 @@ class KeyTable:
         self.groups, self.words = groups, words
         count = len(groups)
         self.mask = (1 << max(1, (load * count - 1).bit_length())) - 1
-        self.table = np.full(self.mask + 1, -1, np.int64 if count >= 2**31 else np.int32)
+        self.table: np.ndarray = np.full(
+            self.mask + 1, -1, np.int64 if count >= 2**31 else np.int32
+        )
         self.first = np.arange(count)
         pending = np.arange(count)
         slot = (key_hashes(groups, words) & np.uint64(self.mask)).astype(np.int64)
@@ -63,10 +65,12 @@ class KeyTable:
             slot[pending] = (slot[pending] + 1) & self.mask
 
     def _equal(self, groups: np.ndarray, words: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        same = self.groups[rows] == groups
+        same: np.ndarray = self.groups[rows] == groups
         if words.shape[1] == 1:
-            return same & (self.words[rows, 0] == words[:, 0])
-        return same & np.all(self.words[rows] == words, axis=1)
+            same &= self.words[rows, 0] == words[:, 0]
+        else:
+            same &= np.all(self.words[rows] == words, axis=1)
+        return same
 
     def find(self, groups: np.ndarray, words: np.ndarray, values: np.ndarray) -> np.ndarray:
         """For each key, `values` at the table row holding it, or -1 when the key is absent."""
@@ -179,7 +183,7 @@ def _resort_exactly(run: RunColumns, rows: np.ndarray, queries: np.ndarray) -> n
     """Score-descending tie groups by exact decimals for the rows of `queries`; the returned
     tie keys are the dense ranks of the exact scores (equal decimals, equal keys)."""
     inexact = dict(zip(run.inexact_rows.tolist(), run.inexact_texts, strict=True))
-    keys = run.score[rows].astype(np.float64)
+    keys: np.ndarray = run.score[rows].astype(np.float64)
     qidx = run.qidx[rows]
     for q in queries.tolist():
         at = np.flatnonzero(qidx == q)
@@ -199,7 +203,8 @@ def _in_ranking_order(run: RunColumns, order: np.ndarray, label_of_row: np.ndarr
     run.qidx = run.qidx[run.file_row]
     run.score = run.score[run.file_row]
     run.words = run.words[run.file_row]
-    return label_of_row[run.file_row]
+    ordered: np.ndarray = label_of_row[run.file_row]
+    return ordered
 
 
 def rank_rows(run: RunColumns, label_of_row: np.ndarray) -> Ranked:
@@ -254,25 +259,27 @@ def _duplicates(qidx: np.ndarray, words: np.ndarray) -> np.ndarray:
     if not repeated.size:
         return np.zeros(0, np.int64)
     suspects = np.flatnonzero(np.isin(hashes, repeated))
-    return suspects[_exact_duplicates(qidx[suspects], words[suspects])]
+    copies: np.ndarray = suspects[_exact_duplicates(qidx[suspects], words[suspects])]
+    return copies
 
 
 def _exact_duplicates(qidx: np.ndarray, words: np.ndarray) -> np.ndarray:
     """`_duplicates` found by comparing every word of the keys (`KeyTable`), a table per
     block of whole queries."""
-    query_starts = np.flatnonzero(np.r_[True, qidx[1:] != qidx[:-1]]) if len(qidx) else []
+    query_starts = np.flatnonzero(np.r_[True, qidx[1:] != qidx[:-1]]) if len(qidx) else qidx
     cuts = [0]
     for start in np.asarray(query_starts).tolist():
         if start - cuts[-1] >= BLOCK_ROWS:
             cuts.append(start)
     cuts.append(len(qidx))
-    copies, holders = [], []
+    copy_parts: list[np.ndarray] = []
+    holder_parts: list[np.ndarray] = []
     for low, high in itertools.pairwise(cuts):
         first = KeyTable(qidx[low:high], words[low:high]).first
         at = np.flatnonzero(first != np.arange(high - low))
-        copies.append(low + at)
-        holders.append(low + first[at])
-    copies, holders = np.concatenate(copies), np.concatenate(holders)
+        copy_parts.append(low + at)
+        holder_parts.append(low + first[at])
+    copies, holders = np.concatenate(copy_parts), np.concatenate(holder_parts)
     # The table's holder is whichever row was placed first; the kept copy is the earliest.
     members = np.unique(np.concatenate([copies, holders]))
     holder_of = dict(zip(copies.tolist(), holders.tolist(), strict=True))
@@ -352,17 +359,16 @@ def rank_config(
     label = ranked.label
     keep = ranked.first_copy if KEEPS_FIRST_COPY[choices["duplicates"]] else None
     condense, flag = UNJUDGED_RULES[choices["unjudged"]]
-    judged_all = None
+    unjudged_queries = np.zeros(0, np.int64)
     if condense or flag:
         judged_all = (label >= 0) & (label_class[np.maximum(label, 0)] >= 0)
-    unjudged_queries = np.zeros(0, np.int64)
-    if flag:
-        loose = ~judged_all if keep is None else keep & ~judged_all
-        flags = np.zeros(len(ranked.has_duplicates), bool)
-        flags[ranked.qidx[loose]] = True
-        unjudged_queries = np.flatnonzero(flags)
-    if condense:
-        keep = judged_all if keep is None else keep & judged_all
+        if flag:
+            loose = ~judged_all if keep is None else keep & ~judged_all
+            flags = np.zeros(len(ranked.has_duplicates), bool)
+            flags[ranked.qidx[loose]] = True
+            unjudged_queries = np.flatnonzero(flags)
+        if condense:
+            keep = judged_all if keep is None else keep & judged_all
     chosen = slice(None) if keep is None else keep[ranked.notable]
     rows = ranked.notable[chosen]
     query_start = ranked.query_starts[np.searchsorted(ranked.query_starts, rows, "right") - 1]

@@ -79,7 +79,7 @@ class _Column:
 
     def __init__(self, dtype: type, capacity: int, width: int = 0) -> None:
         try:
-            self.data = np.empty((capacity, width) if width else capacity, dtype)
+            self.data: np.ndarray = np.empty((capacity, width) if width else capacity, dtype)
         except MemoryError:
             # A system that commits memory when it is reserved: start small and grow.
             rows = min(capacity, _FALLBACK_ROWS)
@@ -173,7 +173,7 @@ def _chunks(source: Source) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
         while True:
             if held + CHUNK_BYTES + _SLACK > len(buffer):
                 buffer = np.concatenate([buffer, np.zeros(len(buffer), np.uint8)])
-            got = stream.readinto(memoryview(buffer)[held : held + CHUNK_BYTES])
+            got = stream.readinto(buffer.data[held : held + CHUNK_BYTES])
             if not got:
                 break
             end = held + got
@@ -309,7 +309,7 @@ def _token_words(chunk: _Chunk, field: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _texts(chunk: _Chunk, field: int, rows: np.ndarray) -> list[str]:
     starts, ends = chunk.starts[rows, field].tolist(), chunk.ends[rows, field].tolist()
-    data = memoryview(chunk.data)
+    data = chunk.data.data
     return [str(data[s:e], "utf-8") for s, e in zip(starts, ends, strict=True)]
 
 

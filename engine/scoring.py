@@ -7,6 +7,7 @@ CSV); each result is the JSON result object of `Evaluation.to_json`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
@@ -54,8 +55,8 @@ def scored_files(
 
 def scored_runs(
     configs: Sequence[Config],
-    qrels_path: str | Path,
-    run_paths: Sequence[str | Path],
+    qrels_path: str | os.PathLike[str],
+    run_paths: Sequence[str | os.PathLike[str]],
     columns: table.TableColumns | None = None,
 ) -> Iterator[tuple[Source, Scored]]:
     """`scored_files` of each run in turn against one qrels file, read once for them all
@@ -151,7 +152,9 @@ def score_files_plain(
     return _plain(configs, read_qrels(qrels), read_run(run)).results
 
 
-def read_qrels_file(path: str | Path, names: Sequence[str]) -> dict[str, dict[str, Judgment]]:
+def read_qrels_file(
+    path: str | os.PathLike[str], names: Sequence[str]
+) -> dict[str, dict[str, Judgment]]:
     """The qrels of one file, TREC text or a table with the columns `names`
     (``ndcg.input.table``), as the plain reference takes them."""
     with opened(path) as source:
@@ -161,7 +164,9 @@ def read_qrels_file(path: str | Path, names: Sequence[str]) -> dict[str, dict[st
         return table.reference_qrels(table.qrels_columns(source, kind, names))
 
 
-def read_run_file(path: str | Path, names: Sequence[str], qids: list[str]) -> dict[str, list]:
+def read_run_file(
+    path: str | os.PathLike[str], names: Sequence[str], qids: list[str]
+) -> dict[str, list[Posting]]:
     """The run of one file, TREC text or a table with the columns `names`, as the plain
     reference takes it; of a table, the rows of the queries `qids` alone, as `score` keeps."""
     with opened(path) as source:

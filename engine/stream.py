@@ -35,6 +35,7 @@ from ndcgspec.engine.evaluate import (
 )
 from ndcgspec.engine.rank import widen
 from ndcgspec.engine.read import (
+    LineNumbers,
     QrelsColumns,
     RunColumns,
     RunPiece,
@@ -169,6 +170,8 @@ class QrelsByQuery:
         counts = self.bounds[queries + 1] - starts
         before = np.cumsum(counts) - counts
         rows = self.order[np.repeat(starts - before, counts) + np.arange(counts.sum())]
+        # A file's qrels (the text reader's, a table's) number their lines run-length coded.
+        assert isinstance(qrels.lines, LineNumbers)
         return QrelsColumns(
             qrels.path,
             [qrels.qids[q] for q in queries.tolist()],

@@ -47,13 +47,14 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import cache, partial, reduce
 from itertools import groupby, pairwise
-from typing import Any
+from typing import Any, TypeGuard, TypeVar
 
 import mpmath
 
 from ndcgspec.engine.evaluate import (
     LABEL_AXES,
     Bounds,
+    ChoiceKey,
     MeanPart,
     NeedsMoreDigits,
     QueryBounds,
@@ -79,7 +80,12 @@ from ndcgspec.reference.ideal import every_gain_enters
 from ndcgspec.reference.inputs import Judgment, Posting, Qrels, Run
 from ndcgspec.reference.query import QueryResult, judged_gain
 
+T = TypeVar("T")
 Entries = dict[str, dict[str, str | None]]
+# A query's entry of the result object and its share of the mean (`evaluate.query_result`).
+Outcome = tuple[dict[str, str | None], MeanPart]
+# A list of gains, exact fractions or ints (`Sweep._intern`).
+Gains = tuple[Fraction | int, ...]
 # By ``ndcg.ideal`` choice the engine declares (`support`), whether the ideal list's candidates
 # are the ranked documents, so that it depends on the duplicates and unjudged axes too; the
 # candidates themselves are the reference's (`reference.ideal.CHOICES`). Another choice is
@@ -108,7 +114,7 @@ class _ByEmpty:
     (``ndcg.empty``), and is computed per choice. `content` says what its DCG and IDCG are
     sums of (`Sweep._result`)."""
 
-    content: tuple
+    content: tuple[int, int, ChoiceKey, int | None]
     bounds: QueryBounds
 
 
@@ -118,9 +124,9 @@ class _Keys:
     says every gain is a fraction (else the engine scores the configuration whole)."""
 
     labels: int
-    ranking: tuple
-    ideal: tuple
-    discount: tuple
+    ranking: tuple[int, str | None, str, str]
+    ideal: tuple[int, str, bool, tuple[str | None, str] | None]
+    discount: ChoiceKey
     rational: bool
 
 
@@ -141,15 +147,16 @@ class Sweep:
         )
         self._position = {q: i for i, q in enumerate(self.qids)}
         self._memo: dict[Hashable, Any] = {}
-        self._ids: dict[tuple, int] = {}
-        self._lists: list[tuple] = []
-        self._fixed: dict[Fraction, Bounds] = {}
+        self._ids: dict[Gains, int] = {}
+        self._lists: list[Gains] = []
+        self._fixed: dict[Fraction | int, Bounds] = {}
         self._inputs: Inputs | None = None
 
-    def _cached(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+    def _cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         if key not in self._memo:
             self._memo[key] = compute()
-        return self._memo[key]
+        value: T = self._memo[key]
+        return value
 
     def keys(self, config: Config) -> _Keys:
         """The steps `config` shares with other configurations."""
@@ -173,12 +180,12 @@ class Sweep:
 
     # -- labels: fractional, negative, gain ------------------------------------------------
 
-    def _resolve(self, config: Config) -> tuple | _Marker:
+    def _resolve(self, config: Config) -> tuple[Resolved, ...] | _Marker:
         """The gain of every distinct label, as an exact fraction (an int when integral), None
         (``ndcg.negative.unjudged``) or a _Rejection (the configuration rejects the label, for
         the reason it gives: configurations rejecting for other reasons share no result); IRRATIONAL
         when a gain is not a fraction."""
-        resolved: list[Fraction | int | _Rejection | None] = []
+        resolved: list[Resolved] = []
         with computing_with(EXACT):
             for label in self.labels:
                 try:
@@ -189,15 +196,18 @@ class Sweep:
                 except NotRational:
                     return IRRATIONAL
                 # An integral gain as an int: the same number, and ranking compares ints fast.
-                integral = value is not None and value.denominator == 1
-                resolved.append(int(value) if integral else value)
+                if value is not None and value.denominator == 1:
+                    value = int(value)
+                resolved.append(value)
         return tuple(resolved)
 
-    def _gains(self, labels: int, config: Config) -> dict[str, dict[str, Any]]:
+    def _gains(self, labels: int, config: Config) -> dict[str, dict[str, Resolved]]:
         """Per query, each judged document's gain: an exact fraction, None or a _Rejection."""
 
-        def compute() -> dict[str, dict[str, Any]]:
-            by_label = dict(zip(self.labels, self._resolve(config), strict=True))
+        def compute() -> dict[str, dict[str, Resolved]]:
+            resolved = self._resolve(config)
+            assert not isinstance(resolved, _Marker), "an irrational configuration goes whole"
+            by_label = dict(zip(self.labels, resolved, strict=True))
             return {
                 q: {d: by_label[j.label] for d, j in docs.items()} for q, docs in self.qrels.items()
             }
@@ -229,12 +239,14 @@ class Sweep:
             self._lists.append(values)
         return found
 
-    def _score_order(self, qid: str, config: Config) -> tuple[list[Posting], list] | InputError:
+    def _score_order(
+        self, qid: str, config: Config
+    ) -> tuple[list[Posting], list[list[Posting]]] | InputError:
         """The postings of `qid` after the duplicates axis, in run order and in groups of
         equal scores, highest first, run order within a group (``ndcg.ties``: the order
         every ties choice starts from)."""
 
-        def compute() -> tuple[list[Posting], list] | InputError:
+        def compute() -> tuple[list[Posting], list[list[Posting]]] | InputError:
             postings: Sequence[Posting] = self.run.get(qid, ())
             try:
                 kept = duplicates.CHOICES[config.choice("duplicates")](postings, qid)
@@ -248,7 +260,7 @@ class Sweep:
     def _kept(self, qid: str, labels: int, config: Config) -> _Kept | InputError:
         """The documents of `qid` the duplicates and unjudged axes leave ranked."""
         gains = self._gains(labels, config).get(qid, {})
-        if any(isinstance(g, _Rejection) for g in gains.values()):
+        if not _accepted(gains):
             return self._label_error(qid, config)
         order = self._score_order(qid, config)
         if isinstance(order, InputError):
@@ -276,6 +288,8 @@ class Sweep:
                 if gain is None:
                     if unjudged_gain is CONDENSED:
                         continue
+                    # Not ERROR either: a query with an unjudged document has returned above.
+                    assert not isinstance(unjudged_gain, _Marker)
                     gain = unjudged_gain
                 postings.append(posting)
                 kept.append(gain)
@@ -355,13 +369,15 @@ class Sweep:
 
     # -- nDCG, empty, aggregate ----------------------------------------------------------------
 
-    def _query_lists(self, keys: _Keys, config: Config) -> tuple[int, list, int]:
+    def _query_lists(
+        self, keys: _Keys, config: Config
+    ) -> tuple[int, list[tuple[int, int] | InputError], int]:
         """Per qrels query (in `qids` order), the ids of its credited gains and of its ideal
         list, or its InputError; and the length of the longest of those lists. Equal
         outcomes have one id (first), so configurations that rank and judge every query
         alike share all that follows."""
 
-        def compute() -> tuple[int, list, int]:
+        def compute() -> tuple[int, list[tuple[int, int] | InputError], int]:
             lists: list[tuple[int, int] | InputError] = []
             longest = 0
             for qid in self.qids:
@@ -379,13 +395,13 @@ class Sweep:
 
     def _per_query(
         self, keys: _Keys, config: Config, cutoff: int | None
-    ) -> list[tuple[dict, MeanPart] | _ByEmpty | InputError]:
+    ) -> list[Outcome | _ByEmpty | InputError]:
         """Per qrels query (in `qids` order), its result object entry and share of the mean,
         the same under every empty and aggregate choice; or _ByEmpty; or its InputError."""
         lists_id, lists, longest = self._query_lists(keys, config)
         at = None if cutoff is None or cutoff >= longest else cutoff
 
-        def compute() -> list[tuple[dict, MeanPart] | _ByEmpty | InputError]:
+        def compute() -> list[Outcome | _ByEmpty | InputError]:
             # The configuration with its cutoff, made only if a result is not known yet.
             measure = cache(lambda: config.replace(cutoff=cutoff))
             return [
@@ -406,7 +422,7 @@ class Sweep:
         config: Config,
         measure: Callable[[], Config],
         cutoff: int | None,
-    ) -> tuple[dict, MeanPart] | _ByEmpty:
+    ) -> Outcome | _ByEmpty:
         """The result of a query whose DCG sums the gains `credits` names and whose IDCG the
         gains `ideal` names, both cut at `cutoff`. A cutoff at or past both lists' ends cuts
         nothing (``ndcg.cutoff``), and the values depend on nothing else: queries and
@@ -415,7 +431,7 @@ class Sweep:
         longest = max(len(self._lists[credits]), len(self._lists[ideal]))
         at = None if cutoff is None or cutoff >= longest else cutoff
         content = (credits, ideal, keys.discount, at)
-        found = self._memo.get(("result", content))
+        found: Outcome | None = self._memo.get(("result", content))
         if found is None:
             bounds = QueryBounds(
                 self._sums(credits, keys, config)[at], self._sums(ideal, keys, config)[at]
@@ -452,7 +468,7 @@ class Sweep:
         per_query = self._per_query(keys, config, cutoff)
         aggregated = config.choice("aggregate")
         queries = aggregate.CHOICES[aggregated](self.qids, self.run.keys())
-        results: list[tuple[dict, MeanPart]] = []
+        results: list[Outcome] = []
         for qid in queries:
             result = per_query[self._position[qid]]
             if isinstance(result, _ByEmpty):
@@ -467,9 +483,7 @@ class Sweep:
         key = ("mean", aggregated, *map(id, results))
         return self._cached(key, lambda: self._scores_of(queries, results, config, cutoff))
 
-    def _by_empty(
-        self, qid: str, pending: _ByEmpty, config: Config, cutoff: int | None
-    ) -> tuple[dict, MeanPart]:
+    def _by_empty(self, qid: str, pending: _ByEmpty, config: Config, cutoff: int | None) -> Outcome:
         """The result of a query whose IDCG is not known to be positive (``ndcg.empty``)."""
         return self._cached(
             ("by empty", qid, pending.content, config.choice("empty")),
@@ -481,7 +495,7 @@ class Sweep:
     def _scores_of(
         self,
         queries: Sequence[str],
-        results: Sequence[tuple[dict, MeanPart]],
+        results: Sequence[Outcome],
         config: Config,
         cutoff: int | None,
     ) -> Scores | InputError:
@@ -552,18 +566,23 @@ class Scores:
         with working_precision():
             return {
                 q: QueryResult(
-                    q,
-                    *(None if e[v] is None else held(e[v]) for v in ("ndcg", "dcg", "idcg")),
-                    self.in_mean[q],
-                    (),
+                    q, _held(e["ndcg"]), _held(e["dcg"]), _held(e["idcg"]), self.in_mean[q], ()
                 )
                 for q, e in self.per_query.items()
             }
 
-    def signature(self) -> tuple:
+    def signature(self) -> Signature:
         """Equal for results that agree on every query's nDCG and on which queries enter
         the mean: configurations indistinguishable on this input."""
         return tuple((q, e["ndcg"], self.in_mean[q]) for q, e in self.per_query.items())
+
+
+def _held(text: str | None) -> mpmath.mpf | None:
+    return None if text is None else held(text)
+
+
+# Each query's nDCG digits and whether it enters the mean, in qrels order (`Scores.signature`).
+Signature = tuple[tuple[str, str | None, bool], ...]
 
 
 @dataclass(frozen=True)
@@ -573,6 +592,15 @@ class _Rejection:
 
     message: str
     axis: str | None
+
+
+# What a label resolves to (`Sweep._resolve`): its gain, None (unjudged) or a rejection.
+Resolved = Fraction | int | _Rejection | None
+
+
+def _accepted(gains: dict[str, Resolved]) -> TypeGuard[dict[str, Fraction | int | None]]:
+    """Whether the configuration rejects no label of a query's judgments."""
+    return not any(isinstance(g, _Rejection) for g in gains.values())
 
 
 class _Marker:
@@ -591,7 +619,7 @@ CONDENSED = _Marker("CONDENSED")
 
 
 @cache
-def _unjudged_gain(choice: str) -> Fraction | _Marker:
+def _unjudged_gain(choice: str) -> Fraction | int | _Marker:
     """What the ``ndcg.unjudged`` choice does to one unjudged document, asked of the
     reference: the gain it is ranked with, CONDENSED when it leaves the ranking, ERROR when
     it is rejected. Each choice treats each document alone, so this is what it does to
@@ -605,6 +633,7 @@ def _unjudged_gain(choice: str) -> Fraction | _Marker:
     if not ranked:
         return CONDENSED
     gain = ranked[0].gain
+    assert gain is not None, "the unjudged axis ranks a document with a gain"
     # An integral gain as an int, as `Sweep._resolve` gives it: equal lists hash alike, fast.
     return int(gain) if gain.denominator == 1 else gain
 

@@ -330,7 +330,9 @@ def qrels_columns(source: Source, kind: str, names: Sequence[str]) -> QrelsColum
     )
 
 
-def _scores(array: Any, column: str, where: str, row: int) -> tuple[np.ndarray, np.ndarray, list]:
+def _scores(
+    array: Any, column: str, where: str, row: int
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Doubles of a score column, the rows whose double is not known to be exact (``read``'s
     rule: `rank.exact_score` reads an exact row's decimal back from its double) and their
     decimal texts. A double is its own exact decimal."""
@@ -390,10 +392,10 @@ def reference_qrels(qrels: QrelsColumns) -> dict[str, dict[str, Judgment]]:
     return judged
 
 
-def reference_run(run: RunColumns, qids: list[str]) -> dict[str, list]:
+def reference_run(run: RunColumns, qids: list[str]) -> dict[str, list[Posting]]:
     """The run (its rows of qrels queries) as the plain reference takes it."""
     inexact = dict(zip(run.inexact_rows.tolist(), run.inexact_texts, strict=True))
-    postings: dict[str, list] = {}
+    postings: dict[str, list[Posting]] = {}
     for docid, row in zip(token_texts(run.words), range(len(run.qidx)), strict=True):
         posting = Posting(docid, exact_score(run, row, inexact), Location(run.path, run.lines[row]))
         postings.setdefault(qids[run.qidx[row]], []).append(posting)

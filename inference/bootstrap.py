@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 
 from ndcgspec.inference.exact import Limbs, mean, scaled, sorted_rows
@@ -155,7 +156,7 @@ def bca_interval(
     ctx = computing_mp()
     with ctx.workdps(DPS):
 
-        def phi_inverse(p: Fraction) -> object:
+        def phi_inverse(p: Fraction) -> mpmath.mpf:
             return ctx.sqrt(2) * ctx.erfinv(2 * ctx.mpf(p.numerator) / p.denominator - 1)
 
         a = (

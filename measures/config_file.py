@@ -112,6 +112,7 @@ def _check_yaml_shape(text: str) -> None:
     mapping are its keys and values in turn."""
     depth, outer_mapping, nodes, key = 0, False, 0, None
     for event in yaml.parse(text, Loader=_ExactLoader):
+        assert event.start_mark is not None, "the parser marks every event"
         line = event.start_mark.line + 1
         if depth == 0 and isinstance(event, yaml.MappingStartEvent):
             outer_mapping = True
@@ -182,7 +183,7 @@ def _parse_yaml(text: str) -> tuple[Any, dict[str, int]]:
         loader = _ExactLoader(text)
         try:
             node = loader.get_single_node()
-            value = loader.construct_document(node) if node is not None else None
+            value: Any = loader.construct_document(node) if node is not None else None
         except _Problem as problem:
             if problem.index is not None:
                 problem.key = _key_at(node, problem.index)
@@ -209,7 +210,7 @@ def _parse_yaml(text: str) -> tuple[Any, dict[str, int]]:
     return value, lines
 
 
-def _key_at(node: yaml.Node, index: int) -> str | None:
+def _key_at(node: yaml.Node | None, index: int) -> str | None:
     """The key of the outer mapping `node` whose entry spans the character `index`."""
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
@@ -251,5 +252,5 @@ def load_config_file(path: str | Path) -> Config:
     try:
         return Config.from_mapping(values)
     except ConfigError as error:
-        line = lines.get(str(error_key(error)))
-        raise ConfigError(str(error), Location(str(path), line or None)) from None
+        key_line = lines.get(str(error_key(error)))
+        raise ConfigError(str(error), Location(str(path), key_line or None)) from None

@@ -141,6 +141,7 @@ def atol(text: str) -> int:
     are 1, "x" is 0). A number beyond C's long, where atol is undefined, is an OverflowError
     saying so."""
     match = _ATOL.match(text)
+    assert match is not None, "every part of the pattern is optional"
     digits = match.group("digits")
     # Counting digits first keeps a huge field from costing a huge conversion.
     value = int(match.group("sign") + digits) if 0 < len(digits) <= _LONG_DIGITS else 0
@@ -175,6 +176,7 @@ def parse_trec_measure(text: str) -> TrecMeasure:
     """A ``-m`` argument of the nDCG family (or runid, num_q); anything else a ConfigError
     saying what ndcgspec computes."""
     match = _NAME.fullmatch(text)
+    assert match is not None, "every part of the pattern is optional"
     name, params = match.group("name"), match.group("params")
     if name in NICKNAMES:
         raise ConfigError(
@@ -248,5 +250,6 @@ def is_trec_eval_name(text: str) -> bool:
     """Whether `text` is written as a trec_eval nDCG name (``ndcg_cut.10``, ``ndcg.1=3``,
     ``Rndcg``); a bare ``ndcg`` is the canonical nDCG, so it is not."""
     match = _NAME.fullmatch(text.strip())
+    assert match is not None, "every part of the pattern is optional"
     name, params = match.group("name"), match.group("params")
     return name in NDCG_MEASURES and not (name == "ndcg" and params is None)

@@ -5,27 +5,36 @@ Run queries absent from the qrels are ignored under every choice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any, Protocol, TypeVar
 
 import mpmath
 
 from ndcgspec.reference.arithmetic import Real, correctly_rounded, fsum
 from ndcgspec.reference.contexts import held
 
+# A query as the caller names it: its id, or its index (the engine's columns).
+Q = TypeVar("Q", bound=Hashable)
 
-def qrels(qrels_queries: Iterable[str], run_queries: Iterable[str]) -> list[str]:
+
+def qrels(qrels_queries: Iterable[Q], run_queries: Iterable[Q]) -> list[Q]:
     """``ndcg.aggregate.qrels``: every query of the qrels, in qrels order."""
     return list(qrels_queries)
 
 
-def run(qrels_queries: Iterable[str], run_queries: Iterable[str]) -> list[str]:
+def run(qrels_queries: Iterable[Q], run_queries: Iterable[Q]) -> list[Q]:
     """``ndcg.aggregate.run``: queries in both the run and the qrels, in qrels order."""
     present = set(run_queries)
     return [q for q in qrels_queries if q in present]
 
 
-CHOICES: dict[str, Callable[[Iterable[str], Iterable[str]], list[str]]] = {
+class Choice(Protocol):
+    """A choice of the axis: the queries scored, of the qrels' and the run's queries."""
+
+    def __call__(self, qrels_queries: Iterable[Q], run_queries: Iterable[Q]) -> list[Q]: ...
+
+
+CHOICES: dict[str, Choice] = {
     "qrels": qrels,
     "run": run,
 }

@@ -20,6 +20,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from typing import Generic, TypeAlias, TypeVar
 
 import mpmath
 from mpmath.ctx_iv import MPIntervalContext, ivmpf
@@ -39,9 +40,11 @@ from ndcgspec.reference.decimals import (
 #: A number of the computation: an mpf of a floating-point context (each context has its own
 #: mpf class, all of them mpnumeric), an interval of an interval context, or a Fraction of
 #: `Rationals`.
-Number = mpnumeric | ivmpf | Fraction
+Number: TypeAlias = mpnumeric | ivmpf | Fraction
 #: What `Real.of` and `Rationals.mpf` take as an exactly known number.
-Exact = Number | int | float | str | Decimal
+Exact: TypeAlias = Number | int | float | str | Decimal
+
+V = TypeVar("V")
 
 # The largest power n tried when asking whether log_b(x) is the integer n (`Rationals.log`).
 LARGEST_RATIONAL_LOG = 64
@@ -174,24 +177,30 @@ class Ordered:
 
 
 @dataclass(eq=False)
-class Real:
+class PerSetting(Generic[V]):
+    """A value given by the computation that yields it in the current `numbers()`; each
+    setting's result is kept."""
+
+    compute: Callable[[], V]
+    _known: dict[Setting, V] = field(default_factory=dict, repr=False)
+
+    def __call__(self) -> V:
+        setting = _SETTING.get()
+        if setting not in self._known:
+            self._known[setting] = self.compute()
+        return self._known[setting]
+
+
+@dataclass(eq=False)
+class Real(PerSetting[Number]):
     """A real number given by the computation that yields it in the current `numbers()`;
     each setting's result is kept."""
-
-    compute: Callable[[], Number]
-    _known: dict[Setting, Number] = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, value: Exact) -> Real:
         """An exactly known number: an int, a float, a Fraction, a Decimal or an mpf."""
         exact = _fraction(value)
         return cls(lambda: numbers().mpf(exact.numerator) / exact.denominator)
-
-    def __call__(self) -> Number:
-        setting = _SETTING.get()
-        if setting not in self._known:
-            self._known[setting] = self.compute()
-        return self._known[setting]
 
     def exact(self) -> Fraction | None:
         """The value as a fraction, or None when it is not rational."""
@@ -218,7 +227,7 @@ def enclosure(interval: Number) -> tuple[Fraction, Fraction]:
     return mpf_fraction(low), mpf_fraction(high)
 
 
-def _endpoints(interval: Number) -> tuple[Fraction, Fraction] | None:
+def _endpoints(interval: ivmpf) -> tuple[Fraction, Fraction] | None:
     """The ends of an enclosure as fractions; None when one is infinite."""
     if any(end in (finf, fninf, fnan) for end in interval._mpi_):
         return None
@@ -289,7 +298,7 @@ def sign(real: Real) -> int:
     digits; an enclosure still holding 0 at the cap is 0 (``ndcg.precision``)."""
     for attempt, dps in enumerate(_precisions()):
         ends = _tried(real, enclosing(dps))
-        if ends is not None and (ends[0] > 0 or ends[1] < 0 or ends == (0, 0)):
+        if ends is not None and (ends[0] > 0 or ends[1] < 0 or ends[0] == 0 == ends[1]):
             return 1 if ends[0] > 0 else -1 if ends[1] < 0 else 0
         if attempt == 0 and (exact := real.exact()) is not None:
             return (exact > 0) - (exact < 0)

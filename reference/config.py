@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
 from functools import cache
-from typing import Any
+from typing import Any, Literal, overload
 
 from ndcgspec.reference.decimals import BeyondLimits, canonical_decimal, parse_decimal
 from ndcgspec.reference.errors import ConfigError, NdcgSpecError
@@ -30,12 +30,14 @@ from ndcgspec.spec import load_presets, load_spec
 
 MEASURE_NAME = "nDCG"
 LIMITS: dict[str, Any] = load_spec()["limits"]
-ParamValue = Decimal | str | tuple[tuple[Decimal, Decimal], ...]
+LabelMap = tuple[tuple[Decimal, Decimal], ...]
+ParamValue = Decimal | str | LabelMap
 
 
 def axes() -> list[dict[str, Any]]:
     """The axes of the specification, in spec order (``ndcg.yaml`` ``axes``)."""
-    return load_spec()["axes"]
+    entries: list[dict[str, Any]] = load_spec()["axes"]
+    return entries
 
 
 def axis(axis_id: str) -> dict[str, Any]:
@@ -74,7 +76,8 @@ def _version(text: str) -> tuple[int, ...]:
 def _choice(axis_id: str, choice_id: str) -> dict[str, Any]:
     for entry in axis(axis_id)["choices"]:
         if entry["id"] == choice_id:
-            return entry
+            found: dict[str, Any] = entry
+            return found
     valid = ", ".join(choice_ids(axis_id))
     raise ConfigError(
         f"unknown choice {shown(choice_id)} for axis {shown(axis_id)}; valid: {valid}"
@@ -159,7 +162,7 @@ def _decimal(name: str, raw: Any) -> Decimal:
     return value
 
 
-def _label_map(name: str, raw: Any) -> tuple[tuple[Decimal, Decimal], ...]:
+def _label_map(name: str, raw: Any) -> LabelMap:
     if isinstance(raw, Mapping):
         pairs = list(raw.items())
     elif isinstance(raw, (list, tuple)) and all(
@@ -315,6 +318,16 @@ class Config:
         """The choice id this configuration makes on `axis_id`."""
         return self._choices[axis_id]
 
+    # The parameters of spec/ndcg.yaml by their type there: a label_map, a log_base (a
+    # decimal or "e") and decimals; a parameter not listed is any ParamValue.
+    @overload
+    def param(self, name: Literal["gain_map"]) -> LabelMap: ...
+    @overload
+    def param(self, name: Literal["log_base"]) -> Decimal | Literal["e"]: ...
+    @overload
+    def param(self, name: Literal["log_offset", "persistence"]) -> Decimal: ...
+    @overload
+    def param(self, name: str) -> ParamValue: ...
     def param(self, name: str) -> ParamValue:
         """The value of a parameter of one of the chosen choices."""
         return self._params[name]
@@ -395,12 +408,14 @@ class Config:
 
 
 def _chosen_params(axis_id: str, choice_id: str) -> list[str]:
-    return _choice(axis_id, choice_id).get("params", [])
+    names: list[str] = _choice(axis_id, choice_id).get("params", [])
+    return names
 
 
 def presets() -> list[dict[str, Any]]:
     """The presets of ``spec/presets.yaml``, in file order."""
-    return load_presets()["presets"]
+    entries: list[dict[str, Any]] = load_presets()["presets"]
+    return entries
 
 
 def preset(name: str) -> dict[str, Any]:

@@ -30,7 +30,7 @@ class FixedPrecision(RuntimeError):
     (conversion, +, −, ×, /, sums, comparisons) may run in one."""
 
 
-class HoldingContext(mpmath.MPContext):
+class HoldingContext(mpmath.MPContext):  # type: ignore[misc]  # mpmath has no types
     """An mpmath context whose precision is set once, when it is made."""
 
     def __init__(self, dps: int) -> None:

@@ -27,7 +27,7 @@ def error(label: Decimal, where: Location | None) -> Decimal:
     return label
 
 
-CHOICES: dict[str, Callable[[Decimal, str | None], Decimal]] = {
+CHOICES: dict[str, Callable[[Decimal, Location | None], Decimal]] = {
     "keep": keep,
     "truncate": truncate,
     "error": error,

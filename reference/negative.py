@@ -43,7 +43,7 @@ def error(label: Decimal, config: Config, where: Location | None) -> Any | None:
     raise rejection("negative", f"negative label {label} is not allowed", where)
 
 
-CHOICES: dict[str, Callable[[Decimal, Config, str | None], Any | None]] = {
+CHOICES: dict[str, Callable[[Decimal, Config, Location | None], Any | None]] = {
     "zero": zero,
     "unjudged": unjudged,
     "keep": keep,

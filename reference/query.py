@@ -12,6 +12,7 @@ import mpmath
 from ndcgspec.reference import duplicates, empty, fractional, negative, ties, unjudged
 from ndcgspec.reference.arithmetic import (
     MP,
+    PerSetting,
     Real,
     computing_with,
     correctly_rounded,
@@ -198,7 +199,7 @@ def evaluate_query(
     the discounts of the evaluation the query belongs to (its own when not given)."""
     weights = weights or RankWeights(config)
     trace = Trace(lambda: _trace(*_ranking_and_ideal(qid, judgments, postings, config), weights))
-    sums = Real(
+    sums = PerSetting(
         lambda: _discounted_sums(*_ranking_and_ideal(qid, judgments, postings, config), weights)
     )
     dcg, idcg = Real(lambda: sums()[0]), Real(lambda: sums()[1])

@@ -15,8 +15,10 @@ def choice_anchor(axis_id: str, choice_id: str) -> str:
     entry = axis(axis_id)
     for choice in entry.get("choices", []):
         if choice["id"] == choice_id:
-            return choice["anchor"]
-    return entry["anchor"]
+            anchor: str = choice["anchor"]
+            return anchor
+    own: str = entry["anchor"]
+    return own
 
 
 def rejection(axis_id: str, problem: str, where: Location | None = None) -> InputError:

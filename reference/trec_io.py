@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import io
 import os
 import re
 import shutil
 import stat
 import tempfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import BinaryIO
 
 from ndcgspec.reference.decimals import BeyondLimits, parse_decimal
 from ndcgspec.reference.errors import InputError, Location, NdcgSpecError
@@ -48,11 +48,11 @@ class Source:
     (seekable), `size` their count."""
 
     name: str
-    file: BinaryIO
+    file: io.BufferedIOBase
     compressed: bool
     size: int
 
-    def text(self) -> BinaryIO:
+    def text(self) -> io.BufferedIOBase:
         """The text from its start, gunzipped, after the byte-order mark if there is one.
         The stream is the source's: read it, do not close it."""
         self.file.seek(0)
@@ -67,7 +67,7 @@ def _cannot_read(error: BaseException, where: Location, what: str = "cannot read
 
 
 @contextmanager
-def opened(path: str | Path | Source) -> Iterator[Source]:
+def opened(path: str | os.PathLike[str] | Source) -> Iterator[Source]:
     """`path` opened once for every reader ("-": standard input); anything but a regular file
     (a pipe, a FIFO, a terminal, process substitution) is copied once to a temporary file,
     since it can be read only once. A Source is handed back as it is."""
@@ -78,7 +78,7 @@ def opened(path: str | Path | Source) -> Iterator[Source]:
     with ExitStack() as stack:
         try:
             raw = os.fdopen(os.dup(0), "rb") if str(path) == STDIN else open(path, "rb")  # noqa: SIM115
-            file = stack.enter_context(raw)
+            file: io.BufferedIOBase = stack.enter_context(raw)
             if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
                 file = stack.enter_context(tempfile.TemporaryFile())
                 shutil.copyfileobj(raw, file, _COPY_BYTES)
@@ -110,14 +110,14 @@ def fields_of(line: bytes, where: Location) -> list[str]:
     return fields
 
 
-def _lines(stream: BinaryIO) -> Iterator[bytes]:
+def _lines(stream: io.BufferedIOBase) -> Iterator[bytes]:
     """The lines of `stream`, none read past LINE_BYTES (``ndcg.limits``): a longer line comes
     back cut there, for `fields_of` to refuse, so that no line costs more."""
     while line := stream.readline(LINE_BYTES + 2):
         yield line
 
 
-def read_lines(path: str | Path | Source) -> Iterator[tuple[Location, list[str]]]:
+def read_lines(path: str | Path | Source) -> Generator[tuple[Location, list[str]], None, None]:
     """(file and line, fields) of every non-blank line of a text file, gunzipped when it
     starts with the gzip magic; an empty file is an error."""
     with opened(path) as source:

@@ -159,10 +159,10 @@ def score_partition(
     stands for bytes that were not UTF-8: such a line is an error, as the readers make it."""
     import pandas as pd
 
-    batches = [batch for batch in batches if len(batch)]
-    if not batches:
+    filled = [batch for batch in batches if len(batch)]
+    if not filled:
         return
-    rows = pd.concat(batches).sort_values(["kind", "row"], kind="stable")
+    rows = pd.concat(filled).sort_values(["kind", "row"], kind="stable")
     frames = (rows[rows["kind"] == QRELS], rows[rows["kind"] == RUN])
     columns = dict.fromkeys(field.split()[0] for field in RESULTS_SCHEMA.split(", "))
     counts: dict[str, Any] = {"config": COUNTED}

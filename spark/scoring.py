@@ -221,7 +221,12 @@ def scored_paths(
             raise InputError(f"cannot read: {error.getMessage()}", Location(path)) from None
         decoded.append(not _is_parquet(path))
     return scored_lines(
-        configs, *lines, (qrels, run), partitions=partitions, decoded=(decoded[0], decoded[1])
+        configs,
+        lines[0],
+        lines[1],
+        (qrels, run),
+        partitions=partitions,
+        decoded=(decoded[0], decoded[1]),
     )
 
 

@@ -25,7 +25,8 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, TypeVar
 
-T = TypeVar("T")
+# What `kept` keeps: the plain values marshal writes.
+T = TypeVar("T", bound="dict[Any, Any] | list[Any] | tuple[Any, ...] | str | bytes | float | None")
 
 CACHE_ENV = "NDCGSPEC_CACHE_DIR"
 """Where computed values are kept between runs (``~/.cache/ndcgspec`` when unset, nowhere
@@ -56,7 +57,8 @@ def kept(kind: str, key: str, compute: Callable[[], T]) -> T:
     path = None if root is None else root / kind / f"{key}.marshal{marshal.version}"
     if path is not None:
         try:
-            return marshal.loads(path.read_bytes())
+            kept_value: T = marshal.loads(path.read_bytes())
+            return kept_value
         except (OSError, EOFError, ValueError, TypeError):
             pass
     value = compute()
@@ -76,7 +78,9 @@ def _parsed_yaml(data: bytes) -> dict[str, Any]:
     import yaml
 
     # libyaml's safe loader when PyYAML was built with it: the same data, parsed in C.
-    return yaml.load(data.decode("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    parsed: dict[str, Any] = yaml.load(data.decode("utf-8"), Loader=loader)
+    return parsed
 
 
 def _keep(path: Path, content: bytes) -> None:
@@ -125,4 +129,7 @@ def load_comparison() -> dict[str, Any]:
 @cache
 def load_schema(name: str) -> dict[str, Any]:
     """The JSON Schema ``schema/<name>.schema.json``."""
-    return json.loads(spec_file(f"schema/{name}.schema.json").read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(
+        spec_file(f"schema/{name}.schema.json").read_text(encoding="utf-8")
+    )
+    return schema

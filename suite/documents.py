@@ -7,6 +7,7 @@ reference never grades itself alone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import permutations
 from typing import Any
 
@@ -149,7 +150,7 @@ def worst_ordering() -> dict[str, Any]:
 
 
 REVERSAL_LABELS = (3, 3, 2, 2, 1, 0)
-REVERSAL_CLAIM = {
+REVERSAL_CLAIM: dict[str, Any] = {
     "orderings": 180,
     "pairs": 16110,
     "opposite_pairs": 1002,
@@ -202,7 +203,7 @@ ISSUE_EXAMPLES = {
 
 
 def judged_ranking(
-    ranked: list[int | None], judged: list[int], qid: str = "q1"
+    ranked: Sequence[int | None], judged: list[int], qid: str = "q1"
 ) -> tuple[list[Row], list[Row]]:
     """Qrels judging documents j1..jn with `judged`, and a run whose rank i holds a judged
     document of label ranked[i] (each used once) or, for None, an unjudged document."""

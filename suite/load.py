@@ -125,7 +125,7 @@ def checked_file(ref: dict[str, Any], data: Path | None) -> Path:
     """The data file a published case names, after checking its checksum."""
     if data is None:
         raise InputError(UNKNOWN, Location(ref["path"]))
-    path = data / ref["path"]
+    path: Path = data / ref["path"]
     actual = sha256_of(path)
     if actual != ref["sha256"]:
         raise InputError(
