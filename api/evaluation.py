@@ -33,7 +33,7 @@ from ndcgspec.engine.read import QrelsColumns, Unsupported
 from ndcgspec.engine.scoring import read_qrels_file, read_run_file, scored_runs
 from ndcgspec.engine.table import NOT_IN_ID, QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.measures.grammar import parse_measure
-from ndcgspec.reference.decimals import BeyondLimits, bounded, parse_decimal
+from ndcgspec.reference.decimals import BeyondLimits, exact_decimal
 from ndcgspec.reference.errors import InputError, NdcgSpecError
 from ndcgspec.reference.inputs import Judgment, Posting
 from ndcgspec.reference.result import Result
@@ -57,29 +57,16 @@ class ScoreError(NdcgSpecError):
 
 
 def _exact(value: Any, what: str) -> Decimal:
-    """A label or score as an exact decimal, one rule for every kind (``ndcg.input.table``):
-    text in the number grammar, an integer as it is, a Decimal as it is, and a binary float of
-    any width (a Python float, numpy's float16 to longdouble) as the exact decimal of its
-    value, the number a float implementation is given; each `bounded` (``ndcg.limits``)."""
+    """A label or score as an exact decimal (`reference.decimals.exact_decimal`: one rule for
+    every kind, ``ndcg.input.table``), or a ScoreError's message naming `what`."""
     try:
-        if isinstance(value, str):
-            return parse_decimal(value)
-        if isinstance(value, Decimal):
-            return bounded(value)
-        if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
-            return bounded(Decimal(int(value)))
-        if isinstance(value, (float, np.floating)):
-            if not np.isfinite(value):
-                raise NdcgSpecError("not finite")
-            numerator, denominator = value.as_integer_ratio()
-            places = denominator.bit_length() - 1
-            # n / 2^k = n * 5^k / 10^k: every digit of the binary value, no context rounding.
-            return bounded(Decimal(f"{numerator * 5**places}e-{places}"))
+        return exact_decimal(value)
     except BeyondLimits as error:
         raise NdcgSpecError(f"{what}: {value!r} {error}") from None
     except NdcgSpecError:
         raise NdcgSpecError(f"{what}: {value!r} is not a finite decimal number") from None
-    raise NdcgSpecError(f"{what}: {value!r} ({type(value).__name__}) is not a number")
+    except TypeError:
+        raise NdcgSpecError(f"{what}: {value!r} ({type(value).__name__}) is not a number") from None
 
 
 def _id(value: Any, what: str) -> str:

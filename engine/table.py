@@ -31,7 +31,7 @@ from ndcgspec.engine.read import (
     token_texts,
     words_of,
 )
-from ndcgspec.reference.decimals import BeyondLimits, parse_decimal
+from ndcgspec.reference.decimals import BeyondLimits, exact_decimal, parse_decimal
 from ndcgspec.reference.errors import InputError, Location, NdcgSpecError, install_hint
 from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
 from ndcgspec.reference.trec_io import FIELD_BYTES, FORBIDDEN, SEPARATORS, Source
@@ -296,15 +296,10 @@ def _equal(array: Any, value: Any, kind: Any, pa: Any) -> Any:
 
 
 def _exact_text(value: float | int | Decimal | str) -> str:
-    """The exact decimal text of a value of a number column."""
-    if isinstance(value, str):
-        parse_decimal(value)
-        return value
-    if isinstance(value, float):
-        if not np.isfinite(value):
-            raise NdcgSpecError("not finite")
-        return str(Decimal(value))
-    return str(value)
+    """The exact decimal text of a value of a number column (`exact_decimal`): text as it is
+    written, once it is read."""
+    exact = exact_decimal(value)
+    return value if isinstance(value, str) else str(exact)
 
 
 def qrels_columns(source: Source, kind: str, names: Sequence[str]) -> QrelsColumns:

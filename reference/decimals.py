@@ -3,6 +3,8 @@ rounded output digits (``ndcg.precision``)."""
 
 from __future__ import annotations
 
+import math
+import numbers
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -74,6 +76,35 @@ def parse_decimal(text: str) -> Decimal:
             raise BeyondLimits(_BEYOND)
         return Decimal(0)
     return bounded(Decimal(text))
+
+
+def exact_decimal(value: object) -> Decimal:
+    """The exact decimal a label or score of any kind holds, one rule for every reader that is
+    given numbers rather than text (``ndcg.input.number``, ``ndcg.input.table``): text in the
+    number grammar (`parse_decimal`), a Decimal as it is, an integer (Python's or numpy's) as it
+    is, and a binary float of any width (Python's, numpy's float16 to longdouble) as the exact
+    decimal of its value, the number a float implementation is given, never its shortest repr;
+    each `bounded` (``ndcg.limits``). A NaN or an infinity raises NdcgSpecError, a magnitude
+    beyond the bound BeyondLimits, and anything else, a bool among them, TypeError."""
+    if isinstance(value, str):
+        return parse_decimal(value)
+    if isinstance(value, Decimal):
+        return bounded(value)
+    if isinstance(value, bool):
+        raise TypeError(f"{value!r} (bool) is not a number")
+    if isinstance(value, numbers.Integral):
+        return bounded(Decimal(int(value)))
+    ratio = getattr(value, "as_integer_ratio", None)
+    if isinstance(value, numbers.Real) and ratio is not None:
+        # Comparisons, not arithmetic: they tell NaN and the infinities of every width apart
+        # without a warning or a conversion to float64.
+        if value != value or abs(value) == math.inf:
+            raise NdcgSpecError(f"{value} is not a finite decimal number")
+        numerator, denominator = ratio()
+        places = denominator.bit_length() - 1
+        # n / 2^k = n * 5^k / 10^k: every digit of the binary value, no context rounding.
+        return bounded(Decimal(f"{numerator * 5**places}e-{places}"))
+    raise TypeError(f"{value!r} ({type(value).__name__}) is not a number")
 
 
 def canonical_decimal(value: Decimal) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ndcgspec.reference.decimals import bounded, parse_decimal
+from ndcgspec.reference.decimals import exact_decimal
 from ndcgspec.reference.errors import InputError, Location
 
 
@@ -46,16 +46,13 @@ def add_judgment(
     judged[docid] = judgment
 
 
-def _exact(value: str | int | Decimal) -> Decimal:
-    return bounded(value) if isinstance(value, Decimal) else parse_decimal(str(value))
-
-
 def qrels_from_labels(
     labels: Mapping[str, Mapping[str, str | int | Decimal]],
 ) -> dict[str, dict[str, Judgment]]:
     """Qrels from plain ``{qid: {docid: label}}``; labels are exact decimals or their text."""
     return {
-        q: {d: Judgment(_exact(label)) for d, label in docs.items()} for q, docs in labels.items()
+        q: {d: Judgment(exact_decimal(label)) for d, label in docs.items()}
+        for q, docs in labels.items()
     }
 
 
@@ -68,5 +65,5 @@ def run_from_scores(
     run: dict[str, list[Posting]] = {}
     for qid, entries in scores.items():
         pairs = entries.items() if isinstance(entries, Mapping) else entries
-        run[qid] = [Posting(docid, _exact(score)) for docid, score in pairs]
+        run[qid] = [Posting(docid, exact_decimal(score)) for docid, score in pairs]
     return run

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ndcgspec.reference.decimals import canonical_decimal
+from ndcgspec.reference.decimals import canonical_decimal, exact_decimal
+from ndcgspec.reference.errors import NdcgSpecError
 
 
 def exact_decimal_text(value: object) -> str | None:
@@ -15,7 +16,8 @@ def exact_decimal_text(value: object) -> str | None:
     written as such, and the reader rejects them with its own message."""
     if value is None:
         return None
-    exact = Decimal(value) if isinstance(value, Decimal | int) else Decimal(float(value))  # type: ignore[arg-type]
-    if not exact.is_finite():
-        return str(exact)
-    return canonical_decimal(exact)
+    try:
+        return canonical_decimal(exact_decimal(value))
+    except NdcgSpecError:
+        # Written as it is, for the reader to refuse with its own message and line.
+        return str(Decimal(str(value)))
