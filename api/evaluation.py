@@ -35,7 +35,7 @@ from ndcgspec.engine.table import NOT_IN_ID, QRELS_COLUMNS, RUN_COLUMNS, TableCo
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.decimals import BeyondLimits, exact_decimal
 from ndcgspec.reference.errors import InputError, NdcgSpecError
-from ndcgspec.reference.inputs import Judgment, Posting
+from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
 from ndcgspec.reference.result import Result
 from ndcgspec.reference.trec_io import FIELD_BYTES
 
@@ -176,12 +176,10 @@ def _qrels(source: Source, columns: tuple[str, str, str]) -> Mapping[str, Mappin
     for qid, docid, value, where in _entries(source, "qrels", columns):
         # Ids equal as strings (1 and "1") are one id, as in a file: judged twice is an error.
         query, doc = _id(qid, f"{where}: query id"), _id(docid, f"{where}: document id")
-        if doc in qrels.get(query, {}):
-            raise NdcgSpecError(
-                f"{where}: document {doc!r} is judged twice for query {query!r} (ids equal as "
-                "strings are one id)"
-            )
-        qrels.setdefault(query, {})[doc] = Judgment(_exact(value, f"{where}: label"))
+        try:
+            add_judgment(qrels, query, doc, Judgment(_exact(value, f"{where}: label")))
+        except InputError as error:
+            raise NdcgSpecError(f"{where}: {error} (ids equal as strings are one id)") from None
     return qrels
 
 

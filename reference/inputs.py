@@ -39,9 +39,9 @@ def add_judgment(
     judged = qrels.setdefault(qid, {})
     first = judged.get(docid)
     if first is not None:
+        at = f" (first at {first.where})" if first.where else ""
         raise InputError(
-            f"document {docid!r} is judged twice for query {qid!r} (first at {first.where})",
-            judgment.where,
+            f"document {docid!r} is judged twice for query {qid!r}{at}", judgment.where
         )
     judged[docid] = judgment
 

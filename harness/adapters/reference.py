@@ -20,15 +20,17 @@ from ndcgspec.harness.adapters.base import (
 from ndcgspec.reference import Config, Judgment, NdcgSpecError, evaluate, run_from_scores
 from ndcgspec.reference.config import choice_axes
 from ndcgspec.reference.decimals import parse_decimal
+from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.inputs import add_judgment
 
 
 def _qrels(case_input: CaseInput) -> dict[str, dict[str, Judgment]]:
     qrels: dict[str, dict[str, Judgment]] = {}
     for number, (qid, docid, label) in enumerate(case_input.qrels, start=1):
-        judged = qrels.setdefault(qid, {})
-        if docid in judged:
-            raise Rejected(f"qrels row {number}: document {docid!r} is judged twice for {qid!r}")
-        judged[docid] = Judgment(parse_decimal(label))
+        try:
+            add_judgment(qrels, qid, docid, Judgment(parse_decimal(label)))
+        except InputError as error:
+            raise Rejected(f"qrels row {number}: {error}") from None
     return qrels
 
 
