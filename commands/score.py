@@ -21,7 +21,7 @@ the whole ranking.
 
 Several runs (``score QRELS RUN1 RUN2 ...``) print one after another, each what its own call
 would print with each line naming the run: a first field in text, a ``run`` key in JSON, the
-run's tag (the sixth field of its first line, trec_eval's ``runid``), or its file where it is a
+run's tag (the sixth field of its last line, trec_eval's ``runid``), or its file where it is a
 table, is on Spark, or has the tag of an earlier run. The qrels are read once and each rank's
 discount is computed once for them all. Each run's lines are computed before any of them is
 printed, so an error leaves nothing of that run on stdout: it stops the command after the
@@ -229,11 +229,12 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def _label(run: str | Source, taken: set[str]) -> str:
-    """What each line of a run names it by, among several: its tag (trec_eval's ``runid``),
-    or its file where it has none (a table) or an earlier run of the call has the same."""
+    """What each line of a run names it by, among several: its tag (trec_eval's ``runid``,
+    the tag of its last line), or its file where it has none (a table) or an earlier run of
+    the call has the same."""
     tag = None
     if isinstance(run, Source) and table_format(run) is None:
-        tag = run_tag(run)
+        tag = run_tag(run) or None
     label = tag if tag is not None and tag not in taken else getattr(run, "name", str(run))
     taken.add(label)
     return label

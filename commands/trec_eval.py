@@ -63,11 +63,17 @@ from ndcgspec.reference.discount import RankWeights
 from ndcgspec.reference.errors import ConfigError, InputError, Location
 from ndcgspec.reference.inputs import Judgment, Posting
 from ndcgspec.reference.query import QueryResult, evaluate_query
-from ndcgspec.reference.trec_io import STDIN, Source, opened, read_lines, read_qrels, read_run
+from ndcgspec.reference.trec_io import (
+    STDIN,
+    Source,
+    opened,
+    read_qrels,
+    read_run,
+    run_tag,
+)
 
 #: trec_eval's summary line format (meas_print_final.c) and the run's tag column.
 LINE = "{name:<22}\t{qid}\t{value}"
-RUN_TAG_FIELD = 5
 #: A label text whose atol is the integer it writes (with no digit beyond a C long's).
 PLAIN_INTEGER = re.compile(r"[+-]?[0-9]+")
 #: What C's printf writes for the NaN that 0.0 / 0 gives on x86-64 (m_Rndcg.c).
@@ -252,14 +258,6 @@ def _plain_integer(text: str) -> bool:
     except OverflowError:
         return False
     return True
-
-
-def run_tag(source: Source) -> str:
-    """The runid trec_eval prints: the tag of the run's last line (get_trec_results.c)."""
-    tag = ""
-    for _, fields in read_lines(source):
-        tag = fields[RUN_TAG_FIELD] if len(fields) > RUN_TAG_FIELD else tag
-    return tag
 
 
 class ColumnRun:

@@ -20,7 +20,7 @@ import stat
 import tempfile
 import zlib
 from collections.abc import Callable, Generator, Iterator
-from contextlib import ExitStack, closing, contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -142,6 +142,8 @@ def read_lines(path: str | Path | Source) -> Generator[tuple[Location, list[str]
 
 QRELS_LAYOUT = "qid iter docid label"
 RUN_LAYOUT = "qid Q0 docid rank score tag"
+RUN_TAG_FIELD = 5
+_TAIL_LINES = 64
 
 
 def _fields(
@@ -186,11 +188,24 @@ def read_qrels(
 
 
 def run_tag(path: str | Path | Source) -> str:
-    """The tag of a TREC run, the sixth field of its first line: what trec_eval calls the run
-    (its ``runid``)."""
-    with closing(read_lines(path)) as lines:
-        where, fields = next(lines)
-    return _fields(fields, RUN_LAYOUT, "run", where, True)[5]
+    """The runid trec_eval prints and names a run by: the tag (sixth field) of the run's last
+    line that holds one (trec_eval 10.0's get_trec_results.c), "" when none does. Found by
+    scanning the bytes for the last lines, not by reading every line's fields again."""
+    with opened(path) as source:
+        stream = source.text()
+        last: list[bytes] = []
+        pending = b""
+        while chunk := stream.read(_COPY_BYTES):
+            lines = (pending + chunk).split(b"\n")
+            pending = lines.pop()
+            last = (last + lines)[-_TAIL_LINES:]
+        candidates = [*last, pending]
+        name = source.name
+    for line in reversed(candidates):
+        fields = fields_of(line, Location(name))
+        if len(fields) > RUN_TAG_FIELD:
+            return fields[RUN_TAG_FIELD]
+    return ""
 
 
 def read_run(path: str | Path | Source, extra_fields: bool = False) -> dict[str, list[Posting]]:

@@ -200,3 +200,16 @@ def test_score_runs_raises_the_first_bad_runs_error(files, tmp_path) -> None:
 def test_score_runs_wants_a_list_of_runs(runs) -> None:
     with pytest.raises(TypeError, match="runs must be a list of runs"):
         ndcgspec.score_runs({"q1": {"a": 1}}, runs)
+
+
+def test_a_run_is_named_by_the_tag_of_its_last_line_as_trec_eval_names_it(
+    capsys, files, tmp_path
+) -> None:
+    # trec_eval 10.0 keeps the tag of the last line it reads (get_trec_results.c); a blank
+    # line after it holds no tag.
+    mixed = tmp_path / "mixed"
+    mixed.write_text("q1 Q0 a 1 3 early\nq2 Q0 x 1 2 late\n\n", encoding="utf-8")
+    qrels, runs = files
+    status, out, _ = score(capsys, qrels, runs[0], str(mixed))
+    assert status == 0
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["bm25", "late"]
