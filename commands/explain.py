@@ -63,7 +63,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--cite",
         action="store_true",
-        help="print only the paragraph to paste into a paper and the BibTeX entry",
+        help="print only the paragraph to paste into a paper (at most six lines) and the "
+        "BibTeX entry",
+    )
+    parser.add_argument(
+        "--long",
+        action="store_true",
+        help="with --cite: the paragraph names every axis's setting in the spec's words, with "
+        "its anchor",
     )
     parser.add_argument(
         "--result",
@@ -141,7 +148,8 @@ def paper_sentence(config: Config) -> str:
     """A sentence to paste into a paper: the measure, the spec version, the full form, the
     fingerprint and every axis's setting."""
     return (
-        f"We report {_display_name(config)} as defined by ndcgspec {load_spec()['spec_version']}, "
+        f"We report {_display_name(config)} as defined by nDCG specification "
+        f"{load_spec()['spec_version']} (ndcgspec {citation().version}), "
         f"configuration `{config.full()}` (fingerprint {config.fingerprint()}): "
         f"{_settings(config)}."
     )
@@ -176,7 +184,20 @@ def bibtex_entry(config: Config) -> str:
 
 
 def citing_paragraph(config: Config) -> str:
-    """The paragraph to paste into a paper: the canonical string, the fingerprint, and every
+    """The paragraph to paste into a paper, at most six lines: the versions, the canonical
+    string, the fingerprint, and where the definitions are (`citing_details` says each)."""
+    software = citation()
+    return (
+        f"We report {_display_name(config)} as computed by ndcgspec {software.version} under "
+        f"nDCG specification {load_spec()['spec_version']}: measure `{config.canonical()}` "
+        f"(fingerprint {config.fingerprint()}), each axis at the spec's default unless the "
+        "measure names it; the specification defines every choice, with its citation, under "
+        "its anchor (ndcg.<axis>.<choice>)."
+    )
+
+
+def citing_details(config: Config) -> str:
+    """The long paragraph (``--cite --long``): the short one's first sentence, then every
     axis in the spec's words with its anchor."""
     software = citation()
     parts = [
@@ -255,7 +276,8 @@ def explanation(config: Config, trace: QueryResult | None, written: str | None =
         f"measure      {config.canonical()}",
         f"full form    {config.full()}",
         f"fingerprint  {config.fingerprint()}",
-        f"spec         ndcgspec {load_spec()['spec_version']}",
+        f"spec         nDCG specification {load_spec()['spec_version']}",
+        f"software     ndcgspec {citation().version}",
         "",
         "Axes",
         *axis_lines(config),
@@ -299,8 +321,10 @@ def run_explain(args: argparse.Namespace) -> int:
         raise NdcgSpecError("a trace needs all of --query, --qrels and --run")
     if args.result and not args.cite:
         raise NdcgSpecError("--result goes with --cite")
+    if args.long and not args.cite:
+        raise NdcgSpecError("--long goes with --cite")
     if args.cite:
-        paragraph = citing_paragraph(config)
+        paragraph = (citing_details if args.long else citing_paragraph)(config)
         if args.result:
             from ndcgspec.analysis.provenance import provenance_sentence
 

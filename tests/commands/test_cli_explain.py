@@ -12,6 +12,7 @@ import pytest
 import yaml
 from conftest import REPO_ROOT
 
+import ndcgspec
 from ndcgspec.commands.cli import main
 
 SPEC = yaml.safe_load((REPO_ROOT / "spec" / "ndcg.yaml").read_text(encoding="utf-8"))
@@ -102,7 +103,8 @@ def test_paper_sentence(capsys) -> None:
     fingerprint = field(out, "fingerprint")
     [sentence] = [line for line in out.splitlines() if line.startswith("We report")]
     assert sentence.startswith(
-        f"We report nDCG@10 as defined by ndcgspec {SPEC['spec_version']}, "
+        f"We report nDCG@10 as defined by nDCG specification {SPEC['spec_version']} "
+        f"(ndcgspec {ndcgspec.__version__}), "
         f"configuration `{FULL_NDCG_10}` (fingerprint {fingerprint}): "
     )
     assert "gain = linear" in sentence
@@ -234,8 +236,29 @@ def test_bibtex_from_package_metadata_and_citation_file(capsys) -> None:
     assert ("url" in fields) == bool(urls or cff.get("repository-code"))
 
 
-def test_cite_paragraph(capsys) -> None:
-    out = explained(capsys, "trec_eval@10", "--cite")
+@pytest.mark.parametrize(
+    "measure", ["nDCG@10", "trec_eval@10", "nDCG(gain=map,gain_map={1:3,2:9})@5"]
+)
+def test_cite_gives_a_paragraph_of_at_most_six_lines(capsys, measure) -> None:
+    out = explained(capsys, measure, "--cite")
+    paragraph = out.split("\n\n@software{")[0]
+    assert 1 <= len(paragraph.splitlines()) <= 6
+    fingerprint = field(explained(capsys, measure), "fingerprint")
+    assert f"(fingerprint {fingerprint})" in flat(paragraph)
+    # The software's version and the spec's, each named as what it is.
+    assert f"ndcgspec {ndcgspec.__version__} under nDCG specification {SPEC['spec_version']}" in (
+        flat(paragraph)
+    )
+
+
+def test_the_versions_are_named_as_what_they_are(capsys) -> None:
+    out = explained(capsys, "nDCG@10")
+    assert field(out, "spec") == f"nDCG specification {SPEC['spec_version']}"
+    assert field(out, "software") == f"ndcgspec {ndcgspec.__version__}"
+
+
+def test_cite_long_paragraph(capsys) -> None:
+    out = explained(capsys, "trec_eval@10", "--cite", "--long")
     paragraph = flat(out.split("@software{")[0])
     fingerprint = field(explained(capsys, "trec_eval@10"), "fingerprint")
     assert "measure `nDCG(negative=unjudged,fractional=truncate,aggregate=run)@10`" in paragraph
