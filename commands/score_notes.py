@@ -35,8 +35,8 @@ def missing_note(missing: Sequence[str], qrels_queries: int, run: str | None = N
     return (
         f"ndcgspec: note: {len(missing)} of {qrels_queries} qrels queries are not in the "
         f"run{named} ({_shown(missing)}): aggregate=qrels scores them 0 in the mean "
-        "(trec_eval -c, ir_measures), aggregate=run leaves them out (trec_eval without -c, "
-        "pytrec_eval)"
+        "(trec_eval -c, ir_measures), aggregate=run leaves them out (pytrec_eval; trec_eval "
+        "10.0 without -c stops instead)"
     )
 
 

@@ -114,7 +114,10 @@ def parse_measure(text: str) -> Config:
 
 def _parsed_measure(text: str) -> Config:
     from ndcgspec.measures.dialects import dialect_config
+    from ndcgspec.measures.trec_eval_names import AMBIGUOUS
 
+    if text.strip() in AMBIGUOUS:
+        raise ConfigError(AMBIGUOUS[text.strip()])
     translated = dialect_config(text)
     if translated is not None:
         return translated

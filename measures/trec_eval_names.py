@@ -246,9 +246,18 @@ def single_config(text: str) -> Config:
     return config.replace(cutoff=measure.cutoffs[0])
 
 
+AMBIGUOUS = {
+    "ndcg": "measure 'ndcg' is both trec_eval's name and the spec's nDCG in lower case, two "
+    "conventions: write trec_eval:ndcg (or ndcg_cut.K) for trec_eval's, nDCG for the spec's "
+    "defaults"
+}
+"""The names that mean one convention to trec_eval and another to the canonical grammar,
+refused with both spellings (`grammar.parse_measure`)."""
+
+
 def is_trec_eval_name(text: str) -> bool:
     """Whether `text` is written as a trec_eval nDCG name (``ndcg_cut.10``, ``ndcg.1=3``,
-    ``Rndcg``); a bare ``ndcg`` is the canonical nDCG, so it is not."""
+    ``Rndcg``); a bare ``ndcg`` is `AMBIGUOUS`, so it is not."""
     match = _NAME.fullmatch(text.strip())
     assert match is not None, "every part of the pattern is optional"
     name, params = match.group("name"), match.group("params")

@@ -482,3 +482,13 @@ def test_a_run_sharing_no_query_with_the_qrels_is_an_error_not_a_zero(
         f"ndcgspec: error: the run {run} and the qrels {qrels} share no query (the run's: "
         "'x1', 'x2'; the qrels': 'q1', 'q2'): nothing to score\n"
     )
+
+
+def test_the_missing_query_note_says_what_trec_eval_does_without_c(capsys) -> None:
+    # trec_eval 10.0 without -c, on examples/ (q3 judged, not retrieved), prints
+    # "trec_eval: result qid 'q3' not found in qrels" and exits 4: it stops, it does not
+    # leave the query out (run by hand on the program built from ../shared/tools).
+    assert main(["score", "examples/qrels.txt", "examples/run.txt"]) == 0
+    err = capsys.readouterr().err
+    assert "aggregate=run leaves them out (pytrec_eval; trec_eval 10.0 without -c stops" in err
+    assert "(trec_eval without -c" not in err
