@@ -18,7 +18,7 @@ COMMAND_MODULES: dict[str, str] = {
     "cases": "ndcgspec.commands.cases",
     "run": "ndcgspec.commands.run",
     "report": "ndcgspec.harness.render",
-    "smoke": "ndcgspec.survey.smoke",
+    "smoke": "ndcgspec.commands.smoke",
     "identify": "ndcgspec.survey.identify",
     "predict": "ndcgspec.survey.prediction",
     "matrix": "ndcgspec.survey.matrix",

@@ -33,8 +33,8 @@ from ndcgspec.harness.adapters.base import (
     declared_number_format,
     declared_view,
 )
+from ndcgspec.harness.execution import show_progress
 from ndcgspec.harness.pool import declared_adapter, shared_pools
-from ndcgspec.harness.run_command import show_progress
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import axis, choice_axes, choice_ids, presets
