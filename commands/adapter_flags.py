@@ -1,5 +1,6 @@
-"""The flags of the commands that run an adapter over cases (``run`` and ``smoke``): which
-adapter, and how its processes run."""
+"""The flags of the commands that run an adapter: which adapter, and how its processes run
+(``run`` and ``smoke``), and how long the survey's commands may take (``identify`` and
+``predict``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.registry import builtin_names
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import NdcgSpecError
+from ndcgspec.survey.probes import CASE_TIMEOUT, COMMAND_BUDGET
 
 
 def add_adapter_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,3 +51,18 @@ def command_of(args: argparse.Namespace) -> list[str] | str:
     if bool(args.adapter) == bool(args.exec_line):
         raise NdcgSpecError("name exactly one adapter: ADAPTER or --exec COMMAND")
     return adapter_command(args.adapter, args.exec_line)
+
+
+def add_time_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--timeout`` (seconds per case) and ``--budget`` (seconds for the whole command) of
+    ``predict`` and ``identify``: an adapter that hangs costs at most these (`time_limits` of
+    ``survey/probes.py``)."""
+    parser.add_argument(
+        "--timeout", type=float, default=CASE_TIMEOUT, help="seconds allowed per case"
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=COMMAND_BUDGET,
+        help="seconds allowed for the whole command",
+    )

@@ -1,4 +1,4 @@
-"""The ``identify`` command: a black-box fingerprint of an nDCG implementation.
+"""Identification (``ndcgspec identify``): a black-box fingerprint of an nDCG implementation.
 
 For every axis of ``spec/ndcg.yaml`` it finds the golden inputs whose answers differ between
 the axis's choices while every other axis stays at the adapter's own choice, asks the adapter
@@ -11,16 +11,14 @@ takes for equal, per-query values it leaves undefined or out where its configura
 number, and the ranking length from which its tie order departs from its tie rule. Finally it
 gives the canonical configuration and the closest preset.
 
-The findings are data (`AxisFinding`, `Observation`), which the text output, ``--format json``
-and the conformance matrix render. All the harness knows of the adapter beyond its answers is
-its start reply, what it cannot be shown included (``observability``): the adapter runs in
-worker processes only.
+The findings are data (`AxisFinding`, `Observation`), which the command's text output
+(``commands/identify.py``), ``--format json`` and the conformance matrix render. All the
+harness knows of the adapter beyond its answers is its start reply, what it cannot be shown
+included (``observability``): the adapter runs in worker processes only.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -33,10 +31,9 @@ from ndcgspec.harness.adapters.base import (
     declared_number_format,
     declared_view,
 )
-from ndcgspec.harness.execution import show_progress
 from ndcgspec.harness.pool import declared_adapter, shared_pools
 from ndcgspec.harness.worker import adapter_command
-from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.reference import Config
 from ndcgspec.reference.config import axis, choice_axes, choice_ids, presets
 from ndcgspec.reference.rejection import REJECTING_CHOICE, choice_anchor
 from ndcgspec.spec import load_spec
@@ -49,7 +46,6 @@ from ndcgspec.survey.probes import (
     Answer,
     Gap,
     ProbeInput,
-    add_time_arguments,
     analysis_pool,
     ask,
     beyond_view,
@@ -66,7 +62,6 @@ from ndcgspec.survey.probes import (
     scores_merged,
     spread_ties,
     tie_order_inputs,
-    time_limits,
     with_choice,
     within_tie_bounds,
 )
@@ -1096,80 +1091,3 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     own_findings = [f for f in findings if f.asked == own.choice(f.axis)]
     preset, differences = closest_preset(identified, own_findings, observable)
     return Identification(adapter, findings, extras, identified, preset, differences)
-
-
-def _first_ids(case_ids: Sequence[str]) -> str:
-    """The first case ids of a list, and how many more there are."""
-    more = len(case_ids) - EVIDENCE_SHOWN
-    return ", ".join(case_ids[:EVIDENCE_SHOWN]) + (f" (+{more})" if more > 0 else "")
-
-
-def _entry(
-    name: str,
-    asked: str,
-    verdict: str,
-    evidence: Sequence[str],
-    disagreeing: Sequence[str],
-    errors: Sequence[CaseError],
-    note: str,
-) -> list[str]:
-    """The lines of one finding or observation."""
-    shown = f" (asked {asked})" if asked and len(asked) < 40 else ""
-    lines = [f"{name}{shown}: {verdict}"]
-    for label, case_ids in (("shown by", evidence), ("disagreeing", disagreeing)):
-        if case_ids:
-            lines.append(f"    {label}: {_first_ids(case_ids)}")
-    if errors:
-        first = f"{errors[0].case}: {errors[0].error}"
-        lines.append(f"    errors: {len(errors)}, first: {first[:160]}")
-    if note:
-        lines.append(f"    {note}")
-    return lines
-
-
-def render(result: Identification) -> str:
-    """The fingerprint as text for a terminal, from the same data as ``--format json``."""
-    a = result.adapter
-    lines = [f"{a['name']} {a['version']} (float{a['float_width']})", ""]
-    for f in result.findings:
-        lines += _entry(f.axis, f.asked, f.verdict(), f.evidence, f.disagreeing, f.errors, f.note())
-    for o in result.extras:
-        lines += _entry(o.topic, o.asked, o.verdict(), o.evidence, o.disagreeing, [], o.note())
-    lines += ["", f"configuration: {result.configuration_text()}"]
-    if not result.preset_differences:
-        lines.append(f"closest preset: {result.preset} (matches on every observable axis)")
-    else:
-        lines.append(f"matches no preset; closest: {result.preset}, differing on:")
-        for axis_id, why in result.preset_differences.items():
-            lines.append(f"    {axis_id}: {'; '.join(why)}")
-    return "\n".join(lines) + "\n"
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``identify`` subcommand."""
-    parser = subparsers.add_parser(
-        "identify",
-        help="fingerprint an nDCG implementation: which choice it makes on every axis",
-        description="Run probe cases derived from the golden cases and report, per axis, the "
-        "choice the implementation matches, with the case ids that show it.",
-    )
-    parser.add_argument(
-        "adapter", nargs="?", metavar="ADAPTER", help="built-in name or module:object"
-    )
-    parser.add_argument("--exec", dest="exec_line", metavar="COMMAND", help="a protocol adapter")
-    parser.add_argument("--format", choices=["text", "json"], default="text")
-    add_time_arguments(parser)
-    parser.set_defaults(handler=handle)
-
-
-def handle(args: argparse.Namespace) -> int:
-    """Print the fingerprint."""
-    if bool(args.adapter) == bool(args.exec_line):
-        raise NdcgSpecError("name exactly one adapter: ADAPTER or --exec COMMAND")
-    with time_limits(args.timeout, args.budget):
-        result = identify(args.adapter, args.exec_line, show_progress(quiet=False))
-    if args.format == "json":
-        print(json.dumps(result.to_json(), indent=2, sort_keys=False))
-    else:
-        print(render(result), end="")
-    return 0
