@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from ndcgspec.commands.adapter_flags import add_time_arguments
 from ndcgspec.harness.execution import show_progress
 from ndcgspec.reference import NdcgSpecError
-from ndcgspec.survey.identify import EVIDENCE_SHOWN, CaseError, Identification, identify
+from ndcgspec.survey.identification import EVIDENCE_SHOWN, CaseError, Identification
+from ndcgspec.survey.identify import identify
 from ndcgspec.survey.probes import time_limits
 
 

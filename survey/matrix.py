@@ -55,7 +55,8 @@ from ndcgspec.survey.grid import (
     reproduction,
     sharp_edges,
 )
-from ndcgspec.survey.identify import NONE_SHARE, identify
+from ndcgspec.survey.identification import NONE_SHARE
+from ndcgspec.survey.identify import identify
 from ndcgspec.survey.implementation import Implementation
 from ndcgspec.survey.prediction import (
     PAGE_QUERIES,

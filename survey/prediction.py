@@ -89,7 +89,7 @@ from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.decimals import canonical_decimal
 from ndcgspec.reference.preset_departures import departures_of
 from ndcgspec.suite.tolerance import Tolerance, compare_value, is_undefined
-from ndcgspec.survey.identify import (
+from ndcgspec.survey.identification import (
     DIVIDES_NEGATIVE_IDEAL,
     NEGATIVE_IDEAL,
     NUMBER_READING,
@@ -104,7 +104,6 @@ from ndcgspec.survey.identify import (
     UNDEFINED_WHERE_SCORED,
     Identification,
     Observation,
-    undefined_rule,
 )
 from ndcgspec.survey.preset_check import asked_and_expected
 from ndcgspec.survey.probes import (
@@ -126,6 +125,7 @@ from ndcgspec.survey.probes import (
     within_tie_bounds,
 )
 from ndcgspec.survey.reasons import failure_key, first_line, refusal_key
+from ndcgspec.survey.undefined_rules import undefined_rule
 
 PREDICTIONS_VERSION = 1
 PREDICTIONS_FILE = "predictions.json"

@@ -207,6 +207,11 @@ def _replaced(config: Config, changes: tuple[tuple[str, type, Any], ...]) -> Con
     return config.replace(**{name: value for name, _, value in changes})
 
 
+def questions(asked: Config, probes: Sequence[ProbeInput]) -> list[tuple[ProbeInput, Config]]:
+    """Each probe asked under `asked` at the probe's own cutoff."""
+    return [(p, replaced(asked, cutoff=p.config.cutoff)) for p in probes]
+
+
 @cache
 def with_choice(asked: Config, axis_id: str, choice: str, source: Config) -> Config | None:
     """`asked` with `axis_id` set to `choice`. A parameter the spec requires (a gain map) is

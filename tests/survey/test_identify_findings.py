@@ -11,7 +11,7 @@ import json
 from ndcgspec.commands.identify import render
 from ndcgspec.reference import Config
 from ndcgspec.survey.grid import axis_cell, sharp_edges
-from ndcgspec.survey.identify import (
+from ndcgspec.survey.identification import (
     CHOSEN_CUTOFF,
     CUTOFF,
     MET,
