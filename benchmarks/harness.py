@@ -21,10 +21,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 from ndcgspec.harness.adapters.base import CaseInput, Values
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
+from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.host import values_message
 from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
 from ndcgspec.harness.pool import PoolOptions
-from ndcgspec.harness.run_command import execute
 from ndcgspec.harness.runner import case_rows, fixed_cases, load_cases
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.suite.folders import data_root
@@ -72,12 +72,11 @@ def through_protocol(cases: list[LoadedCase], jobs: int) -> tuple[float, float, 
     """Wall and CPU seconds and outcomes of ``ndcgspec run reference -j jobs``."""
     start, cpu = time.perf_counter(), cpu_seconds()
     report = execute(
-        fixed_cases(cases),
-        adapter_command("reference", None),
-        PoolOptions(jobs=jobs),
-        report_path=None,
-        selection={},
-        progress=False,
+        Execution(
+            fixed_cases(cases),
+            adapter_command("reference", None),
+            PoolOptions(jobs=jobs),
+        )
     )
     outcomes = Counter(r["outcome"] for r in report.results)
     return time.perf_counter() - start, cpu_seconds() - cpu, outcomes

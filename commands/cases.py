@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ndcgspec.commands.case_view import case_text, find_case
+from ndcgspec.harness.execution import show_progress
 from ndcgspec.harness.outputs import output_path
-from ndcgspec.harness.run_command import show_progress
 from ndcgspec.reference import NdcgSpecError
 from ndcgspec.suite.check import check
 from ndcgspec.suite.folders import UNKNOWN, data_root

@@ -23,10 +23,10 @@ import pytest
 from ndcgspec.harness.adapters.base import unseen_reason, unsupported_reason
 from ndcgspec.harness.departures import declared_departures
 from ndcgspec.harness.diagnosis import Diagnose, diagnosis_lines
+from ndcgspec.harness.execution import Execution, checked_pool_options, execute
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions, declared_adapter
 from ndcgspec.harness.report import nothing_ran, tally
-from ndcgspec.harness.run_command import checked_pool_options, execute
 from ndcgspec.harness.runner import fixed_cases, load_cases
 from ndcgspec.harness.trace import reference_trace
 from ndcgspec.harness.worker import adapter_command
@@ -139,15 +139,14 @@ def _answers(session: pytest.Session) -> dict[str, dict[str, Any]]:
     if _ANSWERS not in config.stash:
         cases = [item.loaded for item in session.items if isinstance(item, CaseItem)]
         report = execute(
-            fixed_cases(cases),
-            _command(config),
-            _options(config),
-            report_path=None,
-            selection={},
-            progress=False,
-            data=config.getoption("ndcgspec_data"),
-            diagnose=config.hook.pytest_ndcgspec_diagnose(),
-            departures=declared_departures(config.getoption("ndcgspec_adapter")),
+            Execution(
+                fixed_cases(cases),
+                _command(config),
+                _options(config),
+                data=config.getoption("ndcgspec_data"),
+                diagnose=config.hook.pytest_ndcgspec_diagnose(),
+                departures=declared_departures(config.getoption("ndcgspec_adapter")),
+            )
         )
         config.stash[_ANSWERS] = {r["id"]: r for r in report.results}
         config.stash[_FOOTER] = report.footer or {}

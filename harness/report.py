@@ -89,7 +89,7 @@ class ReportWriter:
             self._fd = -1
 
 
-@dataclass
+@dataclass(frozen=True)
 class Report:
     """A report as read back; `complete` is False for a partial report (no footer)."""
 

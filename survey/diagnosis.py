@@ -3,8 +3,9 @@
 ``ndcgspec run`` hands over every failing case with its input and the adapter's answer
 (``harness/diagnosis.py``); nothing is asked of the adapter again. Each failing case is a probe
 (``survey/probes.py``) asked under the case's own configuration. On every axis the candidates
-that vary the axis tell which choices the answer meets, and `identify.axis_verdict` judges
-them as ``identify`` does (the majority rule `identify.NONE_SHARE` included). Rounds follow:
+that vary the axis tell which choices the answer meets, and `axis_verdict` judges them as
+``identify`` does (``survey/axis_identification.py``, the majority rule `NONE_SHARE`
+included). Rounds follow:
 the choice met that makes the most failing cases pass is taken as what the adapter computes
 where it was asked the case's choice, the cases it explains are set aside, and the next round
 judges the rest under the corrected configurations, so that two departures together (a
@@ -30,7 +31,8 @@ from ndcgspec.harness.adapters.base import NumberFormat, declared_number_format,
 from ndcgspec.harness.diagnosis import Diagnosis, Failure
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes
-from ndcgspec.survey.identify import MET, NONE, REJECTIONS, AxisFinding, axis_verdict
+from ndcgspec.survey.axis_identification import axis_verdict
+from ndcgspec.survey.identification import MET, NONE, REJECTIONS, AxisFinding
 from ndcgspec.survey.probes import (
     Answer,
     ProbeInput,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ndcgspec.reference.config import choice_axes, choice_ids
 from ndcgspec.reference.preset_departures import Departure
-from ndcgspec.survey.identify import (
+from ndcgspec.survey.identification import (
     MET,
     NONE,
     NOT_EXERCISED,

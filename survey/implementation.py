@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ndcgspec.survey.identify import Identification
+from ndcgspec.survey.identification import Identification
 from ndcgspec.survey.prediction import Prediction
 from ndcgspec.survey.preset_check import PresetCheck
 

@@ -1,5 +1,5 @@
-"""The ``matrix`` command: every installed built-in adapter, identified and checked, written
-as ``docs/conformance.md`` and a self-contained ``docs/conformance.html``.
+"""The conformance matrix (``ndcgspec matrix``): every installed built-in adapter, identified
+and checked, written as ``docs/conformance.md`` and a self-contained ``docs/conformance.html``.
 
 For each implementation it records the fingerprint of ``identify``, the presets naming it
 checked by running it (``survey/preset_check.py``), the sharp edges found (refused inputs,
@@ -11,7 +11,6 @@ machine's speed, so the same versions write the same markdown.
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import sys
@@ -30,7 +29,7 @@ from ndcgspec.harness.adapters.base import (
     distribution_version,
 )
 from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
-from ndcgspec.harness.outputs import output_path, staged
+from ndcgspec.harness.outputs import staged
 from ndcgspec.harness.pool import shared_pools
 from ndcgspec.harness.registry import PEER_ADAPTERS, preset_adapters
 from ndcgspec.harness.versions import versions
@@ -56,7 +55,8 @@ from ndcgspec.survey.grid import (
     reproduction,
     sharp_edges,
 )
-from ndcgspec.survey.identify import NONE_SHARE, identify
+from ndcgspec.survey.identification import NONE_SHARE
+from ndcgspec.survey.identify import identify
 from ndcgspec.survey.implementation import Implementation
 from ndcgspec.survey.prediction import (
     PAGE_QUERIES,
@@ -437,25 +437,13 @@ def html_page(
     return page_html.page(markdown_text, items, probes, charts)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``matrix`` subcommand."""
-    parser = subparsers.add_parser(
-        "matrix",
-        help="identify every installed built-in adapter and write the conformance matrix",
-        description="Write docs/conformance.md and docs/conformance.html.",
-    )
-    parser.add_argument("--out", type=Path, default=Path("docs"), help="output folder (docs)")
-    parser.add_argument("adapters", nargs="*", metavar="ADAPTER", help="only these built-ins")
-    parser.add_argument("-j", "--jobs", type=int, default=2, help="adapters examined at once")
-    parser.set_defaults(handler=handle)
-
-
-def handle(args: argparse.Namespace) -> int:
-    """Build the matrix and write both files."""
-    output_path(args.out, "--out", folder=True)
+def write_page(out: Path, adapters: Sequence[str] | None = None, jobs: int = 2) -> list[Path]:
+    """Examine every built-in adapter (or the named `adapters`), `jobs` at a time, and write
+    the page and its evidence files into the folder `out`, all at once (`staged`); the files
+    written. A record that misses its schema is refused before any file is written."""
     require_page_libraries()
     probes = probe_inputs()
-    items, missing = build(probes, args.adapters or None, args.jobs)
+    items, missing = build(probes, adapters, jobs)
     text = markdown(items, missing, probes)
     predicted = [i.prediction for i in items if i.prediction is not None]
     evidence = {
@@ -467,14 +455,10 @@ def handle(args: argparse.Namespace) -> int:
     }
     # Refused before any file is written: the page and the tests read them as data.
     for name, (content, schema) in evidence.items():
-        checked_document(content, schema, args.out / name)
-    with staged(args.out) as stage:
+        checked_document(content, schema, out / name)
+    with staged(out) as stage:
         (stage / "conformance.md").write_text(text, encoding="utf-8")
         (stage / "conformance.html").write_text(html_page(text, items, probes), encoding="utf-8")
         for name, (content, _) in evidence.items():
             (stage / name).write_text(content, encoding="utf-8")
-    print(
-        f"wrote {args.out / 'conformance.md'}, {args.out / 'conformance.html'}, "
-        f"{args.out / EVIDENCE_FILE} and {args.out / PREDICTIONS_FILE}"
-    )
-    return 0
+    return [out / name for name in ("conformance.md", "conformance.html", *evidence)]

@@ -29,7 +29,7 @@ from ndcgspec.survey.grid import (
     sharp_edges,
     spec_defaults,
 )
-from ndcgspec.survey.identify import NOT_OBSERVABLE
+from ndcgspec.survey.identification import NOT_OBSERVABLE
 from ndcgspec.survey.implementation import Implementation
 from ndcgspec.survey.probes import ProbeInput
 

@@ -65,7 +65,6 @@ with ``queries == left_out + predicted + explained + len(unexplained)``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 from collections import Counter
@@ -86,12 +85,11 @@ from ndcgspec.harness.outcome import summed_terms
 from ndcgspec.harness.pool import declared_adapter
 from ndcgspec.harness.registry import preset_adapters
 from ndcgspec.harness.worker import adapter_command
-from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.decimals import canonical_decimal
 from ndcgspec.reference.preset_departures import departures_of
 from ndcgspec.suite.tolerance import Tolerance, compare_value, is_undefined
-from ndcgspec.survey.identify import (
+from ndcgspec.survey.identification import (
     DIVIDES_NEGATIVE_IDEAL,
     NEGATIVE_IDEAL,
     NUMBER_READING,
@@ -106,14 +104,12 @@ from ndcgspec.survey.identify import (
     UNDEFINED_WHERE_SCORED,
     Identification,
     Observation,
-    undefined_rule,
 )
 from ndcgspec.survey.preset_check import asked_and_expected
 from ndcgspec.survey.probes import (
     ULP,
     Answer,
     ProbeInput,
-    add_time_arguments,
     analysis_pool,
     ask,
     beyond_view,
@@ -126,10 +122,10 @@ from ndcgspec.survey.probes import (
     quotient_values,
     replaced,
     scores_merged,
-    time_limits,
     within_tie_bounds,
 )
 from ndcgspec.survey.reasons import failure_key, first_line, refusal_key
+from ndcgspec.survey.undefined_rules import undefined_rule
 
 PREDICTIONS_VERSION = 1
 PREDICTIONS_FILE = "predictions.json"
@@ -696,71 +692,3 @@ def predictions_text(found: Sequence[Prediction], seed: int, count: int) -> str:
         "libraries": {p.adapter: p.to_json() for p in sorted(found, key=lambda p: p.adapter)},
     }
     return json.dumps(document, indent=1, sort_keys=False, default=str) + "\n"
-
-
-def declared_option(text: str) -> Declared:
-    """A departure named on the command line: ``ID``, ``tie-order=N``,
-    ``undefined-where-scored=mean-undefined`` or ``errors=FIRST LINE``."""
-    name, _, value = text.partition("=")
-    if name not in MODELS:
-        raise NdcgSpecError(f"unknown departure {name!r}; known: {', '.join(sorted(MODELS))}")
-    if not value:
-        return Declared(name, text)
-    if name == TIE_ORDER_ID and value.isdigit() and int(value) >= 2:
-        return Declared(name, text, {"from_length": int(value)})
-    if name == ERRORS_ID:
-        return Declared(name, text, {"errors": [value]})
-    if name == UNDEFINED_WHERE_SCORED_ID and value == "mean-undefined":
-        return Declared(name, text, {"mean_kept": False})
-    raise NdcgSpecError(
-        f"--departure {text}: only tie-order=N (a length >= 2), errors=FIRST-LINE and "
-        "undefined-where-scored=mean-undefined take a value"
-    )
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``predict`` subcommand."""
-    parser = subparsers.add_parser(
-        "predict",
-        help="check that a configuration string predicts an adapter on fresh random queries",
-        description="Score seeded fresh queries with the adapter and with the reference under "
-        "MEASURE; every query is predicted, explained by a declared departure, or shown.",
-    )
-    parser.add_argument("adapter", metavar="ADAPTER", help="built-in name or module:object")
-    parser.add_argument("measure", metavar="MEASURE", help="configuration string, e.g. nDCG@10")
-    parser.add_argument(
-        "--departure",
-        action="append",
-        default=[],
-        metavar="ID",
-        help=f"a declared departure: {', '.join(sorted(MODELS))}; tie-order=N breaks ties "
-        "from rankings of N documents on (2 when N is not given); "
-        "undefined-where-scored=mean-undefined leaves the mean undefined too; errors=LINE "
-        "fails with an error whose first line is LINE",
-    )
-    parser.add_argument("--seed", type=int, default=PAGE_SEED)
-    parser.add_argument("--queries", type=int, default=PAGE_QUERIES, help="at least 1")
-    parser.add_argument("--format", choices=["text", "json"], default="text")
-    add_time_arguments(parser)
-    parser.set_defaults(handler=handle)
-
-
-def handle(args: argparse.Namespace) -> int:
-    """Print the prediction; exit 1 when a query is unexplained or none was compared."""
-    declared = [declared_option(text) for text in args.departure]
-    if args.queries < 1:
-        raise NdcgSpecError("--queries must be at least 1: with none, nothing is checked")
-    measure = parse_measure(args.measure)
-    with time_limits(args.timeout, args.budget):
-        found = predict(args.adapter, measure, declared, args.seed, args.queries)
-    if args.format == "json":
-        print(json.dumps(found.to_json(), indent=1, default=str))
-    else:
-        print(found.summary())
-        for entry in found.unexplained[:10]:
-            print(f"  unexplained {entry['query']}: {entry['line'][:400]}")
-    compared = found.queries - found.left_out
-    if compared == 0:
-        print("no fresh query could be shown to the adapter: nothing was checked")
-        return 1
-    return 1 if found.unexplained else 0

@@ -72,20 +72,6 @@ class OverBudget(NdcgSpecError):
     """A command of the survey ran past its whole-command budget (``--budget``)."""
 
 
-def add_time_arguments(parser: Any) -> None:
-    """``--timeout`` (seconds per case) and ``--budget`` (seconds for the whole command) of
-    ``predict`` and ``identify``: an adapter that hangs costs at most these."""
-    parser.add_argument(
-        "--timeout", type=float, default=CASE_TIMEOUT, help="seconds allowed per case"
-    )
-    parser.add_argument(
-        "--budget",
-        type=float,
-        default=COMMAND_BUDGET,
-        help="seconds allowed for the whole command",
-    )
-
-
 @contextmanager
 def time_limits(timeout: float, budget: float) -> Iterator[None]:
     """Within it, every case an adapter is asked has `timeout` seconds and the whole block
@@ -219,6 +205,11 @@ def replaced(config: Config, **changes: Any) -> Config:
 @lru_cache(maxsize=1 << 16)
 def _replaced(config: Config, changes: tuple[tuple[str, type, Any], ...]) -> Config:
     return config.replace(**{name: value for name, _, value in changes})
+
+
+def questions(asked: Config, probes: Sequence[ProbeInput]) -> list[tuple[ProbeInput, Config]]:
+    """Each probe asked under `asked` at the probe's own cutoff."""
+    return [(p, replaced(asked, cutoff=p.config.cutoff)) for p in probes]
 
 
 @cache

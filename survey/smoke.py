@@ -1,5 +1,5 @@
-"""The ``smoke`` command: a handful of trivial cases, to tell a broken adapter from a
-non-conforming library.
+"""The smoke test (``ndcgspec smoke``): a handful of trivial cases, to tell a broken adapter
+from a non-conforming library.
 
 Every case uses the adapter's native configuration, the choice it declares first on each axis
 (``harness/plan.py``). A perfect ranking scores 1 and an empty run 0
@@ -9,18 +9,15 @@ an adapter that misses these is wired wrongly, not merely unconventional.
 
 from __future__ import annotations
 
-import argparse
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.plan import native_config
-from ndcgspec.harness.pool import declared_adapter
-from ndcgspec.harness.run_command import (
-    add_adapter_arguments,
-    command_of,
-    execute,
-    pool_options,
-    show_progress,
-)
+from ndcgspec.harness.pool import PoolOptions, declared_adapter
+from ndcgspec.harness.report import Report
 from ndcgspec.harness.runner import HarnessError, fixed_cases
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.suite.case import cite, computed_case
@@ -80,44 +77,36 @@ def smoke_cases(config: Config) -> list[LoadedCase]:
     return cases
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``smoke`` subcommand."""
-    parser = subparsers.add_parser(
-        "smoke",
-        help="check that an adapter works at all, on a handful of trivial cases",
-        description="Run a handful of trivial cases under the configuration the adapter "
-        "declares first. Exit status 1 when any of them fails or errors.",
-    )
-    add_adapter_arguments(parser)
-    parser.set_defaults(handler=handle)
+@dataclass(frozen=True)
+class SmokeTest:
+    """The trivial cases run on one adapter: the ``adapter`` object of its start reply, the
+    native configuration they ran under, and the report."""
+
+    adapter: Mapping[str, Any]
+    config: Config
+    report: Report
+
+    @property
+    def broken(self) -> list[dict[str, Any]]:
+        """The results that do not pass: any one means the adapter is wired wrongly."""
+        return [r for r in self.report.results if r["outcome"] != "pass"]
 
 
-def handle(args: argparse.Namespace) -> int:
-    """Run the trivial cases and say whether the adapter is broken."""
-    command = command_of(args)
-    options = pool_options(args)
+def smoke_test(command: list[str] | str, options: PoolOptions, progress: bool = False) -> SmokeTest:
+    """Run the trivial cases on the adapter of `command` under its native configuration; a
+    HarnessError when it declares no configuration of the spec."""
     adapter = declared_adapter(command, options)
     try:
         config = native_config(adapter)
     except NdcgSpecError as error:
         raise HarnessError(f"broken adapter: {error}") from None
     report = execute(
-        fixed_cases(smoke_cases(config)),
-        command,
-        options,
-        report_path=None,
-        selection={"smoke": config.canonical()},
-        progress=show_progress(args.quiet),
-    )
-    print(f"smoke test of {adapter['name']} {adapter['version']} under {config.canonical()}")
-    for result in report.results:
-        print(
-            f"  {result['outcome']:5} {result['id']}"
-            + (f": {result['message']}" if "message" in result else "")
+        Execution(
+            fixed_cases(smoke_cases(config)),
+            command,
+            options,
+            selection={"smoke": config.canonical()},
+            progress=progress,
         )
-    bad = [r for r in report.results if r["outcome"] != "pass"]
-    if bad:
-        print(f"broken adapter: {len(bad)} of {len(report.results)} trivial cases do not pass")
-        return 1
-    print(f"the adapter works: all {len(report.results)} trivial cases pass")
-    return 0
+    )
+    return SmokeTest(adapter, config, report)

@@ -25,8 +25,8 @@ import sys
 import pytest
 from conftest import TESTS_DIR
 
+from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.pool import PoolOptions
-from ndcgspec.harness.run_command import execute
 from ndcgspec.harness.runner import fixed_cases, load_cases
 from ndcgspec.harness.worker import adapter_command
 
@@ -39,13 +39,12 @@ FAKES = "fakes"
 def outcomes(target: str | None = None, exec_line: str | None = None, **options: float) -> dict:
     """{case id: (outcome, message)} of one run against the fixture suite."""
     report = execute(
-        fixed_cases(load_cases(root=SUITE, data=DATA)),
-        adapter_command(target, exec_line),
-        PoolOptions(**options),
-        report_path=None,
-        selection={},
-        progress=False,
-        data=DATA,
+        Execution(
+            fixed_cases(load_cases(root=SUITE, data=DATA)),
+            adapter_command(target, exec_line),
+            PoolOptions(**options),
+            data=DATA,
+        )
     )
     return {r["id"]: (r["outcome"], r.get("message", "")) for r in report.results}
 

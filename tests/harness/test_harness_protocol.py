@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 
 from ndcgspec.harness.adapters.base import AdapterError, declared_capabilities, unsupported_reason
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
+from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.host import answer, serve
 from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.protocol import (
@@ -27,7 +28,6 @@ from ndcgspec.harness.protocol import (
     start_message,
     stop_message,
 )
-from ndcgspec.harness.run_command import execute
 from ndcgspec.harness.runner import HarnessError, fixed_cases, load_cases
 from ndcgspec.harness.worker import adapter_command, example_program
 
@@ -124,13 +124,12 @@ BAD_START = (
 
 def _run(command: list[str] | str, validate: bool = False) -> dict:
     report = execute(
-        fixed_cases(load_cases(root=SUITE, data=DATA)),
-        command,
-        PoolOptions(validate=validate, jobs=2),
-        report_path=None,
-        selection={},
-        progress=False,
-        data=DATA,
+        Execution(
+            fixed_cases(load_cases(root=SUITE, data=DATA)),
+            command,
+            PoolOptions(validate=validate, jobs=2),
+            data=DATA,
+        )
     )
     return {r["id"]: r["outcome"] for r in report.results}
 

@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
+from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.pool import PoolOptions
-from ndcgspec.harness.run_command import execute
 from ndcgspec.harness.runner import fixed_cases, load_cases
 from ndcgspec.harness.worker import adapter_command
 
@@ -22,12 +22,11 @@ def test_reference_adapter_passes_the_whole_suite() -> None:
     if not cases:
         pytest.skip("the golden suite has no case files yet")
     report = execute(
-        fixed_cases(cases),
-        adapter_command("reference", None),
-        PoolOptions(jobs=2),
-        report_path=None,
-        selection={},
-        progress=False,
+        Execution(
+            fixed_cases(cases),
+            adapter_command("reference", None),
+            PoolOptions(jobs=2),
+        )
     )
     outcomes = Counter(r["outcome"] for r in report.results)
     problems = [r for r in report.results if r["outcome"] not in ("pass", "skip")]

@@ -7,6 +7,7 @@ import argparse
 
 import pytest
 
+from ndcgspec.commands.adapter_flags import add_adapter_arguments
 from ndcgspec.harness.adapters import base
 from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.registry import (
@@ -15,7 +16,6 @@ from ndcgspec.harness.registry import (
     adapter_target,
     builtin_names,
 )
-from ndcgspec.harness.run_command import add_adapter_arguments
 from ndcgspec.harness.worker import adapter_command, example_program, python_host_command
 
 # The names `ndcgspec run --help` lists, in its order, as the command line has always given them.

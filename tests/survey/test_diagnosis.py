@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 
 from ndcgspec.harness.diagnosis import Failure, diagnosis_lines
+from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.render import render_junit, render_markdown, render_text
 from ndcgspec.harness.report import read_report
-from ndcgspec.harness.run_command import execute
 from ndcgspec.harness.runner import load_cases
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
@@ -85,13 +85,13 @@ def test_an_answer_no_cause_explains_is_left_unexplained():
 def run_report(target: str, glob: str | None, path: Path | None = None):
     chosen = Selection(load_cases(glob, None, None))
     return execute(
-        chosen.cases_for,
-        adapter_command(target, None),
-        PoolOptions(jobs=1),
-        report_path=path,
-        selection={},
-        progress=False,
-        diagnose=diagnose,
+        Execution(
+            chosen.cases_for,
+            adapter_command(target, None),
+            PoolOptions(jobs=1),
+            report_path=path,
+            diagnose=diagnose,
+        )
     )
 
 

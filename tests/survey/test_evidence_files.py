@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from conftest import REPO_ROOT
 
+from ndcgspec.commands import matrix as matrix_command
 from ndcgspec.reference import NdcgSpecError
 from ndcgspec.spec import load_schema
 from ndcgspec.survey import matrix
@@ -109,6 +110,6 @@ def test_the_matrix_writes_nothing_when_a_record_misses_its_schema(
     monkeypatch.setattr(matrix, "evidence_text", lambda records: broken)
     out = tmp_path / "docs"
     with pytest.raises(NdcgSpecError) as raised:
-        matrix.handle(argparse.Namespace(out=out, adapters=[], jobs=1))
+        matrix_command.handle(argparse.Namespace(out=out, adapters=[], jobs=1))
     assert str(raised.value).startswith(f"{out / EVIDENCE_FILE}: /0: 'library_version' is a")
     assert not out.exists()

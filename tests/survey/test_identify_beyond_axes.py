@@ -1,6 +1,7 @@
-"""The probes of ``identify`` beyond the axes (``survey/identify.py``): close scores,
-number reading, per-query values left undefined, and the tie order over ranking lengths. The
-adapters are the reference and fakes of ``tests/fakes.py`` whose single flaw is known."""
+"""The probes of ``identify`` beyond the axes (``survey/extra_probes.py``,
+``survey/answer_observations.py``): close scores, number reading, per-query values left
+undefined, and the tie order over ranking lengths. The adapters are the reference and fakes of
+``tests/fakes.py`` whose single flaw is known."""
 
 from __future__ import annotations
 
@@ -10,7 +11,14 @@ from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config
-from ndcgspec.survey.identify import (
+from ndcgspec.survey.answer_observations import negative_ideal, out_of_range, undefined_values
+from ndcgspec.survey.extra_probes import (
+    chosen_cutoff,
+    close_scores,
+    numeric_ids,
+    tie_order_by_length,
+)
+from ndcgspec.survey.identification import (
     CHOSEN_CUTOFF,
     DIVIDES_NEGATIVE_IDEAL,
     NUMBER_READING,
@@ -25,13 +33,6 @@ from ndcgspec.survey.identify import (
     TIE_RULE_HOLDS,
     TIES_CLOSE_SCORES,
     UNDEFINED_WHERE_SCORED,
-    chosen_cutoff,
-    close_scores,
-    negative_ideal,
-    numeric_ids,
-    out_of_range,
-    tie_order_by_length,
-    undefined_values,
 )
 from ndcgspec.survey.probes import (
     TIE_LENGTHS,

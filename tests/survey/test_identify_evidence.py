@@ -1,16 +1,11 @@
 """How ``identify`` weighs its evidence: probes that one axis cannot explain are no evidence on
-another (``survey/identify.py``)."""
+another (``survey/identify.py``, ``survey/axis_identification.py``)."""
 
 from __future__ import annotations
 
-from ndcgspec.survey.identify import (
-    MET,
-    NONE,
-    NOT_EXERCISED,
-    AxisFinding,
-    _outside_the_spec,
-    axis_verdict,
-)
+from ndcgspec.survey.axis_identification import axis_verdict
+from ndcgspec.survey.identification import MET, NONE, NOT_EXERCISED, AxisFinding
+from ndcgspec.survey.identify import _outside_the_spec
 
 
 def test_a_probe_no_choice_meets_is_listed_as_unexplained() -> None:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 
+from ndcgspec.commands.identify import render
 from ndcgspec.reference import Config
 from ndcgspec.survey.grid import axis_cell, sharp_edges
-from ndcgspec.survey.identify import (
+from ndcgspec.survey.identification import (
     CHOSEN_CUTOFF,
     CUTOFF,
     MET,
@@ -24,7 +25,6 @@ from ndcgspec.survey.identify import (
     CaseError,
     Identification,
     Observation,
-    render,
 )
 from ndcgspec.survey.implementation import Implementation
 

@@ -14,7 +14,7 @@ from ndcgspec.reference import Config
 from ndcgspec.reference.preset_departures import Departure
 from ndcgspec.survey import page_html
 from ndcgspec.survey.grid import sharp_edges
-from ndcgspec.survey.identify import (
+from ndcgspec.survey.identification import (
     MET,
     NONE,
     NOT_OBSERVABLE,

@@ -1,0 +1,187 @@
+"""Running an adapter over cases and writing the report: what ``ndcgspec run`` and ``smoke``,
+the pytest plugin and the benchmarks run (the command line is ``commands/run.py``).
+
+An `Execution` says what to run and how; `execute` runs the cases its plan makes for the
+adapter, writes the JSON-lines report (``harness/report.py``) as results arrive, and returns
+the `Report` as it ends, its footer carrying the tally and, with a `Diagnose`, the diagnosis of
+the failures.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ndcgspec.harness.departures import Departures
+from ndcgspec.harness.diagnosis import Diagnose, Failure
+from ndcgspec.harness.pool import PoolOptions
+from ndcgspec.harness.report import REPORT_FORMAT, Report, ReportWriter, tally
+from ndcgspec.harness.runner import HarnessError, Plan, case_rows, run_cases
+from ndcgspec.harness.versions import versions
+from ndcgspec.reference import NdcgSpecError
+from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.tolerance import error_constant
+
+
+@dataclass(frozen=True)
+class Execution:
+    """One run of an adapter: the `plan` that makes the cases from its start reply, the
+    adapter's `command` and process `options`; the report's file (none when None) and the
+    header's `selection`, what was chosen to run as the report records it; a progress bar or
+    not; the `data` root of published cases; with `diagnose`, the footer carries the diagnosis
+    of the failures, and with `departures`, a result that departs as a preset declares is
+    marked so."""
+
+    plan: Plan
+    command: list[str] | str
+    options: PoolOptions
+    report_path: Path | None = None
+    selection: Mapping[str, Any] = field(default_factory=dict)
+    progress: bool = False
+    data: Path | None = None
+    diagnose: Diagnose | None = None
+    departures: Departures | None = None
+
+
+def checked_pool_options(
+    jobs: int,
+    timeout: float,
+    max_output_mb: float,
+    validate: bool,
+    names: tuple[str, str, str],
+) -> PoolOptions:
+    """The adapter processes' options, checked before anything starts: NaN or an infinity
+    would reach the workers' clocks and output cap, where no limit holds. `names` are the
+    options' names as the user wrote them, for the error."""
+    if jobs < 1 or not all(0 < limit < math.inf for limit in (timeout, max_output_mb)):
+        raise NdcgSpecError(f"{names[0]}, {names[1]} and {names[2]} must be positive and finite")
+    return PoolOptions(
+        jobs=jobs,
+        timeout=timeout,
+        start_timeout=max(timeout, 60.0),
+        max_output_bytes=int(max_output_mb * 2**20),
+        validate=validate,
+    )
+
+
+def show_progress(quiet: bool) -> bool:
+    """A progress bar only on an interactive terminal, never in CI."""
+    return not quiet and sys.stderr.isatty() and not os.environ.get("CI")
+
+
+class Progress:
+    """A progress bar on stderr, or nothing."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self._bar = None
+        if enabled:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, unit="case", file=sys.stderr, leave=False)
+
+    def advance(self) -> None:
+        """One more case done."""
+        if self._bar is not None:
+            self._bar.update(1)
+
+    def close(self) -> None:
+        """Remove the bar."""
+        if self._bar is not None:
+            self._bar.close()
+
+
+def suite_version(cases: Sequence[LoadedCase]) -> str | None:
+    """The suite version the case files declare (joined when they disagree)."""
+    found = sorted({str(c.file.get("suite_version")) for c in cases if c.file.get("suite_version")})
+    return ", ".join(found) or None
+
+
+def execute(run: Execution) -> Report:
+    """Run the cases the plan makes for the adapter, writing the report as results arrive; the
+    report as it ends."""
+    started = time.monotonic()
+    header: dict[str, Any] = {
+        "type": "header",
+        "report_format": REPORT_FORMAT,
+        **versions(),
+        "comparison": {"c": error_constant()},
+        "command": run.command if isinstance(run.command, str) else " ".join(run.command),
+        "selection": dict(run.selection),
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    writer: ReportWriter | None = None
+    bar = Progress(0, False)
+    failures: list[Failure] = []
+
+    def failed(failure: Failure) -> None:
+        # A declared departure is no failure to explain.
+        if not failure.record.get("declared_departure"):
+            failures.append(failure)
+
+    def start(adapter: dict[str, Any], cases: Sequence[LoadedCase]) -> None:
+        nonlocal writer, bar
+        header["adapter"] = adapter
+        header["suite_version"] = suite_version(cases)
+        bar = Progress(len(cases), run.progress)
+        if run.report_path:
+            writer = ReportWriter(run.report_path)
+            writer.write(header)
+
+    def record(result: dict[str, Any], loaded: LoadedCase) -> None:
+        declared = (
+            run.departures.of(result, lambda: case_rows(loaded, run.data))
+            if run.departures
+            else None
+        )
+        if declared:
+            result["declared_departure"] = declared
+        if writer:
+            writer.write(result)
+        bar.advance()
+
+    try:
+        ordered = run_cases(
+            run.plan,
+            run.command,
+            run.options,
+            record,
+            start,
+            run.data,
+            failed if run.diagnose else None,
+        )
+        bar.close()
+        tallied = tally(ordered)
+        explained = (
+            run.diagnose(header["adapter"], failures).footer(
+                sum(r["outcome"] == "fail" and "declared_departure" not in r for r in ordered)
+            )
+            if run.diagnose and failures
+            else {}
+        )
+        footer = {
+            "type": "footer",
+            **tallied.to_json(),
+            **explained,
+            "wall_seconds": round(time.monotonic() - started, 3),
+            "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        if writer:
+            writer.write(footer)
+            writer.finish()
+    except (NdcgSpecError, KeyboardInterrupt):
+        raise
+    except Exception as error:
+        # The harness reports its own failures as one line, like every other error.
+        raise HarnessError(f"harness failure: {type(error).__name__}: {error}") from error
+    finally:
+        bar.close()
+        if writer:
+            writer.__exit__(None, None, None)
+    return Report(header, ordered, footer, run.report_path or Path("-"))

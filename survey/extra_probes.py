@@ -1,0 +1,295 @@
+"""The probes beyond the axes that ask the adapter questions of their own (``identify``): a
+cutoff it chooses when asked for the whole ranking, scores a relative 1e-9 or 1e-12 apart and
+decimals one double apart, its tie order on rankings of growing length, and document ids that
+look like numbers."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from ndcgspec.harness.adapters.base import ApiView, NumberFormat
+from ndcgspec.reference import Config
+from ndcgspec.reference.config import axis
+from ndcgspec.spec import load_spec
+from ndcgspec.survey.answer_observations import leaves_undefined
+from ndcgspec.survey.identification import (
+    CHOSEN_CUTOFF,
+    CUTOFF,
+    DOCUMENT_IDS,
+    NO_SINGLE_CUTOFF,
+    NUMBER_READING,
+    RANKS_CLOSE_SCORES,
+    READS_IDS_AS_NUMBERS,
+    READS_IDS_AS_TEXT,
+    READS_NEIGHBOURS_APART,
+    READS_NEIGHBOURS_EQUAL,
+    SCORE_RESOLUTION,
+    TIE_ORDER,
+    TIE_RULE_BREAKS,
+    TIE_RULE_HOLDS,
+    TIES_CLOSE_SCORES,
+    Observation,
+    gap_text,
+)
+from ndcgspec.survey.probes import (
+    RESOLUTION_GAPS,
+    ULP,
+    Answer,
+    ProbeInput,
+    ask,
+    beyond_view,
+    expected_of,
+    meets,
+    number_reading_inputs,
+    outcome_key,
+    questions,
+    replaced,
+    scores_merged,
+    spread_ties,
+    tie_order_inputs,
+    within_tie_bounds,
+)
+
+# Whole-ranking probes tried against every cutoff up to this length, to find a chosen cutoff,
+# and then against the longer defaults of libraries (trectools' depth=1000, say).
+CUTOFF_SEARCH_LENGTH = 200
+CUTOFF_DEFAULTS = (256, 500, 512, 1000, 1024, 2000, 5000)
+
+
+def chosen_cutoff(
+    command: Sequence[str] | str,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    numbers: NumberFormat,
+) -> Observation | None:
+    """A cutoff the implementation applies when asked for the whole ranking: whole-ranking
+    probes it misses, met by the reference at one cutoff k instead, every one of them that
+    is longer than k (ranked or judged documents of a query); a miss on a probe no longer than
+    k, which no cutoff of k can explain, has another cause and is listed as disagreeing. Each
+    missed probe first names the smallest k that meets it; a probe that gains nothing past
+    rank 2 is met at 2 as well as at the library's 10, so every k named is then tried on every
+    missed probe longer than it, and the smallest that meets them all is the cutoff."""
+    asked = replaced(identified, cutoff=None)
+    whole = [p for p in probes if p.config.cutoff is None]
+    answers = ask(command, questions(asked, whole))
+    found: dict[int, list[str]] = {}
+    missed: dict[str, int] = {}
+    for probe in whole:
+        answer = answers[(probe.case_id, asked.full())]
+        scored = "per_query" in answer.result and "error" not in expected_of(probe, asked)
+        if not scored or meets(probe, asked, answer, asked, *numbers):
+            continue
+        if leaves_undefined(probe, asked, answer):
+            # Another observation (`undefined_values`), whatever the cutoff.
+            continue
+        longest = max(Counter(q for q, *_ in probe.run).values(), default=0)
+        missed[probe.case_id] = max(longest, *Counter(q for q, *_ in probe.qrels).values(), 0)
+        candidates = [
+            *range(1, min(longest, CUTOFF_SEARCH_LENGTH) + 1),
+            *(k for k in CUTOFF_DEFAULTS if CUTOFF_SEARCH_LENGTH < k < longest),
+        ]
+        for k in candidates:
+            if meets(probe, replaced(asked, cutoff=k), answer, asked, *numbers):
+                found.setdefault(k, []).append(probe.case_id)
+                break
+    if not missed:
+        return None
+    anchor = axis(CUTOFF)["anchor"]
+    by_id = {p.case_id: p for p in whole}
+    for k in sorted(found):
+        longer = [case for case, length in missed.items() if length > k]
+        met = [
+            case
+            for case in longer
+            if meets(
+                by_id[case],
+                replaced(asked, cutoff=k),
+                answers[(case, asked.full())],
+                asked,
+                *numbers,
+            )
+        ]
+        if longer and len(met) == len(longer):
+            others = sorted(set(missed) - set(met))
+            return Observation(
+                CUTOFF, CHOSEN_CUTOFF, "null", sorted(met), others, cutoffs=[k], anchor=anchor
+            )
+    return Observation(
+        CUTOFF,
+        NO_SINGLE_CUTOFF,
+        "null",
+        disagreeing=sorted(missed),
+        cutoffs=sorted(found),
+        anchor=anchor,
+    )
+
+
+def _spread_verdicts(
+    pairs: Sequence[tuple[ProbeInput, ProbeInput]],
+    asked: Config,
+    answers: Mapping[tuple[str, str], Answer],
+    numbers: NumberFormat,
+) -> tuple[list[str], list[str]]:
+    """The spread probes the adapter ranks exactly, and those it ties again as the original."""
+    exact, collapsed = [], []
+    for original, spread in pairs:
+        sent = replaced(asked, cutoff=spread.config.cutoff)
+        if outcome_key(original, sent) == outcome_key(spread, sent):
+            continue
+        answer = answers[(spread.case_id, sent.full())]
+        if meets(spread, sent, answer, sent, *numbers):
+            exact.append(spread.case_id)
+        elif meets(original, sent, answer, sent, *numbers):
+            collapsed.append(spread.case_id)
+    return exact, collapsed
+
+
+def close_scores(
+    command: Sequence[str] | str,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    numbers: NumberFormat,
+) -> list[Observation]:
+    """Scores a relative 1e-9 or 1e-12 apart (``RESOLUTION_GAPS``): does the implementation
+    rank them, or tie them again under its own tie rule, whichever it is? And decimals one
+    double apart (0.223, 0.22300000000000003): does its number reader tell them apart? The
+    second is asked only of an implementation that ranks the coarser gaps exactly."""
+    rule = identified.choice("ties")
+    ties = [p for p in probes if p.case_id.startswith("ties.")]
+    spreads = {
+        gap: [(p, s) for p in ties if (s := spread_ties(p, rule, gap)) is not None]
+        for gap in RESOLUTION_GAPS
+        if gap != ULP
+    }
+    adjacent = number_reading_inputs()
+    asked = replaced(identified, cutoff=None)
+    answers = ask(
+        command,
+        [
+            *(
+                (s, replaced(identified, cutoff=s.config.cutoff))
+                for pairs in spreads.values()
+                for _, s in pairs
+            ),
+            *((p, asked) for p in adjacent),
+        ],
+    )
+    verdicts = {
+        gap: _spread_verdicts(pairs, identified, answers, numbers) for gap, pairs in spreads.items()
+    }
+    precision = load_spec()["precision"]["anchor"]
+    tied = [gap for gap in spreads if verdicts[gap][1]]
+    if tied:
+        exact, collapsed = verdicts[tied[0]]
+        return [
+            Observation(
+                SCORE_RESOLUTION,
+                TIES_CLOSE_SCORES,
+                "exact decimals",
+                evidence=collapsed,
+                disagreeing=exact,
+                anchor=precision,
+                gaps=[gap_text(g) for g in tied],
+            )
+        ]
+    found = []
+    exact = [case for gap in spreads for case in verdicts[gap][0]]
+    if exact:
+        found.append(
+            Observation(
+                SCORE_RESOLUTION,
+                RANKS_CLOSE_SCORES,
+                "exact decimals",
+                evidence=exact,
+                anchor=precision,
+                gaps=[gap_text(g) for g in spreads],
+            )
+        )
+    apart, equal = [], []
+    for probe in adjacent:
+        answer = answers[(probe.case_id, asked.full())]
+        if meets(probe, identified, answer, asked, *numbers):
+            apart.append(probe.case_id)
+        elif within_tie_bounds(scores_merged(probe), identified, answer, asked, *numbers):
+            equal.append(probe.case_id)
+    if apart or equal:
+        found.append(
+            Observation(
+                NUMBER_READING,
+                READS_NEIGHBOURS_EQUAL if equal else READS_NEIGHBOURS_APART,
+                "exact decimals",
+                evidence=equal or apart,
+                disagreeing=apart if equal else [],
+                anchor=precision,
+                gaps=[ULP],
+            )
+        )
+    return found
+
+
+ID_PROBES = "ids."
+"""The case ids of the golden cases whose document ids look like numbers (``suite/ids.py``):
+probed on their own, not on the axes, which they do not tell apart."""
+
+
+def numeric_ids(
+    command: Sequence[str] | str,
+    identified: Config,
+    probes: Sequence[ProbeInput],
+    numbers: NumberFormat,
+) -> Observation | None:
+    """Document ids that look like numbers (0010, 010 beside 10, 1e5, 1.0, -0, 007): does the
+    implementation read them as the text they are (``ndcg.input``), or misread them as
+    numbers, silently?"""
+    inputs = [p for p in probes if p.case_id.startswith(ID_PROBES)]
+    if not inputs:
+        return None
+    asked = replaced(identified, cutoff=None)
+    answers = ask(command, [(p, asked) for p in inputs])
+    text, misread = [], []
+    for probe in inputs:
+        met = meets(probe, identified, answers[(probe.case_id, asked.full())], asked, *numbers)
+        (text if met else misread).append(probe.case_id)
+    anchor = load_spec()["input"]["anchor"]
+    if misread:
+        return Observation(
+            DOCUMENT_IDS, READS_IDS_AS_NUMBERS, "ids as text", misread, text, anchor=anchor
+        )
+    return Observation(DOCUMENT_IDS, READS_IDS_AS_TEXT, "ids as text", text, anchor=anchor)
+
+
+def tie_order_by_length(
+    command: Sequence[str] | str, identified: Config, numbers: NumberFormat, view: ApiView
+) -> Observation | None:
+    """On rankings of every length in ``TIE_LENGTHS`` full of tied scores, does the adapter
+    keep the identified tie rule (``ndcg.ties``)? The lengths on which it misses with every
+    value between the pessimistic and the optimistic tie order (so that the order of tied
+    documents alone explains the miss) say from which length on it breaks the rule."""
+    asked = replaced(identified, cutoff=None)
+    inputs = [p for p in tie_order_inputs() if not beyond_view(p, asked, view)]
+    if not inputs:
+        return None
+    answers = ask(command, [(p, asked) for p in inputs])
+    kept, broken = [], []
+    for probe in inputs:
+        answer = answers[(probe.case_id, asked.full())]
+        if meets(probe, identified, answer, asked, *numbers):
+            kept.append(int(probe.case_id.rsplit("-", 1)[1]))
+        elif within_tie_bounds(probe, identified, answer, asked, *numbers):
+            broken.append(int(probe.case_id.rsplit("-", 1)[1]))
+    anchor = axis("ties")["anchor"]
+    if broken:
+        return Observation(
+            TIE_ORDER,
+            TIE_RULE_BREAKS,
+            identified.choice("ties"),
+            evidence=[f"ties.length-{n}" for n in broken],
+            lengths=broken,
+            anchor=anchor,
+        )
+    if not kept:
+        return None
+    return Observation(
+        TIE_ORDER, TIE_RULE_HOLDS, identified.choice("ties"), lengths=kept, anchor=anchor
+    )
