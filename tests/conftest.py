@@ -5,6 +5,8 @@ choice ids and parameter bounds (never restated here)."""
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from decimal import Decimal
@@ -27,6 +29,18 @@ if "PYTEST_XDIST_WORKER" not in os.environ or "NDCGSPEC_TEST_CACHE" not in os.en
     os.environ["NDCGSPEC_TEST_CACHE"] = tempfile.mkdtemp(prefix="ndcgspec-cache-")
 os.environ["NDCGSPEC_CACHE_DIR"] = os.environ["NDCGSPEC_TEST_CACHE"]
 
+# Where the machine says not to write bytecode (PYTHONDONTWRITEBYTECODE), each of the hundreds
+# of processes the tests start (workers, adapters, the command line) would compile numpy, mpmath
+# and ndcgspec from their sources again: over half the suite's CPU. The session's processes keep
+# their bytecode in a folder of the session's own instead, removed when it ends, and nothing is
+# written beside the sources.
+SESSION_BYTECODE: str | None = None
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and "PYTEST_XDIST_WORKER" not in os.environ:
+    SESSION_BYTECODE = tempfile.mkdtemp(prefix="ndcgspec-bytecode-")
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    os.environ["PYTHONPYCACHEPREFIX"] = SESSION_BYTECODE
+    sys.pycache_prefix, sys.dont_write_bytecode = SESSION_BYTECODE, False
+
 # The deliberately wrong adapters of `fakes` are test code, not product: adapters run in child
 # processes, which find them through PYTHONPATH.
 os.environ["PYTHONPATH"] = os.pathsep.join(
@@ -42,6 +56,11 @@ def _shared(found: Path | None, present: Callable[[Path], bool], what: str) -> P
     if not present(found):
         pytest.skip(f"{what} {found} is absent")
     return found
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if SESSION_BYTECODE is not None:
+        shutil.rmtree(SESSION_BYTECODE, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
