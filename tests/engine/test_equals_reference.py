@@ -585,13 +585,47 @@ def test_every_case_file_is_compared() -> None:
     assert {p.relative_to(cases_root()).as_posix() for p in CASE_FILES} == listed
 
 
-@pytest.mark.parametrize("path", CASE_FILES, ids=[p.stem for p in CASE_FILES])
-def test_golden_inputs_give_the_reference_result(path: Path) -> None:
+PRESET_FILES = [p for p in CASE_FILES if p.parent.name == "presets"]
+
+
+def golden_files() -> Iterator[Any]:
+    """Each case file. A preset's file holds every bundled input again, under the preset's
+    configuration: all of them together are the whole suite once per preset, run among the
+    slow tests; the README's command runs each preset on an input of every group."""
+    for path in CASE_FILES:
+        slow = pytest.mark.slow if path in PRESET_FILES else ()
+        yield pytest.param(path, marks=slow, id=path.stem)
+
+
+def inline_cases(path: Path) -> list[dict[str, Any]]:
     """Every inline case of the file (the published ones are read from files, which
-    `test_fast_engine` covers), scored on one `Inputs` for all its configurations."""
+    `test_fast_engine` covers)."""
     glob = path.relative_to(cases_root()).as_posix()
     cases = [c.case for c in iter_cases(glob) if "input" in c.case]
     assert cases or all("input_files" in c.case for c in iter_cases(glob))
+    return cases
+
+
+@pytest.mark.parametrize("path", golden_files())
+def test_golden_inputs_give_the_reference_result(path: Path) -> None:
+    """Every inline case of the file, scored on one `Inputs` for all its configurations."""
+    assert_golden_inputs(inline_cases(path))
+
+
+@pytest.mark.parametrize("path", PRESET_FILES, ids=[p.stem for p in PRESET_FILES])
+def test_a_preset_on_an_input_of_every_group_gives_the_reference_result(path: Path) -> None:
+    """The first case of the preset's file from each group of inputs (an axis's choice, a
+    generated seed): every preset on the inputs of every axis."""
+    first: dict[str, dict[str, Any]] = {}
+    for case in inline_cases(path):
+        first.setdefault(case["input_of"].split("/")[0], case)
+    assert {a["id"] for a in choice_axes()} <= {group.split(".")[0] for group in first}
+    assert_golden_inputs(list(first.values()))
+
+
+def assert_golden_inputs(cases: list[dict[str, Any]]) -> None:
+    """Each case's input on one `Inputs` for all its configurations: the reference's result
+    object or error."""
     for case in cases:
         qrels, run = case_inputs(case)
         inputs = Inputs(qrels, run)
