@@ -30,7 +30,8 @@ PEER_LIBRARIES = (
 ADAPTER_MODULES = ("ndcgspec.harness.adapters.peers", "fakes")
 
 # Examines the sklearn adapter as `ndcgspec matrix` does in each of its processes (identify,
-# the preset checks naming sklearn, the error in ulps) on a few probes, then prints which peer
+# the preset checks naming sklearn, the error in ulps) on a few probes, with the one adapter
+# process `matrix -j 2` gives each adapter on two cores, then prints which peer
 # libraries and adapter modules the process holds; then loads the adapter in process, to show
 # that the same look sees a library once it is imported.
 EXAMINE = """
@@ -47,7 +48,7 @@ def held():
 
 few = [p for p in probes.probe_inputs() if p.case_id.startswith(("ties.", "generated."))][:6]
 identify.probe_inputs = lambda: few
-item = matrix.examine("sklearn", few)
+item = matrix.examine("sklearn", few, processes=1)
 during = held()
 load_adapter(BUILTIN_ADAPTERS["sklearn"])
 print(json.dumps({
