@@ -586,14 +586,18 @@ def test_every_case_file_is_compared() -> None:
 
 
 PRESET_FILES = [p for p in CASE_FILES if p.parent.name == "presets"]
+GENERATED_FILES = [p for p in CASE_FILES if p.parent.name == "generated"]
+GENERATED_STRIDE = 10
 
 
 def golden_files() -> Iterator[Any]:
     """Each case file. A preset's file holds every bundled input again, under the preset's
-    configuration: all of them together are the whole suite once per preset, run among the
-    slow tests; the README's command runs each preset on an input of every group."""
+    configuration: all of them together are the whole suite once per preset; the generated
+    files are thousands of seeded random cases. Both run whole among the slow tests; the
+    README's command runs each preset on an input of every group, and every tenth case of each
+    generated file."""
     for path in CASE_FILES:
-        slow = pytest.mark.slow if path in PRESET_FILES else ()
+        slow = pytest.mark.slow if path in PRESET_FILES + GENERATED_FILES else ()
         yield pytest.param(path, marks=slow, id=path.stem)
 
 
@@ -621,6 +625,12 @@ def test_a_preset_on_an_input_of_every_group_gives_the_reference_result(path: Pa
         first.setdefault(case["input_of"].split("/")[0], case)
     assert {a["id"] for a in choice_axes()} <= {group.split(".")[0] for group in first}
     assert_golden_inputs(list(first.values()))
+
+
+@pytest.mark.parametrize("path", GENERATED_FILES, ids=[p.stem for p in GENERATED_FILES])
+def test_every_tenth_generated_input_gives_the_reference_result(path: Path) -> None:
+    """Cases 0, 10, 20, ... of the generated file: seeded random configurations and inputs."""
+    assert_golden_inputs(inline_cases(path)[::GENERATED_STRIDE])
 
 
 def assert_golden_inputs(cases: list[dict[str, Any]]) -> None:
