@@ -7,8 +7,32 @@ negative=zero) above d2 (label 2): DCG = 2/log2(3) = 1.2618595..., IDCG = 2, nDC
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from ndcgspec.commands import case_view
 from ndcgspec.commands.cli import main
 from ndcgspec.reference import Config
+from ndcgspec.suite.load import LoadedCase, iter_cases
+
+
+@pytest.fixture(scope="module", autouse=True)
+def suite_read_once() -> Iterator[None]:
+    """`cases show` reads every case file of the suite (47 MB of JSON) to find one case: the
+    files are read once for the module's commands, which only look cases up."""
+    read: dict[tuple[Any, ...], list[LoadedCase]] = {}
+
+    def cases_once(*args: Any, **kwargs: Any) -> Iterator[LoadedCase]:
+        key = (*args, *sorted(kwargs.items()))
+        if key not in read:
+            read[key] = list(iter_cases(*args, **kwargs))
+        return iter(read[key])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(case_view, "iter_cases", cases_once)
+        yield
 
 
 def shown(capsys, *words: str) -> tuple[int, str, str]:
