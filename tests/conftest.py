@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from ndcgspec.spec import load_spec
@@ -40,6 +41,24 @@ if os.environ.get("PYTHONDONTWRITEBYTECODE") and "PYTEST_XDIST_WORKER" not in os
     del os.environ["PYTHONDONTWRITEBYTECODE"]
     os.environ["PYTHONPYCACHEPREFIX"] = SESSION_BYTECODE
     sys.pycache_prefix, sys.dont_write_bytecode = SESSION_BYTECODE, False
+
+# Property tests: CI draws every example a test names (the profile `ci`, loaded where the
+# environment variable CI is set, or by --hypothesis-profile=ci); the README's command, run on
+# every change, a quarter of them (`examples`). The examples differ from run to run, and one
+# that failed is tried first the next time, from Hypothesis's database.
+EXAMPLE_SHARE = 4
+settings.register_profile("ci", max_examples=100)
+settings.register_profile("dev", max_examples=100 // EXAMPLE_SHARE)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def examples(count: int) -> int:
+    """The examples of a property test that names `count`: all of them under the profile
+    `ci`, a quarter (at least 10) otherwise."""
+    if settings.get_current_profile_name() == "ci":
+        return count
+    return max(10, count // EXAMPLE_SHARE)
+
 
 # The deliberately wrong adapters of `fakes` are test code, not product: adapters run in child
 # processes, which find them through PYTHONPATH.

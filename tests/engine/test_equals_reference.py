@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from unittest import mock
 
 import pytest
-from conftest import choice_axes, config_mappings
+from conftest import choice_axes, config_mappings, examples
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from spark_session import spark_fixture  # noqa: F401 (the fixture `spark`)
@@ -195,7 +195,7 @@ def trec_files(draw: st.DrawFn) -> tuple[str, str]:
     return end.join(qrels) + end, end.join(run) + (end if run else "")
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     files=trec_files(),
     mappings=st.lists(
@@ -521,7 +521,7 @@ def partition_outcome(shares: Callable[[], list[Any]]) -> tuple[str, Any]:
     return "values", [(entries, part.rounded_mean()) for entries, part in found]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     files=trec_files(),
     mappings=st.lists(
@@ -711,7 +711,7 @@ def assert_the_reference_result(given_inputs: tuple[dict, dict], mappings: list[
         assert result_or_error(evaluate_inputs, config, qrels, run) == expected, config
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(memory_inputs(), st.lists(config_mappings(), min_size=1, max_size=4))
 def test_random_inputs_give_the_reference_result(given_inputs, mappings) -> None:
     assert_the_reference_result(given_inputs, mappings)
@@ -739,7 +739,7 @@ fractional_inputs = memory_inputs(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     fractional_inputs,
     st.lists(
@@ -840,7 +840,7 @@ def assert_sweep_agrees(labels_by_query: dict, scores_by_query: dict, mappings: 
         )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(sweep_inputs(), st.lists(config_mappings(cutoffs=SWEEP_CUTOFFS), min_size=1, max_size=6))
 def test_sweep_gives_the_reference_digits(given_inputs, mappings) -> None:
     assert_sweep_agrees(*given_inputs, mappings)
@@ -877,7 +877,7 @@ def inputs_with_copies(draw: st.DrawFn) -> tuple[dict, dict]:
     return labels_by_query, scores_by_query
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(inputs_with_copies(), neighbours())
 def test_neighbouring_configurations_share_steps_and_keep_the_reference_outcome(
     given_inputs, mappings
@@ -885,7 +885,7 @@ def test_neighbouring_configurations_share_steps_and_keep_the_reference_outcome(
     assert_sweep_agrees(*given_inputs, mappings)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(inputs_with_copies(), config_mappings(cutoffs=SWEEP_CUTOFFS), st.data())
 def test_every_ties_choice_on_one_sweep_keeps_the_reference_outcome(
     given_inputs, mapping, data
