@@ -5,6 +5,8 @@ choice ids and parameter bounds (never restated here)."""
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from decimal import Decimal
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from ndcgspec.spec import load_spec
@@ -26,6 +29,36 @@ TESTS_DIR = Path(__file__).resolve().parent
 if "PYTEST_XDIST_WORKER" not in os.environ or "NDCGSPEC_TEST_CACHE" not in os.environ:
     os.environ["NDCGSPEC_TEST_CACHE"] = tempfile.mkdtemp(prefix="ndcgspec-cache-")
 os.environ["NDCGSPEC_CACHE_DIR"] = os.environ["NDCGSPEC_TEST_CACHE"]
+
+# Where the machine says not to write bytecode (PYTHONDONTWRITEBYTECODE), each of the hundreds
+# of processes the tests start (workers, adapters, the command line) would compile numpy, mpmath
+# and ndcgspec from their sources again: over half the suite's CPU. The session's processes keep
+# their bytecode in a folder of the session's own instead, removed when it ends, and nothing is
+# written beside the sources.
+SESSION_BYTECODE: str | None = None
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and "PYTEST_XDIST_WORKER" not in os.environ:
+    SESSION_BYTECODE = tempfile.mkdtemp(prefix="ndcgspec-bytecode-")
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    os.environ["PYTHONPYCACHEPREFIX"] = SESSION_BYTECODE
+    sys.pycache_prefix, sys.dont_write_bytecode = SESSION_BYTECODE, False
+
+# Property tests: CI draws every example a test names (the profile `ci`, loaded where the
+# environment variable CI is set, or by --hypothesis-profile=ci); the README's command, run on
+# every change, a quarter of them (`examples`). The examples differ from run to run, and one
+# that failed is tried first the next time, from Hypothesis's database.
+EXAMPLE_SHARE = 4
+settings.register_profile("ci", max_examples=100)
+settings.register_profile("dev", max_examples=100 // EXAMPLE_SHARE)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def examples(count: int) -> int:
+    """The examples of a property test that names `count`: all of them under the profile
+    `ci`, a quarter (at least 10) otherwise."""
+    if settings.get_current_profile_name() == "ci":
+        return count
+    return max(10, count // EXAMPLE_SHARE)
+
 
 # The deliberately wrong adapters of `fakes` are test code, not product: adapters run in child
 # processes, which find them through PYTHONPATH.
@@ -42,6 +75,11 @@ def _shared(found: Path | None, present: Callable[[Path], bool], what: str) -> P
     if not present(found):
         pytest.skip(f"{what} {found} is absent")
     return found
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if SESSION_BYTECODE is not None:
+        shutil.rmtree(SESSION_BYTECODE, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

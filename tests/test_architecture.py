@@ -77,6 +77,12 @@ def room_of_import(name: str) -> str | None:
     raise AssertionError(f"{name} lies in no package of the map")
 
 
+@cache
+def syntax_tree(path: Path) -> ast.Module:
+    """The parsed module, parsed once for every test that walks it (none changes it)."""
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
 def package_modules() -> Iterator[Path]:
     """Every Python module of every installed package."""
     for top in top_packages():
@@ -87,7 +93,7 @@ def imported_names(path: Path) -> Iterator[str]:
     """The dotted names a module imports, at any depth (function-level imports included), and
     the module names it passes to `require`, the peer adapters' deferred import, or names in a
     string (``ndcgspec.survey.matrix``, ``ndcgspec.harness.adapters.reference:Adapter``)."""
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in ast.walk(syntax_tree(path)):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             yield node.module
         else:
@@ -138,7 +144,7 @@ def imported_modules(path: Path) -> Iterator[str]:
     ``__init__``, which every submodule's import runs first, and so no cycle of its own)."""
     modules = module_files()
     names = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in ast.walk(syntax_tree(path)):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names += [f"{node.module}.{alias.name}" for alias in node.names]
         else:
@@ -220,7 +226,7 @@ def test_no_module_uses_a_relative_import() -> None:
     relative = [
         str(path.relative_to(REPO_ROOT))
         for path in package_modules()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+        for node in ast.walk(syntax_tree(path))
         if isinstance(node, ast.ImportFrom) and node.level
     ]
     assert relative == []
@@ -279,7 +285,7 @@ def test_only_the_peer_adapters_import_a_peer_library() -> None:
 
 def _module_level_imports(path: Path) -> Iterator[str]:
     """The modules a file imports at module level, outside ``if TYPE_CHECKING:``."""
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for node in syntax_tree(path).body:
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
@@ -318,7 +324,7 @@ def test_peer_adapters_import_their_library_only_when_built() -> None:
     eager = [
         f"{path.relative_to(REPO_ROOT)} imports {alias.name} at module level"
         for path in sorted(PEER_FOLDER.glob("*.py"))
-        for node in ast.parse(path.read_text(encoding="utf-8")).body
+        for node in syntax_tree(path).body
         if isinstance(node, (ast.Import, ast.ImportFrom))
         for alias in (
             node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "", None)]

@@ -8,13 +8,36 @@ negative=zero) above d2 (label 2): DCG = 2/log2(3) = 1.2618595..., IDCG = 2, nDC
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hostile.cli import ndcgspec
 
+from ndcgspec.commands import case_view
 from ndcgspec.commands.cli import main
 from ndcgspec.reference import Config
+from ndcgspec.suite.load import LoadedCase
+
+
+@pytest.fixture(scope="module", autouse=True)
+def suite_read_once() -> Iterator[None]:
+    """`cases show` reads every case file of the suite (47 MB of JSON) to find one case: the
+    files are read once for the module's commands, which only look cases up."""
+    read: dict[tuple[Any, ...], list[LoadedCase]] = {}
+    load = case_view.load_cases
+
+    def cases_once(*args: Any, **kwargs: Any) -> list[LoadedCase]:
+        # A folder that cannot be read raises each time: only what was read is kept.
+        key = (*args, *sorted(kwargs.items()))
+        if key not in read:
+            read[key] = load(*args, **kwargs)
+        return list(read[key])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(case_view, "load_cases", cases_once)
+        yield
 
 
 def shown(capsys, *words: str) -> tuple[int, str, str]:

@@ -5,6 +5,7 @@ that needs an extra fails with one line that names it and what it installs."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -74,26 +75,43 @@ def plain_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": path}
 
 
+# Each command line through `main`, one after the other in one process: what one command
+# imports is blocked in it whatever ran before, since nothing blocked is ever imported.
+IN_ONE_PROCESS = """import contextlib, io, json, sys, traceback
+from ndcgspec.commands.cli import main
+done = []
+for args in json.loads(sys.argv[1]):
+    out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8") for _ in range(2))
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main(args)
+        except SystemExit as exit:
+            status = exit.code or 0
+        except BaseException:
+            traceback.print_exc()
+            status = 1
+    done.append([status, *(s.flush() or s.buffer.getvalue().decode() for s in (out, err))])
+print(json.dumps(done))
+"""
+
+
 def run_all(
     commands: Sequence[Sequence[str]], env: dict[str, str], cwd: Path
 ) -> list[subprocess.CompletedProcess[str]]:
-    """Each ``ndcgspec`` command line, all started at once (each waits on its own start-up)."""
-    started = [
-        subprocess.Popen(
-            [sys.executable, "-m", "ndcgspec.commands.cli", *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=cwd,
-        )
-        for args in commands
+    """Each ``ndcgspec`` command line, run in one process of the plain install."""
+    shown = subprocess.run(
+        [sys.executable, "-c", IN_ONE_PROCESS, json.dumps(commands)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=300,
+    )
+    assert shown.returncode == 0, shown.stderr
+    return [
+        subprocess.CompletedProcess(args, status, out, err)
+        for args, (status, out, err) in zip(commands, json.loads(shown.stdout), strict=True)
     ]
-    done = []
-    for args, process in zip(commands, started, strict=True):
-        out, err = process.communicate(timeout=300)
-        done.append(subprocess.CompletedProcess(args, process.returncode, out, err))
-    return done
 
 
 def test_the_blocker_hides_an_installed_optional_library(plain_env: dict[str, str]) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO_ROOT, TESTS_DIR
-from hostile.cli import ndcgspec
+from hostile.cli import ndcgspec_in_process as ndcgspec
 
 FIXTURES = TESTS_DIR / "fixtures"
 SUITE = ["--suite", str(FIXTURES / "harness_cases"), "--data", str(FIXTURES / "harness_data")]

@@ -11,20 +11,40 @@ from __future__ import annotations
 import gzip
 import json
 from collections import defaultdict
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import REPO_ROOT
 
 from ndcgspec.analysis.convention_search import answer, evaluate_space
 from ndcgspec.analysis.space import DEFAULT_CUTOFFS, collapsing_maps, search_space
+from ndcgspec.commands import which
 from ndcgspec.commands.cli import main
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.config import Config, presets
 
 PUBLISHED = sorted((REPO_ROOT / "cases" / "published").glob("*.json"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def each_space_searched_once() -> Iterator[None]:
+    """The commands below search the same two small files for several values: the space of
+    each pair of files (by their bytes) and options is evaluated once for the module."""
+    searched: dict[tuple[Any, ...], Any] = {}
+
+    def search_once(qrels: str, run: str, *args: Any, **kwargs: Any) -> Any:
+        key = (Path(qrels).read_bytes(), Path(run).read_bytes(), repr(args), repr(kwargs))
+        if key not in searched:
+            searched[key] = evaluate_space(qrels, run, *args, **kwargs)
+        return searched[key]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(which, "evaluate_space", search_once)
+        yield
 
 
 def published_cases() -> list[dict]:

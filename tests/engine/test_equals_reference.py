@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from unittest import mock
 
 import pytest
-from conftest import choice_axes, config_mappings
+from conftest import choice_axes, config_mappings, examples
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from spark_session import spark_fixture  # noqa: F401 (the fixture `spark`)
@@ -195,7 +195,7 @@ def trec_files(draw: st.DrawFn) -> tuple[str, str]:
     return end.join(qrels) + end, end.join(run) + (end if run else "")
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     files=trec_files(),
     mappings=st.lists(
@@ -521,7 +521,7 @@ def partition_outcome(shares: Callable[[], list[Any]]) -> tuple[str, Any]:
     return "values", [(entries, part.rounded_mean()) for entries, part in found]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     files=trec_files(),
     mappings=st.lists(
@@ -585,13 +585,57 @@ def test_every_case_file_is_compared() -> None:
     assert {p.relative_to(cases_root()).as_posix() for p in CASE_FILES} == listed
 
 
-@pytest.mark.parametrize("path", CASE_FILES, ids=[p.stem for p in CASE_FILES])
-def test_golden_inputs_give_the_reference_result(path: Path) -> None:
+PRESET_FILES = [p for p in CASE_FILES if p.parent.name == "presets"]
+GENERATED_FILES = [p for p in CASE_FILES if p.parent.name == "generated"]
+GENERATED_STRIDE = 10
+
+
+def golden_files() -> Iterator[Any]:
+    """Each case file. A preset's file holds every bundled input again, under the preset's
+    configuration: all of them together are the whole suite once per preset; the generated
+    files are thousands of seeded random cases. Both run whole among the slow tests; the
+    README's command runs each preset on an input of every group, and every tenth case of each
+    generated file."""
+    for path in CASE_FILES:
+        slow = pytest.mark.slow if path in PRESET_FILES + GENERATED_FILES else ()
+        yield pytest.param(path, marks=slow, id=path.stem)
+
+
+def inline_cases(path: Path) -> list[dict[str, Any]]:
     """Every inline case of the file (the published ones are read from files, which
-    `test_fast_engine` covers), scored on one `Inputs` for all its configurations."""
+    `test_fast_engine` covers)."""
     glob = path.relative_to(cases_root()).as_posix()
     cases = [c.case for c in iter_cases(glob) if "input" in c.case]
     assert cases or all("input_files" in c.case for c in iter_cases(glob))
+    return cases
+
+
+@pytest.mark.parametrize("path", golden_files())
+def test_golden_inputs_give_the_reference_result(path: Path) -> None:
+    """Every inline case of the file, scored on one `Inputs` for all its configurations."""
+    assert_golden_inputs(inline_cases(path))
+
+
+@pytest.mark.parametrize("path", PRESET_FILES, ids=[p.stem for p in PRESET_FILES])
+def test_a_preset_on_an_input_of_every_group_gives_the_reference_result(path: Path) -> None:
+    """The first case of the preset's file from each group of inputs (an axis's choice, a
+    generated seed): every preset on the inputs of every axis."""
+    first: dict[str, dict[str, Any]] = {}
+    for case in inline_cases(path):
+        first.setdefault(case["input_of"].split("/")[0], case)
+    assert {a["id"] for a in choice_axes()} <= {group.split(".")[0] for group in first}
+    assert_golden_inputs(list(first.values()))
+
+
+@pytest.mark.parametrize("path", GENERATED_FILES, ids=[p.stem for p in GENERATED_FILES])
+def test_every_tenth_generated_input_gives_the_reference_result(path: Path) -> None:
+    """Cases 0, 10, 20, ... of the generated file: seeded random configurations and inputs."""
+    assert_golden_inputs(inline_cases(path)[::GENERATED_STRIDE])
+
+
+def assert_golden_inputs(cases: list[dict[str, Any]]) -> None:
+    """Each case's input on one `Inputs` for all its configurations: the reference's result
+    object or error."""
     for case in cases:
         qrels, run = case_inputs(case)
         inputs = Inputs(qrels, run)
@@ -667,7 +711,7 @@ def assert_the_reference_result(given_inputs: tuple[dict, dict], mappings: list[
         assert result_or_error(evaluate_inputs, config, qrels, run) == expected, config
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(memory_inputs(), st.lists(config_mappings(), min_size=1, max_size=4))
 def test_random_inputs_give_the_reference_result(given_inputs, mappings) -> None:
     assert_the_reference_result(given_inputs, mappings)
@@ -695,7 +739,7 @@ fractional_inputs = memory_inputs(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     fractional_inputs,
     st.lists(
@@ -796,7 +840,7 @@ def assert_sweep_agrees(labels_by_query: dict, scores_by_query: dict, mappings: 
         )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(sweep_inputs(), st.lists(config_mappings(cutoffs=SWEEP_CUTOFFS), min_size=1, max_size=6))
 def test_sweep_gives_the_reference_digits(given_inputs, mappings) -> None:
     assert_sweep_agrees(*given_inputs, mappings)
@@ -833,7 +877,7 @@ def inputs_with_copies(draw: st.DrawFn) -> tuple[dict, dict]:
     return labels_by_query, scores_by_query
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(inputs_with_copies(), neighbours())
 def test_neighbouring_configurations_share_steps_and_keep_the_reference_outcome(
     given_inputs, mappings
@@ -841,7 +885,7 @@ def test_neighbouring_configurations_share_steps_and_keep_the_reference_outcome(
     assert_sweep_agrees(*given_inputs, mappings)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(inputs_with_copies(), config_mappings(cutoffs=SWEEP_CUTOFFS), st.data())
 def test_every_ties_choice_on_one_sweep_keeps_the_reference_outcome(
     given_inputs, mapping, data

@@ -16,6 +16,7 @@ from typing import Any
 import mpmath
 import numpy as np
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -235,7 +236,7 @@ _ID_CHARACTERS = st.characters(
 )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(ids=st.lists(st.text(_ID_CHARACTERS, min_size=1, max_size=30), min_size=1, max_size=40))
 def test_the_engine_orders_document_ids_by_the_reference_docid_key(ids: list[str]) -> None:
     """``ndcg.ties.docid-asc``: the engine's rank of each id read from a file sorts the ids as

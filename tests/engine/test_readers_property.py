@@ -10,6 +10,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from conftest import examples
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -77,7 +78,7 @@ def _outcome(score, qrels: Path, run: Path) -> tuple[str, object]:
         return "error", str(error)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(qrels=trec_bytes(4, 3), run=trec_bytes(6, 4))
 def test_hostile_bytes_give_the_reference_value_or_one_line(qrels: bytes, run: bytes) -> None:
     with tempfile.TemporaryDirectory() as folder:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from conftest import TESTS_DIR
-from hostile.cli import ndcgspec
+from hostile.cli import ndcgspec_in_process as ndcgspec
 
 FIXTURES = TESTS_DIR / "fixtures"
 SUITE = ["--suite", str(FIXTURES / "harness_cases"), "--data", str(FIXTURES / "harness_data")]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import TESTS_DIR
-from hostile.cli import ndcgspec
+from hostile.cli import ndcgspec_in_process as ndcgspec
 
 FIXTURES = TESTS_DIR / "fixtures"
 

@@ -108,7 +108,23 @@ def test_szl_fails_closed_on_a_query_with_nothing_relevant() -> None:
         _run("szl_retrieval_bench", "q1 a 0", "q1 a 1", **config)
 
 
+@pytest.fixture
+def rankereval_interpreted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rankerEval imported with numba's compiler off (NUMBA_DISABLE_JIT, read when a function
+    is decorated): its functions are its Python source run as written, not some 20 s of CPU
+    compiling them. The compiled library meets every probe on CI's conformance page
+    (docs/presets.json, tests/survey/test_presets_verified.py)."""
+    from numba.core import config as numba_config
+
+    with monkeypatch.context() as during_import:
+        during_import.setenv("NUMBA_DISABLE_JIT", "1")
+        numba_config.reload_config()
+        __import__("rankereval")
+    numba_config.reload_config()
+
+
 @needing("rankereval", "rankereval")
+@pytest.mark.usefixtures("rankereval_interpreted")
 def test_rankereval_power_scaling_is_the_square_minus_one() -> None:
     # b (grade 1) then a (grade 3): rel^2 - 1 gives 0 and 8, the ideal (8, 0); the log base
     # cancels: (8 / ln 3) / (8 / ln 2) = ln 2 / ln 3. 2^rel - 1 would give 7 and 1.
@@ -119,6 +135,7 @@ def test_rankereval_power_scaling_is_the_square_minus_one() -> None:
 
 
 @needing("rankereval", "rankereval")
+@pytest.mark.usefixtures("rankereval_interpreted")
 def test_rankereval_identity_is_linear_and_nothing_relevant_is_nan() -> None:
     config = {"negative": "keep-in-ideal", "ties": "input", "empty": "nan"}
     answer = _run("rankereval", "q1 a 1; q1 b 2; q2 c 0", "q1 a 2; q1 b 1; q2 c 1", **config)

@@ -12,7 +12,7 @@ from xml.etree import ElementTree
 
 import pytest
 from conftest import TESTS_DIR
-from hostile.cli import ndcgspec
+from hostile.cli import ndcgspec_in_process as ndcgspec
 from jsonschema import Draft202012Validator
 
 from ndcgspec.spec import load_schema

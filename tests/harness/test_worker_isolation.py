@@ -30,14 +30,16 @@ PEER_LIBRARIES = (
 ADAPTER_MODULES = ("ndcgspec.harness.adapters.peers", "fakes")
 
 # Examines the sklearn adapter as `ndcgspec matrix` does in each of its processes (identify,
-# the preset checks naming sklearn, the error in ulps) on a few probes, then prints which peer
-# libraries and adapter modules the process holds; then loads the adapter in process, to show
-# that the same look sees a library once it is imported.
+# the preset checks naming sklearn, the error in ulps, the prediction of fresh queries) on a few
+# probes and as many fresh queries, with the one adapter process `matrix -j 2` gives each
+# adapter on two cores, then prints which peer libraries and adapter modules the process holds;
+# then loads the adapter in process, to show that the same look sees a library once it is
+# imported.
 EXAMINE = """
-import json, sys
+import functools, json, sys
 from ndcgspec.harness.adapters.base import load_adapter
 from ndcgspec.harness.registry import BUILTIN_ADAPTERS
-from ndcgspec.survey import identify, matrix, probes
+from ndcgspec.survey import identify, matrix, prediction, probes
 
 def held():
     return sorted(
@@ -47,7 +49,8 @@ def held():
 
 few = [p for p in probes.probe_inputs() if p.case_id.startswith(("ties.", "generated."))][:6]
 identify.probe_inputs = lambda: few
-item = matrix.examine("sklearn", few)
+matrix.predict = functools.partial(prediction.predict, count=len(few))
+item = matrix.examine("sklearn", few, processes=1)
 during = held()
 load_adapter(BUILTIN_ADAPTERS["sklearn"])
 print(json.dumps({

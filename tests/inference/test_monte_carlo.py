@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from install_hints import needing
@@ -35,7 +36,7 @@ def test_a_drawn_p_value_lies_in_its_interval_and_an_exact_one_is_a_point() -> N
 
 @needing("statsmodels", "oracles")
 # No deadline: the first example imports statsmodels (seconds).
-@settings(deadline=None, max_examples=50)
+@settings(deadline=None, max_examples=examples(50))
 @given(st.integers(1, 10**6).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
 def test_wilson_agrees_with_statsmodels(drawn: tuple[int, int]) -> None:
     from statsmodels.stats.proportion import proportion_confint

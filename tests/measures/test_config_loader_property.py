@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from conftest import config_mappings
+from conftest import config_mappings, examples
 from hostile.configs import ALIAS_BOMB
 from hostile.timing import deadline
 from hypothesis import HealthCheck, given, settings
@@ -21,7 +21,9 @@ from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, ConfigError
 
 SECONDS = 10
-EXAMPLES = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+EXAMPLES = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def _yaml_scalar(value: Any, bare: bool) -> str:

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import pytest
-from conftest import choice_axes, config_mappings, spec_param
+from conftest import choice_axes, config_mappings, examples, spec_param
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +21,7 @@ from ndcgspec.spec import load_presets, load_spec, spec_file
 
 TOKEN = re.compile(r"[A-Za-z0-9_.+\-]+|[(),=@{}:]")
 FINGERPRINT = re.compile(r"[0-9a-f]{16}")
-MEASURE_EXAMPLES = settings(max_examples=150, deadline=None)
+MEASURE_EXAMPLES = settings(max_examples=examples(150), deadline=None)
 
 
 def spec_axes() -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from typing import Any
 import mpmath
 import pytest
 import yaml
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -105,7 +105,7 @@ EXACT_DISCOUNTS = {
 }
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     queries=st.lists(st.lists(LABELS, min_size=1, max_size=8), min_size=1, max_size=5),
     discount=st.sampled_from(sorted(EXACT_DISCOUNTS)),
@@ -137,7 +137,7 @@ def test_rational_values_are_the_exact_values_rounded(
     assert result["aggregate"] == rounded(sum(ndcgs) / len(ndcgs))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     queries=st.lists(
         st.lists(st.sampled_from(["0", "1", "2", "3", "0.1", "0.3"]), min_size=1, max_size=6),
@@ -249,7 +249,7 @@ def exact_part(value: Fraction | None, in_mean: bool = True) -> MeanPart:
     return MeanPart.of(value, in_mean)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(values=st.lists(FRACTIONS, min_size=1, max_size=12), seed=st.integers(0, 2**32))
 def test_mean_parts_combine_in_any_order_and_grouping(values: list[Fraction], seed: int) -> None:
     """Parts of single queries, combined in two random orders and groupings, are the same
@@ -305,7 +305,7 @@ def block_part(folder: Path, name: str, lines: tuple[str, str], measure: str) ->
     return evaluate_queries(prep, parse_measure(measure))[1]
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(
     queries=st.lists(
         st.lists(st.sampled_from(["0", "1", "2", "3", "0.5"]), min_size=1, max_size=5),

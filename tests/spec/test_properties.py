@@ -14,7 +14,7 @@ from typing import Any
 
 import mpmath
 import pytest
-from conftest import choice_axes, config_mappings, decimals_within, spec_param
+from conftest import choice_axes, config_mappings, decimals_within, examples, spec_param
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -35,7 +35,7 @@ DPS: int = load_spec()["precision"]["dps"]
 # a value the test derives from them, agree within a unit of the last digit.
 EPSILON = mpmath.mpf(10) ** -(load_spec()["precision"]["output_digits"] - 1)
 COMPARED_DIGITS = 30
-EXAMPLES = settings(max_examples=100, deadline=None)
+EXAMPLES = settings(max_examples=examples(100), deadline=None)
 
 Labels = dict[str, str]
 Postings = list[tuple[str, str]]
@@ -214,7 +214,7 @@ def tie_orderings(postings: Postings) -> list[Postings]:
     ]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(configs(), queries(scores=st.integers(0, 2).map(str)))
 def test_tie_average_is_the_mean_over_all_tie_orderings(
     mapping: dict[str, Any], query: tuple
@@ -368,7 +368,7 @@ def reported_digits(evaluation: Evaluation) -> list[str | None]:
     return [None if v is None else mpmath.nstr(v, COMPARED_DIGITS) for v in values]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     configs(
         excluded={"unjudged": {"error"}, "negative": {"error"}}, fractional="keep", empty="zero"

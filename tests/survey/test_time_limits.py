@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostile.cli import ndcgspec
+from hostile.cli import ndcgspec, ndcgspec_in_process
 
 HANGING = """
 import json, sys, time
@@ -81,12 +81,12 @@ def test_predict_gives_each_case_its_timeout(hanging: Path) -> None:
     ],
 )
 def test_predict_refuses_limits_that_check_nothing(extra: list[str], error: str) -> None:
-    done = ndcgspec("predict", "reference", "nDCG", *extra)
+    done = ndcgspec_in_process("predict", "reference", "nDCG", *extra)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", f"ndcgspec: error: {error}\n")
 
 
 def test_identify_refuses_a_nan_timeout() -> None:
-    done = ndcgspec("identify", "reference", "--timeout", "nan")
+    done = ndcgspec_in_process("identify", "reference", "--timeout", "nan")
     assert (done.returncode, done.stderr) == (
         2,
         "ndcgspec: error: --timeout and --budget must be positive and finite\n",
