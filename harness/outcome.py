@@ -7,6 +7,7 @@ case whose configuration makes the input an error passes only when the adapter r
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -80,7 +81,9 @@ def _implied_mean(per_query: tuple[tuple[str, Any], ...], chosen: str) -> float 
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A finite number: an infinity implies no mean (it is a mismatch of its own query, "result
+    is infinite"), where the exact mean would fail on it and stop the run."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _golden(entry: Any) -> str | None:

@@ -226,3 +226,11 @@ def test_the_coarser_of_the_case_and_adapter_precisions_applies() -> None:
     assert judge(case, {"per_query": {"q1": 0.6309}}, {"q1": 2}, 64).outcome == "fail"
     assert judge(case, {"per_query": {"q1": 0.6309}}, {"q1": 2}, 64, 4).outcome == "pass"
     assert judge(case, {"per_query": {"q1": 0.6309}}, {"q1": 2}, 64, 6).outcome == "fail"
+
+
+@pytest.mark.parametrize("infinite", [float("inf"), float("-inf")])
+def test_an_infinite_value_implies_no_mean_and_is_its_own_mismatch(infinite: float) -> None:
+    # The mean of 0.5 and an infinity has no exact value: the implied aggregate is none (a
+    # mismatch of the case), never an OverflowError that stops the whole run.
+    assert implied_aggregate({"a": 0.5, "b": infinite}, {}) is None
+    assert implied_aggregate({"a": 0.5, "b": 1.0}, {}) == 0.75
