@@ -610,7 +610,7 @@ def inline_cases(path: Path) -> list[dict[str, Any]]:
     return cases
 
 
-@pytest.mark.parametrize("path", golden_files())
+@pytest.mark.parametrize("path", list(golden_files()))
 def test_golden_inputs_give_the_reference_result(path: Path) -> None:
     """Every inline case of the file, scored on one `Inputs` for all its configurations."""
     assert_golden_inputs(inline_cases(path))
