@@ -121,19 +121,6 @@ def scored_lines(
     return _results(configs, rows, names), tuple(qid for _, qid in unjudged)
 
 
-def score_lines(
-    configs: Sequence[Config],
-    qrels: DataFrame,
-    run: DataFrame,
-    names: tuple[str, str],
-    *,
-    partitions: int | None = None,
-    decoded: tuple[bool, bool] = (False, False),
-) -> list[dict[str, Any]]:
-    """`scored_lines` without the run's queries the qrels lack."""
-    return scored_lines(configs, qrels, run, names, partitions=partitions, decoded=decoded)[0]
-
-
 def _names(schema: str) -> list[str]:
     return [field.split()[0] for field in schema.split(", ")]
 
@@ -181,13 +168,14 @@ def score_frames(
     are cast); labels and scores are numbers or decimal strings, a float64 standing for the
     exact decimal of the double. The run's order is its input order (``ndcg.ties.input``)."""
     names = ("qrels DataFrame", "run DataFrame")
-    return score_lines(
+    results, _ = scored_lines(
         configs,
         frame_lines(qrels, qrels_columns, QRELS, names[QRELS]),
         frame_lines(run, run_columns, RUN, names[RUN]),
         names,
         partitions=partitions,
     )
+    return results
 
 
 def _is_parquet(path: str) -> bool:
