@@ -168,7 +168,7 @@ def _mean(result: Result, queries: tuple[str, ...]) -> str:
 
 
 @dataclass(frozen=True)
-class Scored:
+class GatePair:
     """The two results a gate compares, the configuration it scored them under (None for
     score files), and which queries each input lists."""
 
@@ -183,7 +183,7 @@ def _listed(presence: QueryPresence) -> list[str]:
     return [q for q in presence.qrels if q in presence.in_run] + list(presence.unjudged)
 
 
-def scored_runs_of(args: argparse.Namespace, sources: dict[str, Source]) -> Scored:
+def scored_runs_of(args: argparse.Namespace, sources: dict[str, Source]) -> GatePair:
     """Both runs scored against the qrels, and the queries each of the three lists."""
     config = parse_measure(args.measure) if args.measure else Config.default()
     written = args.measure or config.canonical()
@@ -197,10 +197,10 @@ def scored_runs_of(args: argparse.Namespace, sources: dict[str, Source]) -> Scor
         }
     )
     results = [Result.from_json(s.results[0], written) for s in (baseline, candidate)]
-    return Scored(*results, config, coverage)
+    return GatePair(*results, config, coverage)
 
 
-def scored_files_of(args: argparse.Namespace, sources: dict[str, Source]) -> Scored:
+def scored_files_of(args: argparse.Namespace, sources: dict[str, Source]) -> GatePair:
     """The results two score files hold, refused when computed under different
     configurations, and the queries each scores."""
     baseline = result_of_file(sources["baseline"], args.measure)
@@ -209,7 +209,7 @@ def scored_files_of(args: argparse.Namespace, sources: dict[str, Source]) -> Sco
     if reason:
         raise NdcgSpecError(f"refused: {reason}")
     listed = {"baseline": list(_values(baseline)), "candidate": list(_values(candidate))}
-    return Scored(baseline, candidate, None, Coverage.of(listed))
+    return GatePair(baseline, candidate, None, Coverage.of(listed))
 
 
 def _opened_inputs(args: argparse.Namespace, stack: ExitStack) -> dict[str, Source]:
