@@ -58,11 +58,15 @@ def add_time_arguments(parser: argparse.ArgumentParser) -> None:
     ``predict`` and ``identify``: an adapter that hangs costs at most these (`time_limits` of
     ``survey/probes.py``)."""
     parser.add_argument(
-        "--timeout", type=float, default=CASE_TIMEOUT, help="seconds allowed per case"
+        "--timeout",
+        type=float,
+        default=CASE_TIMEOUT,
+        help=f"seconds allowed per case (default {CASE_TIMEOUT:g})",
     )
     parser.add_argument(
         "--budget",
         type=float,
         default=COMMAND_BUDGET,
-        help="seconds allowed for the whole command",
+        help="seconds allowed for the whole command, however the adapter behaves: past them "
+        f"it stops, the adapter's processes killed (default {COMMAND_BUDGET:g})",
     )
