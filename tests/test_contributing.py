@@ -4,6 +4,7 @@ the work the recipe keeps in those files."""
 
 from __future__ import annotations
 
+import argparse
 import ast
 import re
 from importlib import import_module
@@ -12,6 +13,7 @@ from typing import get_args
 
 from test_architecture import REPO_ROOT, module_files
 
+from ndcgspec.commands.cli import build_parser
 from ndcgspec.inference import paired_tests
 from ndcgspec.inference.paired_tests import PAIRED_TESTS
 
@@ -67,3 +69,28 @@ def test_no_module_outside_inference_runs_or_reads_a_test_by_hand() -> None:
                     c.value for c in (node.left, *node.comparators) if isinstance(c, ast.Constant)
                 ]
                 assert not names & set(constants), f"{module}:{node.lineno} names a test"
+
+
+def test_the_score_flag_recipe_names_at_most_five_files_that_exist() -> None:
+    files = recipe_files("A new command-line flag")
+    assert 1 <= len(files) <= 5, files
+    for name in files:
+        assert (REPO_ROOT / name).is_file(), name
+
+
+def test_every_flag_of_score_is_named_in_the_docs() -> None:
+    # The recipe's fourth file: a flag no page names is one a user finds only by --help.
+    docs = "\n".join(page.read_text(encoding="utf-8") for page in (REPO_ROOT / "docs").glob("*.md"))
+    spelled = set(re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", docs))
+    subparsers = next(
+        action
+        for action in build_parser(["score"])._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    undocumented = [
+        action.option_strings
+        for action in subparsers.choices["score"]._actions
+        if action.option_strings not in ([], ["-h", "--help"])
+        and not set(action.option_strings) & spelled
+    ]
+    assert not undocumented, undocumented
