@@ -3,16 +3,31 @@ values computed by the reference (never typed by hand)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 from ndcgspec.reference import Config
 from ndcgspec.reference.decimals import DPS
+from ndcgspec.reference.errors import InputError, Location
 from ndcgspec.spec import load_spec
 from ndcgspec.suite.anchors import first_sentence
 from ndcgspec.suite.expect import open_outcomes, reference_outcome
-from ndcgspec.suite.load import inline_inputs
+from ndcgspec.suite.load import cases_root, inline_inputs
 
-SUITE_VERSION = "3.2.0"
+
+def changelog_version(changelog: Path | None = None) -> str:
+    """The suite's version: the first ``## X.Y.Z`` heading of ``cases/CHANGELOG.md``, where a
+    new version is written down with the ids it adds (a minor version) or whose expected values
+    it changes (a major one), so that the version is stated in one place."""
+    changelog = changelog or cases_root() / "CHANGELOG.md"
+    for line in changelog.read_text(encoding="utf-8").splitlines():
+        if re.fullmatch(r"## \d+\.\d+\.\d+", line):
+            return line[3:]
+    raise InputError("no version heading '## X.Y.Z'", Location(str(changelog)))
+
+
+SUITE_VERSION = changelog_version()
 GENERATOR_NAME = "ndcgspec cases generate"
 
 Row = list[str]
