@@ -8,16 +8,39 @@ import random
 from typing import Any
 
 from ndcgspec.reference import Config
-from ndcgspec.reference.config import choice_axes, choice_ids
+from ndcgspec.reference.config import choice_axes, choice_ids, since
 from ndcgspec.reference.rejection import choice_anchor
 from ndcgspec.suite.case import Row, case_file, cite, computed_case
 
 ORIGIN = "generated"
 SOURCE = "ndcgspec.suite.generated"
 CASES_PER_FILE = 100
-SEEDS_BY_SPEC_VERSION = {"1.0.0": range(1, 22), "1.1.0": range(22, 25), "2.1.0": range(25, 28)}
-"""A seed draws among the choices of its spec version, so a choice added later never changes
-the cases of an earlier seed (``ndcg.definition.versions``)."""
+FIRST_VERSION_SEEDS = 21
+ADDED_VERSION_SEEDS = 3
+
+
+def seeds_by_spec_version() -> dict[str, range]:
+    """The seeds of each spec version that added a choice, in version order: the first version
+    21, each later one the next 3. A seed draws among the choices of its spec version, so a
+    choice added later never changes the cases of an earlier seed
+    (``ndcg.definition.versions``), and a new version's seeds follow from its choices' `since`."""
+    versions = sorted(
+        {
+            since(entry["id"], choice)
+            for entry in choice_axes()
+            for choice in choice_ids(entry["id"])
+        }
+    )
+    seeds: dict[str, range] = {}
+    start = 1
+    for version in versions:
+        count = ADDED_VERSION_SEEDS if seeds else FIRST_VERSION_SEEDS
+        seeds[".".join(map(str, version))] = range(start, start + count)
+        start += count
+    return seeds
+
+
+SEEDS_BY_SPEC_VERSION = seeds_by_spec_version()
 FILE_SEEDS = tuple(seed for seeds in SEEDS_BY_SPEC_VERSION.values() for seed in seeds)
 LARGE_SEED = 10000
 LARGE_DOCUMENTS = 10000

@@ -11,6 +11,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import get_args
 
+import pytest
 from test_architecture import REPO_ROOT, module_files
 
 from ndcgspec.commands.cli import build_parser
@@ -27,8 +28,9 @@ def recipe_files(title: str) -> list[str]:
     return re.findall(r"^- `([^`]+)`", section, flags=re.MULTILINE)
 
 
-def test_the_statistical_test_recipe_names_at_most_five_files_that_exist() -> None:
-    files = recipe_files("A new statistical test")
+@pytest.mark.parametrize("recipe", ["A new statistical test", "A new choice on an axis"])
+def test_the_recipe_names_at_most_five_files_that_exist(recipe: str) -> None:
+    files = recipe_files(recipe)
     assert 1 <= len(files) <= 5, files
     for name in files:
         if "<" in name:
