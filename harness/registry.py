@@ -1,47 +1,43 @@
 """The built-in adapters, the one registry of their names: each Python adapter's name →
-``module:object`` (the reference and the adapters of other nDCG implementations), each
-protocol program's name → how it runs, and which adapter each preset describes (stated in
-``spec/presets.yaml``). Each module is written out whole, so that what names a peer's module
-is seen as importing it (``tests/test_architecture.py``): the harness, which loads the
-adapters, may import the peers, and the SDK below them (``harness.adapters``) knows none.
+``module:object`` (the reference and the adapters of other nDCG implementations, which each
+peer module names itself), each protocol program's name → how it runs, and which adapter each
+preset describes (stated in ``spec/presets.yaml``). The harness, which loads the adapters, may
+import the peers (``tests/test_architecture.py`` sees the package named here as imported
+module by module), and the SDK below them (``harness.adapters``) knows none.
 
 Each target imports its library only when loaded (``harness/adapters/peers/common.py``)."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.reference.config import presets
 
-PEER_ADAPTERS: dict[str, str] = {
-    "pytrec_eval": "ndcgspec.harness.adapters.peers.pytrec_eval:adapter",
-    "ir_measures": "ndcgspec.harness.adapters.peers.ir_measures:adapter",
-    "ir_measures-pytrec_eval": "ndcgspec.harness.adapters.peers.ir_measures:adapter_pytrec_eval",
-    "ir_measures-ranx": "ndcgspec.harness.adapters.peers.ir_measures:adapter_ranx",
-    "ir_measures-trectools": "ndcgspec.harness.adapters.peers.ir_measures:adapter_trectools",
-    "ir_measures-gdeval": "ndcgspec.harness.adapters.peers.ir_measures:adapter_gdeval",
-    "ranx": "ndcgspec.harness.adapters.peers.ranx:adapter",
-    "trectools": "ndcgspec.harness.adapters.peers.trectools:adapter",
-    "sklearn": "ndcgspec.harness.adapters.peers.sklearn:adapter",
-    "sklearn-ignore-ties": "ndcgspec.harness.adapters.peers.sklearn:adapter_ignore_ties",
-    "torchmetrics": "ndcgspec.harness.adapters.peers.torchmetrics:adapter",
-    "torchmetrics-functional": "ndcgspec.harness.adapters.peers.torchmetrics:adapter_functional",
-    "lightgbm": "ndcgspec.harness.adapters.peers.lightgbm:adapter",
-    "xgboost": "ndcgspec.harness.adapters.peers.xgboost:adapter",
-    "catboost": "ndcgspec.harness.adapters.peers.catboost:adapter",
-    "numpy-snippet": "ndcgspec.harness.adapters.peers.numpy_snippet:adapter",
-    "trec_eval": "ndcgspec.harness.adapters.peers.trec_eval:adapter",
-    "spark-mllib": "ndcgspec.harness.adapters.peers.spark_mllib:adapter",
-    "spark-mllib-relevance": "ndcgspec.harness.adapters.peers.spark_mllib:adapter_relevance",
-    "spark-ml": "ndcgspec.harness.adapters.peers.spark_mllib:adapter_evaluator",
-    "rank-validation": "ndcgspec.harness.adapters.peers.rank_validation:adapter",
-    "rankkit": "ndcgspec.harness.adapters.peers.rankkit:adapter",
-    "evret": "ndcgspec.harness.adapters.peers.evret:adapter",
-    "szl-retrieval-bench": "ndcgspec.harness.adapters.peers.szl_retrieval_bench:adapter",
-    "rankereval": "ndcgspec.harness.adapters.peers.rankereval:adapter",
-    "toolkit-rag-quality": "ndcgspec.harness.adapters.peers.toolkit_rag_quality:adapter",
-    "rag-eval-lite": "ndcgspec.harness.adapters.peers.rag_eval_lite:adapter",
-    "pyltr": "ndcgspec.harness.adapters.peers.pyltr:adapter",
-}
+PEERS = "ndcgspec.harness.adapters.peers"
+"""The package of the peer adapters, each of whose modules is loaded by the name its
+``ADAPTERS`` constant gives (``harness/adapters/peers/common.py``)."""
+
+
+def declared_peer_adapters() -> dict[str, str]:
+    """Each peer module's ``ADAPTERS``, read from its source (importing 20 modules to list
+    their names would cost every command that names an adapter): name → ``module:object``,
+    the modules in file-name order. A name declared twice is an error naming both modules."""
+    found: dict[str, str] = {}
+    for path in sorted((Path(__file__).parent / "adapters" / "peers").glob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and any(
+                isinstance(target, ast.Name) and target.id == "ADAPTERS" for target in node.targets
+            ):
+                for name, attribute in ast.literal_eval(node.value).items():
+                    if name in found:
+                        raise AdapterError(f"adapter {name!r} named by {found[name]} and {path}")
+                    found[name] = f"{PEERS}.{path.stem}:{attribute}"
+    return found
+
+
+PEER_ADAPTERS = declared_peer_adapters()
 
 
 BUILTIN_ADAPTERS: dict[str, str] = {

@@ -144,12 +144,26 @@ def imported_modules(path: Path) -> Iterator[str]:
     ``__init__``, which every submodule's import runs first, and so no cycle of its own)."""
     modules = module_files()
     names = []
+    # The package names a module keeps in a constant of its own (the registry's `PEERS`), as
+    # opposed to one passed once, as a packaged resource's is.
+    strings = {
+        node.value.value
+        for node in syntax_tree(path).body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    }
     for node in ast.walk(syntax_tree(path)):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names += [f"{node.module}.{alias.name}" for alias in node.names]
         else:
             names += _names_of_node(node)
     for name in names:
+        if name in modules and modules[name].name == "__init__.py" and name in strings:
+            # A package named in a module's constant is loaded module by module (the registry
+            # reads the peer adapters' names from the peers package): it imports each of them.
+            yield from (m for m in modules if m.startswith(f"{name}."))
+            continue
         parts = name.split(".")
         for depth in range(len(parts), 0, -1):
             if (module := ".".join(parts[:depth])) in modules:

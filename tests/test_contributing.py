@@ -28,7 +28,9 @@ def recipe_files(title: str) -> list[str]:
     return re.findall(r"^- `([^`]+)`", section, flags=re.MULTILINE)
 
 
-@pytest.mark.parametrize("recipe", ["A new statistical test", "A new choice on an axis"])
+@pytest.mark.parametrize(
+    "recipe", ["A new statistical test", "A new choice on an axis", "A new peer adapter"]
+)
 def test_the_recipe_names_at_most_five_files_that_exist(recipe: str) -> None:
     files = recipe_files(recipe)
     assert 1 <= len(files) <= 5, files

@@ -22,6 +22,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "catboost"
 EXTRA = "catboost"
+ADAPTERS = {"catboost": "adapter"}
 TYPES = {"linear": "Base", "exponential": "Exp"}
 DENOMINATORS = {"log": "LogPosition", "reciprocal": "Position"}
 

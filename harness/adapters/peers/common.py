@@ -9,6 +9,10 @@ and declares in its start reply which axes that API cannot express (`Adapter.not
 an API without document ids cannot be asked about duplicates or unjudged documents, however
 the rows are prepared. An API of per-query arrays is also never given the label of a judged
 document the run does not retrieve (`ArraysPeerAdapter`).
+
+Each peer module names its adapters in a module constant ``ADAPTERS``, a literal dict of the
+built-in name (``ndcgspec run NAME``) → the module's object that makes the adapter: the
+registry (``harness/registry.py``) reads it from the source, without importing the module.
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "evret"
 EXTRA = "evret"
+ADAPTERS = {"evret": "adapter"}
 
 
 class EvretAdapter(PeerAdapter):

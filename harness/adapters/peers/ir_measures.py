@@ -30,6 +30,13 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "ir-measures"
 EXTRA = "ir-measures"
+ADAPTERS = {
+    "ir_measures": "adapter",
+    "ir_measures-pytrec_eval": "adapter_pytrec_eval",
+    "ir_measures-ranx": "adapter_ranx",
+    "ir_measures-trectools": "adapter_trectools",
+    "ir_measures-gdeval": "adapter_gdeval",
+}
 LIBRARY_PROVIDERS = ("ranx", "trectools")
 """The providers whose library ir_measures does not install; each is the name of its module and
 of ndcgspec's extra that installs it."""

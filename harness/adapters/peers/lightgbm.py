@@ -26,6 +26,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "lightgbm"
 EXTRA = "lightgbm"
+ADAPTERS = {"lightgbm": "adapter"}
 MAX_LABEL = 31
 
 

@@ -16,6 +16,8 @@ from ndcgspec.harness.adapters.peers.common import (
     query_arrays,
 )
 
+ADAPTERS = {"numpy-snippet": "adapter"}
+
 
 def tutorial_ndcg(y_true: np.ndarray, y_score: np.ndarray, k: int | None) -> float:
     """The snippet as tutorials write it, kept verbatim in spirit (no tie or label care)."""

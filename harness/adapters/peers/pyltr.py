@@ -24,6 +24,7 @@ from ndcgspec.harness.adapters.peers.common import ArraysPeerAdapter, query_arra
 
 DISTRIBUTION = "pyltr"
 EXTRA = "pyltr"
+ADAPTERS = {"pyltr": "adapter"}
 GAIN_TYPES = {"exponential": "exp2", "linear": "identity"}
 
 

@@ -25,6 +25,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "pytrec-eval-terrier"
 EXTRA = "pytrec-eval"
+ADAPTERS = {"pytrec_eval": "adapter"}
 
 
 def measure_name(cutoff: int | None) -> tuple[str, str]:

@@ -31,6 +31,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "rag-eval-lite"
 EXTRA = "rag-eval-lite"
+ADAPTERS = {"rag-eval-lite": "adapter"}
 
 
 class RagEvalLiteAdapter(PeerAdapter):

@@ -32,6 +32,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "rank-validation"
 EXTRA = "rank-validation"
+ADAPTERS = {"rank-validation": "adapter"}
 
 
 class RankValidationAdapter(PeerAdapter):

@@ -38,6 +38,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "rankerEval"
 EXTRA = "rankereval"
+ADAPTERS = {"rankereval": "adapter"}
 SCALINGS = {"linear": "identity", "exponential": "power"}
 
 

@@ -30,6 +30,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "rankkit"
 EXTRA = "rankkit"
+ADAPTERS = {"rankkit": "adapter"}
 GAINS = {"exponential": "exp", "linear": "linear"}
 
 

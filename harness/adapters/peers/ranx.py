@@ -19,6 +19,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "ranx"
 EXTRA = "ranx"
+ADAPTERS = {"ranx": "adapter"}
 METRICS = {"linear": "ndcg", "exponential": "ndcg_burges"}
 
 

@@ -20,6 +20,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "scikit-learn"
 EXTRA = "sklearn"
+ADAPTERS = {"sklearn": "adapter", "sklearn-ignore-ties": "adapter_ignore_ties"}
 
 
 class SklearnAdapter(ArraysPeerAdapter):

@@ -65,6 +65,11 @@ from ndcgspec.harness.adapters.peers.common import PeerAdapter, ranked_documents
 
 DISTRIBUTION = "pyspark"
 EXTRA = "spark"
+ADAPTERS = {
+    "spark-mllib": "adapter",
+    "spark-mllib-relevance": "adapter_relevance",
+    "spark-ml": "adapter_evaluator",
+}
 JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 WHOLE_RANKING = 2**31 - 1
 """k for no cutoff: Spark's k is a positive Int, and every list is shorter."""

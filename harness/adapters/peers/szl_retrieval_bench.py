@@ -31,6 +31,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "szl-retrieval-bench"
 EXTRA = "szl-retrieval-bench"
+ADAPTERS = {"szl-retrieval-bench": "adapter"}
 DECIMAL_PLACES = 4
 
 

@@ -30,6 +30,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "toolkit-rag-quality"
 EXTRA = "toolkit-rag-quality"
+ADAPTERS = {"toolkit-rag-quality": "adapter"}
 
 
 class ToolkitRagQualityAdapter(PeerAdapter):

@@ -22,6 +22,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "torchmetrics"
 EXTRA = "torchmetrics"
+ADAPTERS = {"torchmetrics": "adapter", "torchmetrics-functional": "adapter_functional"}
 EMPTY_TARGET_ACTIONS = {"zero": "neg", "one": "pos", "skip": "skip", "error": "error"}
 COMMON_CAPABILITIES = {"ideal": ["retrieved"], "ties": ["average"], "negative": ["keep"]}
 

@@ -23,6 +23,7 @@ from ndcgspec.harness.adapters.base import AdapterError, CaseInput, Rejected, Va
 from ndcgspec.harness.adapters.peers.common import PeerAdapter, write_trec_files
 from ndcgspec.harness.adapters.peers.trec_eval_build import trec_eval_program
 
+ADAPTERS = {"trec_eval": "adapter"}
 RUN_SECONDS = 300
 PRINTED_DECIMALS = 4
 SUMMARY = "all"

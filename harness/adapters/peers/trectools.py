@@ -23,6 +23,7 @@ from ndcgspec.harness.adapters.peers.common import (
 
 DISTRIBUTION = "trectools"
 EXTRA = "trectools"
+ADAPTERS = {"trectools": "adapter"}
 DEFAULT_DEPTH = 1000
 
 

@@ -25,6 +25,7 @@ from ndcgspec.harness.adapters.peers.lightgbm import ltr_rows
 
 DISTRIBUTION = "xgboost"
 EXTRA = "xgboost"
+ADAPTERS = {"xgboost": "adapter"}
 
 
 def metric_name(config: Mapping[str, Any]) -> str:
