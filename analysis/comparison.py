@@ -21,12 +21,13 @@ from tqdm import tqdm
 
 from ndcgspec.engine.stream import QueryPresence
 from ndcgspec.engine.sweep import Sweep
+from ndcgspec.engine.table import table_format
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import held
 from ndcgspec.reference.decimals import working_precision
 from ndcgspec.reference.errors import InputError, NdcgSpecError
 from ndcgspec.reference.evaluate import Evaluation
-from ndcgspec.reference.trec_io import Source, read_qrels, read_run
+from ndcgspec.reference.trec_io import Source, read_qrels, read_run, run_tag
 
 CONTRIBUTIONS_SHOWN = 5
 
@@ -35,6 +36,19 @@ def run_name(path: str) -> str:
     """A run's name: its file name without ``.gz`` and the TREC ``input.`` prefix."""
     name = Path(path).name.removesuffix(".gz")
     return name.removeprefix("input.")
+
+
+def run_label(run: str | Source, taken: set[str], fallback: str) -> str:
+    """What a run is called among several, added to `taken`: its tag, trec_eval's ``runid``
+    (the tag of its last line, ``reference/trec_io.run_tag``) and the name its users know, or
+    `fallback` where it has none (a table, or a path another engine reads) or an earlier run
+    already goes by it."""
+    tag = None
+    if isinstance(run, Source) and table_format(run) is None:
+        tag = run_tag(run) or None
+    label = tag if tag is not None and tag not in taken else fallback
+    taken.add(label)
+    return label
 
 
 @dataclass(frozen=True)
@@ -69,8 +83,11 @@ def compare(
     progress: bool = False,
 ) -> Comparison:
     """Score every run under every convention; runs are called `names`, by default by
-    `run_name`."""
-    names = list(names) or [run_name(getattr(p, "name", str(p))) for p in run_paths]
+    `run_label`: the run's tag, or its `run_name`."""
+    taken: set[str] = set()
+    names = list(names) or [
+        run_label(p, taken, run_name(getattr(p, "name", str(p)))) for p in run_paths
+    ]
     if len(names) != len(run_paths):
         raise NdcgSpecError(f"{len(names)} names for {len(run_paths)} runs")
     if len(set(names)) < len(names):

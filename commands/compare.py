@@ -209,7 +209,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="NAME",
-        help="name of each run, in order (default: the file name without .gz and input.)",
+        help=(
+            "name of each run, in order (default: its tag, trec_eval's runid; or, where it has "
+            "none or an earlier run has it, the file name without .gz and input.)"
+        ),
     )
     parser.add_argument(
         "--cutoff", type=int, metavar="K", help="apply cutoff K to every convention"

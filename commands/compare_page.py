@@ -12,6 +12,7 @@ from typing import Any
 
 from ndcgspec.analysis.comparison import Comparison, ranks
 from ndcgspec.reference.errors import NdcgSpecError, install_hint
+from ndcgspec.survey.figures import OKABE_ITO
 
 BUMP_PNG = "compare-ranks.png"
 TAU_PNG = "compare-tau.png"
@@ -39,11 +40,10 @@ def bump_chart(comparison: Comparison, path: Path) -> None:
     figure, axes = plt.subplots(
         figsize=(max(8, 0.55 * len(names) + 3), 0.5 * len(comparison.runs) + 2.5)
     )
-    colours = plt.get_cmap("tab10")
     last = len(names) - 1
     for index, run in enumerate(comparison.runs):
         ys = [rank_of[n][run] for n in names]
-        colour = colours(index % 10)
+        colour = OKABE_ITO[index % len(OKABE_ITO)]
         axes.plot(range(len(names)), ys, marker="o", linewidth=2, color=colour)
         # Names at both ends, inside the widened x range, so no tick label hides them; as
         # written, never read as mathtext (a name holding "$x^$" would not draw).
@@ -69,15 +69,21 @@ def tau_heat_map(data: dict[str, Any], path: Path) -> None:
     values = [[float("nan") if v is None else v for v in row] for row in grid]
     size = 0.5 * len(names) + 3
     figure, axes = plt.subplots(figsize=(size + 1.5, size))
-    image = axes.imshow(values, cmap="RdYlGn", vmin=-1, vmax=1)
+    # Purple to orange, not red to green: a diverging map told apart in every colour vision.
+    image = axes.imshow(values, cmap="PuOr", vmin=-1, vmax=1)
     for i in range(len(names)):
         for j in range(len(names)):
             if i != j:
-                text = "n/a" if grid[i][j] is None else f"{grid[i][j]:.2f}"
-                axes.text(j, i, text, ha="center", va="center", fontsize=7)
+                value = grid[i][j]
+                text = "n/a" if value is None else f"{value:.2f}"
+                # White on the dark ends of the map, where black text cannot be read.
+                dark = value is not None and abs(value) >= 0.6
+                colour = "white" if dark else "black"
+                axes.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
     axes.set_xticks(range(len(names)), names, rotation=60, ha="right", fontsize=8)
     axes.set_yticks(range(len(names)), names, fontsize=8)
-    axes.set_title("Kendall's tau-b between the run orders of two conventions")
+    # Two lines: on the figure of four conventions, one line runs past both edges.
+    axes.set_title("Kendall's tau-b between the run orders\nof two conventions", fontsize=10)
     figure.colorbar(image, ax=axes, shrink=0.8, label="tau-b")
     figure.tight_layout()
     figure.savefig(path, dpi=120)
@@ -99,8 +105,7 @@ def verdict_matrix(data: dict[str, Any], path: Path) -> None:
     figure, axes = plt.subplots(
         figsize=(0.9 * len(names) + 6, 0.3 * len(pairs) + 2.5), squeeze=True
     )
-    # Okabe and Ito's orange and sky blue: told apart by readers of every colour vision.
-    colours = ListedColormap(["#e69f00", "#f0f0f0", "#a0a0a0", "#56b4e9"])
+    colours = ListedColormap([OKABE_ITO[0], "#f0f0f0", "#a0a0a0", OKABE_ITO[1]])
     axes.imshow(grid or [[1]], cmap=colours, vmin=0, vmax=3, aspect="auto")
     for i, (a, b) in enumerate(pairs):
         for j, n in enumerate(names):

@@ -42,16 +42,17 @@ from contextlib import ExitStack
 from functools import partial
 from typing import Any
 
+from ndcgspec.analysis.comparison import run_label
 from ndcgspec.commands.score_notes import check_shared, missing_note, query_probes, unjudged_note
 from ndcgspec.commands.score_output import json_lines, text_lines
 from ndcgspec.commands.statistics_flags import add_interval_flags, add_seed_flag
 from ndcgspec.engine.scoring import scored_runs
 from ndcgspec.engine.stream import QueryPresence, Scored
-from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns, table_format
+from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config
 from ndcgspec.reference.result import Result
-from ndcgspec.reference.trec_io import STDIN, Source, opened, run_tag
+from ndcgspec.reference.trec_io import STDIN, Source, opened
 
 
 def config_from_file(path: str) -> Config:
@@ -223,21 +224,9 @@ def run_score(args: argparse.Namespace) -> int:
             if scored.presence.unjudged:
                 print(unjudged_note(scored.presence.unjudged, named), file=sys.stderr)
             if named:
-                lines = _labelled(lines, _label(run, tags), args.format)
+                lines = _labelled(lines, run_label(run, tags, name), args.format)
             print("\n".join(lines), flush=True)
     return 0
-
-
-def _label(run: str | Source, taken: set[str]) -> str:
-    """What each line of a run names it by, among several: its tag (trec_eval's ``runid``,
-    the tag of its last line), or its file where it has none (a table) or an earlier run of
-    the call has the same."""
-    tag = None
-    if isinstance(run, Source) and table_format(run) is None:
-        tag = run_tag(run) or None
-    label = tag if tag is not None and tag not in taken else getattr(run, "name", str(run))
-    taken.add(label)
-    return label
 
 
 def _labelled(lines: list[str], label: str, output: str) -> list[str]:

@@ -14,6 +14,9 @@ from ndcgspec.reference import Config, evaluate, qrels_from_labels, run_from_sco
 from ndcgspec.reference.config import choice_ids
 from ndcgspec.reference.discount import discount
 
+OKABE_ITO = ("#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00", "#cc79a7", "#000000", "#f0e442")
+"""Okabe and Ito's colours (2008, "Color Universal Design"), told apart by readers of every
+colour vision: the lines of every figure, and the verdicts' orange and sky blue."""
 RANKS = range(1, 21)
 # The worked example of the documents' cases: labels 3,2,3,0,1,2 in ranked order.
 WORKED_LABELS = ("3", "2", "3", "0", "1", "2")
@@ -23,9 +26,12 @@ def _figure(width: float = 7.0, height: float = 3.6):  # type: ignore[no-untyped
     import matplotlib
 
     matplotlib.use("Agg")
+    from cycler import cycler
     from matplotlib import pyplot
 
-    pyplot.rcParams.update({"font.size": 9, "svg.hashsalt": "ndcgspec"})
+    pyplot.rcParams.update(
+        {"font.size": 9, "svg.hashsalt": "ndcgspec", "axes.prop_cycle": cycler(color=OKABE_ITO)}
+    )
     return pyplot.subplots(figsize=(width, height), dpi=110)
 
 

@@ -38,6 +38,7 @@ PALETTE = ("#a8cdf0", "#f6c98f", "#aedcb9", "#f0b0c0", "#cdb8ec", "#efe08a")
 DEFAULT_MARK = "◆"
 NO_DIFFERENCE = '<tr><td colspan="4">no difference</td></tr>'
 DEPARTURE_MARK = "⚠"
+# The bars' green and orange are Okabe and Ito's, told apart by readers of every colour vision.
 STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1500px;
 padding:1.2em 1.5em;color:#1f2328;line-height:1.4}
@@ -49,7 +50,7 @@ td,th{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:to
 th{background:#f6f8fa}code{font-size:11.5px;background:#f3f4f6;padding:0 2px;
 border-radius:3px;word-break:break-all}
 .scroll{overflow-x:auto}
-table.grid td.cell{min-width:4.5em;max-width:11em;font-size:11.5px}
+table.grid td.cell{min-width:4.5em;max-width:11em;font-size:11.5px;overflow-wrap:anywhere}
 table.grid th.name{white-space:nowrap}
 table.grid th.name small{display:block;font-weight:normal;color:#57606a}
 table.grid th.name small.preset{white-space:normal;max-width:16em}
@@ -64,7 +65,7 @@ td.cell.blank{color:#8c959f}
 .bar{position:relative;width:260px;height:14px;background:#eaeef2;border-radius:3px;
 overflow:hidden;display:inline-block;vertical-align:middle}
 .bar span{position:absolute;top:0;bottom:0}
-.bar .good{background:#2da44e}.bar .declared{background:#d4a72c}
+.bar .good{background:#009e73}.bar .declared{background:#e69f00}
 table.rates td{vertical-align:middle}
 .ratetext{font-size:11.5px;margin-left:6px;white-space:nowrap}
 ul.edges{margin:.2em 0 .8em;padding-left:1.3em}ul.edges li{font-size:13px;margin:.35em 0}
@@ -150,10 +151,11 @@ def grid_html(items: Sequence[Implementation]) -> str:
         "spec's choices; grey hatching: not observable through the API (n/o); – no probe "
         "answered. a→b: asked for a, computes b.</p>"
     )
+    # The key and the legend come first: under a table of thirty rows, no reader finds them.
     return (
+        f'{key}<div class="legend">{"".join(legend)}</div>'
         '<div class="scroll"><table class="grid"><thead><tr><th>implementation</th>'
         f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-        f'{key}<div class="legend">{"".join(legend)}</div>'
     )
 
 

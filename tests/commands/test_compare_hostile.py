@@ -51,7 +51,8 @@ def test_a_run_no_convention_scores_is_named_with_the_conventions(
     twice = tmp_path / "twice"
     twice.write_text("q Q0 x 1 2 T\nq Q0 x 2 1 T\n")
     assert main(["compare", "-m", "trec_eval", "-m", "pytrec_eval", *files, str(twice)]) == 2
-    refused = f"run twice: {twice}:2: duplicate document 'x' for query 'q' (duplicates=error)"
+    # The run goes by its tag, T, as trec_eval's runid names it.
+    refused = f"run T: {twice}:2: duplicate document 'x' for query 'q' (duplicates=error)"
     assert capsys.readouterr().err == (
         "ndcgspec: error: fewer than two conventions score every run; nothing to compare "
         f"(trec_eval: {refused}; pytrec_eval: {refused})\n"
@@ -63,7 +64,7 @@ def test_a_run_sharing_no_query_with_the_qrels_is_named(tmp_path: Path, capsys, 
     elsewhere.write_text("other Q0 x 1 1 E\n")
     assert main(["compare", "-m", "trec_eval", "-m", "pytrec_eval", *files, str(elsewhere)]) == 2
     assert capsys.readouterr().err == (
-        f"ndcgspec: error: the run elsewhere and the qrels {files[1]} share no query (the "
+        f"ndcgspec: error: the run E and the qrels {files[1]} share no query (the "
         "run's: 'other'; the qrels': 'q'): nothing to score\n"
     )
 

@@ -11,6 +11,7 @@ so Kendall's tau = (2 − 1) / 3 = 1/3, and the one flip is A/B with query q mov
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import math
@@ -169,3 +170,16 @@ def test_pairs_no_test_can_take_are_said_to_be_untested(capsys, files) -> None:
         f"  not tested: A vs B under {LINEAR}: 1 shared queries with a value, a paired test "
         "needs two or more" in out.splitlines()
     )
+
+
+def test_runs_go_by_their_tag_and_by_file_where_a_tag_repeats(capsys, tmp_path: Path) -> None:
+    # trec_eval names a run by the tag of its last line (runid): "bm25" for the first file
+    # whatever its file is called; the second repeats it, so it goes by its file name, less
+    # the TREC "input." prefix and ".gz".
+    (tmp_path / "qrels").write_text("q 0 x 1\nq 0 y 1\n", encoding="utf-8")
+    first = tmp_path / "input.first.judged-only"
+    first.write_text("q Q0 x 1 2 bm25\nq Q0 y 2 1 bm25\n", encoding="utf-8")
+    second = tmp_path / "input.second.gz"
+    second.write_bytes(gzip.compress(b"q Q0 y 1 2 bm25\nq Q0 n 2 1 bm25\n"))
+    data = compared(capsys, ["--qrels", str(tmp_path / "qrels"), str(first), str(second)])
+    assert data["runs"] == ["bm25", "second"]
