@@ -89,7 +89,9 @@ def compare(
         run_label(p, taken, run_name(getattr(p, "name", str(p)))) for p in run_paths
     ]
     if len(names) != len(run_paths):
-        raise NdcgSpecError(f"{len(names)} names for {len(run_paths)} runs")
+        raise NdcgSpecError(
+            f"{len(names)} names for {len(run_paths)} runs: give one per run, in order"
+        )
     if len(set(names)) < len(names):
         raise NdcgSpecError("two runs have the same name; name them with --name")
     qrels = read_qrels(qrels_path)

@@ -210,8 +210,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=[],
         metavar="NAME",
         help=(
-            "name of each run, in order (default: its tag, trec_eval's runid; or, where it has "
-            "none or an earlier run has it, the file name without .gz and input.)"
+            "names of the runs, in order, repeated or comma-separated (default: each run's "
+            "tag, trec_eval's runid; or, where it has none or an earlier run has it, the file "
+            "name without .gz and input.)"
         ),
     )
     parser.add_argument(
@@ -311,7 +312,11 @@ def run_compare(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         inputs = Inputs.opened(args, stack)
         comparison = compare(
-            inputs.qrels, inputs.runs, conventions, args.names, progress=sys.stderr.isatty()
+            inputs.qrels,
+            inputs.runs,
+            conventions,
+            [name for names in args.names for name in names.split(",")],
+            progress=sys.stderr.isatty(),
         )
         say_query_coverage(comparison, inputs.qrels.name)
         if len(comparison.conventions) < 2:

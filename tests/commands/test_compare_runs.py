@@ -183,3 +183,9 @@ def test_runs_go_by_their_tag_and_by_file_where_a_tag_repeats(capsys, tmp_path: 
     second.write_bytes(gzip.compress(b"q Q0 y 1 2 bm25\nq Q0 n 2 1 bm25\n"))
     data = compared(capsys, ["--qrels", str(tmp_path / "qrels"), str(first), str(second)])
     assert data["runs"] == ["bm25", "second"]
+
+
+def test_names_go_comma_separated_or_repeated(capsys, files) -> None:
+    assert compared(capsys, files, "--name", "a,b", "--name", "c")["runs"] == ["a", "b", "c"]
+    assert main(["compare", *files, "--name", "a,b"]) == 2
+    assert "2 names for 3 runs: give one per run, in order" in capsys.readouterr().err
