@@ -47,9 +47,22 @@ def _missing(reply: dict[str, Any]) -> dict[str, Any]:
     return reply
 
 
+INFINITE = "a value written 1e999"
+
+
+def _infinite(reply: dict[str, Any]) -> dict[str, Any]:
+    for result in reply["results"]:
+        # No mean given: the harness implies it from the values, as for an adapter that
+        # gives none.
+        result["per_query"] = dict.fromkeys(result["per_query"], INFINITE)
+        result.pop("aggregate", None)
+    return reply
+
+
 RESULT_CHANGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "values_as_strings": _strings,
     "values_missing": _missing,
+    "values_infinite": _infinite,
 }
 
 
@@ -73,7 +86,11 @@ def serve(behaviour: str) -> int:
             return 1
         if "results" in reply and behaviour in RESULT_CHANGES:
             reply = RESULT_CHANGES[behaviour](reply)
-        sink.write(encode(reply))
+        line = encode(reply)
+        if behaviour == "values_infinite":
+            # 1e999 is valid JSON that every reader takes as infinity: no encoder writes it.
+            line = line.replace(f'"{INFINITE}"'.encode(), b"1e999")
+        sink.write(line)
         sink.flush()
     return 0
 
