@@ -188,11 +188,11 @@ def test_a_baseline_or_qrels_lacking_a_query_fails_naming_it(capsys, runs, tmp_p
     assert "  fails: the qrels lacks 1 query of the others ('q9')" in out.splitlines()
 
 
-@pytest.mark.parametrize("piped", ["qrels", "candidate"])
+@pytest.mark.parametrize("piped", ["qrels", "baseline", "candidate"])
 def test_an_input_on_standard_input_is_read_once(runs, piped) -> None:
     # The digest of provenance is that of the bytes piped, computed here with hashlib.
-    data = Path(runs["qrels" if piped == "qrels" else "worse"]).read_bytes()
     paths = {"qrels": runs["qrels"], "baseline": runs["baseline"], "candidate": runs["worse"]}
+    data = Path(paths[piped]).read_bytes()
     paths[piped] = "-"
     argv = ["diff", "--qrels", paths["qrels"], paths["baseline"], paths["candidate"]]
     done = subprocess.run(
