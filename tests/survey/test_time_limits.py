@@ -95,7 +95,12 @@ def test_identify_refuses_a_nan_timeout() -> None:
 
 
 @pytest.mark.parametrize(
-    "command", [["identify"], ["predict", "nDCG", "--queries", "8"]], ids=["identify", "predict"]
+    "command",
+    [
+        # identify goes on through every axis, each question skipped at once: 5 s of CPU.
+        pytest.param(["identify"], marks=pytest.mark.slow, id="identify"),
+        pytest.param(["predict", "nDCG", "--queries", "8"], id="predict"),
+    ],
 )
 def test_a_hung_adapter_is_sent_no_case_after_its_first_timeout(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
