@@ -61,7 +61,8 @@ def add_time_arguments(parser: argparse.ArgumentParser) -> None:
         "--timeout",
         type=float,
         default=CASE_TIMEOUT,
-        help=f"seconds allowed per case (default {CASE_TIMEOUT:g})",
+        help=f"seconds allowed per case (default {CASE_TIMEOUT:g}); once the adapter has "
+        "timed out it is taken as hung, and the cases not yet sent are skipped",
     )
     parser.add_argument(
         "--budget",

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ndcgspec.harness.adapters.base import AdapterError
-from ndcgspec.harness.worker import Worker, WorkerFailure
+from ndcgspec.harness.worker import Worker, WorkerFailure, WorkerTimeout
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,23 @@ class PoolOptions:
     start_timeout: float = 60.0
     max_output_bytes: int = 16 * 2**20
     validate: bool = False
+    # Once a batch or a case has timed out the adapter is taken as hung, and no case is sent
+    # after it (`skipped_answer`): what a hung adapter costs is one timeout, not one a case.
+    stop_after_timeout: bool = False
 
 
 def failure_answer(failure: WorkerFailure) -> dict[str, Any]:
     """The answer recorded for a case whose process failed."""
     return {"error": str(failure), "detail": failure.detail, "process_failed": True}
+
+
+def skipped_answer(timeout: WorkerFailure) -> dict[str, Any]:
+    """The answer recorded for a case not sent because the adapter had timed out before."""
+    return {
+        "error": f"not sent: the adapter hung on an earlier case ({timeout})",
+        "detail": timeout.detail,
+        "process_failed": True,
+    }
 
 
 class WorkerPool:
@@ -56,6 +68,7 @@ class WorkerPool:
         self._live: set[Worker] = set()
         self._lock = threading.Lock()
         self._closed = False
+        self._hung: WorkerFailure | None = None
         self.start_reply: dict[str, Any] = {}
 
     def _spawn(self) -> Worker:
@@ -120,6 +133,10 @@ class WorkerPool:
                 payloads[job.key] = payload
         if not payloads:
             return worker
+        if self._hung is not None:
+            for key in payloads:
+                deliver(key, skipped_answer(self._hung))
+            return worker
         try:
             worker = worker or self._started()
             # The batch as a whole gets the per-case timeout: a hung case then costs it once
@@ -128,8 +145,11 @@ class WorkerPool:
         except WorkerFailure as failure:
             if worker is not None:
                 self._retire(worker, graceful=False)
-            if len(payloads) == 1:
-                deliver(next(iter(payloads)), failure_answer(failure))
+            if self.options.stop_after_timeout and isinstance(failure, WorkerTimeout):
+                self._hung = failure
+            if len(payloads) == 1 or self._hung is not None:
+                for key in payloads:
+                    deliver(key, failure_answer(failure))
                 return None
             retry = None
             for key, payload in payloads.items():

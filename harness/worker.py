@@ -70,6 +70,10 @@ class WorkerFailure(Exception):
         return f"{self} ({last})" if last and last not in str(self) else str(self)
 
 
+class WorkerTimeout(WorkerFailure):
+    """The adapter did not answer within its time: it may be hung."""
+
+
 def python_host_command(target: str) -> list[str]:
     """The command that serves the Python adapter `target` over the protocol."""
     return [sys.executable, "-m", "ndcgspec.harness.host", target]
@@ -264,7 +268,7 @@ class Worker:
                 )
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                self._fail(f"adapter timed out after {timeout:g} s")
+                self._fail(f"adapter timed out after {timeout:g} s", WorkerTimeout)
             if not self._selector.select(min(remaining, _LIVENESS_SECONDS)):
                 if self.process.poll() is not None:
                     self._fail(
@@ -311,7 +315,7 @@ class Worker:
         said = f": {last[-1][:200]}" if last else ""
         self._fail(f"adapter exited with status {status}{said}")
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, message: str, kind: type[WorkerFailure] = WorkerFailure) -> None:
         detail = self._stderr_tail()
         self.kill()
-        raise WorkerFailure(message, detail)
+        raise kind(message, detail)

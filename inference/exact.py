@@ -28,7 +28,12 @@ def scaled(values: Sequence[Decimal]) -> tuple[list[int], int]:
     integers = []
     for value in values:
         sign, digits, own = value.as_tuple()
-        magnitude = int("".join(map(str, digits)) or "0") * 10 ** (int(own) - exponent)
+        if not value:
+            # A zero's own exponent may lie below the common one (0E-40 beside 1.0): it is 0
+            # at any exponent, where a negative power of ten would make it a float.
+            integers.append(0)
+            continue
+        magnitude = int("".join(map(str, digits))) * 10 ** (int(own) - exponent)
         integers.append(-magnitude if sign else magnitude)
     return integers, exponent
 

@@ -57,15 +57,23 @@ _PROCESSES: ContextVar[int] = ContextVar("adapter_processes", default=2)
 def analysis_pool() -> PoolOptions:
     """How the analysis tools run an adapter's processes: the start reply (`declared_adapter`)
     and every question share them; two at a time unless `adapter_processes` says otherwise,
-    each case given the seconds of `time_limits` (CASE_TIMEOUT unless it says otherwise)."""
-    timeout = _CASE_TIMEOUT.get()
-    return PoolOptions(jobs=_PROCESSES.get(), timeout=timeout, start_timeout=max(timeout, 60.0))
+    each case given the seconds of `time_limits` (CASE_TIMEOUT outside it); within it, once
+    the adapter has timed out it is taken as hung and the cases not yet sent are skipped
+    (`PoolOptions.stop_after_timeout`)."""
+    limited = _CASE_TIMEOUT.get()
+    timeout = CASE_TIMEOUT if limited is None else limited
+    return PoolOptions(
+        jobs=_PROCESSES.get(),
+        timeout=timeout,
+        start_timeout=max(timeout, 60.0),
+        stop_after_timeout=limited is not None,
+    )
 
 
 CASE_TIMEOUT = 120.0
 # Half an hour: a survey of a well-behaved library takes minutes.
 COMMAND_BUDGET = 1800.0
-_CASE_TIMEOUT: ContextVar[float] = ContextVar("case_timeout", default=CASE_TIMEOUT)
+_CASE_TIMEOUT: ContextVar[float | None] = ContextVar("case_timeout", default=None)
 
 
 class OverBudget(NdcgSpecError):
@@ -76,7 +84,9 @@ class OverBudget(NdcgSpecError):
 def time_limits(timeout: float, budget: float) -> Iterator[None]:
     """Within it, every case an adapter is asked has `timeout` seconds and the whole block
     `budget`, after which it stops with OverBudget, the adapter processes killed as on Ctrl-C
-    (a SIGALRM in the main thread). Both positive and finite, checked before anything starts."""
+    (a SIGALRM in the main thread). Both positive and finite, checked before anything starts.
+    Once the adapter has timed out, no further case is sent to it (`analysis_pool`): a hung
+    adapter costs the start and about one timeout, well within the default budget."""
     if not all(0 < limit < math.inf for limit in (timeout, budget)):
         raise NdcgSpecError("--timeout and --budget must be positive and finite")
 

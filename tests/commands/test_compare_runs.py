@@ -155,6 +155,22 @@ def test_a_run_on_standard_input_is_read_once(files) -> None:
     assert Decimal(report["judged"]["A"]["judged@2"]) == Decimal(1) / 2
 
 
+def test_qrels_on_standard_input_are_read_once(files) -> None:
+    # The qrels piped: their digest is that of the bytes, and judged@k reads the same bytes
+    # (A = [n, x]: judged@2 = 1/2, n not judged), where a second reading found them empty.
+    data = Path(files[1]).read_bytes()
+    argv = ["compare", "--qrels", "-", *files[2:], "--name", "A", "--name", "B", "--name", "C"]
+    argv += ["-m", LINEAR, "-m", EXPONENTIAL, "--cutoff", "2", "--judged", "--format", "json"]
+    done = subprocess.run(
+        [sys.executable, "-c", CLI, *argv], input=data, capture_output=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    piped = report["provenance"]["inputs"]["qrels"]
+    assert (piped["path"], piped["sha256"]) == ("<stdin>", hashlib.sha256(data).hexdigest())
+    assert Decimal(report["judged"]["A"]["judged@2"]) == Decimal(1) / 2
+
+
 def test_pairs_no_test_can_take_are_said_to_be_untested(capsys, files) -> None:
     # The one query q is all the runs share: a paired test needs two.
     data = compared(capsys, files)

@@ -221,3 +221,27 @@ def test_a_family_gets_the_draws_that_let_it_reach_alpha(capsys, tmp_path: Path)
         assert row["p_adjusted"] == pytest.approx(6 / 479_993, rel=1e-15)
     assert drawn["A", "B", AT3]["verdict"] == "a"
     assert {r["verdict"] for k, r in drawn.items() if k[:2] != ("A", "B")} == {"b"}
+
+
+@pytest.mark.parametrize(
+    ("words", "flag", "value", "said"),
+    [
+        (["compare", "--qrels", "q", "a", "b"], "--seed", "-1", "a seed is a whole number, 0 or"),
+        (["compare", "--qrels", "q", "a", "b"], "--draws", "10" * 5, "a whole number from 1 to"),
+        (["compare", "--qrels", "q", "a", "b"], "--max-draws", "10" * 6, "a whole number from"),
+        (["compare", "--qrels", "q", "a", "b"], "--bootstrap", "10" * 5, "a whole number from"),
+        (["score", "q", "r", "--ci", "0.9"], "--seed", "-1", "a seed is a whole number, 0 or"),
+        (["score", "q", "r", "--ci", "0.9"], "--bootstrap", "10" * 5, "a whole number from 1"),
+        (["diff", "--qrels", "q", "a", "b"], "--max-draws", "10" * 6, "a whole number from"),
+    ],
+)
+def test_seeds_and_counts_out_of_range_are_refused_before_anything_runs(
+    capsys, words: list[str], flag: str, value: str, said: str
+) -> None:
+    # A negative seed was numpy's traceback; a billion draws or resamples asked numpy for
+    # 7-37 GiB. The files named do not exist: the refusal comes first.
+    with pytest.raises(SystemExit) as stopped:
+        main([*words, flag, value])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {flag}: '{value}': {said}" in err and "Traceback" not in err

@@ -188,11 +188,11 @@ def test_a_baseline_or_qrels_lacking_a_query_fails_naming_it(capsys, runs, tmp_p
     assert "  fails: the qrels lacks 1 query of the others ('q9')" in out.splitlines()
 
 
-@pytest.mark.parametrize("piped", ["qrels", "candidate"])
+@pytest.mark.parametrize("piped", ["qrels", "baseline", "candidate"])
 def test_an_input_on_standard_input_is_read_once(runs, piped) -> None:
     # The digest of provenance is that of the bytes piped, computed here with hashlib.
-    data = Path(runs["qrels" if piped == "qrels" else "worse"]).read_bytes()
     paths = {"qrels": runs["qrels"], "baseline": runs["baseline"], "candidate": runs["worse"]}
+    data = Path(paths[piped]).read_bytes()
     paths[piped] = "-"
     argv = ["diff", "--qrels", paths["qrels"], paths["baseline"], paths["candidate"]]
     done = subprocess.run(
@@ -318,3 +318,14 @@ def test_statistics_flags_out_of_range_are_refused(capsys, runs, flag, value, sa
         main(["diff", "--qrels", runs["qrels"], runs["baseline"], runs["one"], flag, value])
     assert stopped.value.code == 2
     assert f"argument {flag}: '{value}': {said}" in capsys.readouterr().err
+
+
+def test_one_shared_query_is_one_line_saying_why(capsys, runs, tmp_path) -> None:
+    # The qrels judge q1 alone: one difference, which no sign-flip test can take.
+    qrels = tmp_path / "one-query"
+    qrels.write_text("q1 0 x 1\n", encoding="utf-8")
+    status, out, err = diffed(capsys, "--qrels", str(qrels), runs["baseline"], runs["worse"])
+    assert (status, out) == (2, "")
+    assert err.endswith(
+        "ndcgspec: error: the runs share 1 scored queries; the test needs two or more\n"
+    )

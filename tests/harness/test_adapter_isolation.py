@@ -3,6 +3,7 @@ harness kills their whole process group, says what happened, and goes on."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -133,6 +134,19 @@ def test_a_malformed_result_is_an_error(behaviour: str, validate: bool) -> None:
         lambda record, case: None,
     )
     assert [r["outcome"] for r in records] == ["error"] * 3, records
+
+
+def test_infinite_values_are_each_cases_mismatch_and_the_run_goes_on() -> None:
+    # Infinity was an OverflowError of the exact mean that stopped the whole run (status 2).
+    from ndcgspec.harness.runner import fixed_cases, run_cases
+    from ndcgspec.suite.load import iter_cases
+
+    cases = list(iter_cases("fixtures.json", TESTS_DIR / "fixtures" / "harness_cases"))[:3]
+    records = run_cases(
+        fixed_cases(cases), hostile("values_infinite"), PoolOptions(timeout=60), lambda r, c: None
+    )
+    assert [r["outcome"] for r in records] == ["fail"] * 3, records
+    assert all("infinite" in json.dumps(r) for r in records), records
 
 
 def test_closed_input_is_named_as_the_input() -> None:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from xml.etree import ElementTree
 
+import pytest
 from conftest import TESTS_DIR
 from hostile.cli import ndcgspec_in_process as ndcgspec
+
+from ndcgspec.harness import runner
 
 FIXTURES = TESTS_DIR / "fixtures"
 SUITE = ["--suite", str(FIXTURES / "harness_cases"), "--data", str(FIXTURES / "harness_data")]
@@ -152,3 +156,41 @@ def test_smoke_tells_a_working_adapter_from_a_broken_one() -> None:
     # A perfect ranking scores 1 and an empty run 0, whatever the conventions.
     assert "pass  smoke/empty-run" in bad.stdout
     assert "fail  smoke/perfect-ranking" in bad.stdout
+
+
+def test_a_harness_failure_mid_run_leaves_the_older_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = tmp_path / "r.jsonl"
+    assert ndcgspec("run", "reference", *SUITE, "--report", str(report)).returncode == 0
+    older = report.read_bytes()
+    judged = runner.judge
+    calls = 0
+
+    def fails_on_the_third(*args, **kwargs):
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise RuntimeError("a defect of the harness")
+        return judged(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "judge", fails_on_the_third)
+    done = ndcgspec("run", "reference", *SUITE, "--report", str(report))
+    assert (done.returncode, done.stderr) == (
+        2,
+        "ndcgspec: error: harness failure: RuntimeError: a defect of the harness\n",
+    )
+    assert report.read_bytes() == older
+    # What the failed run recorded before it stopped is its partial report, read as one.
+    cut_short = report.with_name("r.jsonl.partial")
+    kinds = [json.loads(line)["type"] for line in cut_short.read_text().splitlines()]
+    recorded = len(kinds) - 1
+    assert kinds == ["header"] + ["result"] * recorded and recorded >= 2
+    junit = ndcgspec("report", str(cut_short), "--format", "junit")
+    assert junit.returncode == 0, junit.stderr
+    suite = ElementTree.fromstring(junit.stdout)
+    assert suite.get("name", "").endswith("(partial report)")
+    said = {p.get("name"): p.get("value") for p in suite.findall("properties/property")}
+    assert said == {
+        "partial": f"partial report: the run did not finish ({recorded} results recorded)"
+    }

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcgspec.inference.exact import Limbs, compared, scaled, sorted_rows
+from ndcgspec.inference.randomization import sign_flip
 
 wide = st.integers(min_value=-(10**45), max_value=10**45)
 
@@ -19,6 +20,17 @@ def test_scaled_reads_the_digits_exactly() -> None:
     integers, exponent = scaled(values)
     assert exponent == -40
     assert integers == [1234567890123456789012345678901234567891, -25 * 10**39, 0]
+
+
+def test_a_zero_written_finer_than_the_other_values_is_the_integer_zero() -> None:
+    # 1.0 − 1.0 at 40 digits is 0E-40, one place finer than -1.000…0 (exponent -39): read at
+    # the common exponent -39 it is the integer 0, not 0 times 10^-1 (a float, which made the
+    # sign-flip test of (-1, 0) count 2 of 4 vectors where all 4 give |T| = 1).
+    values = [Decimal("-1." + "0" * 39), Decimal("0E-40")]
+    integers, exponent = scaled(values)
+    assert (integers, exponent) == ([-(10**39), 0], -39)
+    assert all(type(i) is int for i in integers)
+    assert sign_flip(values).p == 1
 
 
 @given(st.lists(wide, min_size=1, max_size=60), st.data())

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hostile.adapters import SENT_LOG
 from hostile.cli import ndcgspec, ndcgspec_in_process
 
 HANGING = """
@@ -91,3 +92,28 @@ def test_identify_refuses_a_nan_timeout() -> None:
         2,
         "ndcgspec: error: --timeout and --budget must be positive and finite\n",
     )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # identify goes on through every axis, each question skipped at once: 5 s of CPU.
+        pytest.param(["identify"], marks=pytest.mark.slow, id="identify"),
+        pytest.param(["predict", "nDCG", "--queries", "8"], id="predict"),
+    ],
+)
+def test_a_hung_adapter_is_sent_no_case_after_its_first_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    # The default budget (half an hour) and a one-second timeout. With every case sent anyway
+    # a first batch that times out is sent again case by case, and every later batch too; under
+    # the rule each of the two processes is sent at most its first batch, every other case is
+    # skipped, and the command ends after about one timeout, the budget unused.
+    log = tmp_path / "sent"
+    monkeypatch.setenv(SENT_LOG, str(log))
+    name, *rest = command
+    done = ndcgspec(name, "hostile.adapters:hangs", *rest, "--timeout", "1")
+    assert done.returncode in (0, 1), done.stderr
+    sent = log.read_text().splitlines()
+    assert 1 <= len(sent) <= 2, sent
+    assert "--budget" not in done.stderr
