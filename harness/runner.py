@@ -110,7 +110,7 @@ def _file_rows(files: PublishedFiles, data: Path | None) -> dict[str, list[list[
     }
 
 
-def stripped_case(loaded: LoadedCase, rows: Mapping[str, Any]) -> dict[str, Any]:
+def stripped_case(loaded: LoadedCase, rows: Mapping[str, list[list[str]]]) -> dict[str, Any]:
     """The case object the adapter receives: no expected values, no provenance."""
     case = loaded.case
     return {"id": case["id"], "measure": case["measure"], "config": case["config"], "input": rows}
