@@ -67,18 +67,38 @@ def choice_ids(axis_id: str, as_of: str | None = None) -> list[str]:
 def since(axis_id: str, choice_id: str) -> tuple[int, ...]:
     """The spec version that added a choice (``ndcg.definition.versions``: its `since`,
     1.0.0 when absent), as a tuple of integers."""
-    return _version(_choice(axis_id, choice_id).get("since", "1.0.0"))
+    return _choice(axis_id, choice_id).since
 
 
 def _version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split("."))
 
 
-def _choice(axis_id: str, choice_id: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Choice:
+    """What a configuration needs of one choice of an axis: its id, the parameters it takes
+    and the spec version that added it."""
+
+    id: str
+    params: tuple[str, ...]
+    since: tuple[int, ...]
+
+
+@cache
+def _choice_records() -> dict[tuple[str, str], _Choice]:
+    return {
+        (a["id"], c["id"]): _Choice(
+            c["id"], tuple(c.get("params", [])), _version(c.get("since", "1.0.0"))
+        )
+        for a in choice_axes()
+        for c in a["choices"]
+    }
+
+
+def _choice(axis_id: str, choice_id: str) -> _Choice:
     for entry in axis(axis_id)["choices"]:
         if entry["id"] == choice_id:
-            found: dict[str, Any] = entry
-            return found
+            return _choice_records()[axis_id, entry["id"]]
     valid = ", ".join(choice_ids(axis_id))
     raise ConfigError(
         f"unknown choice {shown(choice_id)} for axis {shown(axis_id)}; valid: {valid}"
@@ -327,16 +347,14 @@ class Config:
                     valid = ", ".join(choice_ids(entry["id"]))
                     raise ConfigError(f"axis {entry['id']!r} takes a choice id; valid: {valid}")
                 chosen = _choice(entry["id"], raw)
-                choices[entry["id"]] = chosen["id"]
-                for name in chosen.get("params", []):
+                choices[entry["id"]] = chosen.id
+                for name in chosen.params:
                     spec = param_specs[name]
                     if name in values:
                         with _concerning(name):
                             chosen_params[name] = _param_value(spec, values[name])
                     elif spec.required:
-                        raise ConfigError(
-                            f"{entry['id']}={chosen['id']} requires parameter {name!r}"
-                        )
+                        raise ConfigError(f"{entry['id']}={chosen.id} requires parameter {name!r}")
                     else:
                         chosen_params[name] = _param_value(spec, spec.default)
         for name, spec in param_specs.items():
@@ -442,9 +460,8 @@ class Config:
         return f"Config({self.canonical()!r})"
 
 
-def _chosen_params(axis_id: str, choice_id: str) -> list[str]:
-    names: list[str] = _choice(axis_id, choice_id).get("params", [])
-    return names
+def _chosen_params(axis_id: str, choice_id: str) -> tuple[str, ...]:
+    return _choice(axis_id, choice_id).params
 
 
 def presets() -> list[dict[str, Any]]:
