@@ -9,6 +9,8 @@ canonical string and fingerprint, so the table carries the definition of every n
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ndcgspec.inference.paired_tests import PAIRED_TESTS
@@ -93,10 +95,12 @@ def _cells(data: dict[str, Any]) -> tuple[list[str], dict[str, set[str]]]:
     return names, best
 
 
-def _caption(data: dict[str, Any], options: Options, code: Any, mark: tuple[str, str]) -> str:
+def _caption(
+    data: dict[str, Any], options: Options, code: Callable[[str], str], mark: tuple[str, str]
+) -> str:
     baseline = data["runs"][0]
     conventions = "; ".join(
-        f"{code(c['name'])}: {code(c['canonical'])} (fingerprint {code(c['fingerprint'])})"
+        f"{code(c.name)}: {code(c.canonical)} (fingerprint {code(c.fingerprint)})"
         for c in _conventions(data)
     )
     return (
@@ -109,10 +113,19 @@ def _caption(data: dict[str, Any], options: Options, code: Any, mark: tuple[str,
     )
 
 
-def _conventions(data: dict[str, Any]) -> list[dict[str, str]]:
+@dataclass(frozen=True)
+class _Convention:
+    """A column of the table: the convention's name, canonical string and fingerprint."""
+
+    name: str
+    canonical: str
+    fingerprint: str
+
+
+def _conventions(data: dict[str, Any]) -> list[_Convention]:
     fingerprints = {c["canonical"]: c["fingerprint"] for c in data["provenance"]["configurations"]}
     return [
-        {"name": name, "canonical": canonical, "fingerprint": fingerprints[canonical]}
+        _Convention(name, canonical, fingerprints[canonical])
         for name, canonical in data["conventions"].items()
     ]
 

@@ -68,7 +68,6 @@ def paired_tests(
     """The JSON keys ``test_settings``, ``tests``, ``verdict_changes`` and, with a level,
     ``intervals``, for the runs under every convention of `results`."""
     tested = pair_tests(runs, results, options)
-    rows = [_row_json(row, options) for row in tested]
     out: dict[str, Any] = {
         "test_settings": {
             "verdict_test": options.test,
@@ -82,9 +81,9 @@ def paired_tests(
             "monte_carlo_level": float(MONTE_CARLO_LEVEL),
             "enumerated_up_to": EXACT_LIMIT,
         },
-        "tests": rows,
+        "tests": [_row_json(row, options) for row in tested],
         "untested": [asdict(u) for u in untested_pairs(runs, results)],
-        "verdict_changes": verdict_changes(rows, options),
+        "verdict_changes": verdict_changes(tested, options),
     }
     if options.ci is not None:
         out["intervals"] = _intervals(tested, options)
@@ -145,30 +144,33 @@ def interval_json(found: Interval | str, level: Fraction, method: str) -> dict[s
     }
 
 
-def verdict_changes(rows: list[dict[str, Any]], options: Options) -> list[dict[str, Any]]:
+def verdict_changes(tested: Sequence[PairTest], options: Options) -> list[dict[str, Any]]:
     """The pairs of runs whose decided verdicts under `options.test` differ between
     conventions, with each convention's p-values and verdict (an undecided verdict is listed
     beside them, but is no change by itself: it would depend on the seed)."""
-    by_pair: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
-    for row in rows:
-        if row["test"] == options.test:
-            by_pair.setdefault((row["a"], row["b"]), {})[row["measure"]] = {
-                "verdict": row["verdict"],
-                "p": row["p"],
-                "p_adjusted": row["p_adjusted"],
-                "p_adjusted_interval": row["p_adjusted_interval"],
-                "mean_difference": row["mean_difference"],
-            }
+    by_pair: dict[tuple[str, str], dict[str, PairTest]] = {}
+    for row in tested:
+        if row.test == options.test:
+            by_pair.setdefault((row.a, row.b), {})[row.measure] = row
     return [
         {
             "a": a,
             "b": b,
             "test": options.test,
             "alpha": float(options.alpha),
-            "verdicts": verdicts,
+            "verdicts": {
+                measure: {
+                    "verdict": row.verdict(options.alpha),
+                    "p": float(row.estimate.p),
+                    "p_adjusted": float(row.adjusted.p),
+                    "p_adjusted_interval": [float(row.adjusted.low), float(row.adjusted.high)],
+                    "mean_difference": exact_string(row.paired.mean_difference()),
+                }
+                for measure, row in rows.items()
+            },
         }
-        for (a, b), verdicts in by_pair.items()
-        if len({v["verdict"] for v in verdicts.values()} - {"undecided"}) > 1
+        for (a, b), rows in by_pair.items()
+        if len({row.verdict(options.alpha) for row in rows.values()} - {"undecided"}) > 1
     ]
 
 

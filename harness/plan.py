@@ -36,7 +36,7 @@ from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes
 from ndcgspec.suite.expect import outcome, published_outcome
 from ndcgspec.suite.expected_cache import ExpectedCache
-from ndcgspec.suite.load import LoadedCase, inline_inputs
+from ndcgspec.suite.load import LoadedCase, PublishedFiles, inline_inputs
 from ndcgspec.suite.targets import Target, measure_target, preset_target
 
 STORED = "stored"
@@ -206,6 +206,6 @@ def _reference_outcome(
     case: Mapping[str, Any], config: Config, data: Path | None
 ) -> dict[str, Any]:
     if "input_files" in case:
-        return published_outcome(case, data)
+        return published_outcome(config, PublishedFiles.from_json(case["input_files"]), data)
     qrels, run = inline_inputs(case["input"])
     return outcome(config, qrels, run)

@@ -217,7 +217,7 @@ class WorkerPool:
         self._spare.clear()
 
 
-_SHARED: ContextVar[dict[str, Any] | None] = ContextVar("shared_pools", default=None)
+_SHARED: ContextVar[dict[str, WorkerPool] | None] = ContextVar("shared_pools", default=None)
 
 
 @contextmanager
@@ -230,15 +230,14 @@ def shared_pools() -> Iterator[None]:
     if _SHARED.get() is not None:
         yield
         return
-    shared: dict[str, Any] = {}
+    shared: dict[str, WorkerPool] = {}
     token = _SHARED.set(shared)
     try:
         yield
     finally:
         _SHARED.reset(token)
         for kept in shared.values():
-            if isinstance(kept, WorkerPool):
-                kept.close()
+            kept.close()
 
 
 def _shared_key(command: Sequence[str] | str, options: PoolOptions) -> str:

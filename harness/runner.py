@@ -11,7 +11,6 @@ reference and the engine keep nothing mutable between threads (``reference/conte
 
 from __future__ import annotations
 
-import json
 import math
 import threading
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -37,7 +36,13 @@ from ndcgspec.reference import Config, ConfigError, NdcgSpecError
 from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.folders import cache_root, data_root
 from ndcgspec.suite.lint import parse_file, schema_problems
-from ndcgspec.suite.load import LoadedCase, case_files, case_inputs, iter_cases
+from ndcgspec.suite.load import (
+    LoadedCase,
+    PublishedFiles,
+    case_files,
+    file_inputs,
+    iter_cases,
+)
 
 MAX_BATCH = 16
 OnResult = Callable[[dict[str, Any], LoadedCase], None]
@@ -91,21 +96,21 @@ def case_rows(loaded: LoadedCase, data: Path | None) -> dict[str, list[list[str]
     case = loaded.case
     if "input" in case:
         return {"qrels": case["input"]["qrels"], "run": case["input"]["run"]}
-    return _file_rows(json.dumps(case["input_files"], sort_keys=True), data)
+    return _file_rows(PublishedFiles.from_json(case["input_files"]), data)
 
 
 @cache
-def _file_rows(input_files: str, data: Path | None) -> dict[str, list[list[str]]]:
+def _file_rows(files: PublishedFiles, data: Path | None) -> dict[str, list[list[str]]]:
     """The rows of a pair of published files, made once per process: every measure and
     cutoff of a published run is a case of its own, with the same tens of thousands of rows."""
-    qrels, run = case_inputs({"input_files": json.loads(input_files)}, data)
+    qrels, run = file_inputs(files, data or data_root())
     return {
         "qrels": [[q, d, str(j.label)] for q, docs in qrels.items() for d, j in docs.items()],
         "run": [[q, p.docid, str(p.score)] for q, postings in run.items() for p in postings],
     }
 
 
-def stripped_case(loaded: LoadedCase, rows: Mapping[str, Any]) -> dict[str, Any]:
+def stripped_case(loaded: LoadedCase, rows: Mapping[str, list[list[str]]]) -> dict[str, Any]:
     """The case object the adapter receives: no expected values, no provenance."""
     case = loaded.case
     return {"id": case["id"], "measure": case["measure"], "config": case["config"], "input": rows}

@@ -19,6 +19,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
+from ndcgspec.reference.config import Param, parameters
 from ndcgspec.spec import load_spec
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -27,24 +28,23 @@ SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 DECIMAL_PATTERN = f"^(?:{load_spec()['input']['number']['pattern']})(?![\\s\\S])"
 
 
-def _json_number(text: str) -> int | float:
-    value = Decimal(text)
+def _json_number(value: Decimal) -> int | float:
     return int(value) if value == value.to_integral_value() else float(value)
 
 
-def _decimal_value(param: dict[str, Any]) -> dict[str, Any]:
+def _decimal_value(param: Param) -> dict[str, Any]:
     """A decimal written as a JSON number (bounds checked here) or as a decimal string."""
     number: dict[str, Any] = {"type": "number"}
-    if "exclusive_minimum" in param:
-        number["exclusiveMinimum"] = _json_number(param["exclusive_minimum"])
-    if "exclusive_maximum" in param:
-        number["exclusiveMaximum"] = _json_number(param["exclusive_maximum"])
+    if param.exclusive_minimum is not None:
+        number["exclusiveMinimum"] = _json_number(param.exclusive_minimum)
+    if param.exclusive_maximum is not None:
+        number["exclusiveMaximum"] = _json_number(param.exclusive_maximum)
     return {"oneOf": [number, {"type": "string", "pattern": DECIMAL_PATTERN}]}
 
 
-def _param_schema(param: dict[str, Any]) -> dict[str, Any]:
+def _param_schema(param: Param) -> dict[str, Any]:
     """The value schema of one parameter, by its spec ``type``."""
-    kind = param["type"]
+    kind = param.kind
     if kind == "label_map":
         decimal = {"oneOf": [{"type": "number"}, {"type": "string", "pattern": DECIMAL_PATTERN}]}
         value: dict[str, Any] = {
@@ -58,10 +58,10 @@ def _param_schema(param: dict[str, Any]) -> dict[str, Any]:
     elif kind == "decimal":
         value = _decimal_value(param)
     else:
-        raise ValueError(f"spec parameter {param['id']!r} has an unknown type {kind!r}")
-    value["description"] = f"{param['description']} ({param['anchor']})"
-    if "default" in param:
-        value["default"] = param["default"]
+        raise ValueError(f"spec parameter {param.id!r} has an unknown type {kind!r}")
+    value["description"] = f"{param.description} ({param.anchor})"
+    if param.default is not None:
+        value["default"] = param.default
     return value
 
 
@@ -84,18 +84,17 @@ def _choice_schema(axis: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _param_rules(axis: dict[str, Any]) -> list[dict[str, Any]]:
-    """A parameter is allowed only with a choice that takes it; a required one must be given."""
-    rules: list[dict[str, Any]] = []
-    for param in axis.get("params", []):
-        users = [c["id"] for c in axis["choices"] if param["id"] in c.get("params", [])]
-        allowed: dict[str, Any] = {"properties": {axis["id"]: {"enum": users}}}
-        if axis["default"] not in users:
-            allowed["required"] = [axis["id"]]
-        rules.append({"if": {"required": [param["id"]]}, "then": allowed})
-        if param.get("required"):
-            chosen = {"properties": {axis["id"]: {"enum": users}}, "required": [axis["id"]]}
-            rules.append({"if": chosen, "then": {"required": [param["id"]]}})
+def _param_rules(param: Param, default: str) -> list[dict[str, Any]]:
+    """A parameter is allowed only with a choice that takes it (`default` the choice of its
+    axis when none is given); a required one must be given."""
+    users = list(param.users)
+    allowed: dict[str, Any] = {"properties": {param.axis: {"enum": users}}}
+    if default not in users:
+        allowed["required"] = [param.axis]
+    rules: list[dict[str, Any]] = [{"if": {"required": [param.id]}, "then": allowed}]
+    if param.required:
+        chosen = {"properties": {param.axis: {"enum": users}}, "required": [param.axis]}
+        rules.append({"if": chosen, "then": {"required": [param.id]}})
     return rules
 
 
@@ -107,9 +106,9 @@ def config_schema() -> dict[str, Any]:
     for axis in spec["axes"]:
         if "choices" in axis:
             properties[axis["id"]] = _choice_schema(axis)
-            for param in axis.get("params", []):
-                properties[param["id"]] = _param_schema(param)
-            rules.extend(_param_rules(axis))
+            for param in (p for p in parameters().values() if p.axis == axis["id"]):
+                properties[param.id] = _param_schema(param)
+                rules.extend(_param_rules(param, axis["default"]))
         else:
             properties[axis["id"]] = _cutoff_schema(axis)
     return {

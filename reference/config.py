@@ -20,6 +20,7 @@ import re
 import reprlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cache
 from typing import Any, Literal, overload
@@ -66,41 +67,98 @@ def choice_ids(axis_id: str, as_of: str | None = None) -> list[str]:
 def since(axis_id: str, choice_id: str) -> tuple[int, ...]:
     """The spec version that added a choice (``ndcg.definition.versions``: its `since`,
     1.0.0 when absent), as a tuple of integers."""
-    return _version(_choice(axis_id, choice_id).get("since", "1.0.0"))
+    return _choice(axis_id, choice_id).since
 
 
 def _version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split("."))
 
 
-def _choice(axis_id: str, choice_id: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Choice:
+    """What a configuration needs of one choice of an axis: its id, the parameters it takes
+    and the spec version that added it."""
+
+    id: str
+    params: tuple[str, ...]
+    since: tuple[int, ...]
+
+
+@cache
+def _choice_records() -> dict[tuple[str, str], _Choice]:
+    return {
+        (a["id"], c["id"]): _Choice(
+            c["id"], tuple(c.get("params", [])), _version(c.get("since", "1.0.0"))
+        )
+        for a in choice_axes()
+        for c in a["choices"]
+    }
+
+
+def _choice(axis_id: str, choice_id: str) -> _Choice:
     for entry in axis(axis_id)["choices"]:
         if entry["id"] == choice_id:
-            found: dict[str, Any] = entry
-            return found
+            return _choice_records()[axis_id, entry["id"]]
     valid = ", ".join(choice_ids(axis_id))
     raise ConfigError(
         f"unknown choice {shown(choice_id)} for axis {shown(axis_id)}; valid: {valid}"
     )
 
 
+@dataclass(frozen=True)
+class Param:
+    """A parameter of the choices of one axis, as ``spec/ndcg.yaml`` declares it (an axis's
+    ``params``): its kind (``label_map``, ``log_base``, ``decimal``), its exact bounds and
+    default, and the choices that take it."""
+
+    id: str
+    axis: str
+    kind: str
+    anchor: str
+    description: str
+    default: str | None
+    exclusive_minimum: Decimal | None
+    exclusive_maximum: Decimal | None
+    required: bool
+    users: tuple[str, ...]
+
+
+def _bound(entry: Mapping[str, Any], key: str) -> Decimal | None:
+    return None if key not in entry else Decimal(entry[key])
+
+
 @cache
-def _param_specs() -> dict[str, tuple[str, dict[str, Any]]]:
-    """Every parameter id mapped to (its axis id, its spec entry)."""
-    return {p["id"]: (a["id"], p) for a in choice_axes() for p in a.get("params", [])}
+def parameters() -> dict[str, Param]:
+    """Every parameter of the spec by id, in spec order."""
+    return {
+        p["id"]: Param(
+            id=p["id"],
+            axis=a["id"],
+            kind=p["type"],
+            anchor=p["anchor"],
+            description=p["description"],
+            default=p.get("default"),
+            exclusive_minimum=_bound(p, "exclusive_minimum"),
+            exclusive_maximum=_bound(p, "exclusive_maximum"),
+            required=bool(p.get("required")),
+            users=tuple(c["id"] for c in a["choices"] if p["id"] in c.get("params", [])),
+        )
+        for a in choice_axes()
+        for p in a.get("params", [])
+    }
 
 
 def key_names() -> list[str]:
     """The keys of a configuration object: every axis id, then every parameter id."""
-    return [a["id"] for a in axes()] + list(_param_specs())
+    return [a["id"] for a in axes()] + list(parameters())
 
 
-def _decimal_param(name: str, spec: dict[str, Any], raw: Any) -> Decimal:
-    value = _decimal(name, raw)
-    low, high = spec.get("exclusive_minimum"), spec.get("exclusive_maximum")
-    if low is not None and not value > Decimal(low):
+def _decimal_param(spec: Param, raw: Any) -> Decimal:
+    name, value = spec.id, _decimal(spec.id, raw)
+    low, high = spec.exclusive_minimum, spec.exclusive_maximum
+    if low is not None and not value > low:
         raise ConfigError(f"parameter {name!r} must be > {low}, got {canonical_decimal(value)}")
-    if high is not None and not value < Decimal(high):
+    if high is not None and not value < high:
         raise ConfigError(f"parameter {name!r} must be < {high}, got {canonical_decimal(value)}")
     return value
 
@@ -185,13 +243,12 @@ def _label_map(name: str, raw: Any) -> LabelMap:
     return tuple(sorted(table.items()))
 
 
-def _param_value(name: str, spec: dict[str, Any], raw: Any) -> ParamValue:
-    kind = spec["type"]
-    if kind == "label_map":
-        return _label_map(name, raw)
-    if kind == "log_base" and raw == "e":
+def _param_value(spec: Param, raw: Any) -> ParamValue:
+    if spec.kind == "label_map":
+        return _label_map(spec.id, raw)
+    if spec.kind == "log_base" and raw == "e":
         return "e"
-    return _decimal_param(name, spec, raw)
+    return _decimal_param(spec, raw)
 
 
 def _format_param(value: ParamValue) -> str:
@@ -281,8 +338,8 @@ class Config:
                     f"valid: {', '.join(key_names())}"
                 )
         choices: dict[str, str] = {}
-        params: dict[str, ParamValue] = {}
-        param_specs = _param_specs()
+        chosen_params: dict[str, ParamValue] = {}
+        param_specs = parameters()
         for entry in choice_axes():
             with _concerning(entry["id"]):
                 raw = values.get(entry["id"], entry["default"])
@@ -290,29 +347,26 @@ class Config:
                     valid = ", ".join(choice_ids(entry["id"]))
                     raise ConfigError(f"axis {entry['id']!r} takes a choice id; valid: {valid}")
                 chosen = _choice(entry["id"], raw)
-                choices[entry["id"]] = chosen["id"]
-                for name in chosen.get("params", []):
-                    spec = param_specs[name][1]
+                choices[entry["id"]] = chosen.id
+                for name in chosen.params:
+                    spec = param_specs[name]
                     if name in values:
                         with _concerning(name):
-                            params[name] = _param_value(name, spec, values[name])
-                    elif spec.get("required"):
-                        raise ConfigError(
-                            f"{entry['id']}={chosen['id']} requires parameter {name!r}"
-                        )
+                            chosen_params[name] = _param_value(spec, values[name])
+                    elif spec.required:
+                        raise ConfigError(f"{entry['id']}={chosen.id} requires parameter {name!r}")
                     else:
-                        params[name] = _param_value(name, spec, spec["default"])
-        for name in param_specs:
-            if name in values and name not in params:
-                owner, _ = param_specs[name]
-                users = [c["id"] for c in axis(owner)["choices"] if name in c.get("params", [])]
+                        chosen_params[name] = _param_value(spec, spec.default)
+        for name, spec in param_specs.items():
+            if name in values and name not in chosen_params:
+                owner = spec.axis
                 with _concerning(name):
                     raise ConfigError(
-                        f"parameter {name!r} applies only to {owner}={' or '.join(users)}, "
+                        f"parameter {name!r} applies only to {owner}={' or '.join(spec.users)}, "
                         f"not {owner}={choices[owner]}"
                     )
         with _concerning("cutoff"):
-            return cls(choices, params, _cutoff(values.get("cutoff")))
+            return cls(choices, chosen_params, _cutoff(values.get("cutoff")))
 
     def choice(self, axis_id: str) -> str:
         """The choice id this configuration makes on `axis_id`."""
@@ -341,8 +395,7 @@ class Config:
         """A copy with some axes or parameters changed; parameters of a dropped choice go."""
         values: dict[str, Any] = dict(self._choices)
         for name, value in self._params.items():
-            owner = _param_specs()[name][0]
-            if owner not in changes:
+            if parameters()[name].axis not in changes:
                 values[name] = value
         values["cutoff"] = self._cutoff
         values.update(changes)
@@ -372,7 +425,7 @@ class Config:
             if full or chosen != entry["default"]:
                 args.append(f"{entry['id']}={chosen}")
             for name in _chosen_params(entry["id"], chosen):
-                default = _param_specs()[name][1].get("default")
+                default = parameters()[name].default
                 value = self._params[name]
                 if full or default is None or _format_param(value) != default:
                     args.append(f"{name}={_format_param(value)}")
@@ -407,9 +460,8 @@ class Config:
         return f"Config({self.canonical()!r})"
 
 
-def _chosen_params(axis_id: str, choice_id: str) -> list[str]:
-    names: list[str] = _choice(axis_id, choice_id).get("params", [])
-    return names
+def _chosen_params(axis_id: str, choice_id: str) -> tuple[str, ...]:
+    return _choice(axis_id, choice_id).params
 
 
 def presets() -> list[dict[str, Any]]:

@@ -26,7 +26,13 @@ from ndcgspec.suite import generated, published
 from ndcgspec.suite.expect import open_outcomes, published_outcome, reference_outcome
 from ndcgspec.suite.folders import data_root
 from ndcgspec.suite.lint import Problem, duplicate_id_problems, lint_file, pointer
-from ndcgspec.suite.load import case_files, case_inputs, cases_root, unavailable_reason
+from ndcgspec.suite.load import (
+    PublishedFiles,
+    case_files,
+    case_inputs,
+    cases_root,
+    unavailable_reason,
+)
 from ndcgspec.suite.manifest import CHANGELOG, MANIFEST, manifest_is_current, untraced_ids
 from ndcgspec.suite.tolerance import exact, published_tolerance
 
@@ -94,7 +100,9 @@ def _published_values(expected: dict[str, Any]) -> Iterator[tuple[str, str | Non
 def _published_problems(
     path: str, where: str, case: dict[str, Any], data: Path | None
 ) -> list[Problem]:
-    actual = published_outcome(case, data)
+    actual = published_outcome(
+        Config.from_mapping(case["config"]), PublishedFiles.from_json(case["input_files"]), data
+    )
     if "error" in actual:
         return [
             Problem(path, where, "input", f"the reference rejects the input: {actual['error']}")

@@ -8,7 +8,7 @@ reference's digits and errors exactly and hands it whatever it does not declare.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,8 @@ from ndcgspec.engine.memory import Inputs, evaluate_inputs
 from ndcgspec.engine.scoring import score_files
 from ndcgspec.reference import Config, InputError, evaluate
 from ndcgspec.reference.inputs import Qrels, Run
-from ndcgspec.suite.load import case_inputs, checked_file
+from ndcgspec.suite.folders import data_root
+from ndcgspec.suite.load import PublishedFiles, checked_file, file_inputs
 
 
 def outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
@@ -37,16 +38,13 @@ def reference_outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
     return _expected(lambda: evaluate(config, qrels, run, weights=kept_weights(config)).to_json())
 
 
-def published_outcome(case: Mapping[str, Any], data: Path | None) -> dict[str, Any]:
-    """`outcome` of a published case's files under the case's configuration: scored by the
-    fast engine (the reference's digits, and input it declines handed to the reference); a run
-    whose extra fields are ignored is read by the plain reference's reader."""
-    config = Config.from_mapping(case["config"])
-    files = case["input_files"]
-    if files["run"].get("extra_fields") == "ignored":
-        qrels, run = case_inputs(dict(case), data)
-        return outcome(config, qrels, run)
-    qrels_path, run_path = checked_file(files["qrels"], data), checked_file(files["run"], data)
+def published_outcome(config: Config, files: PublishedFiles, data: Path | None) -> dict[str, Any]:
+    """`outcome` of a published case's files under `config`: scored by the fast engine (the
+    reference's digits, and input it declines handed to the reference); a run whose extra
+    fields are ignored is read by the plain reference's reader."""
+    if files.run.extra_fields_ignored:
+        return outcome(config, *file_inputs(files, data or data_root()))
+    qrels_path, run_path = checked_file(files.qrels, data), checked_file(files.run, data)
     return _expected(lambda: score_files([config], qrels_path, run_path)[0])
 
 

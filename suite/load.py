@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -121,24 +121,47 @@ def _file_run(path: Path, extra_fields: bool) -> Run:
     return read_run(path, extra_fields)
 
 
-def checked_file(ref: dict[str, Any], data: Path | None) -> Path:
+@dataclass(frozen=True)
+class DataFile:
+    """A data file a published case names (``case.schema.json`` ``file_ref``): its path below
+    the data root, its checksum, and whether a run's fields past the sixth are ignored."""
+
+    path: str
+    sha256: str
+    extra_fields_ignored: bool = False
+
+    @classmethod
+    def from_json(cls, ref: Mapping[str, Any]) -> DataFile:
+        return cls(ref["path"], ref["sha256"], ref.get("extra_fields") == "ignored")
+
+
+@dataclass(frozen=True)
+class PublishedFiles:
+    """The qrels and run files of a published case (its ``input_files``)."""
+
+    qrels: DataFile
+    run: DataFile
+
+    @classmethod
+    def from_json(cls, input_files: Mapping[str, Any]) -> PublishedFiles:
+        return cls(DataFile.from_json(input_files["qrels"]), DataFile.from_json(input_files["run"]))
+
+
+def checked_file(ref: DataFile, data: Path | None) -> Path:
     """The data file a published case names, after checking its checksum."""
     if data is None:
-        raise InputError(UNKNOWN, Location(ref["path"]))
-    path: Path = data / ref["path"]
+        raise InputError(UNKNOWN, Location(ref.path))
+    path = data / ref.path
     actual = sha256_of(path)
-    if actual != ref["sha256"]:
-        raise InputError(
-            f"sha256 is {actual}, the case expects {ref['sha256']}", Location(str(path))
-        )
+    if actual != ref.sha256:
+        raise InputError(f"sha256 is {actual}, the case expects {ref.sha256}", Location(str(path)))
     return path
 
 
-def file_inputs(input_files: dict[str, Any], data: Path | None) -> tuple[Qrels, Run]:
+def file_inputs(files: PublishedFiles, data: Path | None) -> tuple[Qrels, Run]:
     """Qrels and run of a published case, read from the data root (cached per process)."""
-    qrels = _file_qrels(checked_file(input_files["qrels"], data))
-    run_ref = input_files["run"]
-    run = _file_run(checked_file(run_ref, data), run_ref.get("extra_fields") == "ignored")
+    qrels = _file_qrels(checked_file(files.qrels, data))
+    run = _file_run(checked_file(files.run, data), files.run.extra_fields_ignored)
     return qrels, run
 
 
@@ -146,4 +169,4 @@ def case_inputs(case: dict[str, Any], data: Path | None = None) -> tuple[Qrels, 
     """The qrels and run of any case, inline or published."""
     if "input" in case:
         return inline_inputs(case["input"])
-    return file_inputs(case["input_files"], data or data_root())
+    return file_inputs(PublishedFiles.from_json(case["input_files"]), data or data_root())

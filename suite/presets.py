@@ -13,11 +13,12 @@ input comes from (`input_of`), whose group says which axis the input was written
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ndcgspec.reference.config import choice_axes, presets, since
-from ndcgspec.suite.case import case_file, cite, computed_case
+from ndcgspec.suite.case import Row, case_file, cite, computed_case
 from ndcgspec.suite.targets import preset_target
 
 ORIGIN = "generated"
@@ -35,55 +36,68 @@ LARGEST_GENERATED_INPUT = 24
 DEFINITION = cite("ndcg.definition.ndcg")
 
 
-def _rows(case: dict[str, Any]) -> int:
-    return len(case["input"]["qrels"]) + len(case["input"]["run"])
+@dataclass(frozen=True)
+class PresetInput:
+    """An input every preset file takes: the case it is named by (its id and description), its
+    rows and its own cutoff."""
+
+    case_id: str
+    description: str
+    qrels: list[Row]
+    run: list[Row]
+    cutoff: int | None
 
 
-def preset_inputs(files: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The cases whose inputs every preset file takes, from the case files of one generation
-    (hand, documents and generated; published inputs are not redistributable)."""
-    taken: dict[str, dict[str, Any]] = {}
+def preset_inputs(files: Iterable[Mapping[str, Any]]) -> list[PresetInput]:
+    """The inputs every preset file takes, from the case files of one generation (hand,
+    documents and generated; published inputs are not redistributable)."""
+    taken: dict[str, tuple[tuple[int, ...], PresetInput]] = {}
     ordered = sorted(files, key=lambda f: (f["group"].split("/")[0] == "generated", f["group"]))
     for content in ordered:
         generated = content["group"].startswith("generated/")
         limit = LARGEST_GENERATED_INPUT if generated else LARGEST_HAND_INPUT
         for case in content["cases"]:
             if len(taken) == INPUTS_PER_PRESET:
-                return list(taken.values())
-            if "input" not in case or _rows(case) > limit:
+                return [found for _, found in taken.values()]
+            rows = case.get("input")
+            if rows is None or len(rows["qrels"]) + len(rows["run"]) > limit:
                 continue
-            key = json.dumps([case["input"], case["config"]["cutoff"]], sort_keys=True)
-            held = taken.get(key)
+            cutoff = case["config"]["cutoff"]
+            key = json.dumps([rows, cutoff], sort_keys=True)
+            added = added_in(case["config"])
             # An input keeps its place and, among its cases, the one of the oldest choices, so
             # that a choice added later never renames the cases of earlier inputs.
-            if held is None or added_in(case["config"]) < added_in(held["config"]):
-                taken[key] = case
-    return list(taken.values())
+            if key not in taken or added < taken[key][0]:
+                found = PresetInput(
+                    case["id"], case["description"], rows["qrels"], rows["run"], cutoff
+                )
+                taken[key] = (added, found)
+    return [found for _, found in taken.values()]
 
 
-def added_in(config: dict[str, Any]) -> tuple[int, ...]:
-    """The spec version that added the newest choice of `config`."""
+def added_in(config: Mapping[str, Any]) -> tuple[int, ...]:
+    """The spec version that added the newest choice of the configuration object `config`."""
     return max(since(entry["id"], config[entry["id"]]) for entry in choice_axes())
 
 
-def preset_file(entry: dict[str, Any], inputs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def preset_file(entry: Mapping[str, Any], inputs: Sequence[PresetInput]) -> dict[str, Any]:
     """The case file of one preset over `inputs`."""
     preset_id = entry["id"]
     target = preset_target(preset_id)
     source = {"kind": "spec", "ref": f"spec/presets.yaml#{preset_id}"}
     cases = [
         computed_case(
-            case_id=f"presets.{preset_id}/{case['id'].replace('/', '.')}",
-            description=case["description"],
-            config=target.for_input(case["config"]["cutoff"]),
+            case_id=f"presets.{preset_id}/{found.case_id.replace('/', '.')}",
+            description=found.description,
+            config=target.for_input(found.cutoff),
             spec=[DEFINITION],
             sources=[source],
             origin=ORIGIN,
-            qrels=case["input"]["qrels"],
-            run=case["input"]["run"],
-            extra={"input_of": case["id"]},
+            qrels=found.qrels,
+            run=found.run,
+            extra={"input_of": found.case_id},
         )
-        for case in inputs
+        for found in inputs
     ]
     return case_file(
         f"presets/{preset_id}",
@@ -94,7 +108,7 @@ def preset_file(entry: dict[str, Any], inputs: Sequence[dict[str, Any]]) -> dict
     )
 
 
-def preset_files(files: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def preset_files(files: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """One case file per preset of ``spec/presets.yaml``."""
     inputs = preset_inputs(files)
     return [preset_file(entry, inputs) for entry in presets()]
