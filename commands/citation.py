@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 from importlib.metadata import PackageNotFoundError, metadata
+from typing import Any
 
 import yaml
 
@@ -23,7 +24,7 @@ class Citation:
     url: str | None
 
 
-def _cff() -> dict:
+def _cff() -> dict[str, Any]:
     try:
         text = resources.files("ndcgspec.commands").joinpath("CITATION.cff").read_text("utf-8")
     except FileNotFoundError:

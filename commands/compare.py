@@ -177,7 +177,7 @@ def report_text(comparison: Comparison, top: int, defaulted: bool = False) -> li
     return lines
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``compare`` subcommand."""
     parser = subparsers.add_parser(
         "compare",

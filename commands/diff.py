@@ -50,7 +50,7 @@ from ndcgspec.reference.trec_io import STDIN, Source, opened
 SHOWN = 4
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``diff`` subcommand."""
     parser = subparsers.add_parser(
         "diff",

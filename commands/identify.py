@@ -15,7 +15,7 @@ from ndcgspec.survey.identify import identify
 from ndcgspec.survey.probes import time_limits
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``identify`` subcommand."""
     parser = subparsers.add_parser(
         "identify",

@@ -10,7 +10,7 @@ from ndcgspec.harness.outputs import output_path
 from ndcgspec.survey.matrix import write_page
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``matrix`` subcommand."""
     parser = subparsers.add_parser(
         "matrix",

@@ -23,7 +23,7 @@ from ndcgspec.survey.prediction import (
 from ndcgspec.survey.probes import time_limits
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``predict`` subcommand."""
     parser = subparsers.add_parser(
         "predict",

@@ -63,7 +63,7 @@ def config_from_file(path: str) -> Config:
     return load_config_file(path)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``score`` subcommand."""
     parser = subparsers.add_parser(
         "score",

@@ -10,7 +10,7 @@ from ndcgspec.harness.execution import show_progress
 from ndcgspec.survey.smoke import smoke_test
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``smoke`` subcommand."""
     parser = subparsers.add_parser(
         "smoke",

@@ -94,7 +94,7 @@ class Options:
     max_per_topic: int | None = None
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``trec_eval`` subcommand."""
     parser = subparsers.add_parser(
         "trec_eval",

@@ -30,6 +30,11 @@ class Job:
 Deliver = Callable[[str, Mapping[str, Any]], None]
 
 
+def _built(payload: dict[str, Any]) -> Callable[[], dict[str, Any]]:
+    """The build of a job whose case object is already made (one sent again alone)."""
+    return lambda: payload
+
+
 @dataclass(frozen=True)
 class PoolOptions:
     """How the adapter processes are run."""
@@ -153,7 +158,7 @@ class WorkerPool:
                 return None
             retry = None
             for key, payload in payloads.items():
-                retry = self._send(retry, [Job(key, lambda p=payload: p)], deliver)
+                retry = self._send(retry, [Job(key, _built(payload))], deliver)
             if retry is not None:
                 self._retire(retry, graceful=True)
             return None

@@ -27,7 +27,10 @@ class ProtocolError(Exception):
 @cache
 def message_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema of one message kind (``spec/schema/protocol/<kind>.json``)."""
-    return json.loads(spec_file(f"schema/protocol/{kind}.json").read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(
+        spec_file(f"schema/protocol/{kind}.json").read_text(encoding="utf-8")
+    )
+    return schema
 
 
 @cache

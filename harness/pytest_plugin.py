@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest._code.code import TerminalRepr
 
 from ndcgspec.harness.adapters.base import unseen_reason, unsupported_reason
 from ndcgspec.harness.departures import declared_departures
@@ -110,7 +111,9 @@ class CaseItem(pytest.Item):
         if record["outcome"] != "pass":
             raise CaseMismatch(record)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | TerminalRepr:
         if isinstance(excinfo.value, CaseMismatch):
             data = self.config.getoption("ndcgspec_data")
             return explain_failure(self.loaded, excinfo.value.record, data)

@@ -15,7 +15,7 @@ import math
 import threading
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -82,7 +82,8 @@ def _check_suite(root: Path, glob: str | None) -> None:
     for path in case_files(root, glob):
         content, found = parse_file(path)
         found = found or schema_problems(path, content)
-        if found:
+        # No content without a problem: unreadable JSON is one, and so is a null document.
+        if found or content is None:
             raise HarnessError(str(found[0]))
         for index, case in enumerate(content["cases"]):
             try:
@@ -199,8 +200,7 @@ def ask_adapter(
             on_answer(question, answer)
 
         jobs = [
-            Job(f"{i}", lambda i=i, question=question: question.build(f"{i}"))
-            for i, question in enumerate(unanswered)
+            Job(f"{i}", partial(question.build, f"{i}")) for i, question in enumerate(unanswered)
         ]
         pool.run([jobs[i : i + MAX_BATCH] for i in range(0, len(jobs), MAX_BATCH)], keep)
 

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, NoReturn
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
@@ -123,6 +123,13 @@ def checked_result(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _piped(stream: IO[bytes] | None) -> IO[bytes]:
+    """A stream a process was given as ``subprocess.PIPE``, which Popen always opens (its
+    attribute is optional only for the streams that are not piped)."""
+    assert stream is not None
+    return stream
+
+
 class Worker:
     """One running adapter process speaking the protocol."""
 
@@ -160,16 +167,19 @@ class Worker:
         except OSError as error:
             self._release_watchdog()
             raise WorkerFailure(f"cannot start adapter: {error.strerror or error}") from None
+        self._stdin = _piped(self.process.stdin)
+        self._stdout = _piped(self.process.stdout)
+        self._stderr_pipe = _piped(self.process.stderr)
         # stderr is drained by a thread of its own, so an adapter writing there never blocks
         # while the harness writes to its input.
         self._stderr_reader = threading.Thread(target=self._keep_stderr, daemon=True)
         self._stderr_reader.start()
         self._buffer = bytearray()
         self._selector = selectors.DefaultSelector()
-        self._selector.register(self.process.stdout, selectors.EVENT_READ)
-        os.set_blocking(self.process.stdin.fileno(), False)
+        self._selector.register(self._stdout, selectors.EVENT_READ)
+        os.set_blocking(self._stdin.fileno(), False)
         self._writable = selectors.DefaultSelector()
-        self._writable.register(self.process.stdin, selectors.EVENT_WRITE)
+        self._writable.register(self._stdin, selectors.EVENT_WRITE)
 
     def start(self, timeout: float) -> dict[str, Any]:
         """Send ``start``; the adapter's start reply."""
@@ -203,7 +213,7 @@ class Worker:
         with contextlib.suppress(WorkerFailure, OSError, subprocess.TimeoutExpired):
             if self.process.poll() is None:
                 self._write(encode(stop_message()), time.monotonic() + grace)
-                self.process.stdin.close()
+                self._stdin.close()
                 self.process.wait(timeout=grace)
         self.kill()
 
@@ -218,14 +228,14 @@ class Worker:
         self._stderr_reader.join(timeout=1)
         for selector in (self._selector, self._writable):
             selector.close()
-        for stream in (self.process.stdin, self.process.stdout):
+        for stream in (self._stdin, self._stdout):
             with contextlib.suppress(OSError):
                 stream.close()
         self._release_watchdog()
 
     def _release_watchdog(self) -> None:
         with contextlib.suppress(OSError):
-            self._watchdog.stdin.close()
+            _piped(self._watchdog.stdin).close()
         self._watchdog.wait()
 
     def _write(self, data: bytes, deadline: float) -> None:
@@ -239,13 +249,15 @@ class Worker:
             if not self._writable.select(remaining):
                 continue
             try:
-                view = view[os.write(self.process.stdin.fileno(), view) :]
+                view = view[os.write(self._stdin.fileno(), view) :]
             except BlockingIOError:
                 continue
             except OSError:
                 self._fail_dead("input")
 
-    def _exchange(self, message: Mapping[str, Any], reply_kind: str, timeout: float) -> dict:
+    def _exchange(
+        self, message: Mapping[str, Any], reply_kind: str, timeout: float
+    ) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         self._write(encode(message), deadline)
         try:
@@ -276,7 +288,7 @@ class Worker:
                         "it started still holds its output open"
                     )
                 continue
-            chunk = os.read(self.process.stdout.fileno(), _CHUNK)
+            chunk = os.read(self._stdout.fileno(), _CHUNK)
             if not chunk:
                 self._fail_dead("output")
             newline = chunk.find(b"\n")
@@ -291,12 +303,12 @@ class Worker:
     def _keep_stderr(self) -> None:
         """Read the adapter's stderr to its end, keeping only the last STDERR_KEPT_BYTES."""
         with contextlib.suppress(OSError, ValueError):
-            while chunk := os.read(self.process.stderr.fileno(), _CHUNK):
+            while chunk := os.read(self._stderr_pipe.fileno(), _CHUNK):
                 with self._stderr_lock:
                     self._stderr += chunk
                     del self._stderr[:-STDERR_KEPT_BYTES]
         with contextlib.suppress(OSError):
-            self.process.stderr.close()
+            self._stderr_pipe.close()
 
     def _stderr_tail(self) -> str:
         # A moment for the reader to take what a dying adapter wrote last.
@@ -304,7 +316,7 @@ class Worker:
         with self._stderr_lock:
             return self._stderr[-_STDERR_TAIL:].decode("utf-8", "replace").strip()
 
-    def _fail_dead(self, closed: str) -> None:
+    def _fail_dead(self, closed: str) -> NoReturn:
         try:
             status = self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -315,7 +327,7 @@ class Worker:
         said = f": {last[-1][:200]}" if last else ""
         self._fail(f"adapter exited with status {status}{said}")
 
-    def _fail(self, message: str, kind: type[WorkerFailure] = WorkerFailure) -> None:
+    def _fail(self, message: str, kind: type[WorkerFailure] = WorkerFailure) -> NoReturn:
         detail = self._stderr_tail()
         self.kill()
         raise kind(message, detail)

@@ -341,7 +341,7 @@ def _run_dict(case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, dic
 
 @dataclass
 class _FunctionAdapter(Adapter):
-    function: Callable[..., Any] | None = None
+    function: Callable[..., Any] = field(kw_only=True)
     shape: str = "trec"
     rejects: tuple[type[BaseException], ...] = ()
 
@@ -355,7 +355,8 @@ class _FunctionAdapter(Adapter):
 
     def _trec(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
         qrels, _ = trec_dicts(case_input)
-        return self.function(qrels, _run_dict(case_input, config), config["cutoff"])
+        per_query: PerQuery = self.function(qrels, _run_dict(case_input, config), config["cutoff"])
+        return per_query
 
     def _arrays(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
         labels, rankings = case_input.labels(), case_input.rankings()
@@ -401,7 +402,10 @@ def _function_adapter(
 
 
 def trec_adapter(
-    function: Callable[[dict, dict, int | None], PerQuery], **declared: Any
+    function: Callable[
+        [dict[str, dict[str, int | float]], dict[str, dict[str, float]], int | None], PerQuery
+    ],
+    **declared: Any,
 ) -> Adapter:
     """An adapter of ``function(qrels, run, k) -> {qid: ndcg}``, with TREC-style dicts
     ``qrels = {qid: {docid: label}}`` (int labels when integral) and

@@ -100,7 +100,8 @@ class IrMeasuresAdapter(PeerAdapter):
 
     def cutoff(self, case_input: CaseInput, config: Mapping[str, Any]) -> int | None:
         """The cutoff asked of the library: the configuration's."""
-        return config["cutoff"]
+        cutoff: int | None = config["cutoff"]
+        return cutoff
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
         """Per-query nDCG and the mean, from the chosen provider or pipeline."""
@@ -151,8 +152,9 @@ class GdevalAdapter(IrMeasuresAdapter):
     def cutoff(self, case_input: CaseInput, config: Mapping[str, Any]) -> int | None:
         """gdeval.pl requires a cutoff: none asks for one that no list reaches, ranking or
         judged, which cuts nothing."""
-        if config["cutoff"] is not None:
-            return config["cutoff"]
+        cutoff: int | None = config["cutoff"]
+        if cutoff is not None:
+            return cutoff
         lists = [*case_input.labels().values(), *case_input.rankings().values()]
         return max([len(items) for items in lists], default=1)
 

@@ -152,7 +152,10 @@ class SparkRankingAdapter(PeerAdapter):
             number = {
                 d: float(n) for n, d in enumerate(dict.fromkeys(predicted + [d for d, _ in truth]))
             }
-            row = (tuple(number[d] for d in predicted), tuple(number[d] for d, _ in truth))
+            row: tuple[tuple[float, ...], ...] = (
+                tuple(number[d] for d in predicted),
+                tuple(number[d] for d, _ in truth),
+            )
             if self.relevance:
                 row = (*row, tuple(float(label_number(label)) for _, label in truth))
             if (row, k) not in self.answers:
