@@ -110,7 +110,8 @@ def report_json(comparison: Comparison, top: int) -> dict[str, Any]:
 
 
 def _fixed(value: mpmath.mpf) -> str:
-    return mpmath.nstr(value, SHOWN_DECIMALS + 2, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)
+    text: str = mpmath.nstr(value, SHOWN_DECIMALS + 2, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)
+    return text
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -262,8 +263,8 @@ def statistics_report(
 def judged_report(inputs: Inputs, comparison: Comparison) -> dict[str, dict[str, str | None]]:
     """Per run, judged@k at every cutoff of the conventions, as exact decimal strings."""
     qrels = read_qrels(inputs.qrels)
-    cutoffs = sorted({c.config.cutoff for c in comparison.conventions} - {None})
-    out = {}
+    cutoffs = sorted({k for c in comparison.conventions if (k := c.config.cutoff) is not None})
+    out: dict[str, dict[str, str | None]] = {}
     for name, source in zip(comparison.runs, inputs.runs, strict=True):
         run = read_run(source)
         out[name] = {}

@@ -164,7 +164,8 @@ def refused_pair(baseline: Result, candidate: Result) -> str | None:
 
 def _mean(result: Result, queries: tuple[str, ...]) -> str:
     """The exact mean of the result's values over the paired queries."""
-    return exact_string(exact_mean([result.per_query[q] for q in queries]))
+    values = _values(result)
+    return exact_string(exact_mean([values[q] for q in queries]))
 
 
 @dataclass(frozen=True)
@@ -196,8 +197,12 @@ def scored_runs_of(args: argparse.Namespace, sources: dict[str, Source]) -> Gate
             "candidate": _listed(candidate.presence),
         }
     )
-    results = [Result.from_json(s.results[0], written) for s in (baseline, candidate)]
-    return GatePair(*results, config, coverage)
+    return GatePair(
+        Result.from_json(baseline.results[0], written),
+        Result.from_json(candidate.results[0], written),
+        config,
+        coverage,
+    )
 
 
 def scored_files_of(args: argparse.Namespace, sources: dict[str, Source]) -> GatePair:

@@ -40,7 +40,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ndcgspec.analysis.comparison import run_label
 from ndcgspec.commands.score_notes import check_shared, missing_note, query_probes, unjudged_note
@@ -53,6 +53,9 @@ from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config
 from ndcgspec.reference.result import Result
 from ndcgspec.reference.trec_io import STDIN, Source, opened
+
+if TYPE_CHECKING:
+    from ndcgspec.commands.score_statistics import ScoreStatistics
 
 
 def config_from_file(path: str) -> Config:
@@ -161,7 +164,7 @@ def column_names(text: str) -> tuple[str, str, str]:
     names = tuple(name.strip() for name in text.split(","))
     if len(names) != 3 or not all(names):
         raise argparse.ArgumentTypeError(f"{text!r}: three comma-separated column names wanted")
-    return names  # type: ignore[return-value]
+    return names
 
 
 def _scored_on_spark(
@@ -194,11 +197,14 @@ def run_score(args: argparse.Namespace) -> int:
     and the qrels do not list the same queries; exit status 0."""
     asked: list[tuple[str | None, Callable[[], Config]]] = args.configs or []
     judged_asked = args.judged or any(w and "judged" in w.lower() for w, _ in asked)
-    extras = None
+    statistics: type[ScoreStatistics] | None = None
+    judged: list[tuple[str, int]] = []
     if judged_asked or args.ci is not None or args.format == "json":
         # Only then: a plain `score` imports none of the statistics (a fast start).
-        from ndcgspec.commands import score_statistics as extras
-    judged = extras.judged_measures(asked) if extras else []
+        from ndcgspec.commands import score_statistics
+
+        statistics = score_statistics.ScoreStatistics
+        judged = score_statistics.judged_measures(asked)
     taken = {written for written, _ in judged}
     makers = [(w, make) for w, make in asked if w not in taken]
     if not makers and not judged:
@@ -216,7 +222,7 @@ def run_score(args: argparse.Namespace) -> int:
         for run, scored in _scored_runs(configs, args, qrels, columns):
             name = getattr(run, "name", str(run))
             check_shared(scored.presence, getattr(qrels, "name", str(qrels)), name)
-            lines = _run_lines(args, extras, qrels, run, configs, makers, scored, judged)
+            lines = _run_lines(args, statistics, qrels, run, configs, makers, scored, judged)
             named = name if len(args.runs) > 1 else None
             missing = scored.presence.missing()
             if missing:
@@ -238,7 +244,7 @@ def _labelled(lines: list[str], label: str, output: str) -> list[str]:
 
 def _run_lines(
     args: argparse.Namespace,
-    extras: Any,
+    statistics: type[ScoreStatistics] | None,
     qrels: str | Source,
     run: str | Source,
     configs: list[Config],
@@ -250,9 +256,9 @@ def _run_lines(
     scores = [
         Result.from_json(r, written) for (written, _), r in zip(makers, scored.results, strict=True)
     ]
-    if extras is None:
+    if statistics is None:
         return text_lines(scores, args.per_query, args.digits)
-    output = extras.ScoreStatistics.of(args, qrels, run, configs, scores, judged)
+    output = statistics.of(args, qrels, run, configs, scores, judged)
     for note in output.notes:
         print(note, file=sys.stderr)
     if args.format == "json":

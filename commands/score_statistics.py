@@ -23,9 +23,11 @@ from ndcgspec.reference.result import Result
 from ndcgspec.reference.trec_io import Source, read_qrels, read_run
 
 
-def judged_measures(asked: Sequence[tuple[str | None, Callable[[], Config]]]) -> list:
+def judged_measures(
+    asked: Sequence[tuple[str | None, Callable[[], Config]]],
+) -> list[tuple[str, int]]:
     """(measure as written, k) of every ``judged@k`` among the ``-m`` measures."""
-    return [(w, judged_cutoff(w)) for w, _ in asked if w and judged_cutoff(w)]
+    return [(w, k) for w, _ in asked if w and (k := judged_cutoff(w))]
 
 
 def interval_of(result: Result, args: argparse.Namespace) -> Interval | str | None:
@@ -49,7 +51,7 @@ def judged_lines(
     total = None if mean is None else exact_string(mean)
     if args.format == "json":
         return [json.dumps({"measure": written, "aggregate": total, "per_query": as_text})]
-    rows = list(as_text.items()) if args.per_query else []
+    rows: list[tuple[str, str | None]] = list(as_text.items()) if args.per_query else []
     rows.append(("all", total))
     return [f"{written}\t{q}\t{_shown(v, args.digits)}" for q, v in rows]
 

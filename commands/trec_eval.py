@@ -406,7 +406,12 @@ def format_value(value: Decimal) -> str:
 
 def as_decimal(value: mpmath.mpf) -> Decimal:
     """A value the reference computed, as its correctly rounded decimal (NaN kept)."""
-    return Decimal("NaN") if mpmath.isnan(value) else Decimal(decimal_string(value))
+    if mpmath.isnan(value):
+        return Decimal("NaN")
+    text = decimal_string(value)
+    # decimal_string keeps only None as None.
+    assert text is not None
+    return Decimal(text)
 
 
 def trec_eval_lines(

@@ -55,8 +55,8 @@ def scored_files(
 
 def scored_runs(
     configs: Sequence[Config],
-    qrels_path: str | os.PathLike[str],
-    run_paths: Sequence[str | os.PathLike[str]],
+    qrels_path: str | os.PathLike[str] | Source,
+    run_paths: Sequence[str | os.PathLike[str] | Source],
     columns: table.TableColumns | None = None,
 ) -> Iterator[tuple[Source, Scored]]:
     """`scored_files` of each run in turn against one qrels file, read once for them all
