@@ -84,21 +84,14 @@ class _Choice:
     since: tuple[int, ...]
 
 
-@cache
-def _choice_records() -> dict[tuple[str, str], _Choice]:
-    return {
-        (a["id"], c["id"]): _Choice(
-            c["id"], tuple(c.get("params", [])), _version(c.get("since", "1.0.0"))
-        )
-        for a in choice_axes()
-        for c in a["choices"]
-    }
-
-
 def _choice(axis_id: str, choice_id: str) -> _Choice:
+    # Read from the spec's entry on each call, not kept: a record kept apart from the spec
+    # would outlive any change to it (the tests add choices the engine does not know).
     for entry in axis(axis_id)["choices"]:
         if entry["id"] == choice_id:
-            return _choice_records()[axis_id, entry["id"]]
+            return _Choice(
+                entry["id"], tuple(entry.get("params", [])), _version(entry.get("since", "1.0.0"))
+            )
     valid = ", ".join(choice_ids(axis_id))
     raise ConfigError(
         f"unknown choice {shown(choice_id)} for axis {shown(axis_id)}; valid: {valid}"
