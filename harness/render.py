@@ -106,6 +106,24 @@ def axis_rows(tallied: Tally) -> list[list[str]]:
     return rows
 
 
+def reason_lines(tallied: Tally, limit: int = 3) -> list[str]:
+    """The commonest reasons of the unsupported, skipped and erring cases, with their counts
+    (the fails' causes are the diagnosis): what the counts of the headline come from."""
+    lines = []
+    for outcome in ("unsupported", "skip", "error"):
+        top = tallied.top_reasons(outcome, limit)
+        if not top:
+            continue
+        width = max(len(str(n)) for _, n in top)
+        lines.append(f"{outcome}, commonest reasons:")
+        lines += [f"  {str(n).rjust(width)}  {why}" for why, n in top]
+        rest = tallied.counts[outcome] - sum(n for _, n in top)
+        if rest:
+            others = len(tallied.reasons[outcome]) - len(top)
+            lines.append(f"  and {rest} more, for {others} other reasons")
+    return lines
+
+
 def _problems(report: Report) -> list[dict[str, Any]]:
     return [r for r in report.results if r["outcome"] in ("fail", "error")]
 
@@ -138,6 +156,8 @@ def render_text(report: Report) -> str:
     report = visible(report)
     tallied = tally(report.results)
     lines = [*_warning(report), _title(report), _headline(tallied), ""]
+    reasons = reason_lines(tallied)
+    lines += [*reasons, ""] if reasons else []
     diagnosis = diagnosis_lines(report.footer)
     lines += [*diagnosis, ""] if diagnosis else []
     lines += _aligned(["axis choice", *OUTCOMES], axis_rows(tallied))

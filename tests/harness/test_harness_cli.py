@@ -135,9 +135,18 @@ def test_nothing_judged_is_a_failure_in_one_line(tmp_path: Path) -> None:
         "run", "fakes:exponential_only", *SUITE, "--preset", "trec_eval", "--report", str(report)
     )
     assert done.returncode == 1
+    # The trec_eval preset asks for linear gain, which the fake does not declare: the one line
+    # names that choice and what to do about it.
     assert done.stderr.strip().splitlines() == [
-        "ndcgspec: judged nothing: all 15 cases were unsupported or skipped"
+        "ndcgspec: judged nothing: all 15 cases were unsupported or skipped; 15 unsupported: "
+        "gain=linear is not among the declared ['exponential']; declare gain=linear among the "
+        "adapter's capabilities if it computes it, or drop the --preset or -m that asks for it"
     ]
+    # The on-screen count of unsupported cases comes with its reason and count.
+    assert (
+        "unsupported, commonest reasons:\n"
+        "  15  gain=linear is not among the declared ['exponential']\n"
+    ) in done.stdout
     again = ndcgspec("report", str(report), "--format", "badge")
     assert again.returncode == 1
     assert json.loads(again.stdout)["message"] == "no case ran"
