@@ -162,11 +162,17 @@ def render_text(report: Report) -> str:
     lines += [*diagnosis, ""] if diagnosis else []
     lines += _aligned(["axis choice", *OUTCOMES], axis_rows(tallied))
     problems = _problems(report)
-    if problems:
-        lines += ["", "failing cases (ndcgspec cases show ID prints one):"]
-        lines += ["  " + _problem_text(r) for r in problems[:MAX_LISTED]]
-        if len(problems) > MAX_LISTED:
-            lines.append(f"  ... and {len(problems) - MAX_LISTED} more")
+    failing = [r for r in problems if not r.get("declared_departure")]
+    declared = [r for r in problems if r.get("declared_departure")]
+    for title, listed in [
+        ("failing cases (ndcgspec cases show ID prints one):", failing),
+        ("declared departures, which fail the run only under --strict:", declared),
+    ]:
+        if listed:
+            lines += ["", title]
+            lines += ["  " + _problem_text(r) for r in listed[:MAX_LISTED]]
+            if len(listed) > MAX_LISTED:
+                lines.append(f"  ... and {len(listed) - MAX_LISTED} more")
     return "\n".join(lines) + "\n"
 
 

@@ -237,10 +237,11 @@ def tally(results: Iterable[Mapping[str, Any]]) -> Tally:
     return out
 
 
-def failed(tallied: Tally) -> bool:
-    """Whether any case failed or errored other than as its preset declares: the run's exit
-    status is then non-zero."""
-    return tallied.counts["fail"] + tallied.counts["error"] > tallied.departed
+def failed(tallied: Tally, strict: bool = False) -> bool:
+    """Whether any case failed or errored other than as its preset declares (`strict`: at
+    all): the run's exit status is then non-zero."""
+    allowed = 0 if strict else tallied.departed
+    return tallied.counts["fail"] + tallied.counts["error"] > allowed
 
 
 def nothing_ran(tallied: Tally) -> str | None:
@@ -277,13 +278,14 @@ def _remedy(outcome: str, why: str) -> str:
     return "drop the --preset or -m that selects these cases"
 
 
-def exit_status(results: Sequence[Mapping[str, Any]]) -> int:
+def exit_status(results: Sequence[Mapping[str, Any]], strict: bool = False) -> int:
     """The exit status of a command that judged `results`: 1 when any case failed or
-    errored, or when no case was judged at all (every one unsupported or skipped), which
-    is then said in one line on stderr; else 0."""
+    errored other than as its preset declares (with `strict`, a declared departure too), or
+    when no case was judged at all (every one unsupported or skipped), which is then said in
+    one line on stderr; else 0."""
     tallied = tally(results)
     why = nothing_ran(tallied)
     if why:
         print(f"ndcgspec: {why}", file=sys.stderr)
         return 1
-    return 1 if failed(tallied) else 0
+    return 1 if failed(tallied, strict) else 0

@@ -347,3 +347,30 @@ def test_identify_names_the_one_axis_the_bug_is_on(tmp_path: Path) -> None:
     assert list(found["preset_differences"]) == ["ties"]
     ties = next(f for f in found["axes"] if f["axis"] == "ties")
     assert ties["choices"] == ["docid-asc"]
+
+
+def quick_start_runs() -> list[list[str]]:
+    """The quick start's ``ndcgspec run`` commands, as the README gives them."""
+    start = README.read_text().partition("## Quick start")[2].partition("\n## ")[0]
+    return [
+        words
+        for line in start.splitlines()
+        if line.startswith("    ")
+        for words in commands_of(line.strip(), "ndcgspec")
+        if words[0] == "run"
+    ]
+
+
+@pytest.mark.slow
+def test_the_quick_start_runs_pass_as_written(tmp_path: Path) -> None:
+    # Each built-in adapter passes its own convention: sklearn's refusal of a one-document
+    # query is its preset's declared departure, shown apart and no failure of the run.
+    runs = quick_start_runs()
+    assert [words[:2] for words in runs] == [["run", "reference"], ["run", "sklearn"]]
+    pytest.importorskip("sklearn", reason="scikit-learn (ndcgspec's extra sklearn) is absent")
+    for words in runs:
+        done = run_in(REPO_ROOT, ["ndcgspec", *words])
+        assert done.returncode == 0, (words, done.stdout[-3000:], done.stderr[-2000:])
+    assert "declared departures, which fail the run only under --strict:" in done.stdout
+    strict = run_in(REPO_ROOT, ["ndcgspec", *runs[-1], "--strict"])
+    assert strict.returncode == 1, strict.stdout[-2000:]
