@@ -161,3 +161,25 @@ def test_smoke_tells_a_working_adapter_from_a_broken_one() -> None:
     # A perfect ranking scores 1 and an empty run 0, whatever the conventions.
     assert "pass  smoke/empty-run" in bad.stdout
     assert "fail  smoke/perfect-ranking" in bad.stdout
+
+
+def test_cases_show_takes_a_computed_id_run_printed_without_flags() -> None:
+    # nDCG(gain=exponential)@7 is the configuration of no stored case and no preset: only the
+    # run that judged it knows the configuration behind the fingerprint it printed.
+    done = ndcgspec("run", "fakes:ties_reversed", *SUITE, "-m", "nDCG(gain=exponential)@7")
+    assert done.returncode == 1
+    case_id = next(
+        line.split()[1].rstrip(":")
+        for line in done.stdout.splitlines()
+        if line.startswith("  fail  fx/tie-docid@")
+    )
+    shown = ndcgspec("cases", "show", case_id, "--cases-dir", str(FIXTURES / "harness_cases"))
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert lines[1] == "configuration: nDCG(gain=exponential)@7"
+    # The anchors of the configuration judged, not of the stored case's own (the default).
+    assert "ndcg.gain.exponential" in lines[3] and "ndcg.gain.linear" not in shown.stdout
+    # The adapter's value beside the expected one: the reversed tie ranks the relevant dA
+    # first, DCG = IDCG, so 1.0; the reference ranks dB first (docid-desc), 1/log2(3).
+    assert any(line.startswith("adapter (the last run that failed it): fail") for line in lines)
+    assert "  q1: adapter 1.0, expected 0.6309297535714574370995271143427608542996" in lines
