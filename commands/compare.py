@@ -304,6 +304,9 @@ def run_compare(args: argparse.Namespace) -> int:
         raise NdcgSpecError("compare needs at least two runs")
     if args.out:
         output_path(Path(args.out), "--out", folder=True)
+        from ndcgspec.commands.compare_page import pyplot
+
+        pyplot()
     conventions = conventions_of(args.measures, args.cutoff, args.presets)
     with ExitStack() as stack:
         inputs = Inputs.opened(args, stack)
