@@ -5,8 +5,9 @@ the spec anchors it cites.
 A computed id (``<input id>@<fingerprint>``, what ``run`` calls an input judged under a
 configuration no stored case has) names the input's case and a configuration by its
 fingerprint (``reference/config.py``), which is not reversible: it is looked for among the
-configurations of the stored cases and of the presets, or taken from a run's report or a
-measure given."""
+configurations a run judged (kept in the cache, ``suite/judged.py``), of the stored cases and
+of the presets, or taken from a run's report or a measure given. With the adapter's answer at
+hand (the report's, or the last run's in the cache), it is shown beside the expected values."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ from ndcgspec.harness.runner import load_cases
 from ndcgspec.harness.trace import reference_trace
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, ConfigError, InputError, Location, NdcgSpecError
-from ndcgspec.reference.config import presets, shown
+from ndcgspec.reference.config import choice_axes, presets, shown
 from ndcgspec.suite.expected_cache import ExpectedCache
+from ndcgspec.suite.folders import cache_root
+from ndcgspec.suite.judged import judged_configuration, judged_result
 from ndcgspec.suite.load import LoadedCase
 
 ROWS_SHOWN = 50
@@ -42,6 +45,9 @@ def _candidates(
     stored cases' and the presets'."""
     if measure:
         yield parse_measure(measure)
+    judged = judged_configuration(cache_root(), case_id.partition("@")[2])
+    if judged:
+        yield Config.from_mapping(judged)
     if report:
         found = _report_config(report, case_id)
         if found:
@@ -88,7 +94,8 @@ def find_case(
                 return computed
     raise NdcgSpecError(
         f"case {shown(input_id)} exists, but no known configuration has the fingerprint "
-        f"{shown(fingerprint)}: give the run's report (--report FILE.jsonl) or its measure (-m)"
+        f"{shown(fingerprint)}: run it again, or give the run's report (--report FILE.jsonl) or "
+        "its measure (-m)"
     )
 
 
@@ -111,25 +118,60 @@ def _expected(expected: dict[str, Any]) -> list[str]:
     return lines
 
 
-def case_text(loaded: LoadedCase, data: Path | None) -> str:
-    """The case as text."""
+def adapter_result(case_id: str, report: Path | None) -> dict[str, Any] | None:
+    """The adapter's result record of the case: the report's, or the last run's kept in the
+    cache for a failing or erring case; None when neither has it."""
+    if report:
+        found = next((r for r in read_report(report).results if r["id"] == case_id), None)
+        if found:
+            return {**found, "seen": str(report)}
+    found = judged_result(cache_root(), case_id)
+    return None if found is None else {**found, "seen": "the last run that failed it"}
+
+
+def _adapter_lines(result: dict[str, Any]) -> list[str]:
+    said = result.get("message") or result.get("reason", "")
+    lines = [f"adapter ({result['seen']}): {result['outcome']}: {said}"]
+    for miss in result.get("mismatches", []):
+        lines.append(
+            f"  {miss.get('what')}: adapter {miss.get('actual')!r}, expected {miss.get('expected')}"
+        )
+    return lines
+
+
+def configuration_anchors(config: Config) -> list[str]:
+    """The spec anchor of each choice the configuration makes (``ndcg.<axis>.<choice>``)."""
+    mapping = config.to_mapping()
+    return [f"ndcg.{a['id']}.{mapping[a['id']]}" for a in choice_axes() if a["id"] in mapping]
+
+
+def case_text(loaded: LoadedCase, data: Path | None, result: dict[str, Any] | None = None) -> str:
+    """The case as text, with the adapter's `result` record when one is given."""
     case = loaded.case
     config = Config.from_mapping(case["config"])
+    described = case.get("description", "")
+    if case.get("input_of"):
+        described = f"the input of {case['input_of']} under this configuration"
     lines = [
-        f"case {case['id']} ({loaded.path.name}): {case.get('description', '')}",
+        f"case {case['id']} ({loaded.path.name}): {described}",
         f"configuration: {config.canonical()}",
         f"full form: {config.full()}",
     ]
-    for cited in case.get("spec", []):
-        lines.append(f"spec {cited['anchor']}: {cited.get('quote', '')}".rstrip(": "))
     if case.get("input_of"):
+        # The stored case's citations are of its own configuration, not of this one.
+        lines.append("spec: " + ", ".join(configuration_anchors(config)))
         lines.append(f"input of: {case['input_of']} (computed by the reference at run time)")
+    else:
+        for cited in case.get("spec", []):
+            lines.append(f"spec {cited['anchor']}: {cited.get('quote', '')}".rstrip(": "))
     if "input" in case:
         lines += _rows("qrels", case["input"]["qrels"]) + _rows("run", case["input"]["run"])
     else:
         lines.append("input files: " + ", ".join(f["path"] for f in case["input_files"].values()))
     expected = case.get("expected") or {}
     lines += _expected(expected)
+    if result:
+        lines += _adapter_lines(result)
     queries = list(expected.get("per_query") or {})
     if queries:
         lines.append("reference trace:")

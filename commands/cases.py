@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.commands.case_view import case_text, find_case
+from ndcgspec.commands.case_view import adapter_result, case_text, find_case
 from ndcgspec.harness.execution import show_progress
 from ndcgspec.harness.outputs import output_path
 from ndcgspec.reference import NdcgSpecError
@@ -94,5 +94,6 @@ def run_check(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     """Print the case."""
     loaded = find_case(args.case_id, args.cases_dir, args.data_root, args.report, args.measure)
-    print(case_text(loaded, args.data_root), end="")
+    result = adapter_result(args.case_id, args.report)
+    print(case_text(loaded, args.data_root, result), end="")
     return 0

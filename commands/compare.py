@@ -129,8 +129,48 @@ def _short(value: mpmath.mpf) -> str:
     return f"{float(value):.{SHOWN_DECIMALS}f}"
 
 
-def report_text(comparison: Comparison, top: int, defaulted: bool = False) -> list[str]:
-    """The lines ``compare`` prints; `defaulted` when the conventions are the default ones."""
+TAU_TABLE_MAX = 8
+"""The most conventions whose Kendall's tau table ``compare`` prints unasked: a table of 8
+columns of 'tau (pairs)' still fits a terminal."""
+
+
+def _tau_lines(comparison: Comparison, names: Sequence[str], whole: bool) -> list[str]:
+    """Kendall's tau-b between conventions: the table when it fits or is asked for
+    (`whole`), else the pairs of conventions that agree least."""
+    lines = ["", "Kendall's tau-b between conventions (reversed pairs of runs)"]
+    if whole or len(names) <= TAU_TABLE_MAX:
+        tau_rows = []
+        for a in names:
+            cells = []
+            for b in names:
+                tau = kendall_tau(comparison, a, b)
+                cells.append(
+                    ("n/a" if tau is None else f"{tau:.2f}")
+                    + f" ({reversed_pairs(comparison, a, b)})"
+                )
+            tau_rows.append([a, *cells])
+        return lines + _table(["", *names], tau_rows)
+    pairs = [
+        (tau, a, b)
+        for i, a in enumerate(names)
+        for b in names[i + 1 :]
+        if (tau := kendall_tau(comparison, a, b)) is not None
+    ]
+    below = sorted(p for p in pairs if p[0] < 1)
+    lines.append(
+        f"  {len(below)} of {len(pairs)} pairs of the {len(names)} conventions below 1; "
+        f"the lowest {min(len(below), TAU_TABLE_MAX)} (--tau-table prints the whole table):"
+    )
+    for tau, a, b in below[:TAU_TABLE_MAX]:
+        lines.append(f"  {tau:.2f} ({reversed_pairs(comparison, a, b)})  {a} vs {b}")
+    return lines
+
+
+def report_text(
+    comparison: Comparison, top: int, defaulted: bool = False, tau_table: bool = False
+) -> list[str]:
+    """The lines ``compare`` prints; `defaulted` when the conventions are the default ones;
+    `tau_table` for the whole table of Kendall's tau however many conventions there are."""
     names = [c.name for c in comparison.conventions]
     runs = comparison.runs
     lines = [f"{len(runs)} runs under {len(names)} conventions"]
@@ -152,17 +192,7 @@ def report_text(comparison: Comparison, top: int, defaulted: bool = False) -> li
     for run in runs:
         width, low, high = spread(comparison, run)
         lines.append(f"  {run}: {_short(width)} (lowest under {low}, highest under {high})")
-    lines += ["", "Kendall's tau-b between conventions (reversed pairs of runs)"]
-    tau_rows = []
-    for a in names:
-        cells = []
-        for b in names:
-            tau = kendall_tau(comparison, a, b)
-            cells.append(
-                ("n/a" if tau is None else f"{tau:.2f}") + f" ({reversed_pairs(comparison, a, b)})"
-            )
-        tau_rows.append([a, *cells])
-    lines += _table(["", *names], tau_rows)
+    lines += _tau_lines(comparison, names, tau_table)
     found = flips(comparison)
     lines += ["", f"Pairs of runs whose order flips: {len(found)}"]
     for flip in found:
@@ -220,6 +250,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--cutoff", type=int, metavar="K", help="apply cutoff K to every convention"
     )
     parser.add_argument("--top", type=int, default=10, metavar="N", help="queries shown (10)")
+    parser.add_argument(
+        "--tau-table",
+        action="store_true",
+        help=f"print the whole table of Kendall's tau (unasked, only up to {TAU_TABLE_MAX} "
+        "conventions; beyond, the pairs that agree least)",
+    )
     parser.add_argument(
         "--format",
         choices=("text", "json", "latex", "markdown"),
@@ -309,6 +345,9 @@ def run_compare(args: argparse.Namespace) -> int:
         raise NdcgSpecError("compare needs at least two runs")
     if args.out:
         output_path(Path(args.out), "--out", folder=True)
+        from ndcgspec.commands.compare_page import pyplot
+
+        pyplot()
     conventions = conventions_of(args.measures, args.cutoff, args.presets)
     with ExitStack() as stack:
         inputs = Inputs.opened(args, stack)
@@ -340,7 +379,7 @@ def run_compare(args: argparse.Namespace) -> int:
         print(markdown_table(data, options_of(args)))
     else:
         defaulted = not args.measures and not args.presets
-        lines = report_text(comparison, args.top, defaulted)
+        lines = report_text(comparison, args.top, defaulted, args.tau_table)
         lines += significance_text(data, options_of(args))
         for run, values in data.get("judged", {}).items():
             shares = ", ".join(f"{k} {float(v):.4f}" for k, v in values.items() if v)

@@ -21,7 +21,9 @@ PAGE = "compare.html"
 DATA = "compare.json"
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
+    """matplotlib's pyplot on the Agg backend, or the one-line error naming the extra: asked
+    before the comparison is computed, so that a missing library is said at once."""
     try:
         import matplotlib
 
@@ -34,7 +36,7 @@ def _pyplot() -> Any:
 
 def bump_chart(comparison: Comparison, path: Path) -> None:
     """Each run's rank (1 at the top) under each convention, one line per run."""
-    plt = _pyplot()
+    plt = pyplot()
     names = [c.name for c in comparison.conventions]
     rank_of = {n: ranks(comparison, n) for n in names}
     figure, axes = plt.subplots(
@@ -63,7 +65,7 @@ def bump_chart(comparison: Comparison, path: Path) -> None:
 
 def tau_heat_map(data: dict[str, Any], path: Path) -> None:
     """Kendall's τ-b between every two conventions, with the count of reversed pairs."""
-    plt = _pyplot()
+    plt = pyplot()
     names = list(data["kendall_tau"])
     grid = [[data["kendall_tau"][a][b] for b in names] for a in names]
     values = [[float("nan") if v is None else v for v in row] for row in grid]
@@ -93,7 +95,7 @@ def tau_heat_map(data: dict[str, Any], path: Path) -> None:
 def verdict_matrix(data: dict[str, Any], path: Path) -> None:
     """Every pair of runs (rows) under every convention (columns), coloured by the verdict of
     the chosen test at α, each cell with its adjusted p-value."""
-    plt = _pyplot()
+    plt = pyplot()
     from matplotlib.colors import ListedColormap
 
     names = list(data["conventions"])

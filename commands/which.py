@@ -183,6 +183,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="ignore text after the sixth field of a run line, as trec_eval does",
     )
+    parser.add_argument(
+        "--above-one",
+        action="store_true",
+        help="search for a VALUE above 1 as written (negative=keep-in-ideal can give one), "
+        "not refuse it as a percentage",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run_which)
 
@@ -193,6 +199,12 @@ def run_which(args: argparse.Namespace) -> int:
         value = parse_decimal(args.value)
     except NdcgSpecError:
         raise NdcgSpecError(f"VALUE must be a decimal number, got {args.value!r}") from None
+    if value > 1 and not args.above_one:
+        # Said before the search, which takes seconds to minutes: a paper's "50.58" is 0.5058.
+        raise NdcgSpecError(
+            f"VALUE {args.value} is above 1: a percentage? give {value / 100} "
+            "(or --above-one to search for it as written)"
+        )
     decimals = written_decimals(value) if args.decimals is None else args.decimals
     if decimals < 0 or args.top < 1:
         raise NdcgSpecError("--decimals must be >= 0 and --top >= 1")

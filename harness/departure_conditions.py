@@ -17,11 +17,13 @@ with a negative size when ``max_rel + 1 < 0`` (SIGSEGV).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
 from ndcgspec.measures.trec_eval_names import atol
 from ndcgspec.reference import Config
+from ndcgspec.reference.aggregate import CHOICES as AGGREGATE_CHOICES
 
 Rows = Mapping[str, Sequence[Sequence[str]]]
 """A case's input as protocol rows: ``{"qrels": [[qid, docid, label]], "run": [[qid, docid,
@@ -34,6 +36,7 @@ QUERY_MISSING = "trec_eval-10-query-missing"
 DUPLICATE = "trec_eval-10-duplicate"
 NO_LEVEL_FIRST = "trec_eval-10-no-level-first"
 NO_LEVEL_AFTER = "trec_eval-10-no-level-after"
+SKLEARN_ONE_DOCUMENT = "sklearn-one-document"
 BOGUS_DOCNO = "ceci_nest_pas_un_docno"
 """The one document of the ranking trec_eval -c evaluates for a qrels query the run lacks."""
 
@@ -82,10 +85,24 @@ def _trec_eval_10_stops_at(where: str) -> Condition:
     return condition
 
 
+def sklearn_one_document(rows: Rows, config: Config) -> bool:
+    """A query the ``aggregate`` axis scores has exactly one retrieved document: the row of one
+    document that ``ndcg_score`` refuses (sklearn/metrics/_ranking.py ndcg_score, 'Computing
+    NDCG is only meaningful when there is more than 1 document'); its adapter gives it one row
+    per scored query of the retrieved documents."""
+    retrieved = Counter(qid for qid, _, _ in rows["run"])
+    judged = dict.fromkeys(qid for qid, _, _ in rows["qrels"])
+    scored = AGGREGATE_CHOICES[config.choice("aggregate")](judged, dict.fromkeys(retrieved))
+    return any(retrieved[qid] == 1 for qid in scored)
+
+
 CONDITIONS: Mapping[str, Condition] = MappingProxyType(
     {
-        where: _trec_eval_10_stops_at(where)
-        for where in (QRELS_EMPTY, RUN_EMPTY, QUERY_MISSING, NO_LEVEL_FIRST, NO_LEVEL_AFTER)
+        **{
+            where: _trec_eval_10_stops_at(where)
+            for where in (QRELS_EMPTY, RUN_EMPTY, QUERY_MISSING, NO_LEVEL_FIRST, NO_LEVEL_AFTER)
+        },
+        SKLEARN_ONE_DOCUMENT: sklearn_one_document,
     }
 )
 """Every condition ``spec/presets.yaml`` lists, by id."""

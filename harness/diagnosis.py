@@ -55,9 +55,18 @@ def cause_text(entry: Mapping[str, Any]) -> str:
 
 
 def diagnosis_rows(footer: Mapping[str, Any] | None) -> list[list[str]]:
-    """The diagnosis as table rows: failing cases explained, the cause, an example case."""
-    entries = (footer or {}).get("diagnosis") or []
-    return [[str(e["explains"]), cause_text(e), e["example"]] for e in entries]
+    """The diagnosis as table rows, one per axis on which the adapter departs (an entry that
+    computes what it was asked names no departure): failing cases explained, the causes on
+    that axis, an example case; most cases first."""
+    merged: dict[str, list[Mapping[str, Any]]] = {}
+    for entry in (footer or {}).get("diagnosis") or []:
+        if entry["computes"] != entry["asked"]:
+            merged.setdefault(entry["axis"], []).append(entry)
+    rows = [
+        (sum(e["explains"] for e in found), "; ".join(map(cause_text, found)), found[0]["example"])
+        for found in merged.values()
+    ]
+    return [[str(n), cause, example] for n, cause, example in sorted(rows, key=lambda r: -r[0])]
 
 
 def diagnosis_headline(footer: Mapping[str, Any] | None) -> str | None:
@@ -67,9 +76,17 @@ def diagnosis_headline(footer: Mapping[str, Any] | None) -> str | None:
         return None
     left = summary["failures"] - summary["examined"]
     beyond = f" ({left} not examined: published or long inputs)" if left else ""
+    listed = sum(int(row[0]) for row in diagnosis_rows(footer))
+    # A case that two causes explain together is counted under each of them.
+    together = (
+        f"; the counts below add to {listed}, a case that causes explain together counted "
+        "under each"
+        if listed > summary["explained"]
+        else ""
+    )
     return (
         f"diagnosis: {summary['explained']} of {summary['failures']} failing cases explained"
-        f"{beyond}"
+        f"{beyond}{together}"
     )
 
 

@@ -4,7 +4,8 @@ the pytest plugin and the benchmarks run (the command line is ``commands/run.py`
 An `Execution` says what to run and how; `execute` runs the cases its plan makes for the
 adapter, writes the JSON-lines report (``harness/report.py``) as results arrive, and returns
 the `Report` as it ends, its footer carrying the tally and, with a `Diagnose`, the diagnosis of
-the failures.
+the failures; the configurations it judged and its failing results are kept in the cache
+(``suite/judged.py``), where ``cases show`` finds them.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from ndcgspec.harness.report import REPORT_FORMAT, Report, ReportWriter, tally
 from ndcgspec.harness.runner import HarnessError, Plan, case_rows, run_cases
 from ndcgspec.harness.versions import versions
 from ndcgspec.reference import NdcgSpecError
+from ndcgspec.suite.folders import cache_root
+from ndcgspec.suite.judged import remember
 from ndcgspec.suite.load import LoadedCase
 from ndcgspec.suite.tolerance import error_constant
 
@@ -157,6 +160,11 @@ def execute(run: Execution) -> Report:
             failed if run.diagnose else None,
         )
         bar.close()
+        remember(
+            cache_root(),
+            {r["id"].partition("@")[2]: r["config"] for r in ordered if "@" in r["id"]},
+            ordered,
+        )
         tallied = tally(ordered)
         explained = (
             run.diagnose(header["adapter"], failures).footer(

@@ -106,6 +106,24 @@ def axis_rows(tallied: Tally) -> list[list[str]]:
     return rows
 
 
+def reason_lines(tallied: Tally, limit: int = 3) -> list[str]:
+    """The commonest reasons of the unsupported, skipped and erring cases, with their counts
+    (the fails' causes are the diagnosis): what the counts of the headline come from."""
+    lines = []
+    for outcome in ("unsupported", "skip", "error"):
+        top = tallied.top_reasons(outcome, limit)
+        if not top:
+            continue
+        width = max(len(str(n)) for _, n in top)
+        lines.append(f"{outcome}, commonest reasons:")
+        lines += [f"  {str(n).rjust(width)}  {why}" for why, n in top]
+        rest = tallied.counts[outcome] - sum(n for _, n in top)
+        if rest:
+            others = len(tallied.reasons[outcome]) - len(top)
+            lines.append(f"  and {rest} more, for {others} other reasons")
+    return lines
+
+
 def _problems(report: Report) -> list[dict[str, Any]]:
     return [r for r in report.results if r["outcome"] in ("fail", "error")]
 
@@ -138,15 +156,23 @@ def render_text(report: Report) -> str:
     report = visible(report)
     tallied = tally(report.results)
     lines = [*_warning(report), _title(report), _headline(tallied), ""]
+    reasons = reason_lines(tallied)
+    lines += [*reasons, ""] if reasons else []
     diagnosis = diagnosis_lines(report.footer)
     lines += [*diagnosis, ""] if diagnosis else []
     lines += _aligned(["axis choice", *OUTCOMES], axis_rows(tallied))
     problems = _problems(report)
-    if problems:
-        lines += ["", "failing cases (ndcgspec cases show ID prints one):"]
-        lines += ["  " + _problem_text(r) for r in problems[:MAX_LISTED]]
-        if len(problems) > MAX_LISTED:
-            lines.append(f"  ... and {len(problems) - MAX_LISTED} more")
+    failing = [r for r in problems if not r.get("declared_departure")]
+    declared = [r for r in problems if r.get("declared_departure")]
+    for title, listed in [
+        ("failing cases (ndcgspec cases show ID prints one):", failing),
+        ("declared departures, which fail the run only under --strict:", declared),
+    ]:
+        if listed:
+            lines += ["", title]
+            lines += ["  " + _problem_text(r) for r in listed[:MAX_LISTED]]
+            if len(listed) > MAX_LISTED:
+                lines.append(f"  ... and {len(listed) - MAX_LISTED} more")
     return "\n".join(lines) + "\n"
 
 

@@ -180,6 +180,13 @@ class Tally:
     computed by the reference at run time."""
     departed: int = 0
     """The fails and errors that depart as their preset declares (``harness/departures.py``)."""
+    reasons: dict[str, Counter[str]] = field(default_factory=dict)
+    """Why cases were not judged or could not run, by outcome: the reason of an unsupported or
+    skipped case, the message of an error."""
+
+    def top_reasons(self, outcome: str, limit: int = 3) -> list[tuple[str, int]]:
+        """The `limit` commonest reasons of `outcome`, with their counts, commonest first."""
+        return (self.reasons.get(outcome) or Counter()).most_common(limit)
 
     @property
     def run(self) -> int:
@@ -201,6 +208,14 @@ class Tally:
         }
 
 
+REASON_FIELDS = {"unsupported": "reason", "skip": "reason", "error": "message"}
+"""The field of a result record that says why it has its outcome (a fail's cause is the
+diagnosis of the run)."""
+UNDECLARED = " is not among the declared "
+"""How `unsupported_reason` of ``harness/adapters/base.py`` words a choice the adapter does not
+declare."""
+
+
 def tally(results: Iterable[Mapping[str, Any]]) -> Tally:
     """Count the outcomes of result records, overall and for every axis choice they make."""
     out = Tally()
@@ -210,6 +225,9 @@ def tally(results: Iterable[Mapping[str, Any]]) -> Tally:
         out.departed += bool(result.get("declared_departure"))
         if result["outcome"] in RAN:
             out.sources[result.get("expected_source", "stored")] += 1
+        why = result.get(REASON_FIELDS.get(result["outcome"], ""))
+        if why:
+            out.reasons.setdefault(result["outcome"], Counter())[str(why)] += 1
         config = result.get("config") or {}
         for axis_id in [*axis_ids, "cutoff"]:
             if axis_id in config:
@@ -219,10 +237,11 @@ def tally(results: Iterable[Mapping[str, Any]]) -> Tally:
     return out
 
 
-def failed(tallied: Tally) -> bool:
-    """Whether any case failed or errored other than as its preset declares: the run's exit
-    status is then non-zero."""
-    return tallied.counts["fail"] + tallied.counts["error"] > tallied.departed
+def failed(tallied: Tally, strict: bool = False) -> bool:
+    """Whether any case failed or errored other than as its preset declares (`strict`: at
+    all): the run's exit status is then non-zero."""
+    allowed = 0 if strict else tallied.departed
+    return tallied.counts["fail"] + tallied.counts["error"] > allowed
 
 
 def nothing_ran(tallied: Tally) -> str | None:
@@ -231,16 +250,42 @@ def nothing_ran(tallied: Tally) -> str | None:
     if tallied.run:
         return None
     total = sum(tallied.counts.values())
-    return f"judged nothing: all {total} cases were unsupported or skipped"
+    said = f"judged nothing: all {total} cases were unsupported or skipped"
+    commonest = max(
+        (
+            (n, outcome, why)
+            for outcome in ("unsupported", "skip")
+            for why, n in tallied.top_reasons(outcome, 1)
+        ),
+        default=None,
+    )
+    if commonest is None:
+        return said
+    n, outcome, why = commonest
+    return f"{said}; {n} {outcome}: {why}; {_remedy(outcome, why)}"
 
 
-def exit_status(results: Sequence[Mapping[str, Any]]) -> int:
+def _remedy(outcome: str, why: str) -> str:
+    """What makes the commonest reason go away: the choice to declare, or the data to give."""
+    if outcome == "skip":
+        return "give --data the folder that holds the data"
+    if UNDECLARED in why:
+        choice = why.partition(UNDECLARED)[0]
+        return (
+            f"declare {choice} among the adapter's capabilities if it computes it, "
+            "or drop the --preset or -m that asks for it"
+        )
+    return "drop the --preset or -m that selects these cases"
+
+
+def exit_status(results: Sequence[Mapping[str, Any]], strict: bool = False) -> int:
     """The exit status of a command that judged `results`: 1 when any case failed or
-    errored, or when no case was judged at all (every one unsupported or skipped), which
-    is then said in one line on stderr; else 0."""
+    errored other than as its preset declares (with `strict`, a declared departure too), or
+    when no case was judged at all (every one unsupported or skipped), which is then said in
+    one line on stderr; else 0."""
     tallied = tally(results)
     why = nothing_ran(tallied)
     if why:
         print(f"ndcgspec: {why}", file=sys.stderr)
         return 1
-    return 1 if failed(tallied) else 0
+    return 1 if failed(tallied, strict) else 0

@@ -14,6 +14,7 @@ example must run, and the README stays short enough to be a front door.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shlex
@@ -347,3 +348,80 @@ def test_identify_names_the_one_axis_the_bug_is_on(tmp_path: Path) -> None:
     assert list(found["preset_differences"]) == ["ties"]
     ties = next(f for f in found["axes"] if f["axis"] == "ties")
     assert ties["choices"] == ["docid-asc"]
+
+
+def quick_start_runs() -> list[list[str]]:
+    """The quick start's ``ndcgspec run`` commands, as the README gives them."""
+    start = README.read_text().partition("## Quick start")[2].partition("\n## ")[0]
+    return [
+        words
+        for line in start.splitlines()
+        if line.startswith("    ")
+        for words in commands_of(line.strip(), "ndcgspec")
+        if words[0] == "run"
+    ]
+
+
+@pytest.mark.slow
+def test_the_quick_start_runs_pass_as_written(tmp_path: Path) -> None:
+    # Each built-in adapter passes its own convention: sklearn's refusal of a one-document
+    # query is its preset's declared departure, shown apart and no failure of the run.
+    runs = quick_start_runs()
+    assert [words[:2] for words in runs] == [["run", "reference"], ["run", "sklearn"]]
+    pytest.importorskip("sklearn", reason="scikit-learn (ndcgspec's extra sklearn) is absent")
+    for words in runs:
+        done = run_in(REPO_ROOT, ["ndcgspec", *words])
+        assert done.returncode == 0, (words, done.stdout[-3000:], done.stderr[-2000:])
+    assert "declared departures, which fail the run only under --strict:" in done.stdout
+    strict = run_in(REPO_ROOT, ["ndcgspec", *runs[-1], "--strict"])
+    assert strict.returncode == 1, strict.stdout[-2000:]
+
+
+# -- what the pages say the commands print ----------------------------------------------------
+
+
+def test_the_quick_start_score_prints_the_values_its_prose_names() -> None:
+    start = README.read_text().partition("## Quick start")[2]
+    [words] = [w for line in start.splitlines()[:6] for w in commands_of(line, "ndcgspec")]
+    said = re.search(r"The two differ \((0\.\d+) and (0\.\d+)\)", start)
+    assert words[0] == "score" and said is not None
+    done = run_in(REPO_ROOT, ["ndcgspec", *words])
+    assert done.returncode == 0, done.stderr
+    printed = [f"{float(line.split()[-1]):.3f}" for line in done.stdout.splitlines()]
+    assert printed == list(said.groups())
+    # The note on stderr the prose promises: q3 is missing from the run.
+    assert "'q3'" in done.stderr and "aggregate=qrels scores them 0" in done.stderr
+
+
+def prompted_blocks(document: Path) -> Iterator[tuple[list[str], list[str]]]:
+    """Each ``$ ndcgspec ...`` line of `document`'s blocks with the lines the page shows it
+    printing (up to the next prompt or the end of the block)."""
+    for language, block in code_blocks(document):
+        if language != "indented":
+            continue
+        lines = block.splitlines()
+        for at, line in enumerate(lines):
+            if line.startswith("$ ndcgspec "):
+                shown = list(itertools.takewhile(lambda s: not s.startswith("$ "), lines[at + 1 :]))
+                yield shlex.split(line.removeprefix("$ "))[1:], shown
+
+
+@whole_suite
+def test_each_prompted_command_prints_what_its_page_shows(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    # The files a prompt names are the shared data's, found by name; a shown line that elides
+    # (… or ...) is left out, every other must be a line of the output as printed.
+    found = {p.name: p for p in shared_data.rglob("*") if p.is_file()}
+    checked = 0
+    for document in WRITTEN:
+        for words, shown in prompted_blocks(document):
+            for word in words:
+                if word in found and not (tmp_path / word).exists():
+                    (tmp_path / word).symlink_to(found[word])
+            done = run_in(tmp_path, ["ndcgspec", *words])
+            printed = done.stdout.splitlines()
+            missing = [s for s in shown if "…" not in s and "..." not in s and s not in printed]
+            assert not missing, (named(document), words, missing, done.stdout[-2000:])
+            checked += 1
+    assert checked >= 1

@@ -288,12 +288,29 @@ def unseen_reason(adapter: Mapping[str, Any], case: Mapping[str, Any]) -> str | 
     """Why the adapter's API cannot be shown the case's input, or None: a run that repeats a
     document, for an adapter that declares the duplicates axis not observable (``ndcg.duplicates``:
     label and score arrays, or a ``{docid: score}`` mapping, cannot hold the repetition, so
-    whatever the case expects of it is no evidence about the library)."""
-    reason = declared_view(adapter).hidden.get("duplicates")
-    rows = (case.get("input") or {}).get("run", [])
-    if reason is None or len({(q, d) for q, d, _ in rows}) == len(rows):
-        return None
-    return f"the run repeats a document, which this API cannot be shown: {reason}"
+    whatever the case expects of it is no evidence about the library); or, under
+    ``negative=error``, negative labels on unretrieved documents alone, for an adapter that
+    is never given the labels of unretrieved documents: the rejection the case expects
+    depends on what its API cannot be shown."""
+    view = declared_view(adapter)
+    given = case.get("input") or {}
+    rows = given.get("run", [])
+    reason = view.hidden.get("duplicates")
+    if reason is not None and len({(q, d) for q, d, _ in rows}) < len(rows):
+        return f"the run repeats a document, which this API cannot be shown: {reason}"
+    config = case.get("config") or {}
+    if not view.unretrieved_labels and config.get("negative") == "error":
+        qrels = given.get("qrels", [])
+        scored = AGGREGATE_CHOICES[config["aggregate"]](
+            dict.fromkeys(q for q, _, _ in qrels), dict.fromkeys(q for q, _, _ in rows)
+        )
+        negative = {(q, d) for q, d, label in qrels if q in scored and parse_decimal(label) < 0}
+        if negative and not negative & {(q, d) for q, d, _ in rows}:
+            return (
+                "only documents the run does not retrieve have a negative label in the scored "
+                "queries, which negative=error rejects and this API is never given"
+            )
+    return None
 
 
 def label_number(label: Decimal) -> int | float:

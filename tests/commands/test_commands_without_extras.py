@@ -179,6 +179,8 @@ def test_a_command_that_needs_an_extra_says_which_in_one_line(
         (["score", "--engine", "spark", qrels, run], ("spark",)),
         (["matrix", "--out", "page"], ("page", "figures")),
         (["compare", "--qrels", qrels, run, other, "--out", "figures"], ("figures",)),
+        # Said before anything is computed: the absent qrels are never read.
+        (["compare", "--qrels", "absent.txt", run, other, "--out", "figures"], ("figures",)),
         # A peer's error crosses the worker process and the runner to reach the command line.
         (["smoke", "sklearn"], ("sklearn",)),
     ]

@@ -205,3 +205,30 @@ def test_names_go_comma_separated_or_repeated(capsys, files) -> None:
     assert compared(capsys, files, "--name", "a,b", "--name", "c")["runs"] == ["a", "b", "c"]
     assert main(["compare", *files, "--name", "a,b"]) == 2
     assert "2 names for 3 runs: give one per run, in order" in capsys.readouterr().err
+
+
+# Seven cutoffs at or beyond the three judged documents rank as linear nDCG does (the same
+# DCG and IDCG): 9 conventions, 36 pairs, of which the 8 with exponential gain have tau 1/3.
+NINE = [LINEAR, EXPONENTIAL, *(f"nDCG@{k}" for k in (5, 10, 20, 30, 50, 100, 1000))]
+
+
+def test_many_conventions_print_the_pairs_that_agree_least_not_the_whole_tau_table(
+    capsys, files
+) -> None:
+    measures = [word for m in NINE for word in ("-m", m)]
+    assert main(["compare", *files, *measures]) == 0
+    out = capsys.readouterr().out.splitlines()
+    at = out.index("Kendall's tau-b between conventions (reversed pairs of runs)")
+    assert out[at + 1] == (
+        "  8 of 36 pairs of the 9 conventions below 1; the lowest 8 (--tau-table prints the "
+        "whole table):"
+    )
+    assert all(
+        line.startswith("  0.33 (1)  ") and EXPONENTIAL in line for line in out[at + 2 : at + 10]
+    )
+    assert out[at + 10] == ""
+    assert main(["compare", *files, *measures, "--tau-table"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    at = table.index("Kendall's tau-b between conventions (reversed pairs of runs)")
+    assert table[at + 1].split() == NINE
+    assert len(table[at + 2 : at + 11]) == 9

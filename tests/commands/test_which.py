@@ -102,6 +102,20 @@ def test_nothing_reproduces(tmp_path, capsys) -> None:
     assert "nothing in the space reproduces 0.123; the closest results:" in out
 
 
+def test_a_percentage_is_refused_at_once(tmp_path, capsys, monkeypatch) -> None:
+    # 50.58 is a percentage as papers print it: said before any configuration is evaluated.
+    def no_search(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("searched")
+
+    monkeypatch.setattr(which, "evaluate_space", no_search)
+    assert main(["which", *_files(tmp_path), "50.58"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == (
+        "ndcgspec: error: VALUE 50.58 is above 1: a percentage? give 0.5058 "
+        "(or --above-one to search for it as written)"
+    )
+
+
 def test_bad_value_is_one_line(tmp_path, capsys) -> None:
     assert main(["which", *_files(tmp_path), "zero"]) == 2
     err = capsys.readouterr().err

@@ -8,10 +8,12 @@ not contain) under its configuration (negative=unjudged, fractional=truncate, ag
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ndcgspec.harness.departures import declared_departures
-from ndcgspec.harness.report import failed, tally
+from ndcgspec.harness.render import render_text
+from ndcgspec.harness.report import Report, exit_status, failed, tally
 from ndcgspec.reference import Config
 
 TREC_EVAL = Config.from_mapping(
@@ -63,3 +65,51 @@ def test_a_run_whose_only_failure_is_declared_has_not_failed():
     declared = {**record("fail", REFUSAL), "declared_departure": {"preset": "trec_eval"}}
     assert not failed(tally([declared, {"id": "x", "outcome": "pass"}]))
     assert failed(tally([declared, record("fail", "q1: expected 1, got 0.5")]))
+
+
+def test_strict_fails_a_run_on_its_declared_departures_too():
+    declared = {**record("fail", REFUSAL), "declared_departure": {"preset": "trec_eval"}}
+    passed = {"id": "x", "outcome": "pass"}
+    assert exit_status([declared, passed]) == 0
+    assert exit_status([declared, passed], strict=True) == 1
+    assert exit_status([passed], strict=True) == 0
+
+
+def test_the_summary_lists_declared_departures_apart_from_the_failures():
+    declared = {
+        **record("fail", REFUSAL),
+        "declared_departure": {"preset": "trec_eval", "outcome": "refuses", "behaviour": "b"},
+    }
+    failing = {**record("fail", "q1: expected 1, got 0.5"), "id": "other/case"}
+    header = {"adapter": {"name": "a", "version": "1", "float_width": 64}}
+    text = render_text(Report(header, [declared, failing], None, Path("-")))
+    failures, _, departures = text.partition("declared departures, which fail the run only")
+    assert "other/case" in failures and "query-missing-from-run" not in failures
+    assert "query-missing-from-run" in departures and "other/case" not in departures
+
+
+SKLEARN = Config.from_mapping(
+    {"ideal": "retrieved", "ties": "average", "negative": "error", "aggregate": "run"}
+).to_mapping()
+ONE_DOCUMENT = (
+    "adapter rejected a valid input: query q2: Computing NDCG is only meaningful when there is "
+    "more than 1 document. Got 1 instead."
+)
+
+
+def test_sklearn_refusing_a_one_document_query_is_its_declared_departure_at_any_case():
+    refusal = {
+        "id": "generated.seed-0009/042@0123abcd",
+        "outcome": "fail",
+        "message": ONE_DOCUMENT,
+        "config": {**SKLEARN, "cutoff": 5},
+    }
+    # aggregate=run scores the queries of both the run and the qrels: q2 of `one`, with its
+    # one document; q2 of `two` is not judged, so not scored, and q1 has two documents.
+    run = [["q1", "a", "2"], ["q1", "b", "1"], ["q2", "c", "1"]]
+    one = {"qrels": [["q1", "a", "1"], ["q2", "c", "1"]], "run": run}
+    two = {"qrels": [["q1", "a", "1"]], "run": run}
+    found = declared_departures("sklearn").of(refusal, lambda: one)
+    assert found is not None and found["preset"] == "sklearn"
+    # No scored query has one document: that refusal is a failure.
+    assert declared_departures("sklearn").of(refusal, lambda: two) is None

@@ -139,9 +139,18 @@ def test_nothing_judged_is_a_failure_in_one_line(tmp_path: Path) -> None:
         "run", "fakes:exponential_only", *SUITE, "--preset", "trec_eval", "--report", str(report)
     )
     assert done.returncode == 1
+    # The trec_eval preset asks for linear gain, which the fake does not declare: the one line
+    # names that choice and what to do about it.
     assert done.stderr.strip().splitlines() == [
-        "ndcgspec: judged nothing: all 15 cases were unsupported or skipped"
+        "ndcgspec: judged nothing: all 15 cases were unsupported or skipped; 15 unsupported: "
+        "gain=linear is not among the declared ['exponential']; declare gain=linear among the "
+        "adapter's capabilities if it computes it, or drop the --preset or -m that asks for it"
     ]
+    # The on-screen count of unsupported cases comes with its reason and count.
+    assert (
+        "unsupported, commonest reasons:\n"
+        "  15  gain=linear is not among the declared ['exponential']\n"
+    ) in done.stdout
     again = ndcgspec("report", str(report), "--format", "badge")
     assert again.returncode == 1
     assert json.loads(again.stdout)["message"] == "no case ran"
@@ -194,3 +203,25 @@ def test_a_harness_failure_mid_run_leaves_the_older_report(
     assert said == {
         "partial": f"partial report: the run did not finish ({recorded} results recorded)"
     }
+
+
+def test_cases_show_takes_a_computed_id_run_printed_without_flags() -> None:
+    # nDCG(gain=exponential)@7 is the configuration of no stored case and no preset: only the
+    # run that judged it knows the configuration behind the fingerprint it printed.
+    done = ndcgspec("run", "fakes:ties_reversed", *SUITE, "-m", "nDCG(gain=exponential)@7")
+    assert done.returncode == 1
+    case_id = next(
+        line.split()[1].rstrip(":")
+        for line in done.stdout.splitlines()
+        if line.startswith("  fail  fx/tie-docid@")
+    )
+    shown = ndcgspec("cases", "show", case_id, "--cases-dir", str(FIXTURES / "harness_cases"))
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert lines[1] == "configuration: nDCG(gain=exponential)@7"
+    # The anchors of the configuration judged, not of the stored case's own (the default).
+    assert "ndcg.gain.exponential" in lines[3] and "ndcg.gain.linear" not in shown.stdout
+    # The adapter's value beside the expected one: the reversed tie ranks the relevant dA
+    # first, DCG = IDCG, so 1.0; the reference ranks dB first (docid-desc), 1/log2(3).
+    assert any(line.startswith("adapter (the last run that failed it): fail") for line in lines)
+    assert "  q1: adapter 1.0, expected 0.6309297535714574370995271143427608542996" in lines

@@ -87,6 +87,9 @@ def test_run_that_judged_nothing_fails(tmp_path: Path) -> None:
     # No data root holds the published inputs: every case is skipped.
     done = ndcgspec("run", "reference", "--suite", str(suite), "--data", str(tmp_path))
     one_line(done, 1, "judged nothing")
+    # The line names the absent data and what to give, and the screen counts the skips by it.
+    assert f"is absent from {tmp_path}; give --data the folder that holds the data" in done.stderr
+    assert "skip, commonest reasons:\n" in done.stdout
 
 
 @pytest.mark.parametrize(

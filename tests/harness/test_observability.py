@@ -106,3 +106,24 @@ def test_the_function_helpers_take_what_the_api_cannot_be_shown():
     assert arrays.not_observable == {**ARRAYS_NOT_OBSERVABLE, **hidden}
     assert not arrays.sees_unretrieved_labels
     assert not trec.sees_unretrieved_labels and "duplicates" in trec.not_observable
+
+
+def test_a_negative_label_it_is_never_given_is_unsupported_where_negative_error_rejects_it():
+    # Under negative=error a negative label of a scored query makes the input an error; an API
+    # given only the retrieved documents' labels cannot be shown one on an unretrieved document.
+    arrays = {"float_width": 64, "observability": {"sees_unretrieved_labels": False}}
+    config = {"negative": "error", "aggregate": "run"}
+    run = [["q1", "a", "2"], ["q1", "b", "1"]]
+    unretrieved = {"config": config, "input": {"qrels": [["q1", "u", "-1"]], "run": run}}
+    retrieved = {"config": config, "input": {"qrels": [["q1", "a", "-1"]], "run": run}}
+    # q2 is not in the run: under aggregate=run it is not scored, and its label decides nothing.
+    unscored = {"config": config, "input": {"qrels": [["q2", "u", "-1"]], "run": run}}
+    # -0 is no negative label.
+    zero = {"config": config, "input": {"qrels": [["q1", "u", "-0"]], "run": run}}
+    assert "negative label" in unseen_reason(arrays, unretrieved)
+    assert unseen_reason(arrays, retrieved) is None
+    assert unseen_reason(arrays, unscored) is None
+    assert unseen_reason(arrays, zero) is None
+    assert unseen_reason({"float_width": 64}, unretrieved) is None
+    zero_rule = {**unretrieved, "config": {**config, "negative": "zero"}}
+    assert unseen_reason(arrays, zero_rule) is None

@@ -155,4 +155,7 @@ def test_a_report_that_judged_nothing_fails(tmp_path: Path) -> None:
     for form in ("text", "badge"):
         done = ndcgspec("report", str(path), "--format", form)
         assert done.returncode == 1, done.stderr
-        assert done.stderr == "ndcgspec: judged nothing: all 1 cases were unsupported or skipped\n"
+        assert done.stderr == (
+            "ndcgspec: judged nothing: all 1 cases were unsupported or skipped; 1 unsupported: "
+            "gain=map is not declared; drop the --preset or -m that selects these cases\n"
+        )
