@@ -42,8 +42,8 @@ def error(qid: str, ranked: int | None) -> Outcome:
     raise rejection("empty", f"query {qid!r} has nothing relevant to find: IDCG is 0")
 
 
-def one_if_none_retrieved(qid: str, ranked: int | None) -> Outcome:
-    """``ndcg.empty.one-if-none-retrieved``: 1 when nothing is ranked, else 0; enters the mean.
+def agree(qid: str, ranked: int | None) -> Outcome:
+    """``ndcg.empty.agree``: 1 when nothing is ranked, else 0; enters the mean.
     Undefined where n is not known: a caller that scores values gives n (the engine leaves this
     choice to the reference, ``engine.support``); one that asks only whether an undefined
     value enters the mean gives None."""
@@ -56,5 +56,5 @@ CHOICES: dict[str, Callable[[str, int | None], Outcome]] = {
     "nan": nan,
     "skip": skip,
     "error": error,
-    "one-if-none-retrieved": one_if_none_retrieved,
+    "agree": agree,
 }

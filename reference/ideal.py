@@ -40,13 +40,13 @@ def retrieved(sources: IdealSources, config: Config) -> Candidates:
     return list(sources.retrieved), config.cutoff
 
 
-def judged_uncut(sources: IdealSources, config: Config) -> Candidates:
-    """``ndcg.ideal.judged-uncut``: every judged document, not cut at all."""
+def uncut(sources: IdealSources, config: Config) -> Candidates:
+    """``ndcg.ideal.uncut``: every judged document, not cut at all."""
     return list(sources.judged), None
 
 
-def judged_cut_at_retrieved(sources: IdealSources, config: Config) -> Candidates:
-    """``ndcg.ideal.judged-cut-at-retrieved``: every judged document, cut at min(k, n)."""
+def cut_at_n(sources: IdealSources, config: Config) -> Candidates:
+    """``ndcg.ideal.cut-at-n``: every judged document, cut at min(k, n)."""
     return list(sources.judged), _ranked_depth(sources, config)
 
 
@@ -58,8 +58,8 @@ def assumed_k(sources: IdealSources, config: Config) -> Candidates:
     return [max(sources.judged, key=Ordered)] * depth, None
 
 
-def retrieved_top_k(sources: IdealSources, config: Config) -> Candidates:
-    """``ndcg.ideal.retrieved-top-k``: the gains credited at ranks 1 .. min(k, n), sorted."""
+def top_k(sources: IdealSources, config: Config) -> Candidates:
+    """``ndcg.ideal.top-k``: the gains credited at ranks 1 .. min(k, n), sorted."""
     return list(sources.top_k), None
 
 
@@ -72,10 +72,10 @@ def _ranked_depth(sources: IdealSources, config: Config) -> int:
 CHOICES: dict[str, Callable[[IdealSources, Config], Candidates]] = {
     "judged": judged,
     "retrieved": retrieved,
-    "judged-uncut": judged_uncut,
-    "judged-cut-at-retrieved": judged_cut_at_retrieved,
+    "uncut": uncut,
+    "cut-at-n": cut_at_n,
     "assumed-k": assumed_k,
-    "retrieved-top-k": retrieved_top_k,
+    "top-k": top_k,
 }
 
 

@@ -12,7 +12,7 @@ from ndcgspec.suite.anchors import first_sentence
 from ndcgspec.suite.expect import open_outcomes, reference_outcome
 from ndcgspec.suite.load import inline_inputs
 
-SUITE_VERSION = "3.2.0"
+SUITE_VERSION = "3.3.0"
 GENERATOR_NAME = "ndcgspec cases generate"
 
 Row = list[str]

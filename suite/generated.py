@@ -15,7 +15,12 @@ from ndcgspec.suite.case import Row, case_file, cite, computed_case
 ORIGIN = "generated"
 SOURCE = "ndcgspec.suite.generated"
 CASES_PER_FILE = 100
-SEEDS_BY_SPEC_VERSION = {"1.0.0": range(1, 22), "1.1.0": range(22, 25), "2.1.0": range(25, 28)}
+SEEDS_BY_SPEC_VERSION = {
+    "1.0.0": range(1, 22),
+    "1.1.0": range(22, 25),
+    "2.1.0": range(25, 28),
+    "2.2.0": range(28, 31),
+}
 """A seed draws among the choices of its spec version, so a choice added later never changes
 the cases of an earlier seed (``ndcg.definition.versions``)."""
 FILE_SEEDS = tuple(seed for seeds in SEEDS_BY_SPEC_VERSION.values() for seed in seeds)

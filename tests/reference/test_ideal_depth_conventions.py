@@ -1,6 +1,6 @@
-"""The ideal and empty choices of spec 2.2.0 (``ndcg.ideal.judged-uncut``,
-``ndcg.ideal.judged-cut-at-retrieved``, ``ndcg.ideal.assumed-k``,
-``ndcg.ideal.retrieved-top-k``, ``ndcg.empty.one-if-none-retrieved``) against hand arithmetic.
+"""The ideal and empty choices of spec 2.2.0 (``ndcg.ideal.uncut``,
+``ndcg.ideal.cut-at-n``, ``ndcg.ideal.assumed-k``,
+``ndcg.ideal.top-k``, ``ndcg.empty.agree``) against hand arithmetic.
 
 Each expected value is written from the definition in the comment beside it, with the log
 discount 1/log2(rank + 1) evaluated by an mpmath context of 60 digits, independently of the
@@ -55,22 +55,22 @@ THREE_RELEVANT_TWO_RETRIEVED = (
 @pytest.mark.parametrize(
     ("config", "inputs", "expected"),
     [
-        # judged-uncut: IDCG sums both relevant documents whatever k: 1 + 1/log2 3;
+        # uncut: IDCG sums both relevant documents whatever k: 1 + 1/log2 3;
         # nDCG@1 = 1 / (1 + 1/log2 3) = 0.6131...
-        ({"ideal": "judged-uncut", "cutoff": 1}, TWO_RELEVANT, 1 / (1 + w(2))),
+        ({"ideal": "uncut", "cutoff": 1}, TWO_RELEVANT, 1 / (1 + w(2))),
         # judged (the spec's cut at k): IDCG@1 = 1, nDCG@1 = 1.
         ({"cutoff": 1}, TWO_RELEVANT, ONE),
-        # judged-cut-at-retrieved: n = 2 ranked, the ideal 1, 1, 1 cut at min(5, 2) = 2:
+        # cut-at-n: n = 2 ranked, the ideal 1, 1, 1 cut at min(5, 2) = 2:
         # IDCG = 1 + 1/log2 3, nDCG = 0.6131...
         (
-            {"ideal": "judged-cut-at-retrieved", "cutoff": 5},
+            {"ideal": "cut-at-n", "cutoff": 5},
             THREE_RELEVANT_TWO_RETRIEVED,
             1 / (1 + w(2)),
         ),
         # judged: IDCG@5 = 1 + 1/log2 3 + 1/2, nDCG = 0.4692...
         ({"cutoff": 5}, THREE_RELEVANT_TWO_RETRIEVED, 1 / (1 + w(2) + w(3))),
-        # judged-cut-at-retrieved without a cutoff: k is n = 2, the same 0.6131...
-        ({"ideal": "judged-cut-at-retrieved"}, THREE_RELEVANT_TWO_RETRIEVED, 1 / (1 + w(2))),
+        # cut-at-n without a cutoff: k is n = 2, the same 0.6131...
+        ({"ideal": "cut-at-n"}, THREE_RELEVANT_TWO_RETRIEVED, 1 / (1 + w(2))),
         # assumed-k: one relevant document (a = 1) ranked first of a, x; k = 3. The ideal is three
         # copies of the top gain 1: IDCG = 1 + 1/log2 3 + 1/2, nDCG = 1 / IDCG = 0.4692...
         (
@@ -91,10 +91,10 @@ THREE_RELEVANT_TWO_RETRIEVED = (
             ({"q": {"a": "2", "b": "1"}}, {"q": {"b": "2", "a": "1"}}),
             ONE,
         ),
-        # retrieved-top-k: qrels a = 1, b = 2, run a, x, b, k = 2. Top 2 gains 1, 0, already
+        # top-k: qrels a = 1, b = 2, run a, x, b, k = 2. Top 2 gains 1, 0, already
         # sorted: IDCG = DCG = 1, nDCG = 1 (judged would give 1 / (2 + 1/log2 3) = 0.3801...).
         (
-            {"ideal": "retrieved-top-k", "cutoff": 2},
+            {"ideal": "top-k", "cutoff": 2},
             ({"q": {"a": "1", "b": "2"}}, {"q": {"a": "3", "x": "2", "b": "1"}}),
             ONE,
         ),
@@ -103,10 +103,10 @@ THREE_RELEVANT_TWO_RETRIEVED = (
             ({"q": {"a": "1", "b": "2"}}, {"q": {"a": "3", "x": "2", "b": "1"}}),
             1 / (2 + w(2)),
         ),
-        # retrieved-top-k: run x, a (a = 1), k = 2: top gains 0, 1 sorted to 1, 0: IDCG = 1,
+        # top-k: run x, a (a = 1), k = 2: top gains 0, 1 sorted to 1, 0: IDCG = 1,
         # DCG = 1/log2 3, nDCG = 0.6309...
         (
-            {"ideal": "retrieved-top-k", "cutoff": 2},
+            {"ideal": "top-k", "cutoff": 2},
             ({"q": {"a": "1", "b": "1"}}, {"q": {"x": "2", "a": "1"}}),
             w(2),
         ),
@@ -117,25 +117,25 @@ def test_ideal_choice_by_hand(config: dict[str, Any], inputs: tuple, expected: A
     assert agrees(ndcg_of(config, qrels, run)["q"], expected)
 
 
-def test_empty_one_if_none_retrieved_by_hand() -> None:
+def test_empty_agree_by_hand() -> None:
     # q0 and q1 judge nothing relevant; q0 retrieves nothing (absent from the run: 1), q1
     # retrieves z (0); p ranks its relevant document first (1). Mean = (1 + 0 + 1) / 3.
     qrels = {"q0": {"a": "0"}, "q1": {"a": "0"}, "p": {"a": "1"}}
     run = {"q1": {"z": "1"}, "p": {"a": "1"}}
-    scores = ndcg_of({"empty": "one-if-none-retrieved"}, qrels, run)
+    scores = ndcg_of({"empty": "agree"}, qrels, run)
     assert agrees(scores["q0"], ONE)
     assert agrees(scores["q1"], ZERO)
     assert agrees(scores["*"], MP.mpf(2) / 3)
 
 
-def test_empty_one_if_none_retrieved_counts_the_condensed_ranking() -> None:
+def test_empty_agree_counts_the_condensed_ranking() -> None:
     # Under unjudged=condense q's only retrieved document z is unjudged and removed: n = 0, so
     # the query scores 1; under unjudged=zero z stays ranked: 0.
     qrels = {"q": {"a": "0"}}
     run = {"q": {"z": "1"}}
-    condensed = {"empty": "one-if-none-retrieved", "unjudged": "condense"}
+    condensed = {"empty": "agree", "unjudged": "condense"}
     assert agrees(ndcg_of(condensed, qrels, run)["q"], ONE)
-    assert agrees(ndcg_of({"empty": "one-if-none-retrieved"}, qrels, run)["q"], ZERO)
+    assert agrees(ndcg_of({"empty": "agree"}, qrels, run)["q"], ZERO)
 
 
 def test_the_defaults_keep_their_canonical_strings_and_fingerprints() -> None:

@@ -123,9 +123,9 @@ def test_ndcg_lies_in_the_unit_interval(mapping: dict[str, Any], query: tuple) -
 
 
 # The ideal choices whose ideal list is a reordering of the ranking cut where the ranking is:
-# judged-uncut sums relevant documents beyond k, and assumed-k assumes k relevant documents,
+# uncut sums relevant documents beyond k, and assumed-k assumes k relevant documents,
 # so a perfect ranking may score below 1 under them (ndcg.ideal).
-REACHABLE_IDEALS = ["judged", "retrieved", "judged-cut-at-retrieved", "retrieved-top-k"]
+REACHABLE_IDEALS = ["judged", "retrieved", "cut-at-n", "top-k"]
 
 
 @EXAMPLES
