@@ -344,9 +344,10 @@ def test_empty_choices(mapping: dict[str, Any], others: list[tuple]) -> None:
     qrels = {"empty": {"d0": "0", "x0": "0"}}
     run = {"empty": [("d0", "1"), ("d1", "2")]}
     for index, (judged, postings) in enumerate(others):
-        # A retrieved relevant document keeps the query non-empty under every ideal choice.
+        # A relevant document ranked first (its score 5 is above every drawn score) keeps the
+        # query non-empty under every ideal choice, top-k included.
         qrels[f"q{index}"] = {**judged, "relevant": "1"}
-        run[f"q{index}"] = [*postings, ("relevant", "0")]
+        run[f"q{index}"] = [*postings, ("relevant", "5")]
     base = dict(mapping)
     as_zero = evaluated({**base, "empty": "zero"}, qrels, run)
     ndcgs = [r.ndcg for q, r in as_zero.per_query.items() if q != "empty"]
