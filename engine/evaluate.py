@@ -788,7 +788,8 @@ def query_result(
             if ndcg is not None:
                 return {"ndcg": plain_digits(ndcg), **entry}, MeanPart.between(ndcg_low, ndcg_high)
         else:
-            value, in_mean = empty.CHOICES[config.choice("empty")](qid)
+            # The engine computes only empty choices that do not read n (`support.COMPUTED`).
+            value, in_mean = empty.CHOICES[config.choice("empty")](qid, None)
             exact = None if value is None else int(value)
             ndcg_text = None if exact is None else plain_digits(Decimal(exact))
             return {"ndcg": ndcg_text, **entry}, MeanPart.of(exact, in_mean)

@@ -360,7 +360,10 @@ class Sweep:
         def compute() -> int:
             gains = self._gains(keys.labels, config)[qid]
             judged = [g for g in gains.values() if g is not None]
-            candidates = ideal_axis.CHOICES[config.choice("ideal")](judged, list(kept.gains))
+            # The sweep scores the ideal choices it declares (`IDEAL_READS_RANKING`), which
+            # read neither the top k nor their depth: it cuts the list at each cutoff itself.
+            sources = ideal_axis.IdealSources(judged=judged, retrieved=list(kept.gains), top_k=())
+            candidates, _ = ideal_axis.CHOICES[config.choice("ideal")](sources, config)
             if not every_gain_enters(config):
                 candidates = [g for g in candidates if g > 0]
             return self._intern(sorted(candidates, reverse=True))

@@ -72,7 +72,8 @@ def _implied_mean(per_query: tuple[tuple[str, Any], ...], chosen: str) -> float 
             scores[qid] = (value, True)
             continue
         try:
-            scores[qid] = (None, empty_choice(qid)[1])
+            # Whether a query enters the mean never depends on n, the ranking's length.
+            scores[qid] = (None, empty_choice(qid, None)[1])
         except InputError:
             return None
     with working_precision():

@@ -28,7 +28,7 @@ from ndcgspec.reference.decimals import working_precision
 from ndcgspec.reference.discount import RankWeights
 from ndcgspec.reference.document import ScoredDocument
 from ndcgspec.reference.gain import check_label, gain
-from ndcgspec.reference.ideal import ideal_gains
+from ndcgspec.reference.ideal import IdealSources, ideal_gains
 from ndcgspec.reference.inputs import Judgment, Posting
 
 
@@ -114,22 +114,44 @@ def _resolved(
     return resolved
 
 
-def _ranking_and_ideal(
-    qid: str, judgments: Mapping[str, Judgment], postings: Sequence[Posting], config: Config
-) -> tuple[list[tuple[ScoredDocument, Any]], list[Any]]:
-    """The credited ranking, cut at k, and the ideal list's gains, in the current numbers."""
-    resolved = _resolved(judgments, config)
+def _ranked(
+    qid: str,
+    resolved: Mapping[str, tuple[Decimal | None, Any | None]],
+    postings: Sequence[Posting],
+    config: Config,
+) -> list[ScoredDocument]:
+    """The documents of the ranking after the duplicates and unjudged axes, in run order: n of
+    ``ndcg.definition.dcg`` is their number."""
     kept = duplicates.CHOICES[config.choice("duplicates")](postings, qid)
     documents = [
         ScoredDocument(p.docid, p.score, *resolved.get(p.docid, (None, None)), where=p.where)
         for p in kept
     ]
-    ranked = unjudged.CHOICES[config.choice("unjudged")](documents, qid)
+    return unjudged.CHOICES[config.choice("unjudged")](documents, qid)
+
+
+def ranked_length(
+    qid: str, judgments: Mapping[str, Judgment], postings: Sequence[Posting], config: Config
+) -> int:
+    """n, the length of the ranking after the duplicates and unjudged axes
+    (``ndcg.definition.dcg``)."""
+    with computing_with(MP):
+        return len(_ranked(qid, _resolved(judgments, config), postings, config))
+
+
+def _ranking_and_ideal(
+    qid: str, judgments: Mapping[str, Judgment], postings: Sequence[Posting], config: Config
+) -> tuple[list[tuple[ScoredDocument, Any]], list[Any]]:
+    """The credited ranking, cut at k, and the ideal list's gains, in the current numbers."""
+    resolved = _resolved(judgments, config)
+    ranked = _ranked(qid, resolved, postings, config)
     ranking = cut(ties.rank(ranked, config), config)
-    ideal = ideal_gains(
-        [g for _, g in resolved.values() if g is not None], [d.gain for d in ranked], config
+    sources = IdealSources(
+        judged=[g for _, g in resolved.values() if g is not None],
+        retrieved=[d.gain for d in ranked],
+        top_k=[credit for _, credit in ranking],
     )
-    return ranking, ideal
+    return ranking, ideal_gains(sources, config)
 
 
 def _discounted_sums(
@@ -208,6 +230,7 @@ def evaluate_query(
         value, in_mean = Real(lambda: dcg() / idcg()), True
         ndcg = rounded(value)
     else:
-        ndcg, in_mean = empty.CHOICES[config.choice("empty")](qid)
+        n = ranked_length(qid, judgments, postings, config)
+        ndcg, in_mean = empty.CHOICES[config.choice("empty")](qid, n)
         value = None if ndcg is None else Real.of(ndcg)
     return QueryResult(qid, ndcg, rounded(dcg), rounded(idcg), in_mean, trace, value)

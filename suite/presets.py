@@ -3,7 +3,8 @@ expected values stored, so that a harness written in another language checks an 
 of any preset from ``cases/`` alone.
 
 Each file takes the same inputs, in suite order: every distinct input of the hand and document
-cases, then the smallest generated ones, until `INPUTS_PER_PRESET`; an input that several cases
+cases, then the smallest generated ones, `GENERATED_INPUTS_PER_PRESET` of them, so that a hand
+input added later adds a case to every file and removes none; an input that several cases
 share is named by the case of the oldest choices. Each input keeps its own
 cutoff; an input without one takes the preset's own cutoff, the one its tool applies unasked
 (``harness/plan.py`` judges computed cases by the same rule). A case names the case its
@@ -23,7 +24,9 @@ from ndcgspec.suite.targets import preset_target
 
 ORIGIN = "generated"
 SOURCE = "ndcgspec.suite.presets"
-INPUTS_PER_PRESET = 520
+GENERATED_INPUTS_PER_PRESET = 245
+"""Generated inputs per preset file: with the 275 hand and document inputs of suite 3.2.0,
+the 520 inputs every file held then."""
 LARGEST_HAND_INPUT = 200
 """Rows (qrels and run together) of the largest hand or document input taken: the one larger
 input, of 10,000 documents, would multiply every file's size."""
@@ -53,11 +56,14 @@ def preset_inputs(files: Iterable[Mapping[str, Any]]) -> list[PresetInput]:
     documents and generated; published inputs are not redistributable)."""
     taken: dict[str, tuple[tuple[int, ...], PresetInput]] = {}
     ordered = sorted(files, key=lambda f: (f["group"].split("/")[0] == "generated", f["group"]))
+    hand_inputs: int | None = None
     for content in ordered:
         generated = content["group"].startswith("generated/")
         limit = LARGEST_GENERATED_INPUT if generated else LARGEST_HAND_INPUT
+        if generated and hand_inputs is None:
+            hand_inputs = len(taken)
         for case in content["cases"]:
-            if len(taken) == INPUTS_PER_PRESET:
+            if hand_inputs is not None and len(taken) == hand_inputs + GENERATED_INPUTS_PER_PRESET:
                 return [found for _, found in taken.values()]
             rows = case.get("input")
             if rows is None or len(rows["qrels"]) + len(rows["run"]) > limit:

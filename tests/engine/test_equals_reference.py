@@ -44,6 +44,7 @@ from ndcgspec.engine.memory import Inputs, evaluate_inputs
 from ndcgspec.engine.read import Unsupported
 from ndcgspec.engine.scoring import score_files, score_files_plain
 from ndcgspec.engine.stream import score_files_fast
+from ndcgspec.engine.support import COMPUTED
 from ndcgspec.engine.sweep import Sweep
 from ndcgspec.engine.table import TableColumns
 from ndcgspec.measures.grammar import parse_measure
@@ -64,6 +65,13 @@ from ndcgspec.suite.load import case_files, case_inputs, cases_root, iter_cases
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
+
+
+# The engine alone scores only the choices it declares; every path sends the others to the
+# reference (`tests/engine/test_route.py`).
+UNDECLARED = {
+    a["id"]: {c["id"] for c in a["choices"] if c["anchor"] not in COMPUTED} for a in choice_axes()
+}
 
 
 def engine_alone(configs: list[Config], qrels: Any, run: Any) -> list[dict[str, Any]]:
@@ -199,7 +207,9 @@ def trec_files(draw: st.DrawFn) -> tuple[str, str]:
 @given(
     files=trec_files(),
     mappings=st.lists(
-        config_mappings(cutoffs=st.one_of(st.none(), st.integers(1, 6))), min_size=1, max_size=3
+        config_mappings(excluded=UNDECLARED, cutoffs=st.one_of(st.none(), st.integers(1, 6))),
+        min_size=1,
+        max_size=3,
     ),
     block_rows=st.sampled_from([1, 2, 5, stream.BLOCK_ROWS]),
     chunk_bytes=st.sampled_from([16, 64, fast_read.CHUNK_BYTES]),
