@@ -11,22 +11,57 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 
-# Each subcommand and the module whose ``register`` adds it.
-COMMAND_MODULES: dict[str, str] = {
-    "score": "ndcgspec.commands.score",
-    "trec_eval": "ndcgspec.commands.trec_eval",
-    "explain": "ndcgspec.commands.explain",
-    "cases": "ndcgspec.commands.cases",
-    "run": "ndcgspec.commands.run",
-    "report": "ndcgspec.harness.render",
-    "smoke": "ndcgspec.commands.smoke",
-    "identify": "ndcgspec.commands.identify",
-    "predict": "ndcgspec.commands.predict",
-    "matrix": "ndcgspec.commands.matrix",
-    "which": "ndcgspec.commands.which",
-    "compare": "ndcgspec.commands.compare",
-    "diff": "ndcgspec.commands.diff",
+
+@dataclass(frozen=True)
+class Subcommand:
+    """Where a subcommand lives (the module whose ``register`` adds it) and its line in
+    ``ndcgspec --help``, which is printed without importing the module."""
+
+    module: str
+    summary: str
+
+
+COMMANDS: dict[str, Subcommand] = {
+    "score": Subcommand("ndcgspec.commands.score", "score a TREC run against TREC qrels"),
+    "trec_eval": Subcommand(
+        "ndcgspec.commands.trec_eval", "trec_eval's command line and output for its nDCG measures"
+    ),
+    "explain": Subcommand(
+        "ndcgspec.commands.explain_flags",
+        "explain a measure: full form, fingerprint, definitions, citations, a trace",
+    ),
+    "cases": Subcommand("ndcgspec.commands.cases", "generate or check the golden cases"),
+    "run": Subcommand("ndcgspec.commands.run", "run an adapter against the golden cases"),
+    "report": Subcommand("ndcgspec.harness.render", "render a JSONL report of `ndcgspec run`"),
+    "smoke": Subcommand(
+        "ndcgspec.commands.smoke",
+        "check that an adapter works at all, on a handful of trivial cases",
+    ),
+    "identify": Subcommand(
+        "ndcgspec.commands.identify",
+        "fingerprint an nDCG implementation: which choice it makes on every axis",
+    ),
+    "predict": Subcommand(
+        "ndcgspec.commands.predict",
+        "check that a configuration string predicts an adapter on fresh random queries",
+    ),
+    "matrix": Subcommand(
+        "ndcgspec.commands.matrix",
+        "identify every installed built-in adapter and write the conformance matrix",
+    ),
+    "which": Subcommand(
+        "ndcgspec.commands.which_flags", "which configurations reproduce a reported nDCG value"
+    ),
+    "compare": Subcommand(
+        "ndcgspec.commands.compare",
+        "compare runs under every convention: ranks, Kendall's tau, flips",
+    ),
+    "diff": Subcommand(
+        "ndcgspec.commands.diff",
+        "a score-regression gate: fail when a candidate run is worse than a baseline",
+    ),
 }
 
 
@@ -45,8 +80,9 @@ class VersionAction(argparse.Action):
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser for `argv`: when it names a subcommand only that one's module is
-    imported (``score`` needs no harness machinery), otherwise every subcommand of
-    `COMMAND_MODULES` is registered, for the help and the list of valid commands."""
+    imported (``score`` needs no harness machinery), otherwise every subcommand of `COMMANDS`
+    is listed by its summary alone, for the help and the list of valid commands, with none of
+    their modules imported."""
     from importlib import import_module
 
     parser = argparse.ArgumentParser(
@@ -57,10 +93,12 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     words = sys.argv[1:] if argv is None else argv
-    named = words[0] if words and words[0] in COMMAND_MODULES else None
-    for command, module in COMMAND_MODULES.items():
-        if named in (None, command):
-            import_module(module).register(subparsers)
+    named = words[0] if words and words[0] in COMMANDS else None
+    for command, subcommand in COMMANDS.items():
+        if named is None:
+            subparsers.add_parser(command, help=subcommand.summary)
+        elif named == command:
+            import_module(subcommand.module).register(subparsers)
     return parser
 
 
@@ -97,11 +135,12 @@ def _terminable() -> Iterator[None]:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    # Imported here, inside main's try: the reference's modules take most of a start-up, and
-    # Ctrl-C while they load is an interruption like any other.
+    args = build_parser(argv).parse_args(argv)
+    # Imported here, inside main's try, and once the arguments are read: the reference's
+    # modules take most of a start-up, which a help needs none of, and Ctrl-C while they load
+    # is an interruption like any other.
     from ndcgspec.reference.errors import NdcgSpecError
 
-    args = build_parser(argv).parse_args(argv)
     try:
         return int(args.handler(args) or 0)
     except NdcgSpecError as error:

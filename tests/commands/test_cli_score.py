@@ -23,7 +23,7 @@ import pytest
 import yaml
 from conftest import REPO_ROOT
 
-from ndcgspec.commands.cli import COMMAND_MODULES, main
+from ndcgspec.commands.cli import COMMANDS, main
 from ndcgspec.reference import config as config_module
 
 SPEC_VERSION = yaml.safe_load((REPO_ROOT / "spec" / "ndcg.yaml").read_text(encoding="utf-8"))[
@@ -398,7 +398,7 @@ def test_help_lists_every_subcommand(capsys) -> None:
         main(["--help"])
     assert exited.value.code == 0
     listed = capsys.readouterr().out
-    assert all(command in listed for command in COMMAND_MODULES)
+    assert all(command in listed for command in COMMANDS)
     with pytest.raises(SystemExit) as exited:
         main(["no-such-command"])
     assert exited.value.code == 2

@@ -1,0 +1,62 @@
+"""Commands that do not score import only what they use (issue 41): the help of ndcgspec and
+of its subcommands imports none of numpy, mpmath (whose import loads its interval arithmetic)
+or the fast engine. Checked on the modules a fresh interpreter holds after the command, not
+by timing it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("numpy", "mpmath", "mpmath.ctx_iv", "ndcgspec.engine", "ndcgspec.reference.evaluate")
+
+# Runs `main` with the words of argv[1:] and prints, as JSON, which of HEAVY it imported.
+PROBE = """
+import contextlib, io, json, sys
+from ndcgspec.commands.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main(sys.argv[2:])
+    except SystemExit:
+        pass
+print(json.dumps([name for name in json.loads(sys.argv[1]) if name in sys.modules]))
+"""
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["--help"],
+        ["explain", "--help"],
+        ["which", "--help"],
+        ["cases", "--help"],
+        ["cases", "show", "--help"],
+        ["not-a-command"],
+    ],
+    ids=" ".join,
+)
+def test_a_command_that_does_not_score_imports_neither_numpy_nor_mpmath(words: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(HEAVY), *words],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert json.loads(done.stdout) == [], done.stderr
+
+
+def test_the_probe_sees_what_a_scoring_command_imports() -> None:
+    # The same probe on `score --help`, whose module imports the engine: were the probe blind
+    # (a wrong module name, output lost), the test above would pass for nothing.
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(HEAVY), "score", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert "numpy" in json.loads(done.stdout) and "ndcgspec.engine" in json.loads(done.stdout)
