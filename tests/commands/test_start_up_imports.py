@@ -1,7 +1,7 @@
 """Commands that do not score import only what they use (issue 41): the help of ndcgspec and
 of its subcommands imports none of numpy, mpmath (whose import loads its interval arithmetic)
-or the fast engine. Checked on the modules a fresh interpreter holds after the command, not
-by timing it."""
+or the fast engine, and explaining a measure imports no numpy. Checked on the modules a fresh
+interpreter holds after the command, not by timing it."""
 
 from __future__ import annotations
 
@@ -47,6 +47,20 @@ def test_a_command_that_does_not_score_imports_neither_numpy_nor_mpmath(words: l
         check=True,
     )
     assert json.loads(done.stdout) == [], done.stderr
+
+
+def test_explaining_a_measure_imports_neither_numpy_nor_the_engine() -> None:
+    # The explanation is the reference's (its configuration parses with mpmath), not the
+    # fast engine's.
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(HEAVY), "explain", "nDCG@10"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    imported = json.loads(done.stdout)
+    assert "numpy" not in imported and "ndcgspec.engine" not in imported, imported
 
 
 def test_the_probe_sees_what_a_scoring_command_imports() -> None:
