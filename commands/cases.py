@@ -14,8 +14,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.commands.cli import COMMANDS
-
 DEFAULT_JOBS = 2
 
 
@@ -23,7 +21,7 @@ def register(subparsers: Any) -> None:
     """Add ``cases`` with its ``generate``, ``check`` and ``show`` subcommands (what each
     runs is imported when it runs, so that ``--help`` imports neither the reference nor the
     engine)."""
-    parser = subparsers.add_parser("cases", help=COMMANDS["cases"].summary)
+    parser = subparsers.add_parser("cases", help="generate or check the golden cases")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--cases-dir", type=Path, help="the cases folder (default: the suite's)")

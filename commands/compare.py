@@ -32,7 +32,6 @@ from ndcgspec.analysis.comparison import (
 )
 from ndcgspec.analysis.judged import judged_at
 from ndcgspec.analysis.provenance import input_digest, provenance
-from ndcgspec.commands.cli import COMMANDS
 from ndcgspec.commands.compare_tables import latex_table, markdown_table
 from ndcgspec.commands.score_notes import check_shared, missing_note, unjudged_note
 from ndcgspec.commands.significance import exact_string, paired_tests, significance_text
@@ -182,7 +181,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``compare`` subcommand."""
     parser = subparsers.add_parser(
         "compare",
-        help=COMMANDS["compare"].summary,
+        help="compare runs under every convention: ranks, Kendall's tau, flips",
         description="Score every RUN against QRELS under each -m measure (by default "
         f"{', '.join(DEFAULT_CONVENTIONS)}; --presets: every preset) and report how the "
         "conventions spread the scores, reorder the runs, and why, and which differences "

@@ -29,7 +29,6 @@ from xml.sax.saxutils import escape, quoteattr
 from ndcgspec.analysis.coverage import Coverage
 from ndcgspec.analysis.pair_tests import pair_test
 from ndcgspec.analysis.provenance import input_digest, provenance
-from ndcgspec.commands.cli import COMMANDS
 from ndcgspec.commands.significance import bootstrap, exact_string, interval_json
 from ndcgspec.commands.statistics_flags import (
     GATE_TERMS,
@@ -55,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``diff`` subcommand."""
     parser = subparsers.add_parser(
         "diff",
-        help=COMMANDS["diff"].summary,
+        help="a score-regression gate: fail when a candidate run is worse than a baseline",
         description="Compare a CANDIDATE with a BASELINE: two runs scored against --qrels, or "
         "two outputs of 'score --format json' (refused when their configurations differ). "
         "Exit 1 (fail) when the candidate's mean drops by more than --max-drop, when it is "

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import argparse
 
-from ndcgspec.commands.cli import COMMANDS
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``explain`` subcommand."""
     parser = subparsers.add_parser(
         "explain",
-        help=COMMANDS["explain"].summary,
+        help="explain a measure: full form, fingerprint, definitions, citations, a trace",
         description="Explain a measure. With --query, --qrels and --run, also print the "
         "rank-by-rank computation of that query.",
     )

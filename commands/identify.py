@@ -8,7 +8,6 @@ import json
 from collections.abc import Sequence
 
 from ndcgspec.commands.adapter_flags import add_time_arguments
-from ndcgspec.commands.cli import COMMANDS
 from ndcgspec.harness.execution import show_progress
 from ndcgspec.reference import NdcgSpecError
 from ndcgspec.survey.identification import EVIDENCE_SHOWN, CaseError, Identification
@@ -20,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``identify`` subcommand."""
     parser = subparsers.add_parser(
         "identify",
-        help=COMMANDS["identify"].summary,
+        help="fingerprint an nDCG implementation: which choice it makes on every axis",
         description="Run probe cases derived from the golden cases and report, per axis, the "
         "choice the implementation matches, with the case ids that show it.",
     )

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ndcgspec.commands.cli import COMMANDS
 from ndcgspec.harness.outputs import output_path
 from ndcgspec.survey.matrix import write_page
 
@@ -15,7 +14,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``matrix`` subcommand."""
     parser = subparsers.add_parser(
         "matrix",
-        help=COMMANDS["matrix"].summary,
+        help="identify every installed built-in adapter and write the conformance matrix",
         description="Write docs/conformance.md and docs/conformance.html.",
     )
     parser.add_argument("--out", type=Path, default=Path("docs"), help="output folder (docs)")

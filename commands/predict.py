@@ -8,7 +8,6 @@ import argparse
 import json
 
 from ndcgspec.commands.adapter_flags import add_time_arguments
-from ndcgspec.commands.cli import COMMANDS
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import NdcgSpecError
 from ndcgspec.survey.prediction import (
@@ -28,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``predict`` subcommand."""
     parser = subparsers.add_parser(
         "predict",
-        help=COMMANDS["predict"].summary,
+        help="check that a configuration string predicts an adapter on fresh random queries",
         description="Score seeded fresh queries with the adapter and with the reference under "
         "MEASURE; every query is predicted, explained by a declared departure, or shown.",
     )

@@ -16,7 +16,6 @@ import signal
 from pathlib import Path
 
 from ndcgspec.commands.adapter_flags import add_adapter_arguments, command_of, pool_options
-from ndcgspec.commands.cli import COMMANDS
 from ndcgspec.harness.departures import declared_departures
 from ndcgspec.harness.execution import Execution, execute, show_progress
 from ndcgspec.harness.outputs import output_path
@@ -32,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``run`` subcommand."""
     parser = subparsers.add_parser(
         "run",
-        help=COMMANDS["run"].summary,
+        help="run an adapter against the golden cases",
         description="Run an nDCG implementation against the golden cases. Cases whose "
         "configuration the adapter does not declare are unsupported; exit status 1 on any "
         "fail or error.",

@@ -42,7 +42,6 @@ from contextlib import ExitStack
 from functools import partial
 from typing import Any
 
-from ndcgspec.commands.cli import COMMANDS
 from ndcgspec.commands.score_notes import check_shared, missing_note, query_probes, unjudged_note
 from ndcgspec.commands.score_output import json_lines, text_lines
 from ndcgspec.commands.statistics_flags import add_interval_flags, add_seed_flag
@@ -67,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``score`` subcommand."""
     parser = subparsers.add_parser(
         "score",
-        help=COMMANDS["score"].summary,
+        help="score a TREC run against TREC qrels",
         description="nDCG of a TREC run against TREC qrels (gzip, pipes and FIFOs accepted), "
         "or of Parquet, Arrow IPC or CSV tables (a header row; the file named *.csv), per "
         "measure. "

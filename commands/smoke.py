@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 
 from ndcgspec.commands.adapter_flags import add_adapter_arguments, command_of, pool_options
-from ndcgspec.commands.cli import COMMANDS
 from ndcgspec.harness.execution import show_progress
 from ndcgspec.survey.smoke import smoke_test
 
@@ -15,7 +14,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``smoke`` subcommand."""
     parser = subparsers.add_parser(
         "smoke",
-        help=COMMANDS["smoke"].summary,
+        help="check that an adapter works at all, on a handful of trivial cases",
         description="Run a handful of trivial cases under the configuration the adapter "
         "declares first. Exit status 1 when any of them fails or errors.",
     )

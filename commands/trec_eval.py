@@ -33,7 +33,6 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from ndcgspec.commands.cli import COMMANDS
 from ndcgspec.engine.evaluate import evaluate_prepared, prepare
 from ndcgspec.engine.memory import Inputs
 from ndcgspec.engine.memory import qrels_columns as memory_qrels_columns
@@ -99,7 +98,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``trec_eval`` subcommand."""
     parser = subparsers.add_parser(
         "trec_eval",
-        help=COMMANDS["trec_eval"].summary,
+        help="trec_eval's command line and output for its nDCG measures",
         description="trec_eval 10.0's command line for ndcg, ndcg_cut, ndcg_rel and Rndcg "
         "(and runid, num_q): the same measure names, columns, 4 decimals and query order.",
     )

@@ -6,8 +6,6 @@ from __future__ import annotations
 import argparse
 from decimal import Decimal
 
-from ndcgspec.commands.cli import COMMANDS
-
 
 def _gain_map(text: str) -> dict[Decimal, Decimal]:
     """A gain map as written in a measure string, e.g. ``{1:0,2:1,3:3}``."""
@@ -35,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``which`` subcommand."""
     parser = subparsers.add_parser(
         "which",
-        help=COMMANDS["which"].summary,
+        help="which configurations reproduce a reported nDCG value",
         description="List every configuration of the declared space (presets, their one- "
         "and two-axis departures, common cutoffs, gain maps that collapse grades) whose nDCG "
         "of RUN against QRELS reproduces VALUE, most plausible first.",

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
-from ndcgspec.commands.cli import COMMANDS
 from ndcgspec.harness.diagnosis import diagnosis_headline, diagnosis_lines, diagnosis_rows
 from ndcgspec.harness.outcome import OUTCOMES
 from ndcgspec.harness.outputs import output_path
@@ -305,7 +304,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``report`` subcommand."""
     parser = subparsers.add_parser(
         "report",
-        help=COMMANDS["report"].summary,
+        help="render a JSONL report of `ndcgspec run`",
         description="Render a JSONL report (or the .partial file of a killed run).",
     )
     parser.add_argument("report", metavar="FILE.jsonl", type=Path)

@@ -19,7 +19,7 @@ from install_hints import EXTRAS, PROJECT, names_extras
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from ndcgspec.commands.cli import COMMANDS
+from ndcgspec.commands.subcommands import COMMANDS
 from ndcgspec.harness.registry import PEER_ADAPTERS
 
 # Run at the start of every Python process of the command (PYTHONPATH reaches the workers too).

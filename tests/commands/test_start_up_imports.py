@@ -5,11 +5,15 @@ interpreter holds after the command, not by timing it."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
+from importlib import import_module
 
 import pytest
+
+from ndcgspec.commands.subcommands import COMMANDS
 
 HEAVY = ("numpy", "mpmath", "mpmath.ctx_iv", "ndcgspec.engine", "ndcgspec.reference.evaluate")
 
@@ -74,3 +78,12 @@ def test_the_probe_sees_what_a_scoring_command_imports() -> None:
         check=True,
     )
     assert "numpy" in json.loads(done.stdout) and "ndcgspec.engine" in json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_the_summary_listed_without_the_module_is_the_one_it_registers(name: str) -> None:
+    # `ndcgspec --help` prints COMMANDS' summaries; `ndcgspec NAME --help` the module's own.
+    subparsers = argparse.ArgumentParser().add_subparsers()
+    import_module(COMMANDS[name].module).register(subparsers)
+    (choice,) = subparsers._choices_actions
+    assert (choice.dest, choice.help) == (name, COMMANDS[name].summary)
