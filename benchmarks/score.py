@@ -78,18 +78,30 @@ SCORE_DECIMALS = {"short": 2}
 
 
 def write_workload(
-    folder: Path, queries: int, documents: int, ids: str, judged: int = 100, seed: int = 0
+    folder: Path,
+    queries: int,
+    documents: int,
+    ids: str,
+    judged: int = 100,
+    seed: int = 0,
+    decimals: int | None = None,
+    unretrieved: float = 0.2,
 ) -> tuple[Path, Path]:
-    """Qrels and run files: per query `documents` retrieved with 3-decimal scores (2 with short
-    ids; so ties occur), `judged` judgments of which a fifth are of documents the run does not
-    retrieve."""
+    """Qrels and run files: per query `documents` retrieved with `decimals`-decimal scores (by
+    default 3, 2 with short ids; so ties occur), `judged` judgments of which a share
+    `unretrieved` are of documents the run does not retrieve."""
     rng = np.random.default_rng(seed)
-    name, decimals = ID_KINDS[ids], SCORE_DECIMALS.get(ids, 3)
-    qrels_path = folder / f"qrels-{queries}x{documents}-{ids}.txt"
-    run_path = folder / f"run-{queries}x{documents}-{ids}.txt"
+    name = ID_KINDS[ids]
+    decimals = SCORE_DECIMALS.get(ids, 3) if decimals is None else decimals
+    # The workloads of the default shape keep the names earlier runs wrote them under.
+    shape = f"-j{judged}-d{decimals}-u{unretrieved:g}"
+    if (judged, decimals, unretrieved) == (100, SCORE_DECIMALS.get(ids, 3), 0.2):
+        shape = ""
+    qrels_path = folder / f"qrels-{queries}x{documents}-{ids}{shape}.txt"
+    run_path = folder / f"run-{queries}x{documents}-{ids}{shape}.txt"
     if run_path.exists() and qrels_path.exists():
         return qrels_path, run_path
-    retrieved_judged = judged * 4 // 5
+    retrieved_judged = round(judged * (1 - unretrieved))
     weights = 1 / np.sqrt(np.arange(1, documents + 1))
     weights /= weights.sum()
     # Written under temporary names, so that an interrupted run leaves no partial workload.

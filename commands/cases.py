@@ -14,21 +14,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.commands.case_view import adapter_result, case_text, find_case
-from ndcgspec.harness.execution import show_progress
-from ndcgspec.harness.outputs import output_path
-from ndcgspec.reference import NdcgSpecError
-from ndcgspec.suite.check import check
-from ndcgspec.suite.folders import UNKNOWN, data_root
-from ndcgspec.suite.generate import generate, published_available
-from ndcgspec.suite.load import cases_root
-from ndcgspec.suite.manifest import write_manifest
-
 DEFAULT_JOBS = 2
 
 
 def register(subparsers: Any) -> None:
-    """Add ``cases`` with its ``generate`` and ``check`` subcommands."""
+    """Add ``cases`` with its ``generate``, ``check`` and ``show`` subcommands (what each
+    runs is imported when it runs, so that ``--help`` imports neither the reference nor the
+    engine)."""
     parser = subparsers.add_parser("cases", help="generate or check the golden cases")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     common = argparse.ArgumentParser(add_help=False)
@@ -51,6 +43,12 @@ def register(subparsers: Any) -> None:
 
 def run_generate(args: argparse.Namespace) -> int:
     """Write the case files and the manifest; say what was written."""
+    from ndcgspec.harness.outputs import output_path
+    from ndcgspec.suite.folders import UNKNOWN, data_root
+    from ndcgspec.suite.generate import generate, published_available
+    from ndcgspec.suite.load import cases_root
+    from ndcgspec.suite.manifest import write_manifest
+
     started = time.monotonic()
     out = output_path(args.cases_dir or cases_root(), "--cases-dir", folder=True)
     data = args.data_root or data_root()
@@ -65,6 +63,11 @@ def run_generate(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     """Print every problem and a summary; exit 1 when there is a problem."""
+    from ndcgspec.harness.execution import show_progress
+    from ndcgspec.reference.errors import NdcgSpecError
+    from ndcgspec.suite.check import check
+    from ndcgspec.suite.load import cases_root
+
     started = time.monotonic()
     if args.cases_dir is not None and not args.cases_dir.is_dir():
         raise NdcgSpecError(f"{args.cases_dir}: not a folder of case files")
@@ -93,6 +96,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     """Print the case."""
+    from ndcgspec.commands.case_view import adapter_result, case_text, find_case
+
     loaded = find_case(args.case_id, args.cases_dir, args.data_root, args.report, args.measure)
     result = adapter_result(args.case_id, args.report)
     print(case_text(loaded, args.data_root, result), end="")

@@ -12,22 +12,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-# Each subcommand and the module whose ``register`` adds it.
-COMMAND_MODULES: dict[str, str] = {
-    "score": "ndcgspec.commands.score",
-    "trec_eval": "ndcgspec.commands.trec_eval",
-    "explain": "ndcgspec.commands.explain",
-    "cases": "ndcgspec.commands.cases",
-    "run": "ndcgspec.commands.run",
-    "report": "ndcgspec.harness.render",
-    "smoke": "ndcgspec.commands.smoke",
-    "identify": "ndcgspec.commands.identify",
-    "predict": "ndcgspec.commands.predict",
-    "matrix": "ndcgspec.commands.matrix",
-    "which": "ndcgspec.commands.which",
-    "compare": "ndcgspec.commands.compare",
-    "diff": "ndcgspec.commands.diff",
-}
+from ndcgspec.commands.subcommands import COMMANDS
 
 
 class VersionAction(argparse.Action):
@@ -45,8 +30,9 @@ class VersionAction(argparse.Action):
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser for `argv`: when it names a subcommand only that one's module is
-    imported (``score`` needs no harness machinery), otherwise every subcommand of
-    `COMMAND_MODULES` is registered, for the help and the list of valid commands."""
+    imported (``score`` needs no harness machinery), otherwise every subcommand of `COMMANDS`
+    is listed by its summary alone, for the help and the list of valid commands, with none of
+    their modules imported."""
     from importlib import import_module
 
     parser = argparse.ArgumentParser(
@@ -57,10 +43,12 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     words = sys.argv[1:] if argv is None else argv
-    named = words[0] if words and words[0] in COMMAND_MODULES else None
-    for command, module in COMMAND_MODULES.items():
-        if named in (None, command):
-            import_module(module).register(subparsers)
+    named = words[0] if words and words[0] in COMMANDS else None
+    for command, subcommand in COMMANDS.items():
+        if named is None:
+            subparsers.add_parser(command, help=subcommand.summary)
+        elif named == command:
+            import_module(subcommand.module).register(subparsers)
     return parser
 
 
@@ -97,11 +85,12 @@ def _terminable() -> Iterator[None]:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    # Imported here, inside main's try: the reference's modules take most of a start-up, and
-    # Ctrl-C while they load is an interruption like any other.
+    args = build_parser(argv).parse_args(argv)
+    # Imported here, inside main's try, and once the arguments are read: the reference's
+    # modules take most of a start-up, which a help needs none of, and Ctrl-C while they load
+    # is an interruption like any other.
     from ndcgspec.reference.errors import NdcgSpecError
 
-    args = build_parser(argv).parse_args(argv)
     try:
         return int(args.handler(args) or 0)
     except NdcgSpecError as error:

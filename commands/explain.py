@@ -41,46 +41,6 @@ TRACE_COLUMNS = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``explain`` subcommand."""
-    parser = subparsers.add_parser(
-        "explain",
-        help="explain a measure: full form, fingerprint, definitions, citations, a trace",
-        description="Explain a measure. With --query, --qrels and --run, also print the "
-        "rank-by-rank computation of that query.",
-    )
-    parser.add_argument(
-        "measure", nargs="?", metavar="MEASURE", help="a measure string or preset name"
-    )
-    parser.add_argument(
-        "--choices",
-        action="store_true",
-        help="list the choice ids of every axis, as adapters declare them, and exit",
-    )
-    parser.add_argument("--query", metavar="QID", help="the query to trace")
-    parser.add_argument("--qrels", metavar="FILE", help="qrels file for the trace")
-    parser.add_argument("--run", metavar="FILE", help="run file for the trace")
-    parser.add_argument(
-        "--cite",
-        action="store_true",
-        help="print only the paragraph to paste into a paper (at most six lines) and the "
-        "BibTeX entry",
-    )
-    parser.add_argument(
-        "--long",
-        action="store_true",
-        help="with --cite: the paragraph names every axis's setting in the spec's words, with "
-        "its anchor",
-    )
-    parser.add_argument(
-        "--result",
-        metavar="FILE",
-        help="with --cite: a JSON result of score, compare or diff of this measure, whose "
-        "inputs' digests and versions the paragraph then names",
-    )
-    parser.set_defaults(handler=run_explain)
-
-
 def _param_text(value: Any) -> str:
     """A parameter as `Config.to_mapping` gives it, written as in a measure string."""
     if isinstance(value, dict):
@@ -216,10 +176,8 @@ def citing_details(config: Config) -> str:
 
 
 def _fixed(value: mpmath.mpf | Decimal | None) -> str:
-    if value is None:
-        return "-"
-    exact = Decimal(value) if isinstance(value, Decimal) else Decimal(decimal_string(value))
-    return f"{exact:.{TRACE_DECIMALS}f}"
+    exact = value if isinstance(value, Decimal) else decimal_string(value)
+    return "-" if exact is None else f"{Decimal(exact):.{TRACE_DECIMALS}f}"
 
 
 def trace_lines(result: QueryResult) -> list[str]:

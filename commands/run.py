@@ -28,7 +28,7 @@ from ndcgspec.reference import NdcgSpecError
 from ndcgspec.survey.diagnosis import diagnose
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``run`` subcommand."""
     parser = subparsers.add_parser(
         "run",

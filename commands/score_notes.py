@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
-from ndcgspec.engine.stream import QueryPresence
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import rounding
 from ndcgspec.reference.errors import InputError
+
+if TYPE_CHECKING:
+    # A type only: `explain`, which prints through this module's `rounded`, needs no engine.
+    from ndcgspec.engine.stream import QueryPresence
 
 
 def query_probes() -> list[Config]:

@@ -24,8 +24,6 @@ from ndcgspec.analysis.convention_search import (
     written_decimals,
 )
 from ndcgspec.analysis.space import DEFAULT_CUTOFFS
-from ndcgspec.measures.grammar import parse_measure
-from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import held
 from ndcgspec.reference.decimals import (
     OUTPUT_DIGITS,
@@ -33,7 +31,7 @@ from ndcgspec.reference.decimals import (
     parse_decimal,
     working_precision,
 )
-from ndcgspec.reference.errors import ConfigError, NdcgSpecError
+from ndcgspec.reference.errors import NdcgSpecError
 
 SHOWN_DIGITS = 10
 
@@ -125,72 +123,6 @@ def answer_text(answer: Answer, top: int) -> list[str]:
         for number, group in enumerate(answer.closest[:top], 1):
             lines += _group_lines(number, group, target)
     return lines
-
-
-def _gain_map(text: str) -> dict[Decimal, Decimal]:
-    """A gain map as written in a measure string, e.g. ``{1:0,2:1,3:3}``."""
-    try:
-        config = parse_measure(f"nDCG(gain=map,gain_map={text})")
-    except ConfigError as error:
-        raise argparse.ArgumentTypeError(f"not a gain map {text!r}: {error}") from None
-    return dict(config.param("gain_map"))
-
-
-def _cutoff(text: str) -> int:
-    try:
-        return Config.from_mapping({"cutoff": text}).cutoff or 0
-    except ConfigError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``which`` subcommand."""
-    parser = subparsers.add_parser(
-        "which",
-        help="which configurations reproduce a reported nDCG value",
-        description="List every configuration of the declared space (presets, their one- "
-        "and two-axis departures, common cutoffs, gain maps that collapse grades) whose nDCG "
-        "of RUN against QRELS reproduces VALUE, most plausible first.",
-    )
-    parser.add_argument("qrels", metavar="QRELS", help="qrels file: qid iter docid label")
-    parser.add_argument("run", metavar="RUN", help="run file: qid Q0 docid rank score tag")
-    parser.add_argument("value", metavar="VALUE", help="the reported value, e.g. 0.4040")
-    parser.add_argument(
-        "--decimals",
-        type=int,
-        metavar="D",
-        help="decimals the value was reported with (default: as many as VALUE is written with)",
-    )
-    parser.add_argument("--top", type=int, default=10, metavar="N", help="groups shown (10)")
-    parser.add_argument(
-        "--cutoff",
-        action="append",
-        type=_cutoff,
-        default=[],
-        metavar="K",
-        help="also search cutoff K (repeatable)",
-    )
-    parser.add_argument(
-        "--gain-map",
-        action="append",
-        type=_gain_map,
-        default=[],
-        metavar="MAP",
-        help="also search this gain map, written as in a measure: {1:3,2:9} (repeatable)",
-    )
-    parser.add_argument(
-        "--extra-fields",
-        action="store_true",
-        help="ignore text after the sixth field of a run line, as trec_eval does",
-    )
-    parser.add_argument(
-        "--above-one",
-        action="store_true",
-        help="search for a VALUE above 1 as written (negative=keep-in-ideal can give one), "
-        "not refuse it as a percentage",
-    )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.set_defaults(handler=run_which)
 
 
 def run_which(args: argparse.Namespace) -> int:

@@ -22,6 +22,10 @@ _GROUP_SEED = np.uint64(0x9E3779B97F4A7C15)
 # Rows hashed per table when finding duplicates, and per lookup: tables and their
 # temporaries stay small (a few MiB).
 BLOCK_ROWS = 1 << 18
+# The most slots a table is made sparser than twice its keys for: past it, filling the table
+# (and the cache misses of probing it) cost more than the probes a sparser table saves; with
+# 1,000 judgments per query, 5,000 queries asked for 2^27 slots, 512 MiB (issue 41).
+SPARSE_SLOTS = 1 << 23
 
 
 def key_hashes(groups: np.ndarray, words: np.ndarray) -> np.ndarray:
@@ -45,7 +49,8 @@ class KeyTable:
     def __init__(self, groups: np.ndarray, words: np.ndarray, load: int = 2) -> None:
         self.groups, self.words = groups, words
         count = len(groups)
-        self.mask = (1 << max(1, (load * count - 1).bit_length())) - 1
+        slots = max(2 * count, min(load * count, SPARSE_SLOTS))
+        self.mask = (1 << max(1, (slots - 1).bit_length())) - 1
         self.table: np.ndarray = np.full(
             self.mask + 1, -1, np.int64 if count >= 2**31 else np.int32
         )
@@ -291,30 +296,28 @@ def _exact_duplicates(qidx: np.ndarray, words: np.ndarray) -> np.ndarray:
     return np.array(later, np.int64)
 
 
-def docid_rank(words: np.ndarray) -> np.ndarray:
-    """Each row's rank in the order of the reference's `ties.docid_key`, the UTF-8 bytes of
-    the id (``ndcg.ties.docid-asc``); equal ids, equal ranks. The words hold exactly those
-    bytes, big-endian and zero-padded, and no id holds a NUL (``ndcg.input``), so ordering
-    rows by their words as unsigned integers is ordering them by `docid_key`."""
-    order = np.lexsort(words.T[::-1])
-    in_order = words[order]
-    new_id = np.ones(len(words), bool)
-    new_id[1:] = np.any(in_order[1:] != in_order[:-1], axis=1)
-    rank = np.empty(len(words), np.int64)
-    rank[order] = np.cumsum(new_id) - 1
-    return rank
+def docid_keys(words: np.ndarray, descending: bool = False) -> tuple[np.ndarray, ...]:
+    """The `np.lexsort` keys that order rows as the reference's `ties.docid_key`, the UTF-8
+    bytes of the id (``ndcg.ties.docid-asc``), or its reverse (``docid-desc``); equal ids
+    keep their order (lexsort is stable). The words hold exactly those bytes, big-endian and
+    zero-padded, and no id holds a NUL (``ndcg.input``), so ordering rows by their words as
+    unsigned integers is ordering them by `docid_key`; a word's bitwise complement reverses
+    that order."""
+    keys = ~words if descending else words
+    return tuple(keys.T[::-1])
 
 
-# The sort key of each row of a tie group whose gains differ, by ``ndcg.ties`` choice; None
-# where the order within a group changes nothing computed here (``input`` keeps run order,
-# ``average`` credits every member with the group's mean gain).
-TIE_KEYS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray] | None] = {
+# The `np.lexsort` keys (least significant first) of the rows of tie groups whose gains
+# differ, by ``ndcg.ties`` choice; None where the order within a group changes nothing
+# computed here (``input`` keeps run order, ``average`` credits every member with the
+# group's mean gain).
+TIE_KEYS: dict[str, Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, ...]] | None] = {
     "input": None,
     "average": None,
-    "docid-desc": lambda words, gains: -docid_rank(words),
-    "docid-asc": lambda words, gains: docid_rank(words),
-    "pessimistic": lambda words, gains: gains,
-    "optimistic": lambda words, gains: -gains,
+    "docid-desc": lambda words, gains: docid_keys(words, descending=True),
+    "docid-asc": lambda words, gains: docid_keys(words),
+    "pessimistic": lambda words, gains: (gains,),
+    "optimistic": lambda words, gains: (-gains,),
 }
 
 
@@ -392,7 +395,7 @@ def rank_config(
         reorder = np.flatnonzero(np.repeat(lowest != highest, sizes))
         keys = tie_key(ranked.words[rows[reorder]], gain_class[reorder])
         # lexsort is stable: equal keys keep run order, as the reference's sorted().
-        gain_class[reorder] = gain_class[reorder][np.lexsort((keys, group[reorder]))]
+        gain_class[reorder] = gain_class[reorder][np.lexsort((*keys, group[reorder]))]
     starts = ranked.query_starts
     if keep is None:
         lengths = np.diff(np.r_[starts, len(label)]).astype(np.int64)

@@ -326,7 +326,7 @@ RENDERERS: dict[str, Callable[[Report], str]] = {
 }
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``report`` subcommand."""
     parser = subparsers.add_parser(
         "report",

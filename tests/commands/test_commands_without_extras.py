@@ -19,7 +19,7 @@ from install_hints import EXTRAS, PROJECT, names_extras
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from ndcgspec.commands.cli import COMMAND_MODULES
+from ndcgspec.commands.subcommands import COMMANDS
 from ndcgspec.harness.registry import PEER_ADAPTERS
 
 # Run at the start of every Python process of the command (PYTHONPATH reaches the workers too).
@@ -130,7 +130,7 @@ def test_the_blocker_hides_an_installed_optional_library(plain_env: dict[str, st
 def test_every_help_and_version_works_with_the_core_dependencies_alone(
     plain_env: dict[str, str], tmp_path: Path
 ) -> None:
-    commands = [["--help"], ["--version"], *([c, "--help"] for c in COMMAND_MODULES)]
+    commands = [["--help"], ["--version"], *([c, "--help"] for c in COMMANDS)]
     failed = [
         f"ndcgspec {' '.join(p.args)}: exit {p.returncode}: {p.stderr.strip()[-300:]}"
         for p in run_all(commands, plain_env, tmp_path)

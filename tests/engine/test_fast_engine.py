@@ -239,16 +239,20 @@ _ID_CHARACTERS = st.characters(
 @settings(max_examples=examples(100), deadline=None)
 @given(ids=st.lists(st.text(_ID_CHARACTERS, min_size=1, max_size=30), min_size=1, max_size=40))
 def test_the_engine_orders_document_ids_by_the_reference_docid_key(ids: list[str]) -> None:
-    """``ndcg.ties.docid-asc``: the engine's rank of each id read from a file sorts the ids as
-    the reference's `ties.docid_key` does, equal ids ranking equal."""
+    """``ndcg.ties.docid-asc`` and ``docid-desc``: the engine's keys of the ids read from a
+    file sort them as the reference's `ties.docid_key` does, and its reverse; equal ids keep
+    their order, as in the reference's stable sorted()."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "qrels"
         path.write_text("".join(f"q{i} 0 {d} 1\n" for i, d in enumerate(ids)), encoding="utf-8")
         with opened(path) as source:
             words = fast_read.read_qrels_columns(source).words
-    place = rank.docid_rank(words)
-    keys = sorted({ties.docid_key(d) for d in ids})
-    assert place.tolist() == [keys.index(ties.docid_key(d)) for d in ids]
+    rows = list(range(len(ids)))
+    ascending = sorted(rows, key=lambda i: ties.docid_key(ids[i]))
+    descending = sorted(rows, key=lambda i: ties.docid_key(ids[i]), reverse=True)
+    # sorted(reverse=True) keeps equal ids in their order too.
+    assert np.lexsort(rank.docid_keys(words)).tolist() == ascending
+    assert np.lexsort(rank.docid_keys(words, descending=True)).tolist() == descending
 
 
 def test_keys_whose_hashes_collide_are_compared_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
