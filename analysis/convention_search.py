@@ -101,7 +101,9 @@ def evaluate_space(
     groups: dict[Signature, Group] = {}
     keys: dict[int, Any] = {}
     # Many configurations share one Scores object (the sweep's cache): its group is found once.
-    group_of: dict[int, Group] = {}
+    # Each entry holds its Scores too: one the reference computed is kept by nothing else, and
+    # once freed its id would name the next one's group.
+    group_of: dict[int, tuple[Scores, Group]] = {}
     rejected = 0
     for candidate in tqdm(candidates, desc="which", unit="config", disable=not progress):
         config = candidate.config
@@ -111,9 +113,11 @@ def evaluate_space(
         if isinstance(result, InputError):
             rejected += 1
             continue
-        group = group_of.get(id(result))
-        if group is None:
-            group = group_of[id(result)] = groups.setdefault(result.signature(), Group(result))
+        if id(result) in group_of:
+            group = group_of[id(result)][1]
+        else:
+            group = groups.setdefault(result.signature(), Group(result))
+            group_of[id(result)] = (result, group)
         group.members.append(candidate)
     return Searched(
         groups=sorted(groups.values(), key=lambda g: g.best.order),
