@@ -104,6 +104,11 @@ def sample(departures: Sequence[Departure], count: int, seed: int = 0) -> list[D
     return random.Random(seed).sample(list(departures), min(count, len(departures)))
 
 
+_VERDICTS: dict[tuple[str, str, str, str], bool | None] = {}
+"""The bed's verdicts by probe, asked configuration and the two answers compared: the
+departures of one preset answer most probes alike, and judging is the bed's costliest step."""
+
+
 def identified(departure: Departure, probes: Sequence[ProbeInput]) -> JointFit:
     """The joint search's fit of the implementation's answers, asked under its declaration."""
     axes = [a["id"] for a in choice_axes()]
@@ -111,7 +116,10 @@ def identified(departure: Departure, probes: Sequence[ProbeInput]) -> JointFit:
     def met(probe: ProbeInput, config: Config) -> bool | None:
         sent = replaced(departure.declared, cutoff=probe.config.cutoff)
         computed = replaced(departure.truth, cutoff=probe.config.cutoff)
-        return meets(probe, config, _answer(probe, computed), sent, *EXACT)
+        key = (probe.case_id, sent.full(), outcome_key(probe, computed), outcome_key(probe, config))
+        if key not in _VERDICTS:
+            _VERDICTS[key] = meets(probe, config, _answer(probe, computed), sent, *EXACT)
+        return _VERDICTS[key]
 
     return joint_fit(departure.declared, axes, probes, met)
 

@@ -48,13 +48,14 @@ from ndcgspec.survey.extra_probes import (
 from ndcgspec.survey.identification import (
     CHOSEN_CUTOFF,
     EVIDENCE_SHOWN,
+    MET,
     NONE,
-    NONE_SHARE,
     NOT_OBSERVABLE,
     AxisFinding,
     Identification,
     own_configuration,
 )
+from ndcgspec.survey.joint_search import JointFit, answers_fit
 from ndcgspec.survey.probes import (
     ProbeInput,
     analysis_pool,
@@ -68,51 +69,27 @@ from ndcgspec.survey.probes import (
 )
 
 
-def _outside_the_spec(findings: Sequence[AxisFinding], total: int) -> list[set[str]]:
-    """For each finding, the probes that a finding of another axis, one with a verdict,
-    cannot explain.
-
-    Such a probe shows a behaviour no single choice describes (a query judged empty by its
-    labels, say), so a choice it meets on another axis meets it by coincidence and is no
-    evidence there. They are set aside only while they are fewer than half of the probes:
-    more would mean the verdicts themselves are in doubt."""
-    outside = {case for f in findings if f.choices for case in f.unexplained}
-    if 2 * len(outside) >= total:
-        return [set() for _ in findings]
-    return [
-        {
-            case
-            for other in findings
-            if other.choices and other.axis != f.axis
-            for case in other.unexplained
-        }
-        for f in findings
-    ]
-
-
-def _mostly_unexplained(finding: AxisFinding) -> bool:
-    """Whether the finding is "none of the spec's choices" because most of its probes meet no
-    choice (or none meets any)."""
-    return finding.status == NONE and len(finding.unexplained) > NONE_SHARE * finding.probes
-
-
-def _record_set_aside(
-    findings: Sequence[AxisFinding], earlier: Sequence[AxisFinding], aside: Sequence[set[str]]
-) -> None:
-    """Record on each finding the probes `_outside_the_spec` set aside that bore on its axis."""
-    for finding, before, cases in zip(findings, earlier, aside, strict=True):
-        finding.set_aside = sorted(cases & {*before.evidence, *before.disagreeing})
+def _as_departed(finding: AxisFinding, fit: JointFit) -> AxisFinding:
+    """The finding on an axis the joint search found departed: no choice of the spec explains
+    the probes attributed to it, so its verdict is "none", the choice that explains the
+    others the closest."""
+    if finding.axis not in fit.departed or finding.status != MET:
+        return finding
+    closest = fit.configuration.choice(finding.axis)
+    attributed = sorted(fit.attributed[finding.axis])
+    return replace(
+        finding,
+        status=NONE,
+        choices=[],
+        closest=closest,
+        evidence=finding.support.get(closest, []),
+        disagreeing=attributed,
+        unexplained=sorted({*finding.unexplained, *attributed}),
+    )
 
 
 def _depends_on(probe: ProbeInput, config: Config, axes: set[str]) -> bool:
     return any(distinguishing(probe, replaced(config, cutoff=probe.config.cutoff), a) for a in axes)
-
-
-def _local(axis_id: str, config: Config, probes: Sequence[ProbeInput]) -> bool:
-    """Whether fewer than half of the probes depend on the axis: only such an axis can be
-    set aside without setting aside the evidence about every other (the discount, on which
-    nearly every answer depends, never can)."""
-    return 2 * sum(_depends_on(p, config, {axis_id}) for p in probes) < len(probes)
 
 
 def _identified(own: Config, findings: Sequence[AxisFinding]) -> Config:
@@ -189,51 +166,38 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
         AxisFinding(axis_id, own.choice(axis_id), NOT_OBSERVABLE, reason=reason)
         for axis_id, reason in hidden.items()
     ]
-    # Pass 1 takes the adapter's declared choices as the truth of the other axes; pass 2 takes
-    # what pass 1 found, and leaves out the probes that depend on an axis none of whose
-    # choices the adapter meets, since they cannot tell anything about the others. Pass 3, if
-    # needed, sets aside on each axis the probes another axis cannot explain.
+    # One joint search over every choice the spec declares: the configuration and the fewest
+    # departed axes that explain the answers; each axis's finding then reads its probes with
+    # every other axis as found, leaving out only those another departure explains.
+    fit = answers_fit(
+        own,
+        [a["id"] for a in choice_axes() if a["id"] not in hidden],
+        probes,
+        answers,
+        numbers,
+        trust_rejections=refused is None,
+    )
     findings: list[AxisFinding] = []
-    identified, confounders = own, set()
-    aside: list[set[str]] = [set() for _ in plans]
-    for step in range(3):
-        earlier = findings
-        findings = [
-            identify_axis(
-                a,
-                asked,
-                replaced(identified, **{a: asked.choice(a)}),
-                [
-                    p
-                    for p in probes
-                    if p.case_id not in aside[i]
-                    and not _depends_on(p, identified, confounders - {a})
-                ],
-                command,
-                numbers,
-                trust_rejections=refused is None,
-            )
-            for i, (a, asked) in enumerate(plans)
-        ]
-        identified = _identified(own, findings)
-        confounders = {
-            f.axis
-            for f in findings
-            if not f.choices and f.asked == own.choice(f.axis) and _local(f.axis, own, probes)
-        }
-        if step == 1:
-            aside = _outside_the_spec(findings, len(probes))
-            if not any(aside):
-                break
-    if any(aside):
-        _record_set_aside(findings, earlier, aside)
-        # Setting probes aside may settle which choice is met where probes met different
-        # ones, never find a choice where most of the evidence met none (`NONE_SHARE`).
-        findings = [
-            replace(before, set_aside=f.set_aside) if _mostly_unexplained(before) else f
-            for f, before in zip(findings, earlier, strict=True)
-        ]
-        identified = _identified(own, findings)
+    for a, asked in plans:
+        aside = fit.set_aside_for(a)
+        finding = identify_axis(
+            a,
+            asked,
+            replaced(fit.configuration, **{a: asked.choice(a)}),
+            [p for p in probes if p.case_id not in aside],
+            command,
+            numbers,
+            trust_rejections=refused is None,
+        )
+        finding.set_aside = sorted(
+            p.case_id
+            for p in probes
+            if p.case_id in aside
+            and distinguishing(p, replaced(fit.configuration, cutoff=p.config.cutoff), a)
+        )
+        findings.append(_as_departed(finding, fit) if asked.choice(a) == own.choice(a) else finding)
+    identified = _identified(own, findings)
+    confounders = set(fit.departed)
     order = [a["id"] for a in choice_axes()]
     findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
     cutoff = chosen_cutoff(

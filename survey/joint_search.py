@@ -24,6 +24,7 @@ from ndcgspec.survey.probes import (
     ProbeInput,
     distinguishing,
     meets,
+    outcome_key,
     replaced,
     with_choice,
 )
@@ -63,13 +64,16 @@ class _Table:
         self.probes = probes
         self.axes = axes
         self._met = met
-        self._verdicts: dict[tuple[str, Config], bool | None] = {}
+        self._verdicts: dict[tuple[str, str], bool | None] = {}
         self._depends: dict[tuple[str, Config, str], bool] = {}
 
     def verdict(self, probe: ProbeInput, config: Config) -> bool | None:
-        key = (probe.case_id, config)
+        # Keyed by the reference's answer, not the configuration: most candidates answer a
+        # probe alike, and judging an answer is the search's costliest step.
+        placed = replaced(config, cutoff=probe.config.cutoff)
+        key = (probe.case_id, outcome_key(probe, placed))
         if key not in self._verdicts:
-            self._verdicts[key] = self._met(probe, replaced(config, cutoff=probe.config.cutoff))
+            self._verdicts[key] = self._met(probe, placed)
         return self._verdicts[key]
 
     def depends(self, probe: ProbeInput, config: Config, axis_id: str) -> bool:
@@ -108,6 +112,11 @@ def _neighbours(config: Config, axes: Sequence[str]) -> list[Config]:
     return found
 
 
+PAIRED_MOVES = 8
+"""Where no single change lowers the cost, the changes of two axes tried start from this many
+of the best single changes: enough for two axes whose changes each mend nothing alone."""
+
+
 def _descend(
     table: _Table, config: Config, axes: Sequence[str], departed: Sequence[str], start: Config
 ) -> tuple[Config, tuple[int, int, int]]:
@@ -115,37 +124,64 @@ def _descend(
     change of two axes at once where no single change does and probes are still missed (two
     departures from the declaration may each break probes the other's change alone cannot
     mend)."""
-    cost = _cost(table, config, departed, start)
+
+    def cost_of(candidate: Config) -> tuple[int, int, int]:
+        return _cost(table, candidate, departed, start)
+
+    cost = cost_of(config)
     while cost[1]:
-        moves = _neighbours(config, axes)
-        best = min(moves, key=lambda c: _cost(table, c, departed, start), default=config)
-        best_cost = _cost(table, best, departed, start)
-        if best_cost >= cost:
-            pairs = [n for m in moves for n in _neighbours(m, axes)]
-            best = min(pairs, key=lambda c: _cost(table, c, departed, start), default=config)
-            best_cost = _cost(table, best, departed, start)
-            if best_cost >= cost:
+        moves = sorted(_neighbours(config, axes), key=cost_of)
+        if not moves:
+            break
+        best = moves[0]
+        if cost_of(best) >= cost:
+            pairs = [n for m in moves[:PAIRED_MOVES] for n in _neighbours(m, axes)]
+            best = min(pairs, key=cost_of, default=config)
+            if cost_of(best) >= cost:
                 break
-        config, cost = best, best_cost
+        config, cost = best, cost_of(best)
     return config, cost
+
+
+def _departures(
+    table: _Table, config: Config, axes: Sequence[str]
+) -> tuple[tuple[int, int], tuple[str, ...]]:
+    """The fewest axes (at most `MOST_DEPARTED`) whose departure explains the most probes
+    `config` misses, with how many stay unexplained. Among as many explaining as much, those
+    on which the fewest met probes depend: a departure shows on the probes that depend on its
+    axis, and the discount, on which nearly every answer depends, would otherwise explain
+    every miss."""
+    missed = table.misses(config)
+    met = [p for p in table.probes if table.verdict(p, config)]
+
+    def cost(departed: tuple[str, ...]) -> tuple[int, int]:
+        unexplained = sum(not any(table.depends(p, config, a) for a in departed) for p in missed)
+        contradicted = sum(any(table.depends(p, config, a) for a in departed) for p in met)
+        return unexplained, contradicted
+
+    best: tuple[tuple[int, int], tuple[str, ...]] = ((len(missed), 0), ())
+    for size in range(1, MOST_DEPARTED + 1):
+        if best[0][0] == 0:
+            break
+        for departed in combinations(axes, size):
+            found = cost(departed)
+            if found < best[0]:
+                best = (found, departed)
+    return best
 
 
 def joint_fit(
     start: Config, axes: Sequence[str], probes: Sequence[ProbeInput], met: Met
 ) -> JointFit:
     """The configuration and the fewest departed axes (at most `MOST_DEPARTED`) that explain
-    the most probes, searched over every choice of `axes` from the declared `start`."""
+    the most probes, searched over every choice of `axes` from the declared `start`: first
+    the configuration that misses the fewest probes, then the departures that explain its
+    misses, then the configuration again with the probes they explain left out."""
     table = _Table(probes, met, axes)
-    fitted, cost = _descend(table, start, axes, (), start)
-    best: tuple[tuple[int, int, int], Config, tuple[str, ...]] = (cost, fitted, ())
-    for size in range(1, MOST_DEPARTED + 1):
-        if best[0][0] == 0:
-            break
-        for departed in combinations(axes, size):
-            found, found_cost = _descend(table, best[1], axes, departed, start)
-            if found_cost < best[0]:
-                best = (found_cost, found, departed)
-    _, configuration, departed = best
+    configuration, _ = _descend(table, start, axes, (), start)
+    _, departed = _departures(table, configuration, axes)
+    if departed:
+        configuration, _ = _descend(table, configuration, axes, departed, start)
     missed = table.misses(configuration)
     attributed = {
         a: tuple(p.case_id for p in missed if table.depends(p, configuration, a)) for a in departed
@@ -162,13 +198,18 @@ def answers_fit(
     probes: Sequence[ProbeInput],
     answers: Mapping[tuple[str, str], Answer],
     numbers: NumberFormat,
+    trust_rejections: bool = True,
 ) -> JointFit:
     """`joint_fit` of the adapter's `answers` to the probes, each asked under its own
-    configuration `own` at the probe's cutoff."""
+    configuration `own` at the probe's cutoff. A rejection is evidence only when the adapter
+    rejects no input its own configuration accepts (`trust_rejections`): otherwise it may
+    refuse for a reason no axis explains."""
 
     def met(probe: ProbeInput, config: Config) -> bool | None:
         sent = replaced(own, cutoff=probe.config.cutoff)
         answer = answers.get((probe.case_id, sent.full()))
-        return None if answer is None else meets(probe, config, answer, sent, *numbers)
+        if answer is None or ("rejected" in answer.result and not trust_rejections):
+            return None
+        return meets(probe, config, answer, sent, *numbers)
 
     return joint_fit(own, axes, probes, met)
