@@ -1,9 +1,14 @@
 """Identification (``ndcgspec identify``): a black-box fingerprint of an nDCG implementation.
 
-For every axis of ``spec/ndcg.yaml`` it finds the golden inputs whose answers differ between
-the axis's choices while every other axis stays at the adapter's own choice, asks the adapter
-for them and reports the choice whose reference answers it meets on all of them, "none of the
-spec's choices" with the cases that disagree, or "not observable through this API". It then
+It asks the adapter every probe under its own configuration, and one joint search
+(``survey/joint_search.py``) finds the configuration of the spec's choices and the fewest axes
+departing from every choice that together explain the answers; the declared configuration is
+only where the search starts. For every axis of ``spec/ndcg.yaml`` it then takes the golden
+inputs whose answers differ between the axis's choices while every other axis stays as the
+search found it, and reports the choice whose reference answers the adapter meets on all of
+them, "none of the spec's choices" with the cases that disagree (an axis the search found
+departed), or "not observable through this API"; a probe another departed axis explains is no
+evidence there. It then
 probes what lies outside the axes: a cutoff the implementation chooses itself when asked for
 the whole ranking (which then belongs to its configuration), scores 1e-9 and 1e-12 apart
 (relative) that it ties under its own tie rule, decimals one double apart that its number reader
@@ -15,8 +20,7 @@ The findings are data (``survey/identification.py``: `AxisFinding`, `Observation
 the command's text output (``commands/identify.py``), ``--format json`` and the conformance
 matrix render. Each axis's finding is ``survey/axis_identification.py``'s, and the probes
 beyond the axes are ``survey/extra_probes.py`` and ``survey/answer_observations.py``; this
-module runs them in turn, the passes over the axes that take each other's findings into
-account, and finds the closest preset. All the harness knows of the adapter beyond its answers
+module runs them in turn and finds the closest preset. All the harness knows of the adapter beyond its answers
 is its start reply, what it cannot be shown included (``observability``): the adapter runs in
 worker processes only.
 """
