@@ -6,29 +6,27 @@ departing from every choice that together explain the answers; the declared conf
 only where the search starts. For every axis of ``spec/ndcg.yaml`` it then takes the golden
 inputs whose answers differ between the axis's choices while every other axis stays as the
 search found it, and reports the choice whose reference answers the adapter meets on all of
-them, "none of the spec's choices" with the cases that disagree (an axis the search found
-departed), or "not observable through this API"; a probe another departed axis explains is no
-evidence there. It then
-probes what lies outside the axes: a cutoff the implementation chooses itself when asked for
-the whole ranking (which then belongs to its configuration), scores 1e-9 and 1e-12 apart
-(relative) that it ties under its own tie rule, decimals one double apart that its number reader
-takes for equal, per-query values it leaves undefined or out where its configuration gives a
-number, and the ranking length from which its tie order departs from its tie rule. Finally it
-gives the canonical configuration and the closest preset.
+them, "none of the spec's choices" with the cases that disagree, or "not observable through this
+API"; a probe another departed axis explains is no evidence there. It then probes what lies
+outside the axes: a cutoff the implementation chooses itself when asked for the whole ranking
+(which then belongs to its configuration), scores 1e-9 and 1e-12 apart (relative) that it ties
+under its own tie rule, decimals one double apart that its number reader takes for equal, per-
+query values it leaves undefined or out where its configuration gives a number, and the ranking
+length from which its tie order departs from its tie rule. Finally it gives the canonical
+configuration and the closest preset.
 
 The findings are data (``survey/identification.py``: `AxisFinding`, `Observation`), which
 the command's text output (``commands/identify.py``), ``--format json`` and the conformance
 matrix render. Each axis's finding is ``survey/axis_identification.py``'s, and the probes
 beyond the axes are ``survey/extra_probes.py`` and ``survey/answer_observations.py``; this
-module runs them in turn and finds the closest preset. All the harness knows of the adapter beyond its answers
-is its start reply, what it cannot be shown included (``observability``): the adapter runs in
-worker processes only.
+module runs them in turn and finds the closest preset. All the harness knows of the adapter
+beyond its answers is its start reply, what it cannot be shown included (``observability``):
+the adapter runs in worker processes only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ndcgspec.harness.adapters.base import declared_number_format, declared_view
 from ndcgspec.harness.pool import declared_adapter, shared_pools
@@ -52,14 +50,13 @@ from ndcgspec.survey.extra_probes import (
 from ndcgspec.survey.identification import (
     CHOSEN_CUTOFF,
     EVIDENCE_SHOWN,
-    MET,
     NONE,
     NOT_OBSERVABLE,
     AxisFinding,
     Identification,
     own_configuration,
 )
-from ndcgspec.survey.joint_search import JointFit, answers_fit
+from ndcgspec.survey.joint_search import answers_fit
 from ndcgspec.survey.probes import (
     ProbeInput,
     analysis_pool,
@@ -71,25 +68,6 @@ from ndcgspec.survey.probes import (
     replaced,
     with_choice,
 )
-
-
-def _as_departed(finding: AxisFinding, fit: JointFit) -> AxisFinding:
-    """The finding on an axis the joint search found departed: no choice of the spec explains
-    the probes attributed to it, so its verdict is "none", the choice that explains the
-    others the closest."""
-    if finding.axis not in fit.departed or finding.status != MET:
-        return finding
-    closest = fit.configuration.choice(finding.axis)
-    attributed = sorted(fit.attributed[finding.axis])
-    return replace(
-        finding,
-        status=NONE,
-        choices=[],
-        closest=closest,
-        evidence=finding.support.get(closest, []),
-        disagreeing=attributed,
-        unexplained=sorted({*finding.unexplained, *attributed}),
-    )
 
 
 def _depends_on(probe: ProbeInput, config: Config, axes: set[str]) -> bool:
@@ -173,14 +151,15 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     # One joint search over every choice the spec declares: the configuration and the fewest
     # departed axes that explain the answers; each axis's finding then reads its probes with
     # every other axis as found, leaving out only those another departure explains.
-    fit = answers_fit(
-        own,
-        [a["id"] for a in choice_axes() if a["id"] not in hidden],
-        probes,
-        answers,
-        numbers,
-        trust_rejections=refused is None,
-    )
+    searched = [a["id"] for a in choice_axes() if a["id"] not in hidden]
+    fit = answers_fit(own, searched, probes, answers, numbers, refused is None)
+    if fit.departed:
+        # Whole-ranking probes missed because the implementation applies a cutoff of its own
+        # are no departure of an axis: the search is run again with that cutoff on them.
+        unasked = chosen_cutoff(command, fit.configuration, probes, numbers)
+        if unasked is not None and unasked.outcome == CHOSEN_CUTOFF:
+            whole = unasked.cutoffs[0]
+            fit = answers_fit(own, searched, probes, answers, numbers, refused is None, whole)
     findings: list[AxisFinding] = []
     for a, asked in plans:
         aside = fit.set_aside_for(a)
@@ -199,7 +178,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
             if p.case_id in aside
             and distinguishing(p, replaced(fit.configuration, cutoff=p.config.cutoff), a)
         )
-        findings.append(_as_departed(finding, fit) if asked.choice(a) == own.choice(a) else finding)
+        findings.append(finding)
     identified = _identified(own, findings)
     confounders = set(fit.departed)
     order = [a["id"] for a in choice_axes()]

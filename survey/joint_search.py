@@ -60,17 +60,26 @@ class _Table:
     """Each probe's verdict under each candidate, and its dependence on each axis, computed
     once: the search visits the same few configurations many times."""
 
-    def __init__(self, probes: Sequence[ProbeInput], met: Met, axes: Sequence[str]) -> None:
+    def __init__(
+        self, probes: Sequence[ProbeInput], met: Met, axes: Sequence[str], whole: int | None
+    ) -> None:
         self.probes = probes
         self.axes = axes
+        self._whole = whole
         self._met = met
         self._verdicts: dict[tuple[str, str], bool | None] = {}
         self._depends: dict[tuple[str, Config, str], bool] = {}
 
+    def placed(self, probe: ProbeInput, config: Config) -> Config:
+        """`config` at the probe's cutoff, or at the cutoff the implementation applies when
+        asked for the whole ranking."""
+        cutoff = probe.config.cutoff
+        return replaced(config, cutoff=self._whole if cutoff is None else cutoff)
+
     def verdict(self, probe: ProbeInput, config: Config) -> bool | None:
         # Keyed by the reference's answer, not the configuration: most candidates answer a
         # probe alike, and judging an answer is the search's costliest step.
-        placed = replaced(config, cutoff=probe.config.cutoff)
+        placed = self.placed(probe, config)
         key = (probe.case_id, outcome_key(probe, placed))
         if key not in self._verdicts:
             self._verdicts[key] = self._met(probe, placed)
@@ -79,7 +88,7 @@ class _Table:
     def depends(self, probe: ProbeInput, config: Config, axis_id: str) -> bool:
         key = (probe.case_id, config, axis_id)
         if key not in self._depends:
-            placed = replaced(config, cutoff=probe.config.cutoff)
+            placed = self.placed(probe, config)
             self._depends[key] = distinguishing(probe, placed, axis_id) is not None
         return self._depends[key]
 
@@ -171,13 +180,19 @@ def _departures(
 
 
 def joint_fit(
-    start: Config, axes: Sequence[str], probes: Sequence[ProbeInput], met: Met
+    start: Config,
+    axes: Sequence[str],
+    probes: Sequence[ProbeInput],
+    met: Met,
+    whole: int | None = None,
 ) -> JointFit:
     """The configuration and the fewest departed axes (at most `MOST_DEPARTED`) that explain
     the most probes, searched over every choice of `axes` from the declared `start`: first
     the configuration that misses the fewest probes, then the departures that explain its
-    misses, then the configuration again with the probes they explain left out."""
-    table = _Table(probes, met, axes)
+    misses, then the configuration again with the probes they explain left out. `whole` is
+    the cutoff the implementation applies when asked for the whole ranking, if it chooses one
+    (``identify``'s chosen cutoff)."""
+    table = _Table(probes, met, axes, whole)
     configuration, _ = _descend(table, start, axes, (), start)
     _, departed = _departures(table, configuration, axes)
     if departed:
@@ -199,11 +214,12 @@ def answers_fit(
     answers: Mapping[tuple[str, str], Answer],
     numbers: NumberFormat,
     trust_rejections: bool = True,
+    whole: int | None = None,
 ) -> JointFit:
     """`joint_fit` of the adapter's `answers` to the probes, each asked under its own
     configuration `own` at the probe's cutoff. A rejection is evidence only when the adapter
     rejects no input its own configuration accepts (`trust_rejections`): otherwise it may
-    refuse for a reason no axis explains."""
+    refuse for a reason no axis explains. `whole` as `joint_fit`'s."""
 
     def met(probe: ProbeInput, config: Config) -> bool | None:
         sent = replaced(own, cutoff=probe.config.cutoff)
@@ -212,4 +228,4 @@ def answers_fit(
             return None
         return meets(probe, config, answer, sent, *numbers)
 
-    return joint_fit(own, axes, probes, met)
+    return joint_fit(own, axes, probes, met, whole)
