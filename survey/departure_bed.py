@@ -144,12 +144,16 @@ class BedResult:
     unobservable: int
 
     def confusion(self) -> Counter[tuple[str, str]]:
-        """(axis departed, axis reported) counts; "-" as reported when nothing is."""
+        """(axis departed, axis reported) counts: for each departed axis, itself when it is
+        reported, "-" when it is not, and every reported axis on which the implementation does
+        not depart (the other departed axis of a double departure is its own row's)."""
         counts: Counter[tuple[str, str]] = Counter()
         for departure, named in self.verdicts:
             for axis_id in departure.axes:
-                for other in named or ("-",):
-                    counts[axis_id, other] += 1
+                counts[axis_id, axis_id if axis_id in named else "-"] += 1
+                for other in named:
+                    if other not in departure.axes:
+                        counts[axis_id, other] += 1
         return counts
 
     def exact(self) -> int:
