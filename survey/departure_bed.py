@@ -56,13 +56,26 @@ def _answer(probe: ProbeInput, config: Config) -> Answer:
 
 
 def _observable(departure: Departure, probes: Sequence[ProbeInput]) -> bool:
-    """Whether some probe tells the implementation from its declaration: a change no probe
-    shows is no departure any search could name."""
-    return any(
-        outcome_key(p, replaced(departure.truth, cutoff=p.config.cutoff))
-        != outcome_key(p, replaced(departure.declared, cutoff=p.config.cutoff))
-        for p in probes
-    )
+    """Whether some probe shows each departed axis: the implementation's answers change when
+    that axis alone goes back to the declaration. A change no probe shows (a negative-label
+    rule under binary gain, which scores every negative label 0) is no departure any search
+    could name."""
+
+    def differ(one: Config, other: Config) -> bool:
+        return any(
+            outcome_key(p, replaced(one, cutoff=p.config.cutoff))
+            != outcome_key(p, replaced(other, cutoff=p.config.cutoff))
+            for p in probes
+        )
+
+    return all(differ(departure.truth, _reverted(departure, axis_id)) for axis_id in departure.axes)
+
+
+def _reverted(departure: Departure, axis_id: str) -> Config:
+    """The implementation's configuration with `axis_id` back at the declared choice."""
+    declared = departure.declared
+    reverted = with_choice(departure.truth, axis_id, declared.choice(axis_id), declared)
+    return departure.truth if reverted is None else reverted
 
 
 def _preset_configs() -> list[tuple[str, Config]]:
