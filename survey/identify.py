@@ -1,30 +1,32 @@
 """Identification (``ndcgspec identify``): a black-box fingerprint of an nDCG implementation.
 
-For every axis of ``spec/ndcg.yaml`` it finds the golden inputs whose answers differ between
-the axis's choices while every other axis stays at the adapter's own choice, asks the adapter
-for them and reports the choice whose reference answers it meets on all of them, "none of the
-spec's choices" with the cases that disagree, or "not observable through this API". It then
-probes what lies outside the axes: a cutoff the implementation chooses itself when asked for
-the whole ranking (which then belongs to its configuration), scores 1e-9 and 1e-12 apart
-(relative) that it ties under its own tie rule, decimals one double apart that its number reader
-takes for equal, per-query values it leaves undefined or out where its configuration gives a
-number, and the ranking length from which its tie order departs from its tie rule. Finally it
-gives the canonical configuration and the closest preset.
+It asks the adapter every probe under its own configuration, and one joint search
+(``survey/joint_search.py``) finds the configuration of the spec's choices and the fewest axes
+departing from every choice that together explain the answers; the declared configuration is
+only where the search starts. For every axis of ``spec/ndcg.yaml`` it then takes the golden
+inputs whose answers differ between the axis's choices while every other axis stays as the
+search found it, and reports the choice whose reference answers the adapter meets on all of
+them, "none of the spec's choices" with the cases that disagree, or "not observable through this
+API"; a probe another departed axis explains is no evidence there. It then probes what lies
+outside the axes: a cutoff the implementation chooses itself when asked for the whole ranking
+(which then belongs to its configuration), scores 1e-9 and 1e-12 apart (relative) that it ties
+under its own tie rule, decimals one double apart that its number reader takes for equal, per-
+query values it leaves undefined or out where its configuration gives a number, and the ranking
+length from which its tie order departs from its tie rule. Finally it gives the canonical
+configuration and the closest preset.
 
 The findings are data (``survey/identification.py``: `AxisFinding`, `Observation`), which
 the command's text output (``commands/identify.py``), ``--format json`` and the conformance
 matrix render. Each axis's finding is ``survey/axis_identification.py``'s, and the probes
 beyond the axes are ``survey/extra_probes.py`` and ``survey/answer_observations.py``; this
-module runs them in turn, the passes over the axes that take each other's findings into
-account, and finds the closest preset. All the harness knows of the adapter beyond its answers
-is its start reply, what it cannot be shown included (``observability``): the adapter runs in
-worker processes only.
+module runs them in turn and finds the closest preset. All the harness knows of the adapter
+beyond its answers is its start reply, what it cannot be shown included (``observability``):
+the adapter runs in worker processes only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ndcgspec.harness.adapters.base import declared_number_format, declared_view
 from ndcgspec.harness.pool import declared_adapter, shared_pools
@@ -49,12 +51,12 @@ from ndcgspec.survey.identification import (
     CHOSEN_CUTOFF,
     EVIDENCE_SHOWN,
     NONE,
-    NONE_SHARE,
     NOT_OBSERVABLE,
     AxisFinding,
     Identification,
     own_configuration,
 )
+from ndcgspec.survey.joint_search import answers_fit
 from ndcgspec.survey.probes import (
     ProbeInput,
     analysis_pool,
@@ -68,51 +70,8 @@ from ndcgspec.survey.probes import (
 )
 
 
-def _outside_the_spec(findings: Sequence[AxisFinding], total: int) -> list[set[str]]:
-    """For each finding, the probes that a finding of another axis, one with a verdict,
-    cannot explain.
-
-    Such a probe shows a behaviour no single choice describes (a query judged empty by its
-    labels, say), so a choice it meets on another axis meets it by coincidence and is no
-    evidence there. They are set aside only while they are fewer than half of the probes:
-    more would mean the verdicts themselves are in doubt."""
-    outside = {case for f in findings if f.choices for case in f.unexplained}
-    if 2 * len(outside) >= total:
-        return [set() for _ in findings]
-    return [
-        {
-            case
-            for other in findings
-            if other.choices and other.axis != f.axis
-            for case in other.unexplained
-        }
-        for f in findings
-    ]
-
-
-def _mostly_unexplained(finding: AxisFinding) -> bool:
-    """Whether the finding is "none of the spec's choices" because most of its probes meet no
-    choice (or none meets any)."""
-    return finding.status == NONE and len(finding.unexplained) > NONE_SHARE * finding.probes
-
-
-def _record_set_aside(
-    findings: Sequence[AxisFinding], earlier: Sequence[AxisFinding], aside: Sequence[set[str]]
-) -> None:
-    """Record on each finding the probes `_outside_the_spec` set aside that bore on its axis."""
-    for finding, before, cases in zip(findings, earlier, aside, strict=True):
-        finding.set_aside = sorted(cases & {*before.evidence, *before.disagreeing})
-
-
 def _depends_on(probe: ProbeInput, config: Config, axes: set[str]) -> bool:
     return any(distinguishing(probe, replaced(config, cutoff=probe.config.cutoff), a) for a in axes)
-
-
-def _local(axis_id: str, config: Config, probes: Sequence[ProbeInput]) -> bool:
-    """Whether fewer than half of the probes depend on the axis: only such an axis can be
-    set aside without setting aside the evidence about every other (the discount, on which
-    nearly every answer depends, never can)."""
-    return 2 * sum(_depends_on(p, config, {axis_id}) for p in probes) < len(probes)
 
 
 def _identified(own: Config, findings: Sequence[AxisFinding]) -> Config:
@@ -189,51 +148,39 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
         AxisFinding(axis_id, own.choice(axis_id), NOT_OBSERVABLE, reason=reason)
         for axis_id, reason in hidden.items()
     ]
-    # Pass 1 takes the adapter's declared choices as the truth of the other axes; pass 2 takes
-    # what pass 1 found, and leaves out the probes that depend on an axis none of whose
-    # choices the adapter meets, since they cannot tell anything about the others. Pass 3, if
-    # needed, sets aside on each axis the probes another axis cannot explain.
+    # One joint search over every choice the spec declares: the configuration and the fewest
+    # departed axes that explain the answers; each axis's finding then reads its probes with
+    # every other axis as found, leaving out only those another departure explains.
+    searched = [a["id"] for a in choice_axes() if a["id"] not in hidden]
+    fit = answers_fit(own, searched, probes, answers, numbers, refused is None)
+    if fit.departed:
+        # Whole-ranking probes missed because the implementation applies a cutoff of its own
+        # are no departure of an axis: the search is run again with that cutoff on them.
+        unasked = chosen_cutoff(command, fit.configuration, probes, numbers)
+        if unasked is not None and unasked.outcome == CHOSEN_CUTOFF:
+            whole = unasked.cutoffs[0]
+            fit = answers_fit(own, searched, probes, answers, numbers, refused is None, whole)
     findings: list[AxisFinding] = []
-    identified, confounders = own, set()
-    aside: list[set[str]] = [set() for _ in plans]
-    for step in range(3):
-        earlier = findings
-        findings = [
-            identify_axis(
-                a,
-                asked,
-                replaced(identified, **{a: asked.choice(a)}),
-                [
-                    p
-                    for p in probes
-                    if p.case_id not in aside[i]
-                    and not _depends_on(p, identified, confounders - {a})
-                ],
-                command,
-                numbers,
-                trust_rejections=refused is None,
-            )
-            for i, (a, asked) in enumerate(plans)
-        ]
-        identified = _identified(own, findings)
-        confounders = {
-            f.axis
-            for f in findings
-            if not f.choices and f.asked == own.choice(f.axis) and _local(f.axis, own, probes)
-        }
-        if step == 1:
-            aside = _outside_the_spec(findings, len(probes))
-            if not any(aside):
-                break
-    if any(aside):
-        _record_set_aside(findings, earlier, aside)
-        # Setting probes aside may settle which choice is met where probes met different
-        # ones, never find a choice where most of the evidence met none (`NONE_SHARE`).
-        findings = [
-            replace(before, set_aside=f.set_aside) if _mostly_unexplained(before) else f
-            for f, before in zip(findings, earlier, strict=True)
-        ]
-        identified = _identified(own, findings)
+    for a, asked in plans:
+        aside = fit.set_aside_for(a)
+        finding = identify_axis(
+            a,
+            asked,
+            replaced(fit.configuration, **{a: asked.choice(a)}),
+            [p for p in probes if p.case_id not in aside],
+            command,
+            numbers,
+            trust_rejections=refused is None,
+        )
+        finding.set_aside = sorted(
+            p.case_id
+            for p in probes
+            if p.case_id in aside
+            and distinguishing(p, replaced(fit.configuration, cutoff=p.config.cutoff), a)
+        )
+        findings.append(finding)
+    identified = _identified(own, findings)
+    confounders = set(fit.departed)
     order = [a["id"] for a in choice_axes()]
     findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
     cutoff = chosen_cutoff(

@@ -4,8 +4,7 @@ another (``survey/identify.py``, ``survey/axis_identification.py``)."""
 from __future__ import annotations
 
 from ndcgspec.survey.axis_identification import axis_verdict
-from ndcgspec.survey.identification import MET, NONE, NOT_EXERCISED, AxisFinding
-from ndcgspec.survey.identify import _outside_the_spec
+from ndcgspec.survey.identification import MET, NONE, NOT_EXERCISED
 
 
 def test_a_probe_no_choice_meets_is_listed_as_unexplained() -> None:
@@ -46,29 +45,6 @@ def test_no_probe_answered_is_not_exercised() -> None:
         NOT_EXERCISED,
         "not exercised by the golden inputs",
     )
-
-
-def test_probes_another_axis_cannot_explain_are_set_aside() -> None:
-    gain = AxisFinding("gain", "linear", MET, ["linear"], unexplained=["c"])
-    discount = AxisFinding("discount", "log", NONE, [], unexplained=[])
-    empty_zero = AxisFinding("empty", "zero", MET, ["zero"], unexplained=["d"])
-    empty_skip = AxisFinding("empty", "skip", MET, ["skip"], unexplained=["e"])
-    aside = _outside_the_spec([gain, discount, empty_zero, empty_skip], total=20)
-    # Each finding keeps its own unexplained probes, and those of its own axis.
-    assert aside == [{"d", "e"}, {"c", "d", "e"}, {"c"}, {"c"}]
-
-
-def test_a_finding_without_verdict_sets_nothing_aside() -> None:
-    discount = AxisFinding("discount", "log", NONE, [], unexplained=["c"])
-    gain = AxisFinding("gain", "linear", MET, ["linear"])
-    assert _outside_the_spec([discount, gain], total=20) == [set(), set()]
-
-
-def test_nothing_is_set_aside_when_half_the_probes_would_be() -> None:
-    gain = AxisFinding("gain", "linear", MET, ["linear"], unexplained=["a", "b"])
-    discount = AxisFinding("discount", "log", MET, ["log"])
-    assert _outside_the_spec([gain, discount], total=4) == [set(), set()]
-    assert _outside_the_spec([gain, discount], total=5) == [set(), {"a", "b"}]
 
 
 def test_most_probes_unexplained_is_none_of_the_choices():
