@@ -69,6 +69,7 @@ def test_a_run_sharing_no_query_with_the_qrels_is_named(tmp_path: Path, capsys, 
     )
 
 
+@needing("matplotlib", "figures")
 def test_an_interrupted_out_leaves_the_older_files(
     tmp_path: Path, capsys, files, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from install_hints import needing
 
 # Ctrl-C while the module `argv[1]` loads: a KeyboardInterrupt raised there, where SIGINT
 # would raise it. `ndcgspec.reference` loads first, `ndcgspec.commands.score` as its parser is
@@ -74,6 +75,7 @@ def test_ctrl_c_while_starting_is_one_line(module: str, tmp_path: Path) -> None:
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "ndcgspec: interrupted\n")
 
 
+@needing("matplotlib", "figures")
 def test_sigterm_while_compare_writes_its_folder_leaves_the_older_files(tmp_path: Path) -> None:
     # SIGTERM ended the process at once: the private folder .ndcgspec-*/ stayed in out/.
     (tmp_path / "qrels").write_text("q 0 x 2\nq 0 y 1\n")
