@@ -57,6 +57,8 @@ from typing import Any
 import numpy as np
 from mpmath.libmp import finf, fnan, fninf, mpf_neg
 
+from ndcgspec.engine.ideal import CHOICES as IDEAL_LISTS
+from ndcgspec.engine.ideal import Enclosure, IdealInputs, Runs, cut_runs
 from ndcgspec.engine.rank import (
     ConfigRanking,
     KeyTable,
@@ -193,10 +195,6 @@ class MeanPart:
         if data.get("bits") != MEAN_BITS:
             raise ValueError(f"a mean part at scale 2^{data.get('bits')}, not 2^{MEAN_BITS}")
         return cls(int(data["low"]), int(data["high"]), int(data["count"]), bool(data["undefined"]))
-
-
-# A gain between two fractions, low and high; an exact gain is both.
-Enclosure = tuple[Fraction, Fraction]
 
 
 @dataclass
@@ -417,19 +415,14 @@ def product_bounds(value: Bounds, weights: Bounds) -> Bounds:
     return (a * s if a >= 0 else a * t), (b * t if b >= 0 else b * s)
 
 
-def ideal_sum(
-    pairs: list[tuple[int, int]], values: list[Bounds], discounts: Discounts, k: int | None
-) -> Bounds:
+def ideal_sum(runs: Runs, values: list[Bounds], discounts: Discounts) -> Bounds:
     """``ndcg.definition.idcg`` between two integers at the scale 2^(2 FIXED_BITS): the ideal
-    list given as (gain class, count) pairs, gains descending, each run of one gain times the
-    sum of its ranks' discounts."""
+    list given as runs of one value (`engine.ideal`), each run's value times the sum of its
+    ranks' discounts."""
     low = high = filled = 0
-    for cls, count in pairs:
-        n = count if k is None else min(count, k - filled)
-        if n <= 0:
-            break
-        term = product_bounds(values[cls], discounts.between(filled + 1, filled + n))
-        low, high, filled = low + term[0], high + term[1], filled + n
+    for value, count in runs:
+        term = product_bounds(values[value], discounts.between(filled + 1, filled + count))
+        low, high, filled = low + term[0], high + term[1], filled + count
     return low, high
 
 
@@ -534,64 +527,6 @@ def prepare(
     _reject_judged_twice(qrels, table)
     ranked = rank_rows(run, table.find(run.qidx, run.words, qrels.label_id))
     return Prepared(qrels, run, ranked, inputs)
-
-
-def _counts(
-    qidx: np.ndarray, classes: np.ndarray, kept: np.ndarray, width: int
-) -> dict[int, list[tuple[int, int]]]:
-    """{query: [(class, count), ...] with classes descending} over the kept rows."""
-    keys = qidx[kept].astype(np.int64) * width + classes[kept]
-    distinct, counts = np.unique(keys, return_counts=True)
-    out: dict[int, list[tuple[int, int]]] = {}
-    for key, n in zip(distinct.tolist(), counts.tolist(), strict=True):
-        out.setdefault(key // width, []).append((key % width, n))
-    for pairs in out.values():
-        pairs.reverse()
-    return out
-
-
-# Classes are ascending gains, so the positive ones lie above the zero class; under
-# ndcg.negative.keep-in-ideal every class counts, and only the sentinels stay out.
-
-
-def _judged_ideal(
-    prep: Prepared, classes: GainClasses, ranking: ConfigRanking, every_gain: bool
-) -> dict[int, list[tuple[int, int]]]:
-    """``ndcg.ideal.judged``: the gain counts of every judged document."""
-    assert classes.gains is not None
-    row_class = classes.of_label[prep.qrels.label_id]
-    kept = row_class >= 0 if every_gain else row_class > classes.zero
-    return _counts(prep.qrels.qidx, row_class, kept, len(classes.gains))
-
-
-def _retrieved_ideal(
-    prep: Prepared, classes: GainClasses, ranking: ConfigRanking, every_gain: bool
-) -> dict[int, list[tuple[int, int]]]:
-    """``ndcg.ideal.retrieved``: the gain counts of the ranked documents."""
-    assert classes.gains is not None
-    row_class, width = ranking.gain_class, len(classes.gains)
-    if not every_gain:
-        return _counts(ranking.qidx, row_class, row_class > classes.zero, width)
-    counts = _counts(ranking.qidx, row_class, row_class != classes.zero, width)
-    return _with_retrieved_zeros(counts, ranking, classes.zero)
-
-
-IDEAL_COUNTS = {"judged": _judged_ideal, "retrieved": _retrieved_ideal}
-
-
-def _with_retrieved_zeros(
-    counts: dict[int, list[tuple[int, int]]], ranking: ConfigRanking, zero: int
-) -> dict[int, list[tuple[int, int]]]:
-    """`counts` of the non-zero gains with each query's zero-gain documents put back: the
-    ranking omits unjudged documents outside tie groups, yet under
-    ``ndcg.negative.keep-in-ideal`` the zeros rank the negative gains of the ideal list."""
-    for q, length in zip(ranking.queries.tolist(), ranking.lengths.tolist(), strict=True):
-        pairs = counts.get(q, [])
-        zeros = length - sum(n for _, n in pairs)
-        if zeros:
-            above = [p for p in pairs if p[0] > zero]
-            counts[q] = [*above, (zero, zeros), *pairs[len(above) :]]
-    return counts
 
 
 def _credits(
@@ -732,24 +667,41 @@ def evaluate_queries(
         LOG.info("gains whose enclosures are not apart: the reference scores every query")
         return reference_share(_by_reference(prep, config, queries))
     ranking = prep.ranking(classes, choices)
-    ideal = IDEAL_COUNTS[config.choice("ideal")](prep, classes, ranking, every_gain_enters(config))
     values, credit = _credits(classes, ranking, choices["ties"] == "average")
+    sources = IdealInputs(
+        judged_qidx=prep.qrels.qidx,
+        judged_class=classes.of_label[prep.qrels.label_id],
+        ranking=ranking,
+        zero=classes.zero,
+        classes=len(classes.gains),
+        values=values,
+        credit=credit,
+        every_gain=every_gain_enters(config),
+        cutoff=k,
+    )
+    found = IDEAL_LISTS[config.choice("ideal")](sources)
+    if found is None:
+        LOG.info("credited gains whose enclosures are not apart: the reference scores every query")
+        return reference_share(_by_reference(prep, config, queries))
+    ideal = cut_runs(found)
     fixed = [fixed_gain(v) for v in values]
     counted = ranking.rank <= k if k is not None else np.ones(len(ranking.rank), bool)
     # A credit of zero adds nothing to the DCG: only credits not exactly 0 meet a discount.
     counted &= np.array([v != (Fraction(0), Fraction(0)) for v in values], np.bool_)[credit]
     rows = np.flatnonzero(counted)
-    ideal_depth = max((sum(count for _, count in pairs) for pairs in ideal.values()), default=0)
+    ideal_depth = max((sum(count for _, count in runs) for runs in ideal.values()), default=0)
     ranked_depth = int(ranking.rank[rows].max()) if len(rows) else 0
-    discounts = discounts_of(config, max(ranked_depth, min(ideal_depth, k or ideal_depth)))
-    idcg_of = {q: ideal_sum(pairs, fixed, discounts, k) for q, pairs in ideal.items()}
+    discounts = discounts_of(config, max(ranked_depth, ideal_depth))
+    idcg_of = {q: ideal_sum(runs, fixed, discounts) for q, runs in ideal.items()}
     _raise_first_error(prep, config, classes, ranking, idcg_of, queries)
     dcg_of = _dcg_bounds(ranking.qidx[rows], credit[rows], ranking.rank[rows], fixed, discounts)
+    lengths = sources.ranked_lengths()
     per_query, total = {}, MeanPart()
     for q in queries:
         bounds = QueryBounds(dcg_of.get(q, (0, 0)), idcg_of.get(q, (0, 0)))
         qid = prep.qrels.qids[q]
-        entry, part = query_result(config, qid, bounds, partial(prep.query_inputs, q))
+        inputs = partial(prep.query_inputs, q)
+        entry, part = query_result(config, qid, bounds, inputs, lengths.get(q, 0))
         per_query[qid] = entry
         total = total.combine(part)
     return per_query, total
@@ -773,11 +725,12 @@ QueryInputs = Callable[[], tuple[Mapping[str, Judgment], Sequence[Posting]]]
 
 
 def query_result(
-    config: Config, qid: str, bounds: QueryBounds, inputs: QueryInputs
+    config: Config, qid: str, bounds: QueryBounds, inputs: QueryInputs, ranked: int
 ) -> tuple[dict[str, str | None], MeanPart]:
     """One query's entry of the result object, correctly rounded, and its share of the mean;
     a query whose bounds cannot round a value goes to the reference, on the judgments and
-    postings `inputs` gives (``ndcg.precision``)."""
+    postings `inputs` gives (``ndcg.precision``). `ranked` is n, the length of its ranking
+    (``ndcg.definition.dcg``), which the empty axis may read."""
     dcg, idcg = _rounded(*_scaled(bounds.dcg)), _rounded(*_scaled(bounds.idcg))
     low, high = bounds.idcg
     if dcg is not None and idcg is not None and (low > 0 or high <= 0):
@@ -788,8 +741,7 @@ def query_result(
             if ndcg is not None:
                 return {"ndcg": plain_digits(ndcg), **entry}, MeanPart.between(ndcg_low, ndcg_high)
         else:
-            # The engine computes only empty choices that do not read n (`support.COMPUTED`).
-            value, in_mean = empty.CHOICES[config.choice("empty")](qid, None)
+            value, in_mean = empty.CHOICES[config.choice("empty")](qid, ranked)
             exact = None if value is None else int(value)
             ndcg_text = None if exact is None else plain_digits(Decimal(exact))
             return {"ndcg": ndcg_text, **entry}, MeanPart.of(exact, in_mean)

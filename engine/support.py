@@ -32,10 +32,14 @@ COMPUTED: frozenset[str] = frozenset(
         "ndcg.discount.log_offset",
         "ndcg.discount.persistence",
         "ndcg.cutoff",
-        # rank.KEEPS_FIRST_COPY, rank.UNJUDGED_RULES, rank.TIE_KEYS, evaluate.IDEAL_COUNTS,
-        # sweep.IDEAL_READS_RANKING.
+        # rank.KEEPS_FIRST_COPY, rank.UNJUDGED_RULES, rank.TIE_KEYS, ideal.CHOICES,
+        # sweep.IDEAL_READS.
         "ndcg.ideal.judged",
         "ndcg.ideal.retrieved",
+        "ndcg.ideal.uncut",
+        "ndcg.ideal.cut-at-n",
+        "ndcg.ideal.assumed-k",
+        "ndcg.ideal.top-k",
         "ndcg.unjudged.zero",
         "ndcg.unjudged.condense",
         "ndcg.unjudged.error",
@@ -63,6 +67,7 @@ COMPUTED: frozenset[str] = frozenset(
         "ndcg.empty.nan",
         "ndcg.empty.skip",
         "ndcg.empty.error",
+        "ndcg.empty.agree",
         "ndcg.aggregate.qrels",
         "ndcg.aggregate.run",
     }

@@ -86,11 +86,13 @@ Entries = dict[str, dict[str, str | None]]
 Outcome = tuple[dict[str, str | None], MeanPart]
 # A list of gains, exact fractions or ints (`Sweep._intern`).
 Gains = tuple[Fraction | int, ...]
-# By ``ndcg.ideal`` choice the engine declares (`support`), whether the ideal list's candidates
-# are the ranked documents, so that it depends on the duplicates and unjudged axes too; the
-# candidates themselves are the reference's (`reference.ideal.CHOICES`). Another choice is
-# scored by the reference (`route.routed`); its keys, still asked for, assume it does.
-IDEAL_READS_RANKING = {"judged": False, "retrieved": True}
+# By ``ndcg.ideal`` choice the engine declares (`support`), how many of the ranking's axes
+# (duplicates, unjudged, ties, in that order) its ideal list depends on: none for the judged
+# documents alone; two for the documents kept (their gains, or only their number n); three
+# for the gains credited in the top k. The lists themselves are the reference's
+# (`reference.ideal.CHOICES`). Another choice is scored by the reference (`route.routed`); its
+# keys, still asked for, assume it reads all three.
+IDEAL_READS = {"judged": 0, "retrieved": 2, "uncut": 0, "cut-at-n": 2, "assumed-k": 2, "top-k": 3}
 
 
 @dataclass(frozen=True)
@@ -109,13 +111,25 @@ class _Kept:
 
 
 @dataclass(frozen=True)
+class _Ranking:
+    """One query's ranking under one configuration: the id of its credited gains in rank
+    order (`Sweep._intern`), those gains, and its kept documents."""
+
+    credits: int
+    credited: tuple[Fraction | int, ...]
+    kept: _Kept
+
+
+@dataclass(frozen=True)
 class _ByEmpty:
     """A query whose IDCG is not known to be positive: its result depends on the empty axis
     (``ndcg.empty``), and is computed per choice. `content` says what its DCG and IDCG are
-    sums of (`Sweep._result`)."""
+    sums of (`Sweep._result`); `ranked` is n, the length of its ranking, which the empty
+    axis may read."""
 
     content: tuple[int, int, ChoiceKey, int | None]
     bounds: QueryBounds
+    ranked: int
 
 
 @dataclass(frozen=True)
@@ -125,7 +139,7 @@ class _Keys:
 
     labels: int
     ranking: tuple[int, str | None, str, str]
-    ideal: tuple[int, str, bool, tuple[str | None, str] | None]
+    ideal: tuple[int, str, bool, tuple[str | None, ...]]
     discount: ChoiceKey
     rational: bool
 
@@ -170,12 +184,8 @@ class Sweep:
         )
         dedup = config.choice("duplicates") if self._duplicated else None
         ranking = (labels, dedup, config.choice("unjudged"), config.choice("ties"))
-        ideal = (
-            labels,
-            config.choice("ideal"),
-            every_gain_enters(config),
-            ranking[1:3] if IDEAL_READS_RANKING.get(config.choice("ideal"), True) else None,
-        )
+        reads = IDEAL_READS.get(config.choice("ideal"), 3)
+        ideal = (labels, config.choice("ideal"), every_gain_enters(config), ranking[1 : 1 + reads])
         return _Keys(labels, ranking, ideal, discount_key(config), resolved is not IRRATIONAL)
 
     # -- labels: fractional, negative, gain ------------------------------------------------
@@ -297,11 +307,11 @@ class Sweep:
                 mixed.append((start, len(kept)))
         return _Kept(tuple(postings), tuple(kept), tuple(mixed), self._intern(kept))
 
-    def _ranking(self, qid: str, keys: _Keys, config: Config) -> tuple[int, _Kept] | InputError:
-        """The id of the credited gains of `qid` in rank order, and its kept documents."""
+    def _ranking(self, qid: str, keys: _Keys, config: Config) -> _Ranking | InputError:
+        """The credited gains of `qid` in rank order, and its kept documents."""
         return self._cached(("ranking", qid, keys.ranking), lambda: self._rank(qid, keys, config))
 
-    def _rank(self, qid: str, keys: _Keys, config: Config) -> tuple[int, _Kept] | InputError:
+    def _rank(self, qid: str, keys: _Keys, config: Config) -> _Ranking | InputError:
         kept = self._cached(
             ("kept", qid, keys.ranking[:3]), lambda: self._kept(qid, keys.labels, config)
         )
@@ -309,7 +319,7 @@ class Sweep:
             return kept
         if not kept.mixed:
             # Every ties choice credits a group of equal gains with those gains.
-            return kept.credits, kept
+            return _Ranking(kept.credits, kept.gains, kept)
         credits = list(kept.gains)
         order = ties.CHOICES[config.choice("ties")]
         with computing_with(EXACT):
@@ -319,7 +329,7 @@ class Sweep:
                     for p, gain in zip(kept.postings[start:end], credits[start:end], strict=True)
                 ]
                 credits[start:end] = [credit for _, credit in order(group)]
-        return self._intern(credits), kept
+        return _Ranking(self._intern(credits), tuple(credits), kept)
 
     # -- DCG and IDCG: running sums read at each cutoff --------------------------------------
 
@@ -354,54 +364,58 @@ class Sweep:
             ("sums", content, keys.discount), lambda: self._running_sums(content, config)
         )
 
-    def _ideal(self, qid: str, kept: _Kept, keys: _Keys, config: Config) -> int:
-        """The id of the ideal list, uncut (``ndcg.ideal``, ``ndcg.definition.idcg``)."""
+    def _ideal(
+        self, qid: str, ranking: _Ranking, keys: _Keys, config: Config, cutoff: int | None
+    ) -> int:
+        """The id of the ideal list of `qid` at `cutoff`, cut at the depth its choice reads
+        (``ndcg.ideal``, ``ndcg.definition.idcg``): IDCG is the sum of the whole list."""
 
         def compute() -> int:
             gains = self._gains(keys.labels, config)[qid]
-            judged = [g for g in gains.values() if g is not None]
-            # The sweep scores the ideal choices it declares (`IDEAL_READS_RANKING`), which
-            # read neither the top k nor their depth: it cuts the list at each cutoff itself.
-            sources = ideal_axis.IdealSources(judged=judged, retrieved=list(kept.gains), top_k=())
-            candidates, _ = ideal_axis.CHOICES[config.choice("ideal")](sources, config)
+            sources = ideal_axis.IdealSources(
+                judged=[g for g in gains.values() if g is not None],
+                retrieved=ranking.kept.gains,
+                top_k=ranking.credited[:cutoff],
+            )
+            choice = ideal_axis.CHOICES[config.choice("ideal")]
+            candidates, depth = choice(sources, config.replace(cutoff=cutoff))
             if not every_gain_enters(config):
                 candidates = [g for g in candidates if g > 0]
-            return self._intern(sorted(candidates, reverse=True))
+            return self._intern(sorted(candidates, reverse=True)[:depth])
 
-        return self._cached(("ideal", qid, keys.ideal), compute)
+        return self._cached(("ideal", qid, keys.ideal, cutoff), compute)
 
     # -- nDCG, empty, aggregate ----------------------------------------------------------------
 
     def _query_lists(
-        self, keys: _Keys, config: Config
-    ) -> tuple[int, list[tuple[int, int] | InputError], int]:
+        self, keys: _Keys, config: Config, cutoff: int | None
+    ) -> tuple[int, list[tuple[int, int, int] | InputError], int]:
         """Per qrels query (in `qids` order), the ids of its credited gains and of its ideal
-        list, or its InputError; and the length of the longest of those lists. Equal
-        outcomes have one id (first), so configurations that rank and judge every query
-        alike share all that follows."""
+        list at `cutoff`, and n, the length of its ranking; or its InputError; and the length
+        of the longest list of credited gains. Equal outcomes have one id (first), so
+        configurations that rank and judge every query alike share all that follows."""
 
-        def compute() -> tuple[int, list[tuple[int, int] | InputError], int]:
-            lists: list[tuple[int, int] | InputError] = []
+        def compute() -> tuple[int, list[tuple[int, int, int] | InputError], int]:
+            lists: list[tuple[int, int, int] | InputError] = []
             longest = 0
             for qid in self.qids:
                 ranking = self._ranking(qid, keys, config)
                 if isinstance(ranking, InputError):
                     lists.append(ranking)
                     continue
-                credits, kept = ranking
-                ideal = self._ideal(qid, kept, keys, config)
-                lists.append((credits, ideal))
-                longest = max(longest, len(self._lists[credits]), len(self._lists[ideal]))
+                ideal = self._ideal(qid, ranking, keys, config, cutoff)
+                lists.append((ranking.credits, ideal, len(ranking.kept.postings)))
+                longest = max(longest, len(self._lists[ranking.credits]))
             return self._cached(("query lists", *lists), lambda: (len(self._memo), lists, longest))
 
-        return self._cached(("lists", keys.ranking, keys.ideal), compute)
+        return self._cached(("lists", keys.ranking, keys.ideal, cutoff), compute)
 
     def _per_query(
         self, keys: _Keys, config: Config, cutoff: int | None
     ) -> list[Outcome | _ByEmpty | InputError]:
         """Per qrels query (in `qids` order), its result object entry and share of the mean,
         the same under every empty and aggregate choice; or _ByEmpty; or its InputError."""
-        lists_id, lists, longest = self._query_lists(keys, config)
+        lists_id, lists, longest = self._query_lists(keys, config, cutoff)
         at = None if cutoff is None or cutoff >= longest else cutoff
 
         def compute() -> list[Outcome | _ByEmpty | InputError]:
@@ -421,27 +435,28 @@ class Sweep:
         qid: str,
         credits: int,
         ideal: int,
+        ranked: int,
         keys: _Keys,
         config: Config,
         measure: Callable[[], Config],
         cutoff: int | None,
     ) -> Outcome | _ByEmpty:
-        """The result of a query whose DCG sums the gains `credits` names and whose IDCG the
-        gains `ideal` names, both cut at `cutoff`. A cutoff at or past both lists' ends cuts
-        nothing (``ndcg.cutoff``), and the values depend on nothing else: queries and
-        configurations with equal lists share one result. `config` gives the discount;
-        `measure` makes the configuration with its cutoff, for `query_result`."""
-        longest = max(len(self._lists[credits]), len(self._lists[ideal]))
-        at = None if cutoff is None or cutoff >= longest else cutoff
+        """The result of a query whose DCG sums the gains `credits` names cut at `cutoff`,
+        and whose IDCG sums the ideal list `ideal` names (cut already), its ranking `ranked`
+        documents long. A cutoff at or past the end of the credited gains cuts nothing
+        (``ndcg.cutoff``), and the values depend on nothing else: queries and configurations
+        with equal lists share one result. `config` gives the discount; `measure` makes the
+        configuration with its cutoff, for `query_result`."""
+        at = None if cutoff is None or cutoff >= len(self._lists[credits]) else cutoff
         content = (credits, ideal, keys.discount, at)
         found: Outcome | None = self._memo.get(("result", content))
         if found is None:
             bounds = QueryBounds(
-                self._sums(credits, keys, config)[at], self._sums(ideal, keys, config)[at]
+                self._sums(credits, keys, config)[at], self._sums(ideal, keys, config)[None]
             )
             if bounds.idcg[0] <= 0:
-                return _ByEmpty(content, bounds)
-            found = query_result(measure(), qid, bounds, partial(self._query, qid))
+                return _ByEmpty(content, bounds, ranked)
+            found = query_result(measure(), qid, bounds, partial(self._query, qid), ranked)
             self._memo["result", content] = found
         return found
 
@@ -488,10 +503,15 @@ class Sweep:
 
     def _by_empty(self, qid: str, pending: _ByEmpty, config: Config, cutoff: int | None) -> Outcome:
         """The result of a query whose IDCG is not known to be positive (``ndcg.empty``)."""
+        key = ("by empty", qid, pending.content, pending.ranked, config.choice("empty"))
         return self._cached(
-            ("by empty", qid, pending.content, config.choice("empty")),
+            key,
             lambda: query_result(
-                config.replace(cutoff=cutoff), qid, pending.bounds, partial(self._query, qid)
+                config.replace(cutoff=cutoff),
+                qid,
+                pending.bounds,
+                partial(self._query, qid),
+                pending.ranked,
             ),
         )
 

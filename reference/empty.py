@@ -44,9 +44,8 @@ def error(qid: str, ranked: int | None) -> Outcome:
 
 def agree(qid: str, ranked: int | None) -> Outcome:
     """``ndcg.empty.agree``: 1 when nothing is ranked, else 0; enters the mean.
-    Undefined where n is not known: a caller that scores values gives n (the engine leaves this
-    choice to the reference, ``engine.support``); one that asks only whether an undefined
-    value enters the mean gives None."""
+    Undefined where n is not known: a caller that scores values gives n; one that asks only
+    whether an undefined value enters the mean gives None."""
     return (None if ranked is None else held(1 if ranked == 0 else 0)), True
 
 

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcgspec.engine import evaluate as engine_evaluate
+from ndcgspec.engine import ideal as engine_ideal
 from ndcgspec.engine import rank, scoring, support, sweep
 from ndcgspec.engine import read as fast_read
 from ndcgspec.engine.evaluate import LOG
@@ -176,8 +177,8 @@ def test_every_declared_anchor_is_in_the_spec() -> None:
         ("ties", rank.TIE_KEYS),
         ("duplicates", rank.KEEPS_FIRST_COPY),
         ("unjudged", rank.UNJUDGED_RULES),
-        ("ideal", engine_evaluate.IDEAL_COUNTS),
-        ("ideal", sweep.IDEAL_READS_RANKING),
+        ("ideal", engine_ideal.CHOICES),
+        ("ideal", sweep.IDEAL_READS),
     ],
 )
 def test_the_engine_dispatches_on_exactly_the_declared_choices(axis: str, table: dict) -> None:
