@@ -183,9 +183,10 @@ class Sweep:
             lambda: len(self._memo),
         )
         dedup = config.choice("duplicates") if self._duplicated else None
-        ranking = (labels, dedup, config.choice("unjudged"), config.choice("ties"))
-        reads = IDEAL_READS.get(config.choice("ideal"), 3)
-        ideal = (labels, config.choice("ideal"), every_gain_enters(config), ranking[1 : 1 + reads])
+        axes = (dedup, config.choice("unjudged"), config.choice("ties"))
+        ranking = (labels, *axes)
+        reads = IDEAL_READS.get(config.choice("ideal"), len(axes))
+        ideal = (labels, config.choice("ideal"), every_gain_enters(config), axes[:reads])
         return _Keys(labels, ranking, ideal, discount_key(config), resolved is not IRRATIONAL)
 
     # -- labels: fractional, negative, gain ------------------------------------------------
