@@ -3,8 +3,9 @@ deliberately open axis, every answer the open choices allow (``ndcg.precision``)
 
 The golden cases are made and checked by the reference itself (`reference_outcome`,
 `open_outcomes`); the analysis tools, which need expected values in bulk, take the same
-answers from the fast engine (`outcome`, `outcome_of`: ``engine.memory``), which gives the
-reference's digits and errors exactly and hands it whatever it does not declare."""
+answers from the fast engine (`outcome`: ``engine.memory``; `swept_outcome`:
+``engine.sweep``), which gives the reference's digits and errors exactly and hands it
+whatever it does not declare."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from ndcgspec.engine.evaluate import kept_weights
-from ndcgspec.engine.memory import Inputs, evaluate_inputs
+from ndcgspec.engine.memory import evaluate_inputs
 from ndcgspec.engine.scoring import score_files
+from ndcgspec.engine.sweep import Sweep
 from ndcgspec.reference import Config, InputError, evaluate
 from ndcgspec.reference.inputs import Qrels, Run
 from ndcgspec.suite.folders import data_root
@@ -27,9 +29,17 @@ def outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
     return _expected(lambda: evaluate_inputs(config, qrels, run))
 
 
-def outcome_of(inputs: Inputs, config: Config) -> dict[str, Any]:
-    """`outcome` of inputs the engine has prepared once for many configurations."""
-    return _expected(lambda: inputs.result(config))
+def swept_outcome(sweep: Sweep, config: Config) -> dict[str, Any]:
+    """`outcome` of one of many configurations asked of one input, each per-query step shared
+    between them (`engine.sweep`); the sweep declares `config`'s cutoff."""
+
+    def result_json() -> dict[str, Any]:
+        found = sweep.scores(config, config.cutoff)
+        if isinstance(found, InputError):
+            raise found
+        return {"per_query": found.per_query, "aggregate": found.mean}
+
+    return _expected(result_json)
 
 
 def reference_outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:

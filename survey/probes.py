@@ -17,6 +17,7 @@ import math
 import random
 import signal
 import sys
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -28,7 +29,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from ndcgspec.engine.memory import Inputs
+from ndcgspec.engine.sweep import Sweep
 from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.outcome import judge, summed_terms
 from ndcgspec.harness.pool import PoolOptions
@@ -39,7 +40,7 @@ from ndcgspec.reference.config import choice_ids
 from ndcgspec.reference.decimals import canonical_decimal
 from ndcgspec.reference.ties import docid_key
 from ndcgspec.spec import kept
-from ndcgspec.suite.expect import outcome_of
+from ndcgspec.suite.expect import swept_outcome
 from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.folders import cache_root
 from ndcgspec.suite.load import case_files, cases_root, inline_inputs, iter_cases
@@ -241,9 +242,11 @@ def with_choice(asked: Config, axis_id: str, choice: str, source: Config) -> Con
 
 
 @cache
-def _inputs(probe: ProbeInput) -> Inputs:
-    """The probe's input, prepared once for every configuration asked of it."""
-    return Inputs(*inline_inputs({"qrels": probe.qrels, "run": probe.run}))
+def _sweep(probe: ProbeInput, cutoff: int | None) -> tuple[Sweep, threading.Lock]:
+    """The probe's input, prepared once for every configuration asked of it at `cutoff`, and
+    the lock under which one thread at a time extends what the sweep keeps."""
+    qrels, run = inline_inputs({"qrels": probe.qrels, "run": probe.run})
+    return Sweep(qrels, run, [cutoff]), threading.Lock()
 
 
 @cache
@@ -266,9 +269,12 @@ def _fingerprint(config: Config) -> str:
 
 @cache
 def _outcome(probe: ProbeInput, config: Config) -> tuple[str, Any]:
-    found = _expected_values().value(
-        _fingerprint(config), _input_key(probe), lambda: outcome_of(_inputs(probe), config)
-    )
+    def compute() -> dict[str, Any]:
+        sweep, lock = _sweep(probe, config.cutoff)
+        with lock:
+            return swept_outcome(sweep, config)
+
+    found = _expected_values().value(_fingerprint(config), _input_key(probe), compute)
     # A canonical text makes outcomes comparable and hashable.
     return repr(sorted(found.items())), found
 
