@@ -73,9 +73,6 @@ def _files(tmp_path: Path) -> list[str]:
     return [str(qrels), str(run)]
 
 
-# A search of the whole space, where the choices of spec 2.2.0 go to the reference one
-# configuration at a time: a minute of CPU on a cold cache.
-@pytest.mark.slow
 def test_a_value_found_by_hand(tmp_path, capsys) -> None:
     # a (label 1) at rank 2: nDCG = (1 / log2 3) / 1 = 0.63093 (log, linear or 2^l - 1);
     # 1/2 under the reciprocal discount; 1 under jarvelin2002 (ranks 1 and 2 undiscounted).
@@ -98,7 +95,6 @@ def test_a_value_found_by_hand(tmp_path, capsys) -> None:
     )
 
 
-@pytest.mark.slow
 def test_nothing_reproduces(tmp_path, capsys) -> None:
     # Not 0.123 since spec 2.2.0: ideal=assumed-k under the reciprocal discount at @32 scores a
     # at rank 2 (1/2) / H_32 = 0.1232.

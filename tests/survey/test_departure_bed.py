@@ -46,8 +46,6 @@ def test_a_sample_of_double_departures_names_both_axes() -> None:
         assert set(named) == set(departure.axes), departure
 
 
-# Every probe asked of a convention the reference computes query by query: a minute of CPU.
-@pytest.mark.slow
 def test_a_convention_of_no_choice_is_blamed_on_its_axis_alone() -> None:
     # An implementation that is the default configuration except that it misses every probe
     # whose answer depends on the ideal: the discount, on which nearly every probe depends,
