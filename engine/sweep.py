@@ -379,7 +379,7 @@ class Sweep:
                 top_k=ranking.credited[:cutoff],
             )
             choice = ideal_axis.CHOICES[config.choice("ideal")]
-            candidates, depth = choice(sources, config.replace(cutoff=cutoff))
+            candidates, depth = choice(sources, _at(config, cutoff))
             if not every_gain_enters(config):
                 candidates = [g for g in candidates if g > 0]
             return self._intern(sorted(candidates, reverse=True)[:depth])
@@ -421,7 +421,7 @@ class Sweep:
 
         def compute() -> list[Outcome | _ByEmpty | InputError]:
             # The configuration with its cutoff, made only if a result is not known yet.
-            measure = cache(lambda: config.replace(cutoff=cutoff))
+            measure = cache(lambda: _at(config, cutoff))
             return [
                 found
                 if isinstance(found, InputError)
@@ -472,7 +472,7 @@ class Sweep:
         return routed(
             [config],
             partial(self._swept, config, cutoff, keys),
-            lambda: self._by_reference(config.replace(cutoff=cutoff)),
+            lambda: self._by_reference(_at(config, cutoff)),
         )
 
     def _swept(self, config: Config, cutoff: int | None, keys: _Keys | None) -> Scores | InputError:
@@ -483,7 +483,7 @@ class Sweep:
 
     def _score(self, config: Config, keys: _Keys, cutoff: int | None) -> Scores | InputError:
         if not keys.rational:
-            return self._by_engine(config.replace(cutoff=cutoff))
+            return self._by_engine(_at(config, cutoff))
         per_query = self._per_query(keys, config, cutoff)
         aggregated = config.choice("aggregate")
         queries = aggregate.CHOICES[aggregated](self.qids, self.run.keys())
@@ -508,7 +508,7 @@ class Sweep:
         return self._cached(
             key,
             lambda: query_result(
-                config.replace(cutoff=cutoff),
+                _at(config, cutoff),
                 qid,
                 pending.bounds,
                 partial(self._query, qid),
@@ -527,7 +527,7 @@ class Sweep:
         try:
             mean = total.rounded_mean()
         except NeedsMoreDigits:
-            return self._by_engine(config.replace(cutoff=cutoff))
+            return self._by_engine(_at(config, cutoff))
         return Scores(
             {q: entry for q, (entry, _) in zip(queries, results, strict=True)},
             {q: part.count > 0 for q, (_, part) in zip(queries, results, strict=True)},
@@ -555,6 +555,13 @@ class Sweep:
         if isinstance(result, InputError):
             return result
         return Evaluation(config, result.results(), result.aggregate)
+
+
+def _at(config: Config, cutoff: int | None) -> Config:
+    """`config` at `cutoff`: itself when it has that cutoff already, as the configurations asked
+    of a sweep at their own cutoff do (a copy is validated again, which costs more than the
+    step it is made for)."""
+    return config if config.cutoff == cutoff else config.replace(cutoff=cutoff)
 
 
 def _scores(measure: Config, result: Callable[[], dict[str, Any]]) -> Scores | InputError:

@@ -69,6 +69,7 @@ class _Table:
         self._met = met
         self._verdicts: dict[tuple[str, str], bool | None] = {}
         self._depends: dict[tuple[str, Config, str], bool] = {}
+        self._misses: dict[Config, list[ProbeInput]] = {}
 
     def placed(self, probe: ProbeInput, config: Config) -> Config:
         """`config` at the probe's cutoff, or at the cutoff the implementation applies when
@@ -93,7 +94,10 @@ class _Table:
         return self._depends[key]
 
     def misses(self, config: Config) -> list[ProbeInput]:
-        return [p for p in self.probes if self.verdict(p, config) is False]
+        # The descent asks again of the configurations it compares and moves to.
+        if config not in self._misses:
+            self._misses[config] = [p for p in self.probes if self.verdict(p, config) is False]
+        return self._misses[config]
 
 
 def _cost(
@@ -134,8 +138,12 @@ def _descend(
     departures from the declaration may each break probes the other's change alone cannot
     mend)."""
 
+    costs: dict[Config, tuple[int, int, int]] = {}
+
     def cost_of(candidate: Config) -> tuple[int, int, int]:
-        return _cost(table, candidate, departed, start)
+        if candidate not in costs:
+            costs[candidate] = _cost(table, candidate, departed, start)
+        return costs[candidate]
 
     cost = cost_of(config)
     while cost[1]:
