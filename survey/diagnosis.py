@@ -3,19 +3,18 @@
 ``ndcgspec run`` hands over every failing case with its input and the adapter's answer
 (``harness/diagnosis.py``); nothing is asked of the adapter again. Each failing case is a probe
 (``survey/probes.py``) asked under the case's own configuration. On every axis the candidates
-that vary the axis tell which choices the answer meets, and `axis_verdict` judges them as
-``identify`` does (``survey/axis_identification.py``, the majority rule `NONE_SHARE`
-included). Rounds follow:
-the choice met that makes the most failing cases pass is taken as what the adapter computes
-where it was asked the case's choice, the cases it explains are set aside, and the next round
-judges the rest under the corrected configurations, so that two departures together (a
-negative label kept in the ideal, in a ranking whose ties the adapter breaks its own way)
-explain a case that either alone does not. What no choice explains is then tried against the
-tie order (``ndcg.ties``): a case whose every value lies between the pessimistic and the
-optimistic tie order fails by the order of its tied documents alone. Last, an axis on which
-no choice meets the remaining cases (a finding of "none of the spec's choices") is named for
-the cases that depend on it, and the valid inputs the adapter refused are grouped by reason
-(``identify``'s "rejections").
+that vary the axis tell which choices the answer meets. Rounds follow: the choice that more
+failing cases meet than meet the one asked, on the axis where it accounts for the most of them,
+is taken as what the adapter computes where it was asked the case's choice, the cases it
+explains are set aside, and the next round judges the rest under the corrected configurations,
+so that two departures together (a negative label kept in the ideal, in a ranking whose ties
+the adapter breaks its own way) explain a case that either alone does not. What no choice
+explains is then tried against the tie order (``ndcg.ties``): a case whose every value lies
+between the pessimistic and the optimistic tie order fails by the order of its tied documents
+alone. Last, an axis on which no choice meets the remaining cases (identify's finding of "none
+of the spec's choices", by `axis_verdict` and its majority rule) is named for the cases that
+depend on it, and the valid inputs the adapter refused are grouped by reason (``identify``'s
+"rejections").
 """
 
 from __future__ import annotations
@@ -30,9 +29,9 @@ from typing import Any
 from ndcgspec.harness.adapters.base import NumberFormat, declared_number_format, declared_view
 from ndcgspec.harness.diagnosis import Diagnosis, Failure
 from ndcgspec.reference import Config
-from ndcgspec.reference.config import choice_axes
+from ndcgspec.reference.config import choice_axes, choice_ids
 from ndcgspec.survey.axis_identification import axis_verdict
-from ndcgspec.survey.identification import MET, NONE, REJECTIONS, AxisFinding
+from ndcgspec.survey.identification import NONE, REJECTIONS, AxisFinding
 from ndcgspec.survey.probes import (
     Answer,
     ProbeInput,
@@ -167,9 +166,12 @@ def _best_fix(
     fixed: set[tuple[str, str]],
     numbers: NumberFormat,
 ) -> tuple[_Cause, set[str]] | None:
-    """The cause whose finding on the failing cases asked the same choice is another choice
-    met (`axis_verdict`), the one that accounts for the most of them, with the cases it makes
-    pass; None when no finding meets a choice other than the one asked."""
+    """The cause that accounts for the most failing cases: on one axis, among the cases asked
+    the same choice, another choice that more of them meet than meet the one asked; with the
+    cases it makes pass. None when no axis has one. A plurality, not identify's majority
+    (`NONE_SHARE`): where the adapter departs on three axes, each departure may show on a third
+    of the failing cases, the others failing on another axis, and the rounds take one
+    departure at a time."""
     best: tuple[int, _Cause, set[str]] | None = None
     for axis_id in axes:
         by_asked: dict[str, dict[str, dict[str, _Met]]] = {}
@@ -179,11 +181,15 @@ def _best_fix(
             if met is not None:
                 by_asked.setdefault(asked, {})[item.probe.case_id] = met
         for asked, met_by in by_asked.items():
-            finding = axis_verdict(axis_id, asked, {k: list(v) for k, v in met_by.items()})
-            if finding.status != MET or asked in finding.choices:
+            support = Counter(c for met in met_by.values() for c in met)
+            # Ties go to the spec's order of the choices.
+            others = [c for c in choice_ids(axis_id) if c != asked and support[c]]
+            if not others:
                 continue
-            choice = finding.choices[0]
-            consistent = sum(choice in met for met in met_by.values())
+            choice = max(others, key=support.__getitem__)
+            consistent = support[choice]
+            if consistent <= support[asked]:
+                continue
             passing = {k for k, met in met_by.items() if choice in met and met[choice].exactly}
             if best is None or consistent > best[0]:
                 best = (consistent, _Cause(axis_id, choice, asked), passing)
