@@ -13,13 +13,14 @@ configuration that agrees on the axes the step depends on:
   reference applies it to one unjudged document, once per resolved gains and choice; the
   ties axis (`ndcgspec.reference.ties.CHOICES`) reorders only the tie groups whose gains
   differ, since every choice credits a group of equal gains with those gains;
-- each query's credited gains and ideal list (``ndcg.ideal``) get a small id, equal for
-  equal lists: the DCG and IDCG running sums (``ndcg.definition.dcg``,
-  ``ndcg.definition.idcg``) are computed once per list and discount, and every cutoff reads
-  its sum@k from them, since a sum@k is the sum of the first min(k, n) terms;
+- each query's credited gains, and at each cutoff its ideal list cut at the depth its choice
+  reads (``ndcg.ideal``), get a small id, equal for equal lists: the running sums
+  (``ndcg.definition.dcg``, ``ndcg.definition.idcg``) are computed once per list and
+  discount; every cutoff reads its DCG@k from the credited gains' sums, since a sum@k is the
+  sum of the first min(k, n) terms, and its IDCG is the whole sum of its ideal list;
 - a query's result (nDCG, DCG, IDCG) once per pair of lists, discount and cutoff, shared
-  by queries and configurations with equal lists; a cutoff at or past the end of both lists
-  cuts nothing (``ndcg.cutoff``). The empty axis enters only where IDCG is not known to be
+  by queries and configurations with equal lists; a cutoff at or past the end of the
+  credited gains cuts nothing (``ndcg.cutoff``). The empty axis enters only where IDCG is not known to be
   positive; the aggregate axis picks the queries, and equal results of the same queries
   share one mean.
 
