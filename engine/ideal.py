@@ -30,7 +30,8 @@ Runs = list[tuple[int, int]]
 class IdealInputs:
     """What the ideal lists of one configuration are built from: each qrels row's query and
     gain class (a negative class is no judged gain: unjudged by ``ndcg.negative.unjudged``, or
-    an error), the ranking (`rank.ConfigRanking`), the class of gain 0, the credited values
+    an error), the ranking (`rank.ConfigRanking`), the class of gain 0 and how many classes
+    there are, the credited values
     and each ranking row's credit (an index into them), whether every gain enters the ideal,
     and the cutoff (None: the whole ranking)."""
 

@@ -20,9 +20,9 @@ configuration that agrees on the axes the step depends on:
   sum of the first min(k, n) terms, and its IDCG is the whole sum of its ideal list;
 - a query's result (nDCG, DCG, IDCG) once per pair of lists, discount and cutoff, shared
   by queries and configurations with equal lists; a cutoff at or past the end of the
-  credited gains cuts nothing (``ndcg.cutoff``). The empty axis enters only where IDCG is not known to be
-  positive; the aggregate axis picks the queries, and equal results of the same queries
-  share one mean.
+  credited gains cuts nothing (``ndcg.cutoff``). The empty axis enters only where IDCG is
+  not known to be positive; the aggregate axis picks the queries, and equal results of the
+  same queries share one mean.
 
 The arithmetic is the fast engine's (`ndcgspec.engine.evaluate`): gains are exact fractions
 (the axes computed with rationals), each rank's discount is held between two fixed-point
