@@ -695,7 +695,7 @@ def evaluate_queries(
     idcg_of = {q: ideal_sum(runs, fixed, discounts) for q, runs in ideal.items()}
     _raise_first_error(prep, config, classes, ranking, idcg_of, queries)
     dcg_of = _dcg_bounds(ranking.qidx[rows], credit[rows], ranking.rank[rows], fixed, discounts)
-    lengths = sources.ranked_lengths()
+    lengths = sources.ranked_lengths
     per_query, total = {}, MeanPart()
     for q in queries:
         bounds = QueryBounds(dcg_of.get(q, (0, 0)), idcg_of.get(q, (0, 0)))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from itertools import pairwise
 
 import numpy as np
@@ -45,9 +46,11 @@ class IdealInputs:
     every_gain: bool
     cutoff: int | None
 
+    @cached_property
     def ranked_lengths(self) -> dict[int, int]:
         """n of each ranked query: the length of its ranking after the duplicates and unjudged
-        axes (``ndcg.definition.dcg``); a query absent from it ranks nothing."""
+        axes (``ndcg.definition.dcg``); a query absent from it ranks nothing. Made once: the
+        ideal choice and the empty axis both read it."""
         ranking = self.ranking
         return dict(zip(ranking.queries.tolist(), ranking.lengths.tolist(), strict=True))
 
@@ -87,7 +90,7 @@ def _retrieved_runs(inputs: IdealInputs) -> dict[int, Runs]:
     if not inputs.every_gain:
         return counted_runs(ranking.qidx, row_class, row_class > zero, width)
     runs = counted_runs(ranking.qidx, row_class, row_class != zero, width)
-    for q, length in inputs.ranked_lengths().items():
+    for q, length in inputs.ranked_lengths.items():
         _put_zeros(runs, q, length - sum(n for _, n in runs.get(q, [])), lambda v: v > zero, zero)
     return runs
 
@@ -122,7 +125,7 @@ def uncut(inputs: IdealInputs) -> Cut:
 
 def cut_at_n(inputs: IdealInputs) -> Cut:
     """``ndcg.ideal.cut-at-n``: every judged document, cut at min(k, n)."""
-    lengths = inputs.ranked_lengths()
+    lengths = inputs.ranked_lengths
     return {
         q: (runs, inputs.ranked_depth(lengths.get(q, 0)))
         for q, runs in _judged_runs(inputs).items()
@@ -132,7 +135,7 @@ def cut_at_n(inputs: IdealInputs) -> Cut:
 def assumed_k(inputs: IdealInputs) -> Cut:
     """``ndcg.ideal.assumed-k``: k copies (n when the cutoff is null) of the top judged gain,
     the first run's class, if it enters the ideal at all."""
-    lengths = inputs.ranked_lengths()
+    lengths = inputs.ranked_lengths
     found: Cut = {}
     for q, runs in _judged_runs(inputs).items():
         depth = lengths.get(q, 0) if inputs.cutoff is None else inputs.cutoff
@@ -162,7 +165,7 @@ def top_k(inputs: IdealInputs) -> Cut | None:
     runs = {q: [(index_at[p], n) for p, n in found] for q, found in by_place.items()}
     if inputs.every_gain:
         zero_place = order[inputs.zero]
-        for q, length in inputs.ranked_lengths().items():
+        for q, length in inputs.ranked_lengths.items():
             depth = inputs.ranked_depth(length)
             listed = sum(n for _, n in runs.get(q, []))
             _put_zeros(runs, q, depth - listed, lambda v: order[v] > zero_place, inputs.zero)
