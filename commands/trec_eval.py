@@ -33,9 +33,10 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from ndcgspec.engine.evaluate import evaluate_prepared, prepare
+from ndcgspec.engine.evaluate import evaluate_prepared
 from ndcgspec.engine.memory import Inputs
 from ndcgspec.engine.memory import qrels_columns as memory_qrels_columns
+from ndcgspec.engine.prepared import prepare
 from ndcgspec.engine.read import (
     QrelsColumns,
     Unsupported,
@@ -263,7 +264,8 @@ def _plain_integer(text: str) -> bool:
 class ColumnRun:
     """A run read by the engine's columnar reader, every score its nearest double (atof), and
     ranked once: the input of `ndcg` and `ndcg_cut` without -M, scored as `score` scores files
-    (``engine/evaluate.py``), where the plain reader's postings cost several times more."""
+    (``engine/prepared.py``, ``engine/evaluate.py``), where the plain reader's postings cost
+    several times more."""
 
     def __init__(self, columns: QrelsColumns, source: Source) -> None:
         pieces = (

@@ -5,7 +5,7 @@ The inputs become the engine's columns: the qrels' queries in their order, each 
 row, each label its exact decimal text; the run's postings of qrels queries in their order
 (input order, ``ndcg.ties.input``), each score a double where it keeps the decimal
 (`read.double_is_exact`, the columnar readers' rule) and otherwise kept as its
-decimal text. The objects themselves go with the columns (`evaluate.Prepared.inputs`), so a
+decimal text. The objects themselves go with the columns (`prepared.Prepared.inputs`), so a
 query the engine leaves to the reference, and every error, is the reference's on the very
 judgments and postings given: the same message, anchor and axis. A configuration the engine
 does not declare (`support`), or input the columns cannot hold (a document id with a NUL
@@ -22,7 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from ndcgspec.engine.evaluate import Prepared, evaluate_prepared, kept_weights, prepare
+from ndcgspec.engine.discounts import kept_weights
+from ndcgspec.engine.evaluate import evaluate_prepared
+from ndcgspec.engine.prepared import Prepared, prepare
 from ndcgspec.engine.read import (
     QrelsColumns,
     RunColumns,

@@ -15,11 +15,11 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from ndcgspec.engine.evaluate import LOG
 from ndcgspec.engine.read import Unsupported
 from ndcgspec.engine.support import not_computed
 from ndcgspec.reference.config import Config
 
+LOG = logging.getLogger("ndcgspec.fast")
 LOG_ENV = "NDCGSPEC_LOG"
 
 T = TypeVar("T")

@@ -9,9 +9,9 @@ then read a second time, after a first pass that notes the last piece of each qu
 ungrouped run is scored exactly, holding only the queries it interleaves.
 
 Each block gives its queries' correctly rounded entries and an exact share of the mean
-(`evaluate.MeanPart`); the shares add in any order and the mean is rounded once at the end
+(`mean.MeanPart`); the shares add in any order and the mean is rounded once at the end
 (`combined`), so the aggregate is the one of the whole file, digit for digit. An input error in
-any block sends the whole file through `evaluate.prepare` once, so that the error raised is the
+any block sends the whole file through `prepared.prepare` once, so that the error raised is the
 first the reference raises.
 """
 
@@ -25,14 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from ndcgspec.engine.evaluate import (
-    LOG,
-    MeanPart,
-    NeedsMoreDigits,
-    evaluate_prepared,
-    evaluate_queries,
-    prepare,
-)
+from ndcgspec.engine.evaluate import evaluate_prepared, evaluate_queries
+from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
+from ndcgspec.engine.prepared import prepare
 from ndcgspec.engine.rank import widen
 from ndcgspec.engine.read import (
     LineNumbers,
@@ -44,6 +39,7 @@ from ndcgspec.engine.read import (
     run_capacity,
     run_pieces,
 )
+from ndcgspec.engine.route import LOG
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import plain_digits
 from ndcgspec.reference.errors import InputError

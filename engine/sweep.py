@@ -24,12 +24,12 @@ configuration that agrees on the axes the step depends on:
   not known to be positive; the aggregate axis picks the queries, and equal results of the
   same queries share one mean.
 
-The arithmetic is the fast engine's (`ndcgspec.engine.evaluate`): gains are exact fractions
+The arithmetic is the fast engine's (`fixed_point`, `query_bounds`): gains are exact fractions
 (the axes computed with rationals), each rank's discount is held between two fixed-point
 integers, so each running sum is a pair of integers between which the true sum lies; each
 output is then rounded once from those bounds (``ndcg.precision``), a query whose bounds do
 not settle its digits is evaluated by the reference, and the mean is an exact
-`evaluate.MeanPart`. A configuration with an irrational gain (2^l − 1 for a fractional l), or
+`mean.MeanPart`. A configuration with an irrational gain (2^l − 1 for a fractional l), or
 whose mean the parts cannot round, is scored by the engine on the whole input
 (`ndcgspec.engine.memory`). The digits are therefore the reference's, correctly rounded; the
 tests check them, and each shared step, against `ndcgspec.reference.evaluate` on random
@@ -52,21 +52,12 @@ from typing import Any, TypeGuard, TypeVar
 
 import mpmath
 
-from ndcgspec.engine.evaluate import (
-    LABEL_AXES,
-    Bounds,
-    ChoiceKey,
-    MeanPart,
-    NeedsMoreDigits,
-    QueryBounds,
-    choice_key,
-    discount_key,
-    discounts_of,
-    fixed_point,
-    product_bounds,
-    query_result,
-)
+from ndcgspec.engine.choice_keys import LABEL_AXES, ChoiceKey, choice_key, discount_key
+from ndcgspec.engine.discounts import discounts_of
+from ndcgspec.engine.fixed_point import Bounds, fixed_point, product_bounds
+from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
 from ndcgspec.engine.memory import Inputs
+from ndcgspec.engine.query_bounds import QueryBounds, query_result
 from ndcgspec.engine.route import routed
 from ndcgspec.reference import aggregate, duplicates, ties, unjudged
 from ndcgspec.reference import ideal as ideal_axis
@@ -83,7 +74,7 @@ from ndcgspec.reference.query import QueryResult, judged_gain
 
 T = TypeVar("T")
 Entries = dict[str, dict[str, str | None]]
-# A query's entry of the result object and its share of the mean (`evaluate.query_result`).
+# A query's entry of the result object and its share of the mean (`query_bounds.query_result`).
 Outcome = tuple[dict[str, str | None], MeanPart]
 # A list of gains, exact fractions or ints (`Sweep._intern`).
 Gains = tuple[Fraction | int, ...]
@@ -338,9 +329,9 @@ class Sweep:
     def _running_sums(self, content: int, config: Config) -> dict[int | None, Bounds]:
         """Σ gain × discount over ranks 1 .. min(k, n) of the gains `content` names, for
         every checkpoint k, and over the whole list (key None): two integers at the scale
-        2^(2 FIXED_BITS) between which the true sum lies (`evaluate.QueryBounds`). A run of
+        2^(2 FIXED_BITS) between which the true sum lies (`query_bounds.QueryBounds`). A run of
         equal gains is one product with the exact sum of its ranks' discounts, as the
-        engine's IDCG (`evaluate.ideal_sum`)."""
+        engine's IDCG (`query_bounds.ideal_sum`)."""
         gains = self._lists[content]
         n = len(gains)
         discounts = discounts_of(config, n)

@@ -6,7 +6,8 @@ Every adapter runs in child processes (``harness/pool.py``). The harness decides
 published case's data; it sends every other case, stripped of its expected values, and judges
 the answer. Expected values are computed on the pool's threads, as each batch is built: the
 reference and the engine keep nothing mutable between threads (``reference/contexts.py``,
-``engine/evaluate.py``), and `ExpectedCache` is read and written under its lock.
+``engine/discounts.py``, ``engine/label_gains.py``), and `ExpectedCache` is read and written
+under its lock.
 """
 
 from __future__ import annotations

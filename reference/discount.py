@@ -76,7 +76,7 @@ class RankWeights:
     """The discounts of a configuration (``ndcg.definition.dcg``): every query weighs rank i
     by the same d(i), so each rank's weight is computed once, in each of the numbers (context
     and precision) it is asked in, for one evaluation or, when a caller keeps the weights, for
-    many (`engine.evaluate.kept_weights`). A weight is immutable and keyed by the context
+    many (`engine.discounts.kept_weights`). A weight is immutable and keyed by the context
     object: a floating-point or interval context is the computing thread's own
     (`reference.contexts`), so its weights are served only to that thread; exact fractions are
     the same in every thread. The lock keeps two threads from interleaving their inserts."""

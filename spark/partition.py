@@ -17,7 +17,10 @@ from collections.abc import Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ndcgspec.engine.evaluate import MeanPart, evaluate_queries, prepare, reference_share
+from ndcgspec.engine.evaluate import evaluate_queries
+from ndcgspec.engine.fallback import reference_share
+from ndcgspec.engine.mean import MeanPart
+from ndcgspec.engine.prepared import prepare
 from ndcgspec.engine.read import Unsupported, read_qrels_columns, read_run_columns, run_pieces
 from ndcgspec.engine.route import routed
 from ndcgspec.reference.config import Config
@@ -37,7 +40,7 @@ RESULTS_SCHEMA = (
     "error string, anchor string, axis string, qrels_lines long, run_lines long"
 )
 """One query under one configuration (`config` its index, its values correctly rounded); or
-the partition's share of one configuration's mean (`part`, an `evaluate.MeanPart` as JSON,
+the partition's share of one configuration's mean (`part`, an `engine.mean.MeanPart` as JSON,
 no `qid`); or one input error (`config` FAILED, `first` the row of the offending line); or a
 partition's count of lines (`config` COUNTED), which tells the driver whether an input held
 none; or a query of the run that the qrels lack (`config` UNJUDGED, `first` its first row)."""

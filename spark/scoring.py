@@ -1,6 +1,6 @@
 """The driver's side of the Spark path: inputs as TREC lines partitioned by query, the
 executors' correctly rounded per-query values and exact shares of the mean
-(`engine.evaluate.MeanPart`) combined into the JSON result objects of ``ndcgspec score``,
+(`engine.mean.MeanPart`) combined into the JSON result objects of ``ndcgspec score``,
 identical to `engine.scoring.score_files` digit for digit.
 """
 
@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ndcgspec.engine.evaluate import MeanPart, NeedsMoreDigits
+from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import plain_digits

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.engine.evaluate import kept_weights
+from ndcgspec.engine.discounts import kept_weights
 from ndcgspec.engine.memory import evaluate_inputs
 from ndcgspec.engine.scoring import score_files
 from ndcgspec.engine.sweep import Sweep

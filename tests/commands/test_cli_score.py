@@ -436,7 +436,8 @@ def test_the_note_on_missing_queries_whatever_computes_the_values(
     """``ndcg.aggregate``: q3 is in the qrels and not in the run, however the values are
     computed: the engine block by block, a run read twice because its queries interleave,
     the plain reference, the whole run at once, or from a table."""
-    from ndcgspec.engine import evaluate, read, stream, support
+    from ndcgspec.engine import mean, read, stream, support
+    from ndcgspec.engine.route import LOG
 
     qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
     qrels.write_text(QRELS, encoding="utf-8")
@@ -450,17 +451,17 @@ def test_the_note_on_missing_queries_whatever_computes_the_values(
         monkeypatch.setattr(support, "COMPUTED", frozenset())
     if route == "mean at the boundary":
 
-        def straddles(part: evaluate.MeanPart) -> None:
-            raise evaluate.NeedsMoreDigits(f"the mean of {part.count} queries")
+        def straddles(part: mean.MeanPart) -> None:
+            raise mean.NeedsMoreDigits(f"the mean of {part.count} queries")
 
-        monkeypatch.setattr(evaluate.MeanPart, "rounded_mean", straddles)
+        monkeypatch.setattr(mean.MeanPart, "rounded_mean", straddles)
     if route.startswith("table"):
         pytest.importorskip("pyarrow", reason="pyarrow (the 'tables' extra) is not installed")
         run = tmp_path / "run.csv"
         run.write_text(_run_csv("".join(lines)), encoding="utf-8")
     else:
         run.write_text("".join(lines), encoding="utf-8")
-    with caplog.at_level("INFO", logger=evaluate.LOG.name):
+    with caplog.at_level("INFO", logger=LOG.name):
         status, out, err = score(capsys, str(qrels), str(run))
     assert status == 0
     assert out.startswith("nDCG\tall\t")

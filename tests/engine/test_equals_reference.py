@@ -39,7 +39,7 @@ from test_memory_engine import counted_reference_calls
 
 from ndcgspec.engine import read as fast_read
 from ndcgspec.engine import stream
-from ndcgspec.engine.evaluate import reference_share
+from ndcgspec.engine.fallback import reference_share
 from ndcgspec.engine.memory import Inputs, evaluate_inputs
 from ndcgspec.engine.read import Unsupported
 from ndcgspec.engine.scoring import score_files, score_files_plain
@@ -728,7 +728,7 @@ def test_random_inputs_give_the_reference_result(given_inputs, mappings) -> None
 
 
 # Irrational gains: 2^l − 1 for fractional labels l under gain=exponential, enclosed by the
-# engine (`evaluate.label_gain`) instead of handed to the reference.
+# engine (`label_gains.label_gain`) instead of handed to the reference.
 ONLY_EXPONENTIAL_KEPT = {
     "gain": {"linear", "map", "binary"},
     "fractional": {"truncate", "error"},

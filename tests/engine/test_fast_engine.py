@@ -20,11 +20,10 @@ from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcgspec.engine import evaluate as engine_evaluate
+from ndcgspec.engine import fixed_point, rank, scoring, support, sweep
 from ndcgspec.engine import ideal as engine_ideal
-from ndcgspec.engine import rank, scoring, support, sweep
 from ndcgspec.engine import read as fast_read
-from ndcgspec.engine.evaluate import LOG
+from ndcgspec.engine.route import LOG
 from ndcgspec.engine.scoring import score_files
 from ndcgspec.engine.stream import score_files_fast
 from ndcgspec.measures import parse_measure
@@ -282,12 +281,12 @@ def test_discounts_in_fixed_point_are_the_floor_and_ceiling_of_the_enclosure(
     low end and the ceiling of the high end of the reference's enclosure, read as exact
     fractions, and lies between them."""
     config = parse_measure(measure)
-    scale = 1 << engine_evaluate.FIXED_BITS
+    scale = 1 << fixed_point.FIXED_BITS
     for position in [1, 2, 3, 7, 100, 1000]:
-        with arithmetic.computing_with(arithmetic.enclosing(engine_evaluate.DISCOUNT_DPS)):
+        with arithmetic.computing_with(arithmetic.enclosing(fixed_point.DISCOUNT_DPS)):
             interval = discount_axis.discount(position, config)
             low, high = arithmetic.enclosure(interval)
-            fixed = engine_evaluate.fixed_enclosure(interval)
+            fixed = fixed_point.fixed_enclosure(interval)
         assert fixed == (math.floor(low * scale), math.ceil(high * scale))
         with mpmath.workdps(150):
             true = DISCOUNT_FORMULAS[measure](position) * scale

@@ -14,7 +14,7 @@ import mpmath
 import pytest
 
 from ndcgspec.engine import evaluate as engine_evaluate
-from ndcgspec.engine import memory
+from ndcgspec.engine import fallback, memory
 from ndcgspec.engine.memory import Inputs
 from ndcgspec.engine.support import not_computed
 from ndcgspec.reference import Config
@@ -46,23 +46,23 @@ def test_the_engine_path_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def counted_reference_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The queries the engine hands to the reference (`evaluate._by_reference`) from now on;
-    a single query's fallback (`evaluate.evaluate_query`) and the whole reference
+    """The queries the engine hands to the reference (`fallback.reference_results`) from now
+    on; a single query's fallback (`fallback.evaluate_query`) and the whole reference
     (`memory.evaluate`) are out of reach."""
     calls: list[str] = []
-    by_reference, evaluate_query = engine_evaluate._by_reference, engine_evaluate.evaluate_query
+    by_reference, evaluate_query = fallback.reference_results, fallback.evaluate_query
 
     def counting(prep: Any, config: Config, queries: list[int]) -> Any:
         calls.extend(prep.qrels.qids[q] for q in queries)
         with monkeypatch.context() as inside:
-            inside.setattr(engine_evaluate, "evaluate_query", evaluate_query)
+            inside.setattr(fallback, "evaluate_query", evaluate_query)
             return by_reference(prep, config, queries)
 
     def unreachable(*args: Any) -> Any:
         raise AssertionError("the reference was asked")
 
-    monkeypatch.setattr(engine_evaluate, "_by_reference", counting)
-    monkeypatch.setattr(engine_evaluate, "evaluate_query", unreachable)
+    monkeypatch.setattr(engine_evaluate, "reference_results", counting)
+    monkeypatch.setattr(fallback, "evaluate_query", unreachable)
     monkeypatch.setattr(memory, "evaluate", unreachable)
     return calls
 

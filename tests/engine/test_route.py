@@ -22,8 +22,8 @@ import pytest
 
 import ndcgspec
 from ndcgspec.engine import memory, scoring, support
-from ndcgspec.engine.evaluate import LOG
 from ndcgspec.engine.memory import Inputs, evaluate_inputs
+from ndcgspec.engine.route import LOG
 from ndcgspec.engine.sweep import Sweep
 from ndcgspec.reference import Config, qrels_from_labels, run_from_scores, ties
 from ndcgspec.reference import config as config_module

@@ -23,12 +23,9 @@ from conftest import REPO_ROOT, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcgspec.engine.evaluate import (
-    MeanPart,
-    NeedsMoreDigits,
-    evaluate_queries,
-    prepare,
-)
+from ndcgspec.engine.evaluate import evaluate_queries
+from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
+from ndcgspec.engine.prepared import prepare
 from ndcgspec.engine.read import read_qrels_columns, read_run_columns, run_pieces
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import arithmetic, evaluate, qrels_from_labels, run_from_scores

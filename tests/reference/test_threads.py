@@ -1,4 +1,4 @@
-"""Threads share nothing mutable (``reference.contexts``, ``engine.evaluate.discounts_of``):
+"""Threads share nothing mutable (``reference.contexts``, ``engine.discounts.discounts_of``):
 expected values computed on several threads at once are, every digit, those of one thread.
 
 The harness computes expected values on its pool's threads, and a user may call the API from
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from ndcgspec.engine import evaluate as engine_evaluate
+from ndcgspec.engine import discounts, label_gains
 from ndcgspec.engine.memory import evaluate_inputs
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.contexts import FixedPrecision, holding
@@ -51,8 +51,8 @@ def interleaved() -> Iterator[None]:
 
 def _cold() -> None:
     """The engine's shared discounts and label gains empty, as in a fresh process."""
-    engine_evaluate._DISCOUNTS.clear()
-    engine_evaluate._LABEL_GAINS.clear()
+    discounts._DISCOUNTS.clear()
+    label_gains._LABEL_GAINS.clear()
 
 
 def _inputs(seed: int, documents: int) -> tuple[Any, Any]:

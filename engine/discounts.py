@@ -1,0 +1,114 @@
+"""Each rank's discount (``ndcg.discount``), kept across configurations, blocks of queries and
+threads: the engine's in fixed point (`Discounts`, `discounts_of`) and the reference's own
+(`kept_weights`), for the queries the engine hands to it.
+
+A discount is the reference's `discount`, enclosed at DISCOUNT_DPS digits and held between two
+integers at the scale 2^FIXED_BITS (`fixed_point`), computed once per rank; sums over a run of
+ranks are read from prefix sums (``ndcg.definition.dcg``, ``ndcg.definition.idcg``). The kept
+discounts are read and replaced under a lock, and every value kept is immutable (a `Discounts`
+is never lengthened in place; `covering` makes a longer one). The arithmetic is the
+reference's, in each thread's own mpmath contexts (``reference.contexts``).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import accumulate
+
+import numpy as np
+
+from ndcgspec.engine.choice_keys import ChoiceKey, discount_key
+from ndcgspec.engine.fixed_point import DISCOUNT_DPS, Bounds, fixed_enclosure
+from ndcgspec.reference.arithmetic import computing_with, enclosing
+from ndcgspec.reference.config import Config
+from ndcgspec.reference.discount import RankWeights, discount
+
+
+@lru_cache(maxsize=256)
+def kept_weights(config: Config) -> RankWeights:
+    """The reference's discounts of `config`, kept across evaluations: the engine hands the
+    reference many small ones (a query whose bound straddles a rounding boundary, a
+    configuration it does not declare, each probe of the survey), and each would compute
+    every rank's discount again. A `RankWeights` serves each thread only the weights its own
+    numbers made, under a lock (``reference/discount.py``)."""
+    return RankWeights(config)
+
+
+@dataclass(frozen=True, eq=False)
+class Discounts:
+    """Each rank's discount (the reference's `discount`, enclosed) as fixed-point integers at
+    the scale 2^FIXED_BITS, low and high, for ranks 1 .. `ranks`; and their sums over runs of
+    ranks, the low and high ends of the true sum (every discount is positive). Immutable, so
+    that every thread may read one while another makes a longer one (`covering`)."""
+
+    config: Config
+    low: tuple[int, ...] = (0,)
+    high: tuple[int, ...] = (0,)
+    low_prefix: tuple[int, ...] = (0,)
+    high_prefix: tuple[int, ...] = (0,)
+    width: np.ndarray = field(default_factory=lambda: _frozen(np.zeros(1, np.int64)))
+
+    @property
+    def ranks(self) -> int:
+        """The last rank covered."""
+        return len(self.low) - 1
+
+    def covering(self, ranks: int) -> Discounts:
+        """These discounts, or longer ones that cover ranks up to `ranks`."""
+        if ranks <= self.ranks:
+            return self
+        low, high = list(self.low), list(self.high)
+        with computing_with(enclosing(DISCOUNT_DPS)):
+            for rank in range(len(low), ranks + 1):
+                rank_low, rank_high = fixed_enclosure(discount(rank, self.config))
+                low.append(rank_low)
+                high.append(rank_high)
+        width = np.array([h - lo for lo, h in zip(low, high, strict=True)], np.int64)
+        return Discounts(
+            self.config,
+            tuple(low),
+            tuple(high),
+            tuple(accumulate(low)),
+            tuple(accumulate(high)),
+            _frozen(width),
+        )
+
+    def between(self, first: int, last: int) -> Bounds:
+        """The sum of the discounts of ranks first .. last (covered)."""
+        return (
+            self.low_prefix[last] - self.low_prefix[first - 1],
+            self.high_prefix[last] - self.high_prefix[first - 1],
+        )
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+# The longest discounts made of the last configurations used, by what they depend on
+# (`discount_key`); read and replaced under the lock, each value immutable.
+_DISCOUNTS: dict[ChoiceKey, Discounts] = {}
+_DISCOUNTS_KEPT = 64
+_DISCOUNTS_LOCK = threading.Lock()
+
+
+def discounts_of(config: Config, ranks: int) -> Discounts:
+    """The discounts of `config` for ranks 1 .. `ranks` (or more), shared by every block of
+    queries (`stream`), every configuration with the same discount and every thread, so that
+    each rank's is computed once (twice at most, by two threads at once)."""
+    key = discount_key(config)
+    with _DISCOUNTS_LOCK:
+        found = _DISCOUNTS.pop(key, None) or Discounts(config)
+        _DISCOUNTS[key] = found
+        if len(_DISCOUNTS) > _DISCOUNTS_KEPT:
+            del _DISCOUNTS[next(iter(_DISCOUNTS))]
+    if ranks <= found.ranks:
+        return found
+    longer = found.covering(ranks)
+    with _DISCOUNTS_LOCK:
+        if longer.ranks > _DISCOUNTS.get(key, found).ranks:
+            _DISCOUNTS[key] = longer
+    return longer
