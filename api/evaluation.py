@@ -271,7 +271,7 @@ def score_runs(
             outputs = []
             for run in runs:
                 inputs = Inputs(judged, _run(run, run_columns, judged), shared)
-                outputs.append([inputs.result(config) for config in configs])
+                outputs.append([inputs.result(config).to_json() for config in configs])
     except NdcgSpecError as error:
         raise ScoreError(error) from error
     return [

@@ -28,7 +28,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
 from functools import cached_property
-from typing import Any
 
 import mpmath
 import numpy as np
@@ -45,6 +44,7 @@ from ndcgspec.engine.read import (
     run_capacity,
     run_pieces,
 )
+from ndcgspec.engine.result_digits import ResultDigits
 from ndcgspec.engine.support import not_computed
 from ndcgspec.measures.trec_eval_names import (
     GAIN_MEASURES,
@@ -279,8 +279,8 @@ class ColumnRun:
     def __contains__(self, qid: object) -> bool:
         return qid in self.queries
 
-    def result(self, config: Config) -> dict[str, Any]:
-        """The JSON result object of `config`, computed by the engine."""
+    def result(self, config: Config) -> ResultDigits:
+        """The result of `config`, computed by the engine."""
         return evaluate_prepared(self.prepared, config)
 
 
@@ -456,12 +456,13 @@ def trec_eval_lines(
         if measure.name in ONE_CONFIGURATION_MEASURES:
             cutoffs = measure.cutoffs if measure.name == "ndcg_cut" else [None]
             for label, k in zip(measure.labels(), cutoffs, strict=True):
-                scored = inputs.result(config.replace(cutoff=k))["per_query"]
+                scored = inputs.result(config.replace(cutoff=k)).per_query
                 for qid in queries:
                     # A query -M leaves no document retrieves nothing: DCG 0, and nDCG 0
-                    # whatever its ideal DCG (``ndcg.empty.zero``).
-                    value = scored[qid]["ndcg"] if qid in scored else "0"
-                    per_query[qid].append((label, Decimal(value)))
+                    # whatever its ideal DCG (``ndcg.empty.zero``), so no nDCG is undefined.
+                    ndcg = scored[qid]["ndcg"] if qid in scored else "0"
+                    assert ndcg is not None
+                    per_query[qid].append((label, Decimal(ndcg)))
             continue
         for qid in queries:
             value = traced_value(measure, traces[(config, qid)], options, judged[qid])

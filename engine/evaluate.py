@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import partial
-from typing import Any
 
 import numpy as np
 
@@ -32,11 +31,12 @@ from ndcgspec.engine.label_gains import gain_classes
 from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
 from ndcgspec.engine.prepared import Prepared
 from ndcgspec.engine.query_bounds import QueryBounds, dcg_bounds, ideal_sum, query_result
+from ndcgspec.engine.result_digits import ResultDigits
 from ndcgspec.engine.route import LOG
 from ndcgspec.reference import aggregate
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import plain_digits, working_precision
-from ndcgspec.reference.evaluate import Evaluation, result_object
+from ndcgspec.reference.evaluate import Evaluation
 from ndcgspec.reference.ideal import every_gain_enters
 
 
@@ -100,8 +100,8 @@ def evaluate_queries(
     return per_query, total
 
 
-def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
-    """The JSON result object of `config`, equal to the plain reference's."""
+def evaluate_prepared(prep: Prepared, config: Config) -> ResultDigits:
+    """The result of `config`, equal to the plain reference's digit for digit."""
     per_query, total = evaluate_queries(prep, config)
     try:
         mean = total.rounded_mean()
@@ -110,5 +110,5 @@ def evaluate_prepared(prep: Prepared, config: Config) -> dict[str, Any]:
         results = reference_results(prep, config, _scored_queries(prep, config))
         with working_precision():
             mean = aggregate.mean({q: (r.value, r.in_mean) for q, r in results.items()})
-            return Evaluation(config, results, mean).to_json()
-    return result_object(config, None if mean is None else plain_digits(mean), per_query)
+            return ResultDigits.of(Evaluation(config, results, mean))
+    return ResultDigits(config, None if mean is None else plain_digits(mean), per_query)

@@ -1,5 +1,5 @@
 """The engine on in-memory inputs: the reference's `Qrels` and `Run` (``ndcg.definition.inputs``)
-scored as `evaluate` scores files, giving exactly ``reference.evaluate(...).to_json()``.
+scored as `evaluate` scores files, giving exactly the digits of ``reference.evaluate(...)``.
 
 The inputs become the engine's columns: the qrels' queries in their order, each judgment a
 row, each label its exact decimal text; the run's postings of qrels queries in their order
@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import partial
-from typing import Any
 
 import numpy as np
 
@@ -32,6 +31,7 @@ from ndcgspec.engine.read import (
     double_is_exact,
     words_of,
 )
+from ndcgspec.engine.result_digits import ResultDigits
 from ndcgspec.engine.route import routed
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import canonical_decimal
@@ -140,14 +140,14 @@ class Inputs:
         except Unsupported as reason:
             self.declined = str(reason)
 
-    def _engine(self, config: Config) -> dict[str, Any]:
+    def _engine(self, config: Config) -> ResultDigits:
         if self.prepared is None:
             raise Unsupported(self.declined)
         return evaluate_prepared(self.prepared, config)
 
-    def result(self, config: Config) -> dict[str, Any]:
-        """The JSON result object of `config`: exactly
-        ``reference.evaluate(config, qrels, run).to_json()``, or the InputError it raises."""
+    def result(self, config: Config) -> ResultDigits:
+        """The result of `config`: the digits of ``reference.evaluate(config, qrels, run)``,
+        exactly, or the InputError it raises."""
         return routed(
             [config],
             partial(self._engine, config),
@@ -155,12 +155,12 @@ class Inputs:
         )
 
 
-def _reference(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
-    return evaluate(config, qrels, run, weights=kept_weights(config)).to_json()
+def _reference(config: Config, qrels: Qrels, run: Run) -> ResultDigits:
+    return ResultDigits.of(evaluate(config, qrels, run, weights=kept_weights(config)))
 
 
-def evaluate_inputs(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
-    """The JSON result object of `config` for in-memory qrels and run, as `Inputs.result`;
+def evaluate_inputs(config: Config, qrels: Qrels, run: Run) -> ResultDigits:
+    """The result of `config` for in-memory qrels and run, as `Inputs.result`;
     a configuration the engine does not declare goes to the reference before any column is
     built."""
     return routed(

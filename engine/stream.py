@@ -39,11 +39,11 @@ from ndcgspec.engine.read import (
     run_capacity,
     run_pieces,
 )
+from ndcgspec.engine.result_digits import Entries, ResultDigits
 from ndcgspec.engine.route import LOG
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import plain_digits
 from ndcgspec.reference.errors import InputError
-from ndcgspec.reference.evaluate import result_object
 from ndcgspec.reference.trec_io import Source, opened
 
 # Rows held before the complete queries among them are scored: a block's columns and the
@@ -217,15 +217,13 @@ def _absent(qrels: QrelsByQuery, seen: np.ndarray, path: str) -> tuple[QrelsColu
     return qrels.of(queries), run
 
 
-def combined(
-    config: Config, qids: list[str], per_query: dict[str, dict[str, str | None]], part: MeanPart
-) -> dict[str, Any]:
-    """The JSON result object of the whole file from every block's entries and share of the
-    mean: the queries in qrels order, the mean rounded once (``ndcg.aggregate``,
-    ``ndcg.precision``). NeedsMoreDigits when the shares cannot round the mean."""
+def combined(config: Config, qids: list[str], per_query: Entries, part: MeanPart) -> ResultDigits:
+    """The result of the whole file from every block's entries and share of the mean: the
+    queries in qrels order, the mean rounded once (``ndcg.aggregate``, ``ndcg.precision``).
+    NeedsMoreDigits when the shares cannot round the mean."""
     mean = part.rounded_mean()
     ordered = {q: per_query[q] for q in qids if q in per_query}
-    return result_object(config, None if mean is None else plain_digits(mean), ordered)
+    return ResultDigits(config, None if mean is None else plain_digits(mean), ordered)
 
 
 Pieces = Callable[[], Iterator[RunPiece]]
@@ -270,11 +268,11 @@ def _score_blocks(
     pieces: Pieces,
     path: str,
     last: np.ndarray | None,
-) -> tuple[list[dict[str, Any]], list[bool]]:
+) -> tuple[list[ResultDigits], list[bool]]:
     """Every configuration scored block by block, then `combined`; and which qrels queries
     the run lists."""
     by_query = QrelsByQuery(qrels)
-    per_query: list[dict[str, dict[str, str | None]]] = [{} for _ in configs]
+    per_query: list[Entries] = [{} for _ in configs]
     parts = [MeanPart() for _ in configs]
     seen = np.zeros(len(qrels.qids), bool)
 
@@ -337,7 +335,8 @@ def score_columns(
         prep = prepare(qrels, run)
         results = [evaluate_prepared(prep, config) for config in configs]
         listed = run.present.tolist()
-    return Scored(results, QueryPresence.of(qrels.qids, listed, unjudged))
+    json = [result.to_json() for result in results]
+    return Scored(json, QueryPresence.of(qrels.qids, listed, unjudged))
 
 
 def score_trec_run(configs: Sequence[Config], qrels: QrelsColumns, run: Source) -> Scored:

@@ -58,6 +58,7 @@ from ndcgspec.engine.fixed_point import Bounds, fixed_point, product_bounds
 from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
 from ndcgspec.engine.memory import Inputs
 from ndcgspec.engine.query_bounds import QueryBounds, query_result
+from ndcgspec.engine.result_digits import Entries, ResultDigits
 from ndcgspec.engine.route import routed
 from ndcgspec.reference import aggregate, duplicates, ties, unjudged
 from ndcgspec.reference import ideal as ideal_axis
@@ -73,7 +74,6 @@ from ndcgspec.reference.inputs import Judgment, Posting, Qrels, Run
 from ndcgspec.reference.query import QueryResult, judged_gain
 
 T = TypeVar("T")
-Entries = dict[str, dict[str, str | None]]
 # A query's entry of the result object and its share of the mean (`query_bounds.query_result`).
 Outcome = tuple[dict[str, str | None], MeanPart]
 # A list of gains, exact fractions or ints (`Sweep._intern`).
@@ -538,7 +538,7 @@ class Sweep:
     def _by_reference(self, measure: Config) -> Scores | InputError:
         """`measure` scored by the plain reference: a configuration the engine does not
         declare."""
-        return _scores(measure, lambda: evaluate(measure, self.qrels, self.run).to_json())
+        return _scores(measure, lambda: ResultDigits.of(evaluate(measure, self.qrels, self.run)))
 
     def evaluate(self, config: Config) -> Evaluation | InputError:
         """What `ndcgspec.reference.evaluate` gives for `config` (per-query results without
@@ -556,15 +556,15 @@ def _at(config: Config, cutoff: int | None) -> Config:
     return config if config.cutoff == cutoff else config.replace(cutoff=cutoff)
 
 
-def _scores(measure: Config, result: Callable[[], dict[str, Any]]) -> Scores | InputError:
-    """The JSON result object `result()` gives for `measure` as Scores, or its InputError."""
+def _scores(measure: Config, result: Callable[[], ResultDigits]) -> Scores | InputError:
+    """The result `result()` gives for `measure` as Scores, or its InputError."""
     try:
         found = result()
     except InputError as error:
         return error
     skipped = measure.choice("empty") == "skip"
-    in_mean = {q: not (skipped and e["ndcg"] is None) for q, e in found["per_query"].items()}
-    return Scores(found["per_query"], in_mean, found["aggregate"])
+    in_mean = {q: not (skipped and e["ndcg"] is None) for q, e in found.per_query.items()}
+    return Scores(found.per_query, in_mean, found.aggregate)
 
 
 @dataclass(frozen=True)

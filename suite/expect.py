@@ -26,7 +26,7 @@ from ndcgspec.suite.load import PublishedFiles, checked_file, file_inputs
 def outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
     """The expected object of a case, ``{"per_query", "aggregate"}`` or
     ``{"error": {anchor}}``, computed by the fast engine: `reference_outcome`'s answer."""
-    return _expected(lambda: evaluate_inputs(config, qrels, run))
+    return _expected(lambda: evaluate_inputs(config, qrels, run).to_json())
 
 
 def swept_outcome(sweep: Sweep, config: Config) -> dict[str, Any]:

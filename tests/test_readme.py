@@ -310,7 +310,7 @@ def tie_order_matters(loaded: LoadedCase, config: dict) -> bool:
         values = [inputs.result(c) for c in (right, right.replace(ties="docid-asc"))]
     except NdcgSpecError:
         return False
-    return values[0]["per_query"] != values[1]["per_query"]
+    return values[0].per_query != values[1].per_query
 
 
 @whole_suite

@@ -42,6 +42,7 @@ from ndcgspec.engine import stream
 from ndcgspec.engine.fallback import reference_share
 from ndcgspec.engine.memory import Inputs, evaluate_inputs
 from ndcgspec.engine.read import Unsupported
+from ndcgspec.engine.result_digits import ResultDigits
 from ndcgspec.engine.scoring import score_files, score_files_plain
 from ndcgspec.engine.stream import score_files_fast
 from ndcgspec.engine.support import COMPUTED
@@ -564,12 +565,14 @@ def test_a_spark_partition_gives_the_reference_shares(
 # --- In-memory inputs (`engine.memory`) ------------------------------------------------------
 
 
-def result_or_error(compute: Callable[..., dict[str, Any]], *args: Any) -> Any:
-    """The JSON result object `compute(*args)` returns, or everything an InputError says."""
+def result_or_error(compute: Callable[..., ResultDigits | dict[str, Any]], *args: Any) -> Any:
+    """The JSON result object `compute(*args)` returns (the engine's result written as one),
+    or everything an InputError says."""
     try:
-        return compute(*args)
+        found = compute(*args)
     except InputError as error:
         return ("error", str(error), error.file, error.line, error.anchor, error.axis)
+    return found.to_json() if isinstance(found, ResultDigits) else found
 
 
 def reference(config: Config, qrels: Any, run: Any) -> dict[str, Any]:
@@ -784,7 +787,7 @@ def test_gains_whose_enclosures_meet_go_to_the_reference(
     config = Config.from_mapping({"gain": "exponential", "ties": "average"})
     expected = reference(config, qrels, run)
     calls = counted_reference_calls(monkeypatch)
-    assert Inputs(qrels, run).result(config) == expected
+    assert Inputs(qrels, run).result(config).to_json() == expected
     assert calls == ["q"], reason
 
 

@@ -82,7 +82,7 @@ def _table(config: Config, folder: Path) -> str | None:
 def _memory(config: Config, folder: Path) -> str | None:
     qrels, run = qrels_from_labels(LABELS), run_from_scores(SCORES)
     assert evaluate_inputs(config, qrels, run) == Inputs(qrels, run).result(config)
-    return Inputs(qrels, run).result(config)["aggregate"]
+    return Inputs(qrels, run).result(config).aggregate
 
 
 def _api(config: Config, folder: Path) -> str | None:

@@ -92,7 +92,7 @@ def _tasks(score: Callable[[str, Any, Any], Any]) -> list[Callable[[], Any]]:
 
 
 def _engine(measure: str, qrels: Any, run: Any) -> Any:
-    return evaluate_inputs(parse_measure(measure), qrels, run)
+    return evaluate_inputs(parse_measure(measure), qrels, run).to_json()
 
 
 def _reference(measure: str, qrels: Any, run: Any) -> Any:
