@@ -31,7 +31,7 @@ from ndcgspec.engine.label_gains import gain_classes
 from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
 from ndcgspec.engine.prepared import Prepared
 from ndcgspec.engine.query_bounds import QueryBounds, dcg_bounds, ideal_sum, query_result
-from ndcgspec.engine.result_digits import ResultDigits
+from ndcgspec.engine.result_digits import Entries, ResultDigits
 from ndcgspec.engine.route import LOG
 from ndcgspec.reference import aggregate
 from ndcgspec.reference.config import Config
@@ -47,9 +47,7 @@ def _scored_queries(prep: Prepared, config: Config) -> list[int]:
     )
 
 
-def evaluate_queries(
-    prep: Prepared, config: Config
-) -> tuple[dict[str, dict[str, str | None]], MeanPart]:
+def evaluate_queries(prep: Prepared, config: Config) -> tuple[Entries, MeanPart]:
     """Each scored query's entry of the result object, correctly rounded, and their share of
     the mean: what a block of queries contributes (``ndcg.precision``)."""
     choices = {a: config.choice(a) for a in ("duplicates", "unjudged", "ties", "empty")}

@@ -19,6 +19,7 @@ from ndcgspec.engine.label_gains import LABEL_ERROR, GainClasses
 from ndcgspec.engine.mean import MeanPart
 from ndcgspec.engine.prepared import Prepared
 from ndcgspec.engine.rank import ConfigRanking
+from ndcgspec.engine.result_digits import Entries
 from ndcgspec.engine.route import LOG
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import working_precision
@@ -46,7 +47,7 @@ def reference_results(prep: Prepared, config: Config, queries: list[int]) -> dic
 
 def reference_share(
     results: Mapping[str, QueryResult],
-) -> tuple[dict[str, dict[str, str | None]], MeanPart]:
+) -> tuple[Entries, MeanPart]:
     """`evaluate_queries` of queries the plain reference evaluated: each one's entry of the
     result object and their share of the mean."""
     total = MeanPart()
