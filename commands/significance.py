@@ -17,7 +17,7 @@ from ndcgspec.analysis.pair_tests import PairTest, Untested, pair_tests, unteste
 from ndcgspec.inference.bootstrap import INTERVALS, Interval, UndefinedInterval
 from ndcgspec.inference.monte_carlo import MONTE_CARLO_LEVEL
 from ndcgspec.inference.paired_tests import PAIRED_TESTS
-from ndcgspec.inference.randomization import EXACT_LIMIT, Randomization
+from ndcgspec.inference.randomization import EXACT_LIMIT
 from ndcgspec.inference.settings import TESTS, Options
 from ndcgspec.reference.decimals import (
     canonical_decimal,
@@ -79,13 +79,15 @@ class StatedInterval:
             return None
         return float(exact_string(self.found.low)), float(exact_string(self.found.high))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, dict[str, str | int | None]]:
         """The keys of the interval in every JSON output: its ends, or null ends and why
         there are none."""
         found = self.found
-        ends: dict[str, Any] = {"low": None, "high": None, "undefined": found}
+        ends: dict[str, str | None]
         if isinstance(found, Interval):
             ends = {"low": exact_string(found.low), "high": exact_string(found.high)}
+        else:
+            ends = {"low": None, "high": None, "undefined": found}
         return {
             "ci": {
                 "level": self.level_text(),
@@ -340,13 +342,7 @@ def _settings_lines(significance: Significance) -> list[str]:
     options = significance.options
     tests = significance.tests
     sizes = "/".join(map(str, sorted({r.family_size for r in tests}))) or "0"
-    drawn = sorted(
-        {
-            r.outcome.total - 1
-            for r in tests
-            if isinstance(r.outcome, Randomization) and not r.outcome.exact
-        }
-    )
+    drawn = sorted({d for r in tests if (d := r.estimate.draws) is not None})
     family = (
         f"all {sizes} pairs and conventions"
         if options.family == "all"
