@@ -2,9 +2,10 @@
 
 The runs are scored under the ``-m`` measures (without them `DEFAULT_CONVENTIONS`; with
 ``--presets`` every preset of ``spec/presets.yaml``) and compared (`ndcgspec.analysis.comparison`,
-the paired tests `ndcgspec.analysis.pair_tests`); this module gives the report as text, JSON, or
-a table for papers (`ndcgspec.commands.compare_tables`), and with ``--out DIR`` PNG figures and a
-self-contained HTML page (`ndcgspec.commands.compare_page`)."""
+the paired tests `ndcgspec.analysis.pair_tests`) into one report
+(`ndcgspec.commands.compare_report`); this module gives it as text, JSON, or a table for papers
+(`ndcgspec.commands.compare_tables`), and with ``--out DIR`` PNG figures and a self-contained
+HTML page (`ndcgspec.commands.compare_page`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The paired tests of ``compare`` as its report gives them: the JSON keys ``tests``,
-``test_settings``, ``verdict_changes`` and ``intervals``, and their lines of text. The tests
+"""The paired tests of ``compare`` as its report gives them (`Significance`): the JSON keys
+``tests``, ``test_settings``, ``verdict_changes`` and ``intervals``, and their lines of text;
+and a bootstrap interval as every report states it (`StatedInterval`). The tests
 themselves are `ndcgspec.analysis.pair_tests`. A pair is significant at α when its adjusted
 p-value is at most α and that verdict is decided (α outside the Monte-Carlo interval of the
 adjusted p-value, `inference.family`); its verdict under a convention is "a" or "b" (the run
