@@ -141,9 +141,10 @@ def _own_options(preset: Config, options: dict[str, list[Option]]) -> list[int]:
     """The preset's value on each axis as an index into `options`; a value the search does
     not list (a preset with its own parameters) is added to its axis."""
     point = []
+    preset_values = _by_axis(preset)
     for name, values in options.items():
-        own = _on_axis(preset, name)
-        listed = [_on_axis(Config.from_mapping(dict(o.values)), name) for o in values]
+        own = preset_values.get(name, {})
+        listed = [_by_axis(Config.from_mapping(dict(o.values))).get(name, {}) for o in values]
         if own not in listed:
             text = ",".join(f"{k}={v}" for k, v in own.items())
             values.append(Option(name, text, tuple(own.items())))
@@ -152,10 +153,13 @@ def _own_options(preset: Config, options: dict[str, list[Option]]) -> list[int]:
     return point
 
 
-def _on_axis(config: Config, axis_id: str) -> dict[str, AxisValue]:
-    """The keys of the configuration's object that belong to one choice axis: its choice and
+def _by_axis(config: Config) -> dict[str, dict[str, AxisValue]]:
+    """The keys of the configuration's object by the axis they belong to: its choice and
     params."""
-    return {k: v for k, v in config.to_mapping().items() if _axis_of(k) == axis_id}
+    out: dict[str, dict[str, AxisValue]] = {}
+    for key, value in config.to_mapping().items():
+        out.setdefault(_axis_of(key), {})[key] = value
+    return out
 
 
 def _axis_of(key: str) -> str:
