@@ -11,7 +11,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,55 @@ from ndcgspec.spec import load_spec
 CHUNK = 1 << 20
 
 
-def input_digest(path: str | Path | Source) -> dict[str, Any]:
+@dataclass(frozen=True)
+class InputDigest:
+    """One input as provenance records it: its path, and the SHA-256 and line count of its
+    decompressed bytes."""
+
+    path: str
+    sha256: str
+    lines: int
+
+    def to_json(self) -> dict[str, str | int]:
+        """The digest as a provenance object gives it."""
+        return {"path": self.path, "sha256": self.sha256, "lines": self.lines}
+
+
+@dataclass(frozen=True)
+class Cited:
+    """A configuration as provenance cites it (``ndcg.definition.versions``)."""
+
+    canonical: str
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What a JSON result records of its inputs (role → digest, or a list of them), its
+    configurations and the versions it was computed under."""
+
+    inputs: Mapping[str, InputDigest | Sequence[InputDigest]]
+    configurations: tuple[Cited, ...]
+    versions: Mapping[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``provenance`` object of a JSON result."""
+        return {
+            "inputs": {
+                role: [i.to_json() for i in given]
+                if isinstance(given, Sequence)
+                else given.to_json()
+                for role, given in self.inputs.items()
+            },
+            "configurations": [
+                {"canonical": c.canonical, "fingerprint": c.fingerprint}
+                for c in self.configurations
+            ],
+            "versions": dict(self.versions),
+        }
+
+
+def input_digest(path: str | Path | Source) -> InputDigest:
     """The path, SHA-256 and line count of one input's decompressed bytes."""
     with opened(path) as source:
         source.file.seek(0)
@@ -35,12 +84,8 @@ def input_digest(path: str | Path | Source) -> dict[str, Any]:
             lines += chunk.count(b"\n")
             last = chunk[-1:]
         source.file.seek(0)
-        return {
-            "path": source.name,
-            "sha256": digest.hexdigest(),
-            # A last line without its newline is a line too.
-            "lines": lines + (last != b"\n"),
-        }
+        # A last line without its newline is a line too.
+        return InputDigest(source.name, digest.hexdigest(), lines + (last != b"\n"))
 
 
 def software() -> dict[str, str]:
@@ -48,16 +93,13 @@ def software() -> dict[str, str]:
     return {"ndcgspec": ndcgspec.__version__, "spec": str(load_spec()["spec_version"])}
 
 
-def provenance(inputs: Mapping[str, Any], configs: Iterable[Config]) -> dict[str, Any]:
-    """The provenance object: `inputs` (role → `input_digest`, or a list of them), each
+def provenance(
+    inputs: Mapping[str, InputDigest | Sequence[InputDigest]], configs: Iterable[Config]
+) -> Provenance:
+    """The provenance of a result: `inputs` (role → `input_digest`, or a list of them), each
     configuration's canonical string and fingerprint, and the versions."""
-    return {
-        "inputs": dict(inputs),
-        "configurations": [
-            {"canonical": c.canonical(), "fingerprint": c.fingerprint()} for c in configs
-        ],
-        "versions": software(),
-    }
+    cited = tuple(Cited(c.canonical(), c.fingerprint()) for c in configs)
+    return Provenance(dict(inputs), cited, software())
 
 
 def _described(role: str, found: Any) -> list[str]:

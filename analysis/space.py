@@ -19,7 +19,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import combinations, product
-from typing import Any
 
 from ndcgspec.measures.trec_eval_names import DEFAULT_CUTOFFS as TREC_EVAL_CUTOFFS
 from ndcgspec.reference.config import Config, choice_axes, choice_ids, presets
@@ -33,6 +32,9 @@ DEFAULT_CUTOFFS: tuple[int | None, ...] = (
     None,
 )
 MAX_DEPARTURES = 2
+AxisValue = str | dict[str, str]
+"""The value of a choice or parameter key of a configuration object (``Config.to_mapping``):
+a choice id, a parameter's canonical string, or a gain map's."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class Option:
 
     axis: str
     name: str
-    values: tuple[tuple[str, Any], ...]
+    values: tuple[tuple[str, AxisValue], ...]
 
 
 @dataclass(frozen=True)
@@ -135,14 +137,14 @@ def _needs_params(axis_id: str, choice_id: str) -> bool:
     return any(params[p].get("required") for p in chosen.get("params", []))
 
 
-def _own_options(entry: dict[str, Any], options: dict[str, list[Option]]) -> list[int]:
+def _own_options(preset: Config, options: dict[str, list[Option]]) -> list[int]:
     """The preset's value on each axis as an index into `options`; a value the search does
     not list (a preset with its own parameters) is added to its axis."""
-    preset_values = Config.from_mapping(_without_cutoff(entry)).to_mapping()
     point = []
+    preset_values = _by_axis(preset)
     for name, values in options.items():
-        own = _on_axis(preset_values, name)
-        listed = [_on_axis(Config.from_mapping(dict(o.values)).to_mapping(), name) for o in values]
+        own = preset_values.get(name, {})
+        listed = [_by_axis(Config.from_mapping(dict(o.values))).get(name, {}) for o in values]
         if own not in listed:
             text = ",".join(f"{k}={v}" for k, v in own.items())
             values.append(Option(name, text, tuple(own.items())))
@@ -151,13 +153,13 @@ def _own_options(entry: dict[str, Any], options: dict[str, list[Option]]) -> lis
     return point
 
 
-def _without_cutoff(entry: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in entry.get("config", {}).items() if k != "cutoff"}
-
-
-def _on_axis(mapping: dict[str, Any], axis_id: str) -> dict[str, Any]:
-    """The keys of a configuration object that belong to one axis: its choice and params."""
-    return {k: v for k, v in mapping.items() if _axis_of(k) == axis_id}
+def _by_axis(config: Config) -> dict[str, dict[str, AxisValue]]:
+    """The keys of the configuration's object by the axis they belong to: its choice and
+    params."""
+    out: dict[str, dict[str, AxisValue]] = {}
+    for key, value in config.to_mapping().items():
+        out.setdefault(_axis_of(key), {})[key] = value
+    return out
 
 
 def _axis_of(key: str) -> str:
@@ -197,7 +199,8 @@ def search_space(
         tuple[tuple[int, ...], int | None], tuple[tuple[int, ...], str, tuple[int, ...]]
     ] = {}
     for index, entry in enumerate(presets()):
-        base = _own_options(entry, options)
+        # Its cutoff is on no choice axis: each cutoff of the space is searched from it.
+        base = _own_options(Config.from_mapping(entry.get("config", {})), options)
         own = entry.get("config", {}).get("cutoff")
         preset_cutoffs = [*cutoffs, *([own] if own is not None and own not in cutoffs else [])]
         sizes = [len(options[name]) for name in names]
@@ -211,7 +214,7 @@ def search_space(
     candidates = []
     for (point, k), (order, preset_id, preset_base) in best.items():
         if point not in configs:
-            values: dict[str, Any] = {}
+            values: dict[str, AxisValue] = {}
             for name, j in zip(names, point, strict=True):
                 values.update(options[name][j].values)
             configs[point] = Config.from_mapping(values)

@@ -12,7 +12,8 @@ hand (the report's, or the last run's in the cache), it is shown beside the expe
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +32,19 @@ from ndcgspec.suite.load import LoadedCase
 ROWS_SHOWN = 50
 
 
-def _report_config(report: Path, case_id: str) -> dict[str, Any] | None:
+def _report_config(report: Path, case_id: str) -> Config | None:
     """The configuration a run's report records for the case, or None; the report is read as
     ``ndcgspec report`` reads it, every line checked, a bad one named."""
     results = read_report(report).results
-    return next((r.get("config") for r in results if r["id"] == case_id), None)
+    found = next((r.get("config") for r in results if r["id"] == case_id), None)
+    if not found:
+        return None
+    try:
+        return Config.from_mapping(found)
+    except ConfigError as error:
+        raise InputError(
+            f"the configuration of {shown(case_id)}: {error}", Location(str(report))
+        ) from None
 
 
 def _candidates(
@@ -49,14 +58,9 @@ def _candidates(
     if judged:
         yield Config.from_mapping(judged)
     if report:
-        found = _report_config(report, case_id)
-        if found:
-            try:
-                yield Config.from_mapping(found)
-            except ConfigError as error:
-                raise InputError(
-                    f"the configuration of {shown(case_id)}: {error}", Location(str(report))
-                ) from None
+        recorded = _report_config(report, case_id)
+        if recorded:
+            yield recorded
     # Thousands of stored cases share a few hundred configurations.
     distinct = {json.dumps(c.case["config"], sort_keys=True) for c in stored}
     for config in sorted(distinct):
@@ -118,25 +122,56 @@ def _expected(expected: dict[str, Any]) -> list[str]:
     return lines
 
 
-def adapter_result(case_id: str, report: Path | None) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class ShownMismatch:
+    """A mismatch of the adapter's result record as written: what differs, the adapter's
+    value and the expected one (None where the record leaves one out)."""
+
+    what: object
+    actual: object
+    expected: object
+
+
+@dataclass(frozen=True)
+class AdapterAnswer:
+    """The adapter's result record of a case as ``cases show`` gives it: where it was seen,
+    its outcome, what it said (its message or reason) and its mismatches."""
+
+    seen: str
+    outcome: str
+    said: str
+    mismatches: tuple[ShownMismatch, ...]
+
+    @classmethod
+    def from_json(cls, record: Mapping[str, Any], seen: str) -> AdapterAnswer:
+        """The answer a result record of a report (or of the cache) holds, seen in `seen`."""
+        return cls(
+            seen,
+            record["outcome"],
+            record.get("message") or record.get("reason", ""),
+            tuple(
+                ShownMismatch(m.get("what"), m.get("actual"), m.get("expected"))
+                for m in record.get("mismatches", [])
+            ),
+        )
+
+    def lines(self) -> list[str]:
+        """The answer's lines below the expected values."""
+        lines = [f"adapter ({self.seen}): {self.outcome}: {self.said}"]
+        for miss in self.mismatches:
+            lines.append(f"  {miss.what}: adapter {miss.actual!r}, expected {miss.expected}")
+        return lines
+
+
+def adapter_result(case_id: str, report: Path | None) -> AdapterAnswer | None:
     """The adapter's result record of the case: the report's, or the last run's kept in the
     cache for a failing or erring case; None when neither has it."""
     if report:
         found = next((r for r in read_report(report).results if r["id"] == case_id), None)
         if found:
-            return {**found, "seen": str(report)}
+            return AdapterAnswer.from_json(found, str(report))
     found = judged_result(cache_root(), case_id)
-    return None if found is None else {**found, "seen": "the last run that failed it"}
-
-
-def _adapter_lines(result: dict[str, Any]) -> list[str]:
-    said = result.get("message") or result.get("reason", "")
-    lines = [f"adapter ({result['seen']}): {result['outcome']}: {said}"]
-    for miss in result.get("mismatches", []):
-        lines.append(
-            f"  {miss.get('what')}: adapter {miss.get('actual')!r}, expected {miss.get('expected')}"
-        )
-    return lines
+    return None if found is None else AdapterAnswer.from_json(found, "the last run that failed it")
 
 
 def configuration_anchors(config: Config) -> list[str]:
@@ -145,7 +180,7 @@ def configuration_anchors(config: Config) -> list[str]:
     return [f"ndcg.{a['id']}.{mapping[a['id']]}" for a in choice_axes() if a["id"] in mapping]
 
 
-def case_text(loaded: LoadedCase, data: Path | None, result: dict[str, Any] | None = None) -> str:
+def case_text(loaded: LoadedCase, data: Path | None, result: AdapterAnswer | None = None) -> str:
     """The case as text, with the adapter's `result` record when one is given."""
     case = loaded.case
     config = Config.from_mapping(case["config"])
@@ -171,7 +206,7 @@ def case_text(loaded: LoadedCase, data: Path | None, result: dict[str, Any] | No
     expected = case.get("expected") or {}
     lines += _expected(expected)
     if result:
-        lines += _adapter_lines(result)
+        lines += result.lines()
     queries = list(expected.get("per_query") or {})
     if queries:
         lines.append("reference trace:")

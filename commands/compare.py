@@ -2,9 +2,10 @@
 
 The runs are scored under the ``-m`` measures (without them `DEFAULT_CONVENTIONS`; with
 ``--presets`` every preset of ``spec/presets.yaml``) and compared (`ndcgspec.analysis.comparison`,
-the paired tests `ndcgspec.analysis.pair_tests`); this module gives the report as text, JSON, or
-a table for papers (`ndcgspec.commands.compare_tables`), and with ``--out DIR`` PNG figures and a
-self-contained HTML page (`ndcgspec.commands.compare_page`)."""
+the paired tests `ndcgspec.analysis.pair_tests`) into one report
+(`ndcgspec.commands.compare_report`); this module gives it as text, JSON, or a table for papers
+(`ndcgspec.commands.compare_tables`), and with ``--out DIR`` PNG figures and a self-contained
+HTML page (`ndcgspec.commands.compare_page`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import mpmath
 
@@ -32,6 +32,7 @@ from ndcgspec.analysis.comparison import (
 )
 from ndcgspec.analysis.judged import judged_at
 from ndcgspec.analysis.provenance import input_digest, provenance
+from ndcgspec.commands.compare_report import CompareReport
 from ndcgspec.commands.compare_tables import latex_table, markdown_table
 from ndcgspec.commands.score_notes import check_shared, missing_note, unjudged_note
 from ndcgspec.commands.significance import exact_string, paired_tests, significance_text
@@ -44,7 +45,6 @@ from ndcgspec.commands.statistics_flags import (
 from ndcgspec.harness.outputs import output_path, staged
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.config import presets
-from ndcgspec.reference.decimals import decimal_string
 from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.reference.trec_io import STDIN, Source, opened, read_qrels, read_run
 
@@ -66,47 +66,6 @@ def conventions_of(
     if cutoff is not None:
         named = [(f"{n}@{cutoff}", c.replace(cutoff=cutoff)) for n, c in named]
     return [Convention(n, c) for n, c in named]
-
-
-def _number(value: mpmath.mpf | None) -> str | None:
-    return decimal_string(value)
-
-
-def report_json(comparison: Comparison, top: int) -> dict[str, Any]:
-    """The JSON object ``compare --format json`` prints."""
-    names = [c.name for c in comparison.conventions]
-    return {
-        "runs": comparison.runs,
-        "conventions": {c.name: c.config.canonical() for c in comparison.conventions},
-        "excluded": comparison.excluded,
-        "scores": {
-            run: {n: _number(comparison.score(run, n)) for n in names} for run in comparison.runs
-        },
-        "spread": {run: _number(spread(comparison, run)[0]) for run in comparison.runs},
-        "ranks": {n: ranks(comparison, n) for n in names},
-        "kendall_tau": {a: {b: kendall_tau(comparison, a, b) for b in names} for a in names},
-        "reversed_pairs": {a: {b: reversed_pairs(comparison, a, b) for b in names} for a in names},
-        "flips": [
-            {
-                "a": f.a,
-                "b": f.b,
-                "a_above_b_under": f.ahead,
-                "a_below_b_under": f.behind,
-                "contributions": [{"query": q, "moves": _number(v)} for q, v in f.contributions],
-            }
-            for f in flips(comparison)
-        ],
-        "queries": [
-            {
-                "query": row.query,
-                "run": row.run,
-                "spread": _number(row.spread),
-                "lowest": {"convention": row.low[1], "ndcg": _number(row.low[0])},
-                "highest": {"convention": row.high[1], "ndcg": _number(row.high[0])},
-            }
-            for row in query_disagreement(comparison)[:top]
-        ],
-    }
 
 
 def _fixed(value: mpmath.mpf) -> str:
@@ -282,18 +241,21 @@ def add_statistics_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def statistics_report(
+def compare_report(
     args: argparse.Namespace, comparison: Comparison, inputs: Inputs
-) -> dict[str, Any]:
-    """The report's keys of the paired tests, provenance and, when asked, judged@k."""
-    report = paired_tests(comparison.runs, comparison.results, options_of(args))
-    report["provenance"] = provenance(
-        {"qrels": input_digest(inputs.qrels), "runs": [input_digest(r) for r in inputs.runs]},
-        [c.config for c in comparison.conventions],
+) -> CompareReport:
+    """The report: the comparison with its paired tests, provenance and, when asked,
+    judged@k."""
+    return CompareReport(
+        comparison,
+        args.top,
+        paired_tests(comparison.runs, comparison.results, options_of(args)),
+        provenance(
+            {"qrels": input_digest(inputs.qrels), "runs": [input_digest(r) for r in inputs.runs]},
+            [c.config for c in comparison.conventions],
+        ),
+        judged_report(inputs, comparison) if args.judged else None,
     )
-    if args.judged:
-        report["judged"] = judged_report(inputs, comparison)
-    return report
 
 
 def judged_report(inputs: Inputs, comparison: Comparison) -> dict[str, dict[str, str | None]]:
@@ -364,24 +326,23 @@ def run_compare(args: argparse.Namespace) -> int:
             raise NdcgSpecError(
                 f"fewer than two conventions score every run; nothing to compare ({why})"
             )
-        data = report_json(comparison, args.top)
-        data.update(statistics_report(args, comparison, inputs))
+        report = compare_report(args, comparison, inputs)
     if args.out:
         from ndcgspec.commands.compare_page import write_page
 
         with staged(Path(args.out)) as stage:
-            write_page(comparison, data, stage, args.title)
+            write_page(report, stage, args.title)
     if args.format == "json":
-        print(json.dumps(data, indent=2))
+        print(json.dumps(report.to_json(), indent=2))
     elif args.format == "latex":
-        print(latex_table(data, options_of(args)))
+        print(latex_table(report))
     elif args.format == "markdown":
-        print(markdown_table(data, options_of(args)))
+        print(markdown_table(report))
     else:
         defaulted = not args.measures and not args.presets
         lines = report_text(comparison, args.top, defaulted, args.tau_table)
-        lines += significance_text(data, options_of(args))
-        for run, values in data.get("judged", {}).items():
+        lines += significance_text(report.significance)
+        for run, values in (report.judged or {}).items():
             shares = ", ".join(f"{k} {float(v):.4f}" for k, v in values.items() if v)
             lines.append(f"judged: {run}: {shares}")
         print("\n".join(lines))

@@ -10,7 +10,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.analysis.comparison import Comparison, ranks
+import mpmath
+
+from ndcgspec.analysis.comparison import (
+    Comparison,
+    flips,
+    kendall_tau,
+    query_disagreement,
+    ranks,
+    spread,
+)
+from ndcgspec.commands.compare_report import CompareReport, output_decimal
 from ndcgspec.reference.errors import NdcgSpecError, install_hint
 from ndcgspec.survey.figures import OKABE_ITO
 
@@ -63,11 +73,11 @@ def bump_chart(comparison: Comparison, path: Path) -> None:
     plt.close(figure)
 
 
-def tau_heat_map(data: dict[str, Any], path: Path) -> None:
+def tau_heat_map(comparison: Comparison, path: Path) -> None:
     """Kendall's τ-b between every two conventions, with the count of reversed pairs."""
     plt = pyplot()
-    names = list(data["kendall_tau"])
-    grid = [[data["kendall_tau"][a][b] for b in names] for a in names]
+    names = [c.name for c in comparison.conventions]
+    grid = [[kendall_tau(comparison, a, b) for b in names] for a in names]
     values = [[float("nan") if v is None else v for v in row] for row in grid]
     size = 0.5 * len(names) + 3
     figure, axes = plt.subplots(figsize=(size + 1.5, size))
@@ -92,18 +102,19 @@ def tau_heat_map(data: dict[str, Any], path: Path) -> None:
     plt.close(figure)
 
 
-def verdict_matrix(data: dict[str, Any], path: Path) -> None:
+def verdict_matrix(report: CompareReport, path: Path) -> None:
     """Every pair of runs (rows) under every convention (columns), coloured by the verdict of
     the chosen test at α, each cell with its adjusted p-value."""
     plt = pyplot()
     from matplotlib.colors import ListedColormap
 
-    names = list(data["conventions"])
-    test = data["test_settings"]["verdict_test"]
-    cells = {(r["a"], r["b"], r["measure"]): r for r in data["tests"] if r["test"] == test}
+    names = report.names()
+    options = report.significance.options
+    test = options.test
+    cells = {(r.a, r.b, r.measure): r for r in report.significance.tests if r.test == test}
     pairs = list(dict.fromkeys((a, b) for a, b, _ in cells))
     code = {"b": 0, "none": 1, "undecided": 2, "a": 3}
-    grid = [[code[cells[a, b, n]["verdict"]] for n in names] for a, b in pairs]
+    grid = [[code[cells[a, b, n].verdict(options.alpha)] for n in names] for a, b in pairs]
     figure, axes = plt.subplots(
         figsize=(0.9 * len(names) + 6, 0.3 * len(pairs) + 2.5), squeeze=True
     )
@@ -112,7 +123,12 @@ def verdict_matrix(data: dict[str, Any], path: Path) -> None:
     for i, (a, b) in enumerate(pairs):
         for j, n in enumerate(names):
             axes.text(
-                j, i, f"{cells[a, b, n]['p_adjusted']:.2g}", ha="center", va="center", fontsize=7
+                j,
+                i,
+                f"{float(cells[a, b, n].adjusted.p):.2g}",
+                ha="center",
+                va="center",
+                fontsize=7,
             )
     axes.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=8)
     labels = [f"{a} vs {b}" for a, b in pairs]
@@ -127,10 +143,10 @@ def verdict_matrix(data: dict[str, Any], path: Path) -> None:
     plt.close(figure)
 
 
-def verdict_section(data: dict[str, Any], verdicts: Path) -> str:
+def verdict_section(report: CompareReport, verdicts: Path) -> str:
     """The page's section on significance: the figure and the pairs whose verdict changes."""
-    names = list(data["conventions"])
-    settings = data["test_settings"]
+    names = report.names()
+    options = report.significance.options
     words = {
         "a": "{a} better",
         "b": "{b} better",
@@ -139,20 +155,20 @@ def verdict_section(data: dict[str, Any], verdicts: Path) -> str:
     }
     rows = [
         [
-            f"{c['a']} vs {c['b']}",
+            f"{c.a} vs {c.b}",
             *(
-                words[c["verdicts"][n]["verdict"]].format(a=c["a"], b=c["b"])
-                + f" (p {c['verdicts'][n]['p_adjusted']:.3g})"
+                words[c.rows[n].verdict(options.alpha)].format(a=c.a, b=c.b)
+                + f" (p {float(c.rows[n].adjusted.p):.3g})"
                 for n in names
             ),
         ]
-        for c in data["verdict_changes"]
+        for c in report.significance.changes
     ]
     return (
         f"<h2>Does significance survive the convention?</h2>"
         f"<p>Every pair of runs under every convention, by the "
-        f"{html.escape(settings['verdict_test'])} test at alpha {settings['alpha']:g} "
-        f"({html.escape(settings['correction'])}-corrected p-values)."
+        f"{html.escape(options.test)} test at alpha {float(options.alpha):g} "
+        f"({html.escape(options.correction)}-corrected p-values)."
         f"</p>{_image(verdicts, 'matrix of the verdicts of every pair under every convention')}"
         f"<h3>Pairs whose verdict changes with the convention: {len(rows)}</h3>"
         f"{_table(['pair', *names], rows)}"
@@ -172,58 +188,58 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _short(text: str | None) -> str:
-    return "undefined" if text is None else f"{float(text):.4f}"
+def _short(value: mpmath.mpf) -> str:
+    return f"{float(output_decimal(value)):.4f}"
 
 
-def page(
-    data: dict[str, Any], title: str, bump: Path, tau: Path, verdicts: Path | None = None
-) -> str:
-    """The self-contained HTML page: figures embedded, tables from the JSON report."""
-    names = list(data["conventions"])
-    runs = data["runs"]
+def page(report: CompareReport, title: str, bump: Path, tau: Path, verdicts: Path) -> str:
+    """The self-contained HTML page: figures embedded, tables from the report."""
+    comparison = report.comparison
+    names = report.names()
+    runs = comparison.runs
+    rank_of = {n: ranks(comparison, n) for n in names}
     scores = _table(
         ["convention", "measure", *runs],
         [
             [
-                n,
-                data["conventions"][n],
-                *(f"{_short(data['scores'][r][n])} ({data['ranks'][n][r]:g})" for r in runs),
+                c.name,
+                c.config.canonical(),
+                *(f"{_short(comparison.score(r, c.name))} ({rank_of[c.name][r]:g})" for r in runs),
             ]
-            for n in names
+            for c in comparison.conventions
         ],
     )
-    spread = _table(
-        ["run", "spread over conventions"], [[r, _short(data["spread"][r])] for r in runs]
+    spread_table = _table(
+        ["run", "spread over conventions"], [[r, _short(spread(comparison, r)[0])] for r in runs]
     )
-    flips = _table(
+    flips_table = _table(
         ["a", "b", "a above b under", "a below b under", "queries that move it most"],
         [
             [
-                f["a"],
-                f["b"],
-                f["a_above_b_under"],
-                f["a_below_b_under"],
-                ", ".join(f"{c['query']} {float(c['moves']):+.4f}" for c in f["contributions"]),
+                f.a,
+                f.b,
+                f.ahead,
+                f.behind,
+                ", ".join(f"{q} {float(output_decimal(v)):+.4f}" for q, v in f.contributions),
             ]
-            for f in data["flips"]
+            for f in flips(comparison)
         ],
     )
     queries = _table(
         ["query", "run", "spread", "lowest", "highest"],
         [
             [
-                q["query"],
-                q["run"],
-                _short(q["spread"]),
-                f"{_short(q['lowest']['ndcg'])} ({q['lowest']['convention']})",
-                f"{_short(q['highest']['ndcg'])} ({q['highest']['convention']})",
+                q.query,
+                q.run,
+                _short(q.spread),
+                f"{_short(q.low[0])} ({q.low[1]})",
+                f"{_short(q.high[0])} ({q.high[1]})",
             ]
-            for q in data["queries"]
+            for q in query_disagreement(comparison)[: report.top]
         ],
     )
     excluded = "".join(
-        f"<li>{html.escape(n)}: {html.escape(r)}</li>" for n, r in data["excluded"].items()
+        f"<li>{html.escape(n)}: {html.escape(r)}</li>" for n, r in comparison.excluded.items()
     )
     left_out = (
         f"<p>Left out (they reject the input or leave a mean undefined):</p><ul>{excluded}</ul>"
@@ -250,15 +266,15 @@ Each cell gives the mean nDCG and, in parentheses, the run's rank under that con
 {_image(bump, "bump chart of the runs' ranks under each convention")}
 <h2>Kendall's tau between conventions</h2>
 {_image(tau, "heat map of Kendall's tau-b between conventions")}
-{"" if verdicts is None else verdict_section(data, verdicts)}
+{verdict_section(report, verdicts)}
 <h2>Scores</h2>
 <div class="scores">{scores}</div>
 <h2>Spread of each run</h2>
-{spread}
+{spread_table}
 <h2>Pairs of runs whose order flips</h2>
 <p>Each pair once: under the first convention that puts a above b against the first that puts
 it below; the queries listed move mean(a) &minus; mean(b) most between the two.</p>
-{flips}
+{flips_table}
 <h2>Queries where the conventions disagree most</h2>
 {queries}
 </body></html>
@@ -266,22 +282,14 @@ it below; the queries listed move mean(a) &minus; mean(b) most between the two.<
 
 
 def write_page(
-    comparison: Comparison,
-    data: dict[str, Any],
-    out: Path,
-    title: str = "nDCG conventions compared",
+    report: CompareReport, out: Path, title: str = "nDCG conventions compared"
 ) -> list[Path]:
-    """Write the JSON report, both figures and the HTML page into `out`; return their paths."""
+    """Write the JSON report, the figures and the HTML page into `out`; return their paths."""
     out.mkdir(parents=True, exist_ok=True)
-    bump, tau = out / BUMP_PNG, out / TAU_PNG
-    bump_chart(comparison, bump)
-    tau_heat_map(data, tau)
-    written = [out / DATA, bump, tau]
-    verdicts = None
-    if "tests" in data:
-        verdicts = out / VERDICT_PNG
-        verdict_matrix(data, verdicts)
-        written.append(verdicts)
-    (out / DATA).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    (out / PAGE).write_text(page(data, title, bump, tau, verdicts), encoding="utf-8")
-    return [*written, out / PAGE]
+    bump, tau, verdicts = out / BUMP_PNG, out / TAU_PNG, out / VERDICT_PNG
+    bump_chart(report.comparison, bump)
+    tau_heat_map(report.comparison, tau)
+    verdict_matrix(report, verdicts)
+    (out / DATA).write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
+    (out / PAGE).write_text(page(report, title, bump, tau, verdicts), encoding="utf-8")
+    return [out / DATA, bump, tau, verdicts, out / PAGE]

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
+from ndcgspec.commands.compare_report import CompareReport
 from ndcgspec.inference.paired_tests import PAIRED_TESTS
-from ndcgspec.inference.settings import Options
 
 DECIMALS = 4
 # Line ends, other control characters and Unicode's line and paragraph separators: in a table
@@ -71,37 +69,38 @@ def markdown_code(text: str) -> str:
     return fence + padded + fence
 
 
-def _marks(data: dict[str, Any], options: Options) -> dict[tuple[str, str], str]:
+def _marks(report: CompareReport) -> dict[tuple[str, str], str]:
     """(run, convention) → "better" or "worse" than the baseline, where significant."""
-    baseline = data["runs"][0]
+    options = report.significance.options
+    baseline = report.comparison.runs[0]
     marks = {}
-    for row in data["tests"]:
-        if row["test"] != options.test or baseline not in (row["a"], row["b"]):
+    for row in report.significance.tests:
+        if row.test != options.test or baseline not in (row.a, row.b):
             continue
-        other = row["b"] if row["a"] == baseline else row["a"]
-        winner = {"a": row["a"], "b": row["b"]}.get(row["verdict"])
+        other = row.b if row.a == baseline else row.a
+        winner = {"a": row.a, "b": row.b}.get(row.verdict(options.alpha))
         if winner is not None:
-            marks[other, row["measure"]] = "better" if winner == other else "worse"
+            marks[other, row.measure] = "better" if winner == other else "worse"
     return marks
 
 
-def _cells(data: dict[str, Any]) -> tuple[list[str], dict[str, set[str]]]:
+def _cells(report: CompareReport) -> tuple[list[str], dict[str, set[str]]]:
     """The conventions and, per convention, the runs with its best mean."""
-    names = list(data["conventions"])
+    names = report.names()
+    runs = report.comparison.runs
     best = {}
     for name in names:
-        top = max(float(data["scores"][r][name]) for r in data["runs"])
-        best[name] = {r for r in data["runs"] if float(data["scores"][r][name]) == top}
+        top = max(float(report.mean(r, name)) for r in runs)
+        best[name] = {r for r in runs if float(report.mean(r, name)) == top}
     return names, best
 
 
-def _caption(
-    data: dict[str, Any], options: Options, code: Callable[[str], str], mark: tuple[str, str]
-) -> str:
-    baseline = data["runs"][0]
+def _caption(report: CompareReport, code: Callable[[str], str], mark: tuple[str, str]) -> str:
+    options = report.significance.options
+    baseline = report.comparison.runs[0]
     conventions = "; ".join(
-        f"{code(c.name)}: {code(c.canonical)} (fingerprint {code(c.fingerprint)})"
-        for c in _conventions(data)
+        f"{code(c.name)}: {code(c.config.canonical())} (fingerprint {code(c.config.fingerprint())})"
+        for c in report.comparison.conventions
     )
     return (
         f"Mean nDCG of each run. Bold: the best run under the convention. "
@@ -113,27 +112,10 @@ def _caption(
     )
 
 
-@dataclass(frozen=True)
-class _Convention:
-    """A column of the table: the convention's name, canonical string and fingerprint."""
-
-    name: str
-    canonical: str
-    fingerprint: str
-
-
-def _conventions(data: dict[str, Any]) -> list[_Convention]:
-    fingerprints = {c["canonical"]: c["fingerprint"] for c in data["provenance"]["configurations"]}
-    return [
-        _Convention(name, canonical, fingerprints[canonical])
-        for name, canonical in data["conventions"].items()
-    ]
-
-
-def latex_table(data: dict[str, Any], options: Options) -> str:
+def latex_table(report: CompareReport) -> str:
     """The booktabs table (a ``table`` float; needs ``\\usepackage{booktabs}``)."""
-    names, best = _cells(data)
-    marks = _marks(data, options)
+    names, best = _cells(report)
+    marks = _marks(report)
     symbol = {"better": r"$^{\dagger}$", "worse": r"$^{\ddagger}$"}
 
     def code(text: str) -> str:
@@ -142,16 +124,16 @@ def latex_table(data: dict[str, Any], options: Options) -> str:
     lines = [
         r"\begin{table}",
         r"\centering",
-        r"\caption{" + _caption(data, options, code, (r"$\dagger$", r"$\ddagger$")) + "}",
+        r"\caption{" + _caption(report, code, (r"$\dagger$", r"$\ddagger$")) + "}",
         r"\begin{tabular}{l" + "r" * len(names) + "}",
         r"\toprule",
         "Run & " + " & ".join(code(n) for n in names) + r" \\",
         r"\midrule",
     ]
-    for run in data["runs"]:
+    for run in report.comparison.runs:
         cells = []
         for name in names:
-            value = f"{float(data['scores'][run][name]):.{DECIMALS}f}"
+            value = f"{float(report.mean(run, name)):.{DECIMALS}f}"
             if run in best[name]:
                 value = r"\textbf{" + value + "}"
             cells.append(value + symbol.get(marks.get((run, name), ""), ""))
@@ -160,23 +142,23 @@ def latex_table(data: dict[str, Any], options: Options) -> str:
     return "\n".join(lines)
 
 
-def markdown_table(data: dict[str, Any], options: Options) -> str:
+def markdown_table(report: CompareReport) -> str:
     """The same table in GitHub-flavoured Markdown, the caption below it."""
-    names, best = _cells(data)
-    marks = _marks(data, options)
+    names, best = _cells(report)
+    marks = _marks(report)
     symbol = {"better": "†", "worse": "‡"}
 
     lines = [
         "| run | " + " | ".join(markdown_code(n) for n in names) + " |",
         "|---|" + "---:|" * len(names),
     ]
-    for run in data["runs"]:
+    for run in report.comparison.runs:
         cells = []
         for name in names:
-            value = f"{float(data['scores'][run][name]):.{DECIMALS}f}"
+            value = f"{float(report.mean(run, name)):.{DECIMALS}f}"
             if run in best[name]:
                 value = f"**{value}**"
             cells.append(value + symbol.get(marks.get((run, name), ""), ""))
         lines.append(f"| {markdown_cell(run)} | " + " | ".join(cells) + " |")
-    lines += ["", _caption(data, options, markdown_code, ("†", "‡"))]
+    lines += ["", _caption(report, markdown_code, ("†", "‡"))]
     return "\n".join(lines)

@@ -20,16 +20,16 @@ import argparse
 import json
 import zlib
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ndcgspec.analysis.coverage import Coverage
-from ndcgspec.analysis.pair_tests import pair_test
-from ndcgspec.analysis.provenance import input_digest, provenance
-from ndcgspec.commands.significance import bootstrap, exact_string, interval_json
+from ndcgspec.analysis.pair_tests import PairTest, pair_test
+from ndcgspec.analysis.provenance import Cited, Provenance, input_digest, provenance
+from ndcgspec.commands.significance import StatedInterval, bootstrap, exact_string
 from ndcgspec.commands.statistics_flags import (
     GATE_TERMS,
     add_interval_flags,
@@ -40,6 +40,7 @@ from ndcgspec.engine.scoring import scored_runs
 from ndcgspec.engine.stream import QueryPresence
 from ndcgspec.inference.exact import mean as exact_mean
 from ndcgspec.inference.paired import Paired
+from ndcgspec.inference.settings import Options
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import parse_decimal
@@ -162,12 +163,6 @@ def refused_pair(baseline: Result, candidate: Result) -> str | None:
     return None
 
 
-def _mean(result: Result, queries: tuple[str, ...]) -> str:
-    """The exact mean of the result's values over the paired queries."""
-    values = _values(result)
-    return exact_string(exact_mean([values[q] for q in queries]))
-
-
 @dataclass(frozen=True)
 class GatePair:
     """The two results a gate compares, the configuration it scored them under (None for
@@ -228,22 +223,135 @@ def _opened_inputs(args: argparse.Namespace, stack: ExitStack) -> dict[str, Sour
     return {role: stack.enter_context(opened(path)) for role, path in paths.items()}
 
 
-def gate(args: argparse.Namespace) -> dict[str, Any]:
-    """The JSON report of ``diff``."""
+@dataclass(frozen=True)
+class Side:
+    """One input of the gate as the report names it: its path and its exact mean over the
+    paired queries."""
+
+    path: str
+    mean: Fraction
+
+    def to_json(self) -> dict[str, str]:
+        """The side's object in the JSON report."""
+        return {"path": self.path, "mean": exact_string(self.mean)}
+
+
+@dataclass(frozen=True)
+class Regressed:
+    """A query whose value the candidate lowers: both values and their difference."""
+
+    query: str
+    baseline: Decimal
+    candidate: Decimal
+    difference: Decimal
+
+    def to_json(self) -> dict[str, str]:
+        """The query's object in the report's ``regressed`` list."""
+        return {
+            "query": self.query,
+            "baseline": format(self.baseline, "f"),
+            "candidate": format(self.candidate, "f"),
+            "difference": format(self.difference, "f"),
+        }
+
+    def cells(self) -> tuple[str, str, str, str]:
+        """The query, its two values and their difference, as printed."""
+        return (
+            self.query,
+            f"{float(self.baseline):.{SHOWN}f}",
+            f"{float(self.candidate):.{SHOWN}f}",
+            f"{float(self.difference):+.{SHOWN}f}",
+        )
+
+
+@dataclass(frozen=True)
+class DiffReport:
+    """The report of ``diff``: why the gate fails (none: it passes), the measure, both sides,
+    the test of the differences candidate − baseline, the queries lacking and most
+    regressed, the provenance and, when asked, the interval of the mean difference."""
+
+    reasons: list[str]
+    measure: str
+    canonical: str
+    fingerprint: str
+    baseline: Side
+    candidate: Side
+    paired: Paired
+    tested: PairTest
+    options: Options
+    max_drop: Decimal | None
+    coverage: Coverage
+    allow_missing: bool
+    regressed: list[Regressed]
+    provenance: Provenance
+    interval: StatedInterval | None
+
+    def verdict(self) -> str:
+        """ "fail" when there is a reason to, else "pass"."""
+        return "fail" if self.reasons else "pass"
+
+    def significant(self) -> bool:
+        """Whether the test's verdict is decided and its p-value at most α."""
+        return _significant(self.tested, self.options)
+
+    def sides(self) -> tuple[tuple[str, Side], tuple[str, Side]]:
+        """Both sides by their role."""
+        return ("baseline", self.baseline), ("candidate", self.candidate)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON report of ``diff``."""
+        estimate = self.tested.estimate
+        report: dict[str, Any] = {
+            "verdict": self.verdict(),
+            "reasons": self.reasons,
+            "measure": self.measure,
+            "canonical": self.canonical,
+            "fingerprint": self.fingerprint,
+            "n": len(self.paired.differences),
+            "baseline": self.baseline.to_json(),
+            "candidate": self.candidate.to_json(),
+            "mean_difference": exact_string(self.paired.mean_difference()),
+            "max_drop": None if self.max_drop is None else format(self.max_drop, "f"),
+            "missing": {role: list(queries) for role, queries in self.coverage.lacking.items()},
+            "allow_missing": self.allow_missing,
+            "test": {
+                "test": self.options.test,
+                "alternative": self.options.alternative,
+                "p": float(estimate.p),
+                "p_interval": [float(estimate.low), float(estimate.high)],
+                "draws": estimate.draws,
+                "alpha": float(self.options.alpha),
+                "decided": self.tested.adjusted.decided,
+                "significant": self.significant(),
+            },
+            "regressed": [r.to_json() for r in self.regressed],
+            "provenance": self.provenance.to_json(),
+        }
+        if self.interval is not None:
+            report |= self.interval.to_json()
+        return report
+
+
+def _significant(tested: PairTest, options: Options) -> bool:
+    return tested.adjusted.decided and tested.adjusted.p <= options.alpha
+
+
+def gate(args: argparse.Namespace) -> DiffReport:
+    """The report of ``diff``."""
     options = options_of(args)
     with ExitStack() as stack:
         sources = _opened_inputs(args, stack)
         scored = (scored_runs_of if args.qrels else scored_files_of)(args, sources)
         inputs = {role: input_digest(source) for role, source in sources.items()}
     baseline, candidate = scored.baseline, scored.candidate
-    paired = Paired.of(_values(candidate), _values(baseline))
+    before, after = _values(baseline), _values(candidate)
+    paired = Paired.of(after, before)
     n = len(paired.differences)
     if n < 2:
         raise NdcgSpecError(f"the runs share {n} scored queries; the test needs two or more")
     mean = paired.mean_difference()
     tested = pair_test("candidate", "baseline", baseline.measure, paired, options)
-    decided = tested.adjusted.decided
-    significant = decided and tested.adjusted.p <= options.alpha
+    significant = _significant(tested, options)
     reasons = []
     if not args.allow_missing:
         reasons += scored.coverage.reasons()
@@ -262,146 +370,129 @@ def gate(args: argparse.Namespace) -> dict[str, Any]:
     regressed = sorted(
         (d, q) for q, d in zip(paired.queries, paired.differences, strict=True) if d < 0
     )
-    report: dict[str, Any] = {
-        "verdict": "fail" if reasons else "pass",
-        "reasons": reasons,
-        "measure": baseline.measure,
-        "canonical": baseline.canonical,
-        "fingerprint": baseline.fingerprint,
-        "n": n,
-        "baseline": {"path": sources["baseline"].name, "mean": _mean(baseline, paired.queries)},
-        "candidate": {
-            "path": sources["candidate"].name,
-            "mean": _mean(candidate, paired.queries),
-        },
-        "mean_difference": exact_string(mean),
-        "max_drop": None if args.max_drop is None else format(args.max_drop, "f"),
-        "missing": {role: list(queries) for role, queries in scored.coverage.lacking.items()},
-        "allow_missing": args.allow_missing,
-        "test": {
-            "test": options.test,
-            "alternative": options.alternative,
-            "p": float(tested.estimate.p),
-            "p_interval": [float(tested.estimate.low), float(tested.estimate.high)],
-            "draws": tested.estimate.draws,
-            "alpha": float(options.alpha),
-            "decided": decided,
-            "significant": significant,
-        },
-        "regressed": [
-            {
-                "query": q,
-                "baseline": format(baseline.per_query[q], "f"),
-                "candidate": format(candidate.per_query[q], "f"),
-                "difference": format(d, "f"),
-            }
-            for d, q in regressed[: args.top]
-        ],
-        "provenance": provenance(inputs, [scored.config] if scored.config else []),
-    }
+    found = provenance(inputs, [scored.config] if scored.config else [])
     if scored.config is None:
-        report["provenance"]["configurations"] = [
-            {"canonical": baseline.canonical, "fingerprint": baseline.fingerprint}
-        ]
+        found = replace(found, configurations=(Cited(baseline.canonical, baseline.fingerprint),))
+    interval = None
     if args.ci is not None:
-        found = bootstrap(paired.differences, args.ci, args.ci_method, args.bootstrap, args.seed)
-        report |= interval_json(found, args.ci, args.ci_method)
-    return report
-
-
-def text_report(report: dict[str, Any]) -> list[str]:
-    """The lines ``diff`` prints."""
-    test = report["test"]
-    lines = [
-        f"{report['verdict'].upper()}: {report['measure']} ({report['canonical']}, "
-        f"fingerprint {report['fingerprint']}) over {report['n']} queries",
-        *(
-            f"  {role:<9} {float(report[role]['mean']):.{SHOWN}f}  {report[role]['path']}"
-            for role in ("baseline", "candidate")
-        ),
-        f"  mean difference {float(report['mean_difference']):+.{SHOWN}f}; {test['test']} test "
-        f"({test['alternative']}): p {test['p']:.4g}, alpha {test['alpha']:g}",
-    ]
-    if "ci" in report:
-        ci = report["ci"]
-        ends = (
-            f"[{float(ci['low']):+.{SHOWN}f}, {float(ci['high']):+.{SHOWN}f}]"
-            if ci["low"] is not None
-            else f"none: {ci['undefined']}"
-        )
-        lines.append(f"  {ci['level']} {ci['method']} interval of the difference: {ends}")
-    lines += [f"  {note}" for note in _notes(report)]
-    lines += [f"  fails: {reason}" for reason in report["reasons"]]
-    if report["regressed"]:
-        lines.append("  most regressed queries:")
-        lines += ["    {}: {} -> {} ({})".format(*_regressed_cells(r)) for r in report["regressed"]]
-    return lines
-
-
-def _notes(report: dict[str, Any]) -> list[str]:
-    """What the report says beside its reasons: a verdict the draws left undecided, and the
-    queries missing where --allow-missing let them pass."""
-    test = report["test"]
-    notes = []
-    if not test["decided"]:
-        low, high = test["p_interval"]
-        notes.append(
-            f"undecided: alpha lies inside the p-value's interval [{low:.4g}, {high:.4g}] "
-            f"after {test['draws']} draws (--max-draws); not counted as worse"
-        )
-    if report["allow_missing"]:
-        lacking = Coverage({role: tuple(queries) for role, queries in report["missing"].items()})
-        notes += [f"allowed: {reason}" for reason in lacking.reasons()]
-    return notes
-
-
-def _regressed_cells(row: dict[str, str]) -> tuple[str, str, str, str]:
-    """A regressed query, its two values and their difference, as printed."""
-    return (
-        row["query"],
-        f"{float(row['baseline']):.{SHOWN}f}",
-        f"{float(row['candidate']):.{SHOWN}f}",
-        f"{float(row['difference']):+.{SHOWN}f}",
+        bounds = bootstrap(paired.differences, args.ci, args.ci_method, args.bootstrap, args.seed)
+        interval = StatedInterval(bounds, args.ci, args.ci_method)
+    return DiffReport(
+        reasons=reasons,
+        measure=baseline.measure,
+        canonical=baseline.canonical,
+        fingerprint=baseline.fingerprint,
+        baseline=Side(sources["baseline"].name, _mean(baseline, paired.queries)),
+        candidate=Side(sources["candidate"].name, _mean(candidate, paired.queries)),
+        paired=paired,
+        tested=tested,
+        options=options,
+        max_drop=args.max_drop,
+        coverage=scored.coverage,
+        allow_missing=args.allow_missing,
+        regressed=[Regressed(q, before[q], after[q], d) for d, q in regressed[: args.top]],
+        provenance=found,
+        interval=interval,
     )
 
 
-def markdown_report(report: dict[str, Any]) -> list[str]:
-    """A Markdown summary for a CI step to publish."""
-    test = report["test"]
-    mark = "✅ pass" if report["verdict"] == "pass" else "❌ fail"
+def _mean(result: Result, queries: tuple[str, ...]) -> Fraction:
+    """The exact mean of the result's values over the paired queries."""
+    values = _values(result)
+    return exact_mean([values[q] for q in queries])
+
+
+def _printed(value: Fraction) -> float:
+    """An exact value as printed, from its output string."""
+    return float(exact_string(value))
+
+
+def text_report(report: DiffReport) -> list[str]:
+    """The lines ``diff`` prints."""
     lines = [
-        f"### ndcgspec diff: {mark}",
-        "",
-        f"`{report['canonical']}` (fingerprint `{report['fingerprint']}`), {report['n']} queries",
-        "",
-        "| | mean |",
-        "|---|---:|",
-        f"| baseline | {float(report['baseline']['mean']):.{SHOWN}f} |",
-        f"| candidate | {float(report['candidate']['mean']):.{SHOWN}f} |",
-        f"| difference | {float(report['mean_difference']):+.{SHOWN}f} |",
-        "",
-        f"{test['test']} test ({test['alternative']}): p = {test['p']:.4g}, "
-        f"alpha = {test['alpha']:g}.",
+        f"{report.verdict().upper()}: {report.measure} ({report.canonical}, "
+        f"fingerprint {report.fingerprint}) over {len(report.paired.differences)} queries",
+        *(
+            f"  {role:<9} {_printed(side.mean):.{SHOWN}f}  {side.path}"
+            for role, side in report.sides()
+        ),
+        f"  mean difference {_printed(report.paired.mean_difference()):+.{SHOWN}f}; "
+        f"{report.options.test} test ({report.options.alternative}): "
+        f"p {float(report.tested.estimate.p):.4g}, alpha {float(report.options.alpha):g}",
     ]
-    lines += [f"- {note}" for note in _notes(report)]
-    lines += [f"- fails: {reason}" for reason in report["reasons"]]
-    if report["regressed"]:
-        lines += ["", "| query | baseline | candidate | difference |", "|---|---:|---:|---:|"]
-        lines += ["| {} | {} | {} | {} |".format(*_regressed_cells(r)) for r in report["regressed"]]
+    if report.interval is not None:
+        found = report.interval.ends()
+        ends = (
+            f"[{found[0]:+.{SHOWN}f}, {found[1]:+.{SHOWN}f}]"
+            if found is not None
+            else f"none: {report.interval.found}"
+        )
+        lines.append(
+            f"  {report.interval.level_text()} {report.interval.method} interval of the "
+            f"difference: {ends}"
+        )
+    lines += [f"  {note}" for note in _notes(report)]
+    lines += [f"  fails: {reason}" for reason in report.reasons]
+    if report.regressed:
+        lines.append("  most regressed queries:")
+        lines += ["    {}: {} -> {} ({})".format(*r.cells()) for r in report.regressed]
     return lines
 
 
-def junit_report(report: dict[str, Any]) -> list[str]:
+def _notes(report: DiffReport) -> list[str]:
+    """What the report says beside its reasons: a verdict the draws left undecided, and the
+    queries missing where --allow-missing let them pass."""
+    notes = []
+    if not report.tested.adjusted.decided:
+        estimate = report.tested.estimate
+        notes.append(
+            f"undecided: alpha lies inside the p-value's interval [{float(estimate.low):.4g}, "
+            f"{float(estimate.high):.4g}] after {estimate.draws} draws (--max-draws); not "
+            "counted as worse"
+        )
+    if report.allow_missing:
+        notes += [f"allowed: {reason}" for reason in report.coverage.reasons()]
+    return notes
+
+
+def markdown_report(report: DiffReport) -> list[str]:
+    """A Markdown summary for a CI step to publish."""
+    options = report.options
+    mark = "✅ pass" if report.verdict() == "pass" else "❌ fail"
+    lines = [
+        f"### ndcgspec diff: {mark}",
+        "",
+        f"`{report.canonical}` (fingerprint `{report.fingerprint}`), "
+        f"{len(report.paired.differences)} queries",
+        "",
+        "| | mean |",
+        "|---|---:|",
+        f"| baseline | {_printed(report.baseline.mean):.{SHOWN}f} |",
+        f"| candidate | {_printed(report.candidate.mean):.{SHOWN}f} |",
+        f"| difference | {_printed(report.paired.mean_difference()):+.{SHOWN}f} |",
+        "",
+        f"{options.test} test ({options.alternative}): "
+        f"p = {float(report.tested.estimate.p):.4g}, alpha = {float(options.alpha):g}.",
+    ]
+    lines += [f"- {note}" for note in _notes(report)]
+    lines += [f"- fails: {reason}" for reason in report.reasons]
+    if report.regressed:
+        lines += ["", "| query | baseline | candidate | difference |", "|---|---:|---:|---:|"]
+        lines += ["| {} | {} | {} | {} |".format(*r.cells()) for r in report.regressed]
+    return lines
+
+
+def junit_report(report: DiffReport) -> list[str]:
     """A JUnit XML report of one test case, failed when the gate fails."""
-    failed = report["verdict"] == "fail"
-    name = quoteattr(report["measure"])
+    failed = report.verdict() == "fail"
+    name = quoteattr(report.measure)
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<testsuite name="ndcgspec diff" tests="1" failures="{int(failed)}" errors="0">',
         f'  <testcase classname="ndcgspec.diff" name={name}>',
     ]
     if failed:
-        message = quoteattr("; ".join(report["reasons"]))
+        message = quoteattr("; ".join(report.reasons))
         body = escape("\n".join(text_report(report)))
         lines.append(f"    <failure message={message}>{body}</failure>")
     lines += ["  </testcase>", "</testsuite>"]
@@ -412,8 +503,8 @@ def run_diff(args: argparse.Namespace) -> int:
     """Gate, print; exit status 0 for pass, 1 for fail (a refusal raises: status 2)."""
     report = gate(args)
     if args.format == "json":
-        print(json.dumps(report, indent=2))
+        print(json.dumps(report.to_json(), indent=2))
     else:
         render = {"text": text_report, "markdown": markdown_report, "junit": junit_report}
         print("\n".join(render[args.format](report)))
-    return 0 if report["verdict"] == "pass" else 1
+    return 0 if report.verdict() == "pass" else 1

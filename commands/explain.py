@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 import mpmath
 
@@ -41,30 +41,59 @@ TRACE_COLUMNS = (
 )
 
 
-def _param_text(value: Any) -> str:
+def _param_text(value: str | dict[str, str]) -> str:
     """A parameter as `Config.to_mapping` gives it, written as in a measure string."""
     if isinstance(value, dict):
         return "{" + ",".join(f"{k}:{v}" for k, v in value.items()) + "}"
     return str(value)
 
 
-def _chosen(config: Config, axis: dict[str, Any]) -> tuple[str, dict[str, Any], dict[str, str]]:
-    """(the choice's name, its spec entry, its parameters) on one axis; for the cutoff, which
-    has no choices, the axis itself is the entry."""
+@dataclass(frozen=True)
+class SpecCitation:
+    """A citation of a choice in ``spec/ndcg.yaml``: its kind, reference and note."""
+
+    kind: str
+    ref: str
+    note: str
+
+
+@dataclass(frozen=True)
+class AxisSetting:
+    """What a configuration sets on one axis: the choice's name (for the cutoff, its value or
+    "null"), its anchor, its definition with the parameters' values in place (for the cutoff,
+    the axis's description), its parameters as written and its citations."""
+
+    axis: str
+    name: str
+    anchor: str
+    definition: str
+    params: dict[str, str]
+    citations: tuple[SpecCitation, ...]
+    is_choice: bool
+
+
+def axis_settings(config: Config) -> list[AxisSetting]:
+    """The configuration's setting on every axis, in spec order."""
     values = config.to_mapping()
-    if "choices" not in axis:
-        cutoff = values[axis["id"]]
-        return ("null" if cutoff is None else str(cutoff)), axis, {}
-    entry = next(c for c in axis["choices"] if c["id"] == values[axis["id"]])
-    return entry["id"], entry, {p: _param_text(values[p]) for p in entry.get("params", [])}
-
-
-def _definition(entry: dict[str, Any], params: dict[str, str]) -> str:
-    """The spec's definition (or an axis's description), parameters replaced by their values."""
-    text = " ".join(entry.get("definition", entry.get("description", "")).split())
-    for name, value in params.items():
-        text = text.replace(f"`{name}`", f"{value} ({name})")
-    return text
+    settings = []
+    for axis in axes():
+        if "choices" not in axis:
+            cutoff = values[axis["id"]]
+            name, entry, params = ("null" if cutoff is None else str(cutoff)), axis, {}
+        else:
+            entry = next(c for c in axis["choices"] if c["id"] == values[axis["id"]])
+            name = entry["id"]
+            params = {p: _param_text(values[p]) for p in entry.get("params", [])}
+        text = " ".join(entry.get("definition", entry.get("description", "")).split())
+        for param, value in params.items():
+            text = text.replace(f"`{param}`", f"{value} ({param})")
+        cites = tuple(
+            SpecCitation(c["kind"], c["ref"], c["note"]) for c in entry.get("citations", [])
+        )
+        settings.append(
+            AxisSetting(axis["id"], name, entry["anchor"], text, params, cites, "choices" in axis)
+        )
+    return settings
 
 
 def _wrapped(text: str, indent: str) -> list[str]:
@@ -81,22 +110,21 @@ def _wrapped(text: str, indent: str) -> list[str]:
 def axis_lines(config: Config) -> list[str]:
     """Per axis: ``axis = choice (anchor)``, the definition, then one line per citation."""
     lines = []
-    for axis in axes():
-        name, entry, params = _chosen(config, axis)
-        lines.append(f"{axis['id']} = {name}  ({entry['anchor']})")
-        lines += _wrapped(_definition(entry, params), "    ")
-        for cite in entry.get("citations", []):
-            lines += _wrapped(f"cites [{cite['kind']}] {cite['ref']}: {cite['note']}", "    ")
+    for setting in axis_settings(config):
+        lines.append(f"{setting.axis} = {setting.name}  ({setting.anchor})")
+        lines += _wrapped(setting.definition, "    ")
+        for cite in setting.citations:
+            lines += _wrapped(f"cites [{cite.kind}] {cite.ref}: {cite.note}", "    ")
     return lines
 
 
 def _settings(config: Config) -> str:
     """Every axis as ``axis = choice``, parameters in parentheses, for the paper sentence."""
     parts = []
-    for axis in axes():
-        name, _, params = _chosen(config, axis)
+    for setting in axis_settings(config):
+        params = setting.params
         extra = f" ({', '.join(f'{p} = {v}' for p, v in params.items())})" if params else ""
-        parts.append(f"{axis['id']} = {name}{extra}")
+        parts.append(f"{setting.axis} = {setting.name}{extra}")
     return ", ".join(parts)
 
 
@@ -165,13 +193,12 @@ def citing_details(config: Config) -> str:
         f"nDCG specification {load_spec()['spec_version']}: measure `{config.canonical()}` "
         f"(fingerprint {config.fingerprint()}).",
     ]
-    for axis in axes():
-        name, entry, params = _chosen(config, axis)
-        if "choices" in axis:
-            words = _definition(entry, params)
+    for setting in axis_settings(config):
+        if setting.is_choice:
+            words = setting.definition
         else:
-            words = "none, the whole ranking" if name == "null" else f"k = {name}"
-        parts.append(f"{axis['id'].capitalize()}: {words.rstrip('.')}. [{entry['anchor']}]")
+            words = "none, the whole ranking" if setting.name == "null" else f"k = {setting.name}"
+        parts.append(f"{setting.axis.capitalize()}: {words.rstrip('.')}. [{setting.anchor}]")
     return " ".join(parts)
 
 

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 
 from ndcgspec.analysis.comparison import run_label
 from ndcgspec.commands.score_notes import check_shared, missing_note, query_probes, unjudged_note
-from ndcgspec.commands.score_output import json_lines, text_lines
+from ndcgspec.commands.score_output import text_lines
 from ndcgspec.commands.statistics_flags import add_interval_flags, add_seed_flag
 from ndcgspec.engine.scoring import scored_runs
 from ndcgspec.engine.stream import QueryPresence, Scored
@@ -262,5 +262,5 @@ def _run_lines(
     for note in output.notes:
         print(note, file=sys.stderr)
     if args.format == "json":
-        return json_lines(scores, output.json_extra) + output.judged
+        return output.json_lines(scores) + output.judged
     return output.text(scores) + output.judged

@@ -13,10 +13,10 @@ from fractions import Fraction
 from typing import Any
 
 from ndcgspec.analysis.judged import judged_at, judged_cutoff
-from ndcgspec.analysis.provenance import input_digest, provenance
+from ndcgspec.analysis.provenance import Provenance, input_digest, provenance
 from ndcgspec.commands.score_notes import rounded
 from ndcgspec.commands.score_output import UNDEFINED, text_lines
-from ndcgspec.commands.significance import bootstrap, exact_string, interval_json
+from ndcgspec.commands.significance import StatedInterval, bootstrap, exact_string
 from ndcgspec.inference.bootstrap import Interval
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.result import Result
@@ -57,13 +57,26 @@ def judged_lines(
 
 
 @dataclass(frozen=True)
+class ResultStatistics:
+    """What one result gains in JSON: its provenance and, when asked, its interval."""
+
+    provenance: Provenance
+    interval: StatedInterval | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The keys the result's JSON object gains."""
+        more = {"provenance": self.provenance.to_json()}
+        return more if self.interval is None else more | self.interval.to_json()
+
+
+@dataclass(frozen=True)
 class ScoreStatistics:
-    """The intervals of the results, the JSON keys each result gains, and the judged@k
-    lines printed after the results."""
+    """The intervals of the results, what each gains in JSON, and the judged@k lines printed
+    after the results."""
 
     args: argparse.Namespace
     intervals: list[Interval | str | None]
-    json_extra: list[dict[str, Any]]
+    json_extra: list[ResultStatistics]
     judged: list[str]
     notes: list[str]
 
@@ -94,11 +107,18 @@ class ScoreStatistics:
         if args.format == "json":
             inputs = {"qrels": input_digest(qrels), "run": input_digest(run)}
             for config, interval in zip(configs, intervals, strict=True):
-                more = {"provenance": provenance(inputs, [config])}
+                stated = None
                 if interval is not None:
-                    more |= interval_json(interval, args.ci, args.ci_method)
-                extra.append(more)
+                    stated = StatedInterval(interval, args.ci, args.ci_method)
+                extra.append(ResultStatistics(provenance(inputs, [config]), stated))
         return cls(args, intervals, extra, lines, notes)
+
+    def json_lines(self, scores: Sequence[Result]) -> list[str]:
+        """The JSON Lines format: one result object per line, each with what it gains."""
+        return [
+            json.dumps({**result.to_json(), **more.to_json()})
+            for result, more in zip(scores, self.json_extra, strict=True)
+        ]
 
     def text(self, scores: Sequence[Result]) -> list[str]:
         """The text format: each result's lines, then its interval's ``ci_low`` and

@@ -1,5 +1,6 @@
-"""The paired tests of ``compare`` as its report gives them: the JSON keys ``tests``,
-``test_settings``, ``verdict_changes`` and ``intervals``, and their lines of text. The tests
+"""The paired tests of ``compare`` as its report gives them (`Significance`): the JSON keys
+``tests``, ``test_settings``, ``verdict_changes`` and ``intervals``, and their lines of text;
+and a bootstrap interval as every report states it (`StatedInterval`). The tests
 themselves are `ndcgspec.analysis.pair_tests`. A pair is significant at α when its adjusted
 p-value is at most α and that verdict is decided (α outside the Monte-Carlo interval of the
 adjusted p-value, `inference.family`); its verdict under a convention is "a" or "b" (the run
@@ -8,12 +9,12 @@ with the higher mean), "none", or "undecided"."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ndcgspec.analysis.pair_tests import PairTest, pair_tests, untested_pairs
+from ndcgspec.analysis.pair_tests import PairTest, Untested, pair_tests, untested_pairs
 from ndcgspec.inference.bootstrap import INTERVALS, Interval, UndefinedInterval
 from ndcgspec.inference.monte_carlo import MONTE_CARLO_LEVEL
 from ndcgspec.inference.paired_tests import PAIRED_TESTS
@@ -60,58 +61,168 @@ def _row_json(row: PairTest, options: Options) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class StatedInterval:
+    """A bootstrap interval as every report states it: the interval `found`, or why there is
+    none, at `level` by `method`."""
+
+    found: Interval | str
+    level: Fraction
+    method: str
+
+    def level_text(self) -> str:
+        """The level as the report writes it."""
+        return canonical_decimal(round_fraction(self.level))
+
+    def ends(self) -> tuple[float, float] | None:
+        """The ends as printed, from their output strings; None when there is no interval."""
+        if not isinstance(self.found, Interval):
+            return None
+        return float(exact_string(self.found.low)), float(exact_string(self.found.high))
+
+    def to_json(self) -> dict[str, dict[str, str | int | None]]:
+        """The keys of the interval in every JSON output: its ends, or null ends and why
+        there are none."""
+        found = self.found
+        ends: dict[str, str | None]
+        if isinstance(found, Interval):
+            ends = {"low": exact_string(found.low), "high": exact_string(found.high)}
+        else:
+            ends = {"low": None, "high": None, "undefined": found}
+        return {
+            "ci": {
+                "level": self.level_text(),
+                **ends,
+                "method": self.method,
+                "resamples": found.resamples if isinstance(found, Interval) else None,
+                "seed": found.seed if isinstance(found, Interval) else None,
+            }
+        }
+
+
+@dataclass(frozen=True)
+class PairInterval:
+    """The bootstrap interval of one pair's mean difference under one convention."""
+
+    row: PairTest
+    interval: StatedInterval
+
+    def to_json(self) -> dict[str, Any]:
+        """The pair's object in the ``intervals`` list of the JSON output."""
+        row = self.row
+        return {
+            "a": row.a,
+            "b": row.b,
+            "measure": row.measure,
+            "n": len(row.paired.differences),
+            "mean_difference": exact_string(row.paired.mean_difference()),
+            **self.interval.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class VerdictChange:
+    """A pair of runs whose decided verdicts differ between conventions: its test under each
+    convention (measure → test)."""
+
+    a: str
+    b: str
+    rows: dict[str, PairTest]
+
+    def to_json(self, options: Options) -> dict[str, Any]:
+        """The pair's object in the ``verdict_changes`` list of the JSON output."""
+        return {
+            "a": self.a,
+            "b": self.b,
+            "test": options.test,
+            "alpha": float(options.alpha),
+            "verdicts": {
+                measure: {
+                    "verdict": row.verdict(options.alpha),
+                    "p": float(row.estimate.p),
+                    "p_adjusted": float(row.adjusted.p),
+                    "p_adjusted_interval": [float(row.adjusted.low), float(row.adjusted.high)],
+                    "mean_difference": exact_string(row.paired.mean_difference()),
+                }
+                for measure, row in self.rows.items()
+            },
+        }
+
+
+@dataclass(frozen=True)
+class Significance:
+    """The paired tests of ``compare``'s report: every test of every pair under every
+    convention, the pairs no test can take, the verdicts that change, and, with a level, the
+    bootstrap intervals."""
+
+    options: Options
+    tests: list[PairTest]
+    untested: list[Untested]
+    changes: list[VerdictChange]
+    intervals: list[PairInterval] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON keys ``test_settings``, ``tests``, ``untested``, ``verdict_changes`` and,
+        with a level, ``intervals``."""
+        options = self.options
+        out: dict[str, Any] = {
+            "test_settings": {
+                "verdict_test": options.test,
+                "alternative": options.alternative,
+                "correction": options.correction,
+                "family": options.family,
+                "alpha": float(options.alpha),
+                "seed": options.seed,
+                "draws": options.draws,
+                "max_draws": options.max_draws,
+                "monte_carlo_level": float(MONTE_CARLO_LEVEL),
+                "enumerated_up_to": EXACT_LIMIT,
+            },
+            "tests": [_row_json(row, options) for row in self.tests],
+            "untested": [asdict(u) for u in self.untested],
+            "verdict_changes": [change.to_json(options) for change in self.changes],
+        }
+        if self.intervals is not None:
+            out["intervals"] = [interval.to_json() for interval in self.intervals]
+        return out
+
+
 def paired_tests(
     runs: list[str],
     results: dict[str, dict[str, Evaluation]],
     options: Options,
-) -> dict[str, Any]:
-    """The JSON keys ``test_settings``, ``tests``, ``verdict_changes`` and, with a level,
-    ``intervals``, for the runs under every convention of `results`."""
+) -> Significance:
+    """The paired tests of the runs under every convention of `results`, with their
+    intervals when `options` asks for a level."""
     tested = pair_tests(runs, results, options)
-    out: dict[str, Any] = {
-        "test_settings": {
-            "verdict_test": options.test,
-            "alternative": options.alternative,
-            "correction": options.correction,
-            "family": options.family,
-            "alpha": float(options.alpha),
-            "seed": options.seed,
-            "draws": options.draws,
-            "max_draws": options.max_draws,
-            "monte_carlo_level": float(MONTE_CARLO_LEVEL),
-            "enumerated_up_to": EXACT_LIMIT,
-        },
-        "tests": [_row_json(row, options) for row in tested],
-        "untested": [asdict(u) for u in untested_pairs(runs, results)],
-        "verdict_changes": verdict_changes(tested, options),
-    }
-    if options.ci is not None:
-        out["intervals"] = _intervals(tested, options)
-    return out
+    intervals = None if options.ci is None else _intervals(tested, options)
+    return Significance(
+        options, tested, untested_pairs(runs, results), verdict_changes(tested, options), intervals
+    )
 
 
-def _intervals(tested: Sequence[PairTest], options: Options) -> list[dict[str, Any]]:
+def _intervals(tested: Sequence[PairTest], options: Options) -> list[PairInterval]:
     """The bootstrap interval of every pair's mean difference under every convention."""
     assert options.ci is not None
     # Each pair under each convention once, whichever tests were run on its differences.
     pairs = {(row.a, row.b, row.measure): row for row in tested}
-    out = []
-    for row in pairs.values():
-        differences = row.paired.differences
-        found = bootstrap(
-            differences, options.ci, options.ci_method, options.resamples, options.seed
+    return [
+        PairInterval(
+            row,
+            StatedInterval(
+                bootstrap(
+                    row.paired.differences,
+                    options.ci,
+                    options.ci_method,
+                    options.resamples,
+                    options.seed,
+                ),
+                options.ci,
+                options.ci_method,
+            ),
         )
-        out.append(
-            {
-                "a": row.a,
-                "b": row.b,
-                "measure": row.measure,
-                "n": len(differences),
-                "mean_difference": exact_string(row.paired.mean_difference()),
-                **interval_json(found, options.ci, options.ci_method),
-            }
-        )
-    return out
+        for row in pairs.values()
+    ]
 
 
 def bootstrap(
@@ -127,48 +238,16 @@ def bootstrap(
         return str(why)
 
 
-def interval_json(found: Interval | str, level: Fraction, method: str) -> dict[str, Any]:
-    """The keys of a bootstrap interval in every JSON output: its ends, or null ends and why
-    there are none."""
-    ends: dict[str, Any] = {"low": None, "high": None, "undefined": found}
-    if isinstance(found, Interval):
-        ends = {"low": exact_string(found.low), "high": exact_string(found.high)}
-    return {
-        "ci": {
-            "level": canonical_decimal(round_fraction(level)),
-            **ends,
-            "method": method,
-            "resamples": found.resamples if isinstance(found, Interval) else None,
-            "seed": found.seed if isinstance(found, Interval) else None,
-        }
-    }
-
-
-def verdict_changes(tested: Sequence[PairTest], options: Options) -> list[dict[str, Any]]:
+def verdict_changes(tested: Sequence[PairTest], options: Options) -> list[VerdictChange]:
     """The pairs of runs whose decided verdicts under `options.test` differ between
-    conventions, with each convention's p-values and verdict (an undecided verdict is listed
-    beside them, but is no change by itself: it would depend on the seed)."""
+    conventions, with each convention's test (an undecided verdict is listed beside them, but
+    is no change by itself: it would depend on the seed)."""
     by_pair: dict[tuple[str, str], dict[str, PairTest]] = {}
     for row in tested:
         if row.test == options.test:
             by_pair.setdefault((row.a, row.b), {})[row.measure] = row
     return [
-        {
-            "a": a,
-            "b": b,
-            "test": options.test,
-            "alpha": float(options.alpha),
-            "verdicts": {
-                measure: {
-                    "verdict": row.verdict(options.alpha),
-                    "p": float(row.estimate.p),
-                    "p_adjusted": float(row.adjusted.p),
-                    "p_adjusted_interval": [float(row.adjusted.low), float(row.adjusted.high)],
-                    "mean_difference": exact_string(row.paired.mean_difference()),
-                }
-                for measure, row in rows.items()
-            },
-        }
+        VerdictChange(a, b, rows)
         for (a, b), rows in by_pair.items()
         if len({row.verdict(options.alpha) for row in rows.values()} - {"undecided"}) > 1
     ]
@@ -187,76 +266,84 @@ def _p(value: float) -> str:
     return f"{value:.4g}"
 
 
-def significance_text(data: dict[str, Any], options: Options) -> list[str]:
+def significance_text(significance: Significance) -> list[str]:
     """The lines of the report's paired tests and of the verdicts that change."""
-    tests = data["tests"]
-    lines = ["", *_settings_lines(data, options)]
-    by_key = {(r["a"], r["b"], r["measure"], r["test"]): r for r in tests}
+    options = significance.options
+    lines = ["", *_settings_lines(significance)]
+    by_key = {(r.a, r.b, r.measure, r.test): r for r in significance.tests}
     header = ["a", "b", "convention", "n", "mean a-b"]
     for test in PAIRED_TESTS.values():
         header += [f"p {test.short}", "adj"]
     header.append("verdict")
     table = []
     # Every test is run on every pair: the rows of the first give the pairs.
-    for row in (r for r in tests if r["test"] == TESTS[0]):
-        pair = (row["a"], row["b"], row["measure"])
-        cells = [*pair, str(row["n"]), f"{float(row['mean_difference']):+.4f}"]
+    for row in (r for r in significance.tests if r.test == TESTS[0]):
+        pair = (row.a, row.b, row.measure)
+        cells = [*pair, str(len(row.paired.differences)), f"{_mean_difference(row):+.4f}"]
         for name in PAIRED_TESTS:
-            cells += [_p(by_key[(*pair, name)]["p"]), _p(by_key[(*pair, name)]["p_adjusted"])]
+            tested = by_key[(*pair, name)]
+            cells += [_p(float(tested.estimate.p)), _p(float(tested.adjusted.p))]
         chosen = by_key[(*pair, options.test)]
-        table.append([*cells, _verdict_words(chosen["verdict"], row["a"], row["b"])])
+        table.append([*cells, _verdict_words(chosen.verdict(options.alpha), row.a, row.b)])
     lines += _aligned(header, table)
-    for untested in data["untested"]:
+    for untested in significance.untested:
         lines.append(
-            f"  not tested: {untested['a']} vs {untested['b']} under {untested['measure']}: "
-            f"{untested['shared']} shared queries with a value, a paired test needs two or more"
+            f"  not tested: {untested.a} vs {untested.b} under {untested.measure}: "
+            f"{untested.shared} shared queries with a value, a paired test needs two or more"
         )
-    lines += _undecided_lines(data, options)
-    changes = data["verdict_changes"]
+    lines += _undecided_lines(significance)
+    changes = significance.changes
     lines += [
         "",
         f"Pairs whose verdict changes with the convention ({options.test} test, "
-        f"alpha {float(options.alpha):g}, {options.correction} {_family_words(data)}): "
+        f"alpha {float(options.alpha):g}, {options.correction} {_family_words(significance)}): "
         f"{len(changes)}",
     ]
     for change in changes:
-        a, b = change["a"], change["b"]
+        a, b = change.a, change.b
         lines.append(f"  {a} vs {b}")
-        for measure, v in change["verdicts"].items():
+        for measure, row in change.rows.items():
             lines.append(
-                f"    {measure}: {_verdict_words(v['verdict'], a, b)} "
-                f"(p {_p(v['p'])}, adjusted {_p(v['p_adjusted'])})"
+                f"    {measure}: {_verdict_words(row.verdict(options.alpha), a, b)} "
+                f"(p {_p(float(row.estimate.p))}, adjusted {_p(float(row.adjusted.p))})"
             )
-    intervals = data.get("intervals", [])
+    intervals = significance.intervals or []
     if intervals:
-        level = intervals[0]["ci"]["level"]
+        level = intervals[0].interval.level_text()
         lines += ["", f"Bootstrap intervals of mean(a) - mean(b) (level {level})"]
-    for interval in intervals:
-        ci = interval["ci"]
-        ends = (
-            f"[{float(ci['low']):+.4f}, {float(ci['high']):+.4f}]"
-            if ci["low"] is not None
-            else f"no interval: {ci['undefined']}"
+    for stated in intervals:
+        found = stated.interval.ends()
+        shown = (
+            f"[{found[0]:+.4f}, {found[1]:+.4f}]"
+            if found is not None
+            else f"no interval: {stated.interval.found}"
         )
         lines.append(
-            f"  {interval['a']} - {interval['b']} under {interval['measure']}: "
-            f"{float(interval['mean_difference']):+.4f} {ends}"
+            f"  {stated.row.a} - {stated.row.b} under {stated.row.measure}: "
+            f"{_mean_difference(stated.row):+.4f} {shown}"
         )
     return lines
 
 
-def _family_words(data: dict[str, Any]) -> str:
+def _mean_difference(row: PairTest) -> float:
+    """The pair's mean difference as printed, from its output string."""
+    return float(exact_string(row.paired.mean_difference()))
+
+
+def _family_words(significance: Significance) -> str:
     """How the family a correction runs over reads in the report."""
-    if data["test_settings"]["family"] == "all":
-        size = sum(row["test"] == TESTS[0] for row in data["tests"])
+    if significance.options.family == "all":
+        size = sum(row.test == TESTS[0] for row in significance.tests)
         return f"over all {size} pairs and conventions"
     return "within each convention"
 
 
-def _settings_lines(data: dict[str, Any], options: Options) -> list[str]:
+def _settings_lines(significance: Significance) -> list[str]:
     """The report's first lines on the tests: how they are run, corrected and drawn."""
-    sizes = "/".join(map(str, sorted({r["family_size"] for r in data["tests"]}))) or "0"
-    drawn = sorted({r["total"] - 1 for r in data["tests"] if r.get("exact") is False})
+    options = significance.options
+    tests = significance.tests
+    sizes = "/".join(map(str, sorted({r.family_size for r in tests}))) or "0"
+    drawn = sorted({d for r in tests if (d := r.estimate.draws) is not None})
     family = (
         f"all {sizes} pairs and conventions"
         if options.family == "all"
@@ -273,9 +360,10 @@ def _settings_lines(data: dict[str, Any], options: Options) -> list[str]:
     ]
 
 
-def _undecided_lines(data: dict[str, Any], options: Options) -> list[str]:
+def _undecided_lines(significance: Significance) -> list[str]:
     """A line on the verdicts the draws could not decide, if any."""
-    undecided = [r for r in data["tests"] if r["test"] == options.test and not r["decided"]]
+    options = significance.options
+    undecided = [r for r in significance.tests if r.test == options.test and not r.adjusted.decided]
     if not undecided:
         return []
     return [

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ndcgspec.reference.config import MEASURE_NAME, Config, preset, shown
 from ndcgspec.reference.errors import ConfigError
@@ -16,6 +15,8 @@ _TOKENS = load_grammar()["tokens"]
 _ATOM = re.compile(_TOKENS["atom"])
 _PUNCTUATION = f"[{re.escape(_TOKENS['punctuation'])}]"
 _TOKEN = re.compile(rf"\s*(?:(?P<atom>{_TOKENS['atom']})|(?P<punct>{_PUNCTUATION}))")
+MeasureValue = str | list[tuple[str, str]]
+"""A value of a measure string: an atom, or the ``{key:value,...}`` pairs of a map."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -61,7 +62,7 @@ class _Parser:
         self.pos += 1
         return token
 
-    def value(self) -> Any:
+    def value(self) -> MeasureValue:
         if self.peek() != "{":
             return self.atom()
         self.take("{")
@@ -75,9 +76,9 @@ class _Parser:
         self.take("}")
         return pairs
 
-    def measure(self) -> tuple[str, dict[str, Any]]:
+    def measure(self) -> tuple[str, dict[str, MeasureValue]]:
         head = self.atom()
-        values: dict[str, Any] = {}
+        values: dict[str, MeasureValue] = {}
         if self.peek() == "(":
             self.take("(")
             seen: set[str] = set()

@@ -34,13 +34,14 @@ def _fail(text: str, problem: str) -> ConfigError:
     return ConfigError(f"ir_measures measure {text!r}: {problem}")
 
 
-def parse_ir_measures(text: str) -> tuple[str, dict[str, Any]]:
-    """(measure name, parameters) of an ir_measures string, parsed as ir_measures does."""
+def parse_ir_measures(text: str) -> tuple[str, dict[str, object]]:
+    """(measure name, parameters) of an ir_measures string, parsed as ir_measures does: each
+    value the Python literal written, checked by `ir_measures_config`."""
     try:
         node = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as error:
         raise _fail(text, f"not a measure expression ({error.msg})") from None
-    params: dict[str, Any] = {}
+    params: dict[str, object] = {}
     try:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
             params["cutoff"] = ast.literal_eval(node.right)
@@ -58,7 +59,7 @@ def parse_ir_measures(text: str) -> tuple[str, dict[str, Any]]:
     return node.id, params
 
 
-def _gain_map(text: str, gains: Any) -> tuple[tuple[Decimal, Decimal], ...]:
+def _gain_map(text: str, gains: object) -> tuple[tuple[Decimal, Decimal], ...]:
     if not isinstance(gains, dict) or not all(
         type(k) is int and type(v) is int and k >= 0 and v >= 0 for k, v in gains.items()
     ):
@@ -68,10 +69,12 @@ def _gain_map(text: str, gains: Any) -> tuple[tuple[Decimal, Decimal], ...]:
     return tuple(sorted((Decimal(k), Decimal(v)) for k, v in gains.items()))
 
 
-def _judged_only_changes() -> dict[str, Any]:
+def _judged_only(config: Config) -> Config:
+    """`config` with what trec_eval's -J changes (the preset trec_eval_judged_only against
+    trec_eval)."""
     base = Config.from_mapping(preset("trec_eval").get("config", {})).to_mapping()
     flag = Config.from_mapping(preset("trec_eval_judged_only").get("config", {})).to_mapping()
-    return {k: v for k, v in flag.items() if base.get(k) != v}
+    return config.replace(**{k: v for k, v in flag.items() if base.get(k) != v})
 
 
 def ir_measures_config(text: str) -> Config:
@@ -103,9 +106,8 @@ def ir_measures_config(text: str) -> Config:
         changes["gain"] = "exponential"
     if "gains" in params:
         changes.update(gain="map", gain_map=_gain_map(text, params["gains"]))
-    if judged_only:
-        changes.update(_judged_only_changes())
-    return Config.from_mapping(preset("ir_measures").get("config", {})).replace(**changes)
+    config = Config.from_mapping(preset("ir_measures").get("config", {})).replace(**changes)
+    return _judged_only(config) if judged_only else config
 
 
 def is_ir_measures_string(text: str) -> bool:

@@ -116,8 +116,10 @@ class Param:
     users: tuple[str, ...]
 
 
-def _bound(entry: Mapping[str, Any], key: str) -> Decimal | None:
-    return None if key not in entry else Decimal(entry[key])
+def _bound(value: str | None) -> Decimal | None:
+    """A parameter's bound as the spec writes it (a decimal string), exactly; None when
+    absent."""
+    return None if value is None else Decimal(value)
 
 
 @cache
@@ -131,8 +133,8 @@ def parameters() -> dict[str, Param]:
             anchor=p["anchor"],
             description=p["description"],
             default=p.get("default"),
-            exclusive_minimum=_bound(p, "exclusive_minimum"),
-            exclusive_maximum=_bound(p, "exclusive_maximum"),
+            exclusive_minimum=_bound(p.get("exclusive_minimum")),
+            exclusive_maximum=_bound(p.get("exclusive_maximum")),
             required=bool(p.get("required")),
             users=tuple(c["id"] for c in a["choices"] if p["id"] in c.get("params", [])),
         )

@@ -113,9 +113,11 @@ def _reject_undecoded(
             raise InputError("line is not valid UTF-8", Location(name, int(bad[0]) + 1))
 
 
-def _result_rows(found: Sequence[Share], qrels: pd.DataFrame) -> list[dict[str, Any]]:
+def _result_rows(found: Sequence[Share], qrels: pd.DataFrame) -> list[dict[str, int | str | None]]:
+    """The RESULTS_SCHEMA rows of the partition's shares: per configuration its share of the
+    mean, then each query's entries with the row of its first qrels line."""
     first = qrels.groupby("qid", sort=False)["row"].min().to_dict()
-    rows = []
+    rows: list[dict[str, int | str | None]] = []
     for index, (entries, part) in enumerate(found):
         rows.append({"config": index, "part": json.dumps(part.to_json())})
         rows += [

@@ -78,7 +78,7 @@ def test_an_interrupted_out_leaves_the_older_files(
     (out / "compare.json").write_text("older")
     (out / "compare.html").write_text("older")
 
-    def interrupted(comparison, data, folder: Path, title: str) -> None:
+    def interrupted(report, folder: Path, title: str) -> None:
         (folder / "compare.json").write_text("newer")
         raise KeyboardInterrupt
 

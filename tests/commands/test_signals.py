@@ -34,7 +34,7 @@ import os, signal, sys
 from ndcgspec.commands import compare_page
 from ndcgspec.commands.cli import main
 
-def terminated(comparison, data, folder, title):
+def terminated(report, folder, title):
     (folder / "compare.json").write_text("newer")
     os.kill(os.getpid(), signal.SIGTERM)
 
