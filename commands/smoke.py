@@ -26,7 +26,7 @@ def handle(args: argparse.Namespace) -> int:
     """Run the trivial cases and say whether the adapter is broken."""
     found = smoke_test(command_of(args), pool_options(args), show_progress(args.quiet))
     adapter, results = found.adapter, found.report.results
-    print(f"smoke test of {adapter['name']} {adapter['version']} under {found.config.canonical()}")
+    print(f"smoke test of {adapter.name} {adapter.version} under {found.config.canonical()}")
     for result in results:
         print(
             f"  {result['outcome']:5} {result['id']}"

@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ndcgspec.harness.adapters.declaration import Declaration
+
 
 @dataclass(frozen=True)
 class Failure:
@@ -41,8 +43,8 @@ class Diagnosis:
         return {"diagnosis": self.entries, "diagnosed": counts}
 
 
-Diagnose = Callable[[Mapping[str, Any], Sequence[Failure]], Diagnosis]
-"""The start reply's ``adapter`` object and the failures → their diagnosis."""
+Diagnose = Callable[[Declaration, Sequence[Failure]], Diagnosis]
+"""The adapter's declaration and the failures → their diagnosis."""
 
 
 def cause_text(entry: Mapping[str, Any]) -> str:

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.departures import Departures
 from ndcgspec.harness.diagnosis import Diagnose, Failure
 from ndcgspec.harness.pool import PoolOptions
@@ -122,15 +123,17 @@ def execute(run: Execution) -> Report:
     writer: ReportWriter | None = None
     bar = Progress(0, False)
     failures: list[Failure] = []
+    declared: Declaration | None = None
 
     def failed(failure: Failure) -> None:
         # A declared departure is no failure to explain.
         if not failure.record.get("declared_departure"):
             failures.append(failure)
 
-    def start(adapter: dict[str, Any], cases: Sequence[LoadedCase]) -> None:
-        nonlocal writer, bar
-        header["adapter"] = adapter
+    def start(adapter: Declaration, cases: Sequence[LoadedCase]) -> None:
+        nonlocal writer, bar, declared
+        declared = adapter
+        header["adapter"] = adapter.to_json()
         header["suite_version"] = suite_version(cases)
         bar = Progress(len(cases), run.progress)
         if run.report_path:
@@ -167,10 +170,10 @@ def execute(run: Execution) -> Report:
         )
         tallied = tally(ordered)
         explained = (
-            run.diagnose(header["adapter"], failures).footer(
+            run.diagnose(declared, failures).footer(
                 sum(r["outcome"] == "fail" and "declared_departure" not in r for r in ordered)
             )
-            if run.diagnose and failures
+            if run.diagnose and failures and declared
             else {}
         )
         footer = {

@@ -31,9 +31,8 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.harness.adapters.base import ANY_VALUE, declared_capabilities
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.reference import Config
-from ndcgspec.reference.config import choice_axes
 from ndcgspec.suite.expect import outcome, published_outcome
 from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.load import LoadedCase, PublishedFiles, inline_inputs
@@ -41,22 +40,6 @@ from ndcgspec.suite.targets import Target, measure_target, preset_target
 
 STORED = "stored"
 COMPUTED = "computed"
-
-
-def native_config(adapter: Mapping[str, Any]) -> Config:
-    """The configuration an adapter declares first: on each axis its first declared choice,
-    for each parameter of those choices its first declared value (``spec`` defaults for what
-    it leaves out). A ConfigError when that is no configuration of the spec."""
-    declared_capabilities(adapter)
-    claimed = adapter.get("capabilities") or {}
-    values: dict[str, Any] = {
-        axis["id"]: (claimed.get(axis["id"]) or [axis["default"]])[0] for axis in choice_axes()
-    }
-    chosen = Config.from_mapping(values)
-    for name, accepted in (adapter.get("params") or {}).items():
-        if accepted and accepted != ANY_VALUE and name in chosen.to_mapping():
-            values[name] = accepted[0]
-    return Config.from_mapping(values)
 
 
 def input_digest(case: Mapping[str, Any]) -> str:
@@ -81,9 +64,9 @@ class Selection:
         """The targets named by ``--preset`` and ``-m``."""
         return [preset_target(p) for p in self.presets] + [measure_target(m) for m in self.measures]
 
-    def targets(self, adapter: Mapping[str, Any]) -> list[Target]:
+    def targets(self, adapter: Declaration) -> list[Target]:
         """The targets for this adapter: those asked for, else its native configuration."""
-        return self.explicit_targets() or [Target(native_config(adapter), every_input=False)]
+        return self.explicit_targets() or [Target(adapter.native_config(), every_input=False)]
 
     def chosen_stored(self) -> list[LoadedCase]:
         """The stored cases a target asked for would judge (its configuration at the case's
@@ -114,7 +97,7 @@ class Selection:
             (c, input_digest(c.case)) for c in _distinct_inputs(self.stored) if not c.unavailable
         ]
 
-    def cases_for(self, adapter: Mapping[str, Any]) -> list[LoadedCase]:
+    def cases_for(self, adapter: Declaration) -> list[LoadedCase]:
         """Every case the adapter is judged on: the chosen stored cases, then each input under
         each target that no stored case already covers."""
         chosen = self.chosen_stored()

@@ -21,7 +21,6 @@ from typing import Any
 import pytest
 from _pytest._code.code import TerminalRepr
 
-from ndcgspec.harness.adapters.base import unseen_reason, unsupported_reason
 from ndcgspec.harness.departures import declared_departures
 from ndcgspec.harness.diagnosis import Diagnose, diagnosis_lines
 from ndcgspec.harness.execution import Execution, checked_pool_options, execute
@@ -180,8 +179,8 @@ def pytest_collection_modifyitems(
     supported = [
         c
         for c in cases
-        if unsupported_reason(adapter, c.case["config"]) is None
-        and unseen_reason(adapter, c.case) is None
+        if adapter.unsupported_reason(c.case["config"]) is None
+        and adapter.unseen_reason(c.case) is None
     ]
     if not supported:
         raise pytest.UsageError(

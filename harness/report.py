@@ -212,8 +212,8 @@ REASON_FIELDS = {"unsupported": "reason", "skip": "reason", "error": "message"}
 """The field of a result record that says why it has its outcome (a fail's cause is the
 diagnosis of the run)."""
 UNDECLARED = " is not among the declared "
-"""How `unsupported_reason` of ``harness/adapters/base.py`` words a choice the adapter does not
-declare."""
+"""How `Declaration.unsupported_reason` (``harness/adapters/declaration.py``) words a choice
+the adapter does not declare."""
 
 
 def tally(results: Iterable[Mapping[str, Any]]) -> Tally:

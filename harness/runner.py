@@ -20,13 +20,8 @@ from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from ndcgspec.harness.adapters.base import (
-    AdapterError,
-    declared_capabilities,
-    declared_number_format,
-    unseen_reason,
-    unsupported_reason,
-)
+from ndcgspec.harness.adapters.base import AdapterError
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.diagnosis import Failure
 from ndcgspec.harness.outcome import Verdict, judge, partial_comparison, summed_terms
 from ndcgspec.harness.plan import STORED, fill_expected
@@ -48,8 +43,8 @@ MAX_BATCH = 16
 OnResult = Callable[[dict[str, Any], LoadedCase], None]
 """Takes each result record, with the case it judges."""
 OnFailure = Callable[[Failure], None]
-Plan = Callable[[Mapping[str, Any]], Sequence[LoadedCase]]
-"""The cases to run, made from the adapter object of the start reply."""
+Plan = Callable[[Declaration], Sequence[LoadedCase]]
+"""The cases to run, made from the adapter's declaration in its start reply."""
 
 
 def fixed_cases(cases: Sequence[LoadedCase]) -> Plan:
@@ -215,7 +210,7 @@ def run_cases(
     command: Sequence[str] | str,
     options: PoolOptions,
     on_result: OnResult,
-    on_start: Callable[[dict[str, Any], Sequence[LoadedCase]], None] | None = None,
+    on_start: Callable[[Declaration, Sequence[LoadedCase]], None] | None = None,
     data: Path | None = None,
     on_failure: OnFailure | None = None,
 ) -> list[dict[str, Any]]:
@@ -229,9 +224,8 @@ def run_cases(
             reply = pool.open()
         except WorkerFailure as failure:
             raise HarnessError(f"the adapter did not start: {failure.summary()}") from None
-        adapter = reply["adapter"]
         try:
-            declared_capabilities(adapter)
+            adapter = Declaration.from_json(reply["adapter"])
             cases = plan(adapter)
         except (AdapterError, ConfigError) as error:
             raise HarnessError(str(error)) from None
@@ -245,7 +239,7 @@ def run_cases(
 def _dispatch(
     cases: Sequence[LoadedCase],
     pool: WorkerPool,
-    adapter: Mapping[str, Any],
+    adapter: Declaration,
     options: PoolOptions,
     on_result: OnResult,
     data: Path | None,
@@ -271,8 +265,8 @@ def _dispatch(
     expected = ExpectedCache(cache_root())
     jobs: list[tuple[LoadedCase, Job]] = []
     for loaded in cases:
-        why = unsupported_reason(adapter, loaded.case["config"]) or unseen_reason(
-            adapter, loaded.case
+        why = adapter.unsupported_reason(loaded.case["config"]) or adapter.unseen_reason(
+            loaded.case
         )
         if why:
             emit(loaded, Verdict("unsupported"), why)
@@ -282,7 +276,7 @@ def _dispatch(
             builder = _builder(loaded, data, pending, emit, expected)
             jobs.append((loaded, Job(loaded.case["id"], builder)))
 
-    numbers = declared_number_format(adapter)
+    numbers = adapter.number_format
 
     def deliver(case_id: str, answer: Mapping[str, Any]) -> None:
         item = pending.pop(case_id)

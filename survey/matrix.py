@@ -25,9 +25,9 @@ from typing import Any
 from ndcgspec.harness.adapters.base import (
     AdapterError,
     NumberFormat,
-    declared_number_format,
     distribution_version,
 )
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
 from ndcgspec.harness.outputs import staged
 from ndcgspec.harness.pool import shared_pools
@@ -196,7 +196,7 @@ def examine(name: str, probes: Sequence[ProbeInput], processes: int = 2) -> Impl
     started = time.monotonic()
     with shared_pools(), adapter_processes(processes):
         result = identify(name)
-        numbers = declared_number_format(result.adapter)
+        numbers = Declaration.from_json(result.adapter).number_format
         item = Implementation(name, result)
         for preset_id, library in sorted(preset_adapters().items()):
             if library == name:

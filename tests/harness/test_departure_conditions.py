@@ -19,9 +19,9 @@ from ndcgspec.harness.adapters.base import (
     ApiView,
     CaseInput,
     Rejected,
-    declared_view,
     load_adapter,
 )
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.adapters.peers.trec_eval import TrecEvalCrash
 from ndcgspec.harness.departure_conditions import (
     CONDITIONS,
@@ -116,7 +116,7 @@ def conditional_departures() -> list[tuple[str, dict]]:
 def view_of(adapter: str) -> ApiView:
     """What the built-in `adapter` declares its API is shown; skips when its library is absent."""
     try:
-        return declared_view(load_adapter(BUILTIN_ADAPTERS[adapter]).describe())
+        return Declaration.from_json(load_adapter(BUILTIN_ADAPTERS[adapter]).describe()).view
     except AdapterError as error:
         pytest.skip(str(error))
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.diagnosis import Failure, diagnosis_lines
 from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.plan import Selection
@@ -33,7 +34,7 @@ from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.survey.diagnosis import diagnose
 
-ADAPTER = {"name": "hand", "version": "1", "float_width": 64}
+ADAPTER = Declaration.from_json({"name": "hand", "version": "1", "float_width": 64})
 DEFAULTS = Config.default().to_mapping()
 
 
