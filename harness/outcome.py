@@ -31,11 +31,12 @@ class Verdict:
 
 
 def summed_terms(
-    qrels: Sequence[Sequence[str]], run: Sequence[Sequence[str]], config: Mapping[str, Any]
+    qrels: Sequence[Sequence[str]], run: Sequence[Sequence[str]], config: Config
 ) -> dict[str, int]:
     """n_q of ``ndcg.comparison.float`` for every query of the input: the terms behind DCG,
     IDCG and, under tie averaging, the group means."""
-    cutoff = config.get("cutoff")
+    cutoff = config.cutoff
+    averaged = config.choice("ties") == "average"
     retrieved: dict[str, int] = {}
     judged: dict[str, int] = {}
     for qid, *_ in run:
@@ -46,7 +47,7 @@ def summed_terms(
     for qid in {**judged, **retrieved}:
         r, j = retrieved.get(qid, 0), judged.get(qid, 0)
         k = max(r, j) if cutoff is None else cutoff
-        terms[qid] = max(1, min(k, r) + min(k, j) + (r if config.get("ties") == "average" else 0))
+        terms[qid] = max(1, min(k, r) + min(k, j) + (r if averaged else 0))
     return terms
 
 

@@ -116,14 +116,24 @@ class Selection:
         return chosen + computed
 
 
+def case_config(loaded: LoadedCase) -> Config:
+    """The configuration of a case."""
+    return _config_of(json.dumps(loaded.case["config"], sort_keys=True))
+
+
 def _fingerprint(config: Mapping[str, Any]) -> str:
     return _fingerprint_of(json.dumps(config, sort_keys=True))
 
 
 @cache
 def _fingerprint_of(config_json: str) -> str:
+    return _config_of(config_json).fingerprint()
+
+
+@cache
+def _config_of(config_json: str) -> Config:
     # Stored cases share a few hundred configurations among thousands of cases.
-    return Config.from_mapping(json.loads(config_json)).fingerprint()
+    return Config.from_mapping(json.loads(config_json))
 
 
 def _distinct_inputs(cases: Iterable[LoadedCase]) -> list[LoadedCase]:

@@ -24,7 +24,7 @@ from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.diagnosis import Failure
 from ndcgspec.harness.outcome import Verdict, judge, partial_comparison, summed_terms
-from ndcgspec.harness.plan import STORED, fill_expected
+from ndcgspec.harness.plan import STORED, case_config, fill_expected
 from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, pooled
 from ndcgspec.harness.worker import WorkerFailure
 from ndcgspec.reference import Config, ConfigError, NdcgSpecError
@@ -303,7 +303,7 @@ def _builder(
             emit(loaded, Verdict("skip"), f"input unreadable: {error}")
             return None
         pending[loaded.case["id"]] = _Pending(
-            loaded, summed_terms(rows["qrels"], rows["run"], loaded.case["config"])
+            loaded, summed_terms(rows["qrels"], rows["run"], case_config(loaded))
         )
         return stripped_case(loaded, rows)
 

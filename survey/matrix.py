@@ -171,7 +171,7 @@ def published_results(name: str, configuration: Config, numbers: NumberFormat) -
     for (loaded, probe), (_, asked) in zip(probes, questions, strict=True):
         answer = answers[(probe.case_id, asked.full())].result
         case = {**loaded.case, "config": asked.to_mapping()}
-        terms = summed_terms(probe.qrels, probe.run, case["config"])
+        terms = summed_terms(probe.qrels, probe.run, asked)
         verdict = judge(case, answer, terms, *numbers, partial=partial_comparison(case))
         if verdict.outcome == "pass":
             found[probe.case_id] = "yes"

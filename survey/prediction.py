@@ -272,7 +272,7 @@ class Miss:
 
     def rule(self, qid: str) -> Tolerance:
         """The comparison rule of one query's value."""
-        terms = summed_terms(self.probe.qrels, self.probe.run, self.asked.to_mapping())
+        terms = summed_terms(self.probe.qrels, self.probe.run, self.asked)
         return Tolerance(self.numbers[0], terms.get(qid, 1), self.numbers[1])
 
 

@@ -294,7 +294,7 @@ def _asked_as(probe: ProbeInput, asked: Config) -> tuple[Mapping[str, Any], Mapp
     """The asked configuration as a case carries it, and the n of each query's comparison
     (``ndcg.comparison.float``): judged against several candidates, read-only views."""
     mapping = asked.to_mapping()
-    terms = summed_terms(probe.qrels, probe.run, mapping)
+    terms = summed_terms(probe.qrels, probe.run, asked)
     return MappingProxyType(mapping), MappingProxyType(terms)
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from ndcgspec.harness.outcome import implied_aggregate, judge, partial_comparison, summed_terms
 from ndcgspec.harness.protocol import message_schema
+from ndcgspec.reference import Config
 from ndcgspec.suite.tolerance import (
     Tolerance,
     compare_value,
@@ -116,10 +117,10 @@ def test_undefined_and_non_numbers(expected: str | None, actual: object, matches
 def test_summed_terms_count_dcg_idcg_and_tie_groups() -> None:
     qrels = [["q1", "a", "1"], ["q1", "b", "0"], ["q1", "c", "2"], ["q2", "a", "1"]]
     run = [["q1", "a", "1"], ["q1", "x", "1"], ["q3", "a", "1"]]
-    whole = summed_terms(qrels, run, {"cutoff": None, "ties": "docid-desc"})
+    whole = summed_terms(qrels, run, Config.from_mapping({"ties": "docid-desc"}))
     # q1: 2 retrieved + 3 judged; q2: 0 + 1; q3: 1 + 0.
     assert whole == {"q1": 5, "q2": 1, "q3": 1}
-    cut = summed_terms(qrels, run, {"cutoff": 1, "ties": "average"})
+    cut = summed_terms(qrels, run, Config.from_mapping({"cutoff": 1, "ties": "average"}))
     # q1 at k=1: 1 + 1, plus its 2 retrieved rows averaged in tie groups.
     assert cut["q1"] == 4
 
