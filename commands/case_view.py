@@ -35,7 +35,7 @@ def _report_config(report: Path, case_id: str) -> dict[str, Any] | None:
     """The configuration a run's report records for the case, or None; the report is read as
     ``ndcgspec report`` reads it, every line checked, a bad one named."""
     results = read_report(report).results
-    return next((r.get("config") for r in results if r["id"] == case_id), None)
+    return next((dict(r.config) for r in results if r.id == case_id), None)
 
 
 def _candidates(
@@ -122,11 +122,11 @@ def adapter_result(case_id: str, report: Path | None) -> dict[str, Any] | None:
     """The adapter's result record of the case: the report's, or the last run's kept in the
     cache for a failing or erring case; None when neither has it."""
     if report:
-        found = next((r for r in read_report(report).results if r["id"] == case_id), None)
+        found = next((r for r in read_report(report).results if r.id == case_id), None)
         if found:
-            return {**found, "seen": str(report)}
-    found = judged_result(cache_root(), case_id)
-    return None if found is None else {**found, "seen": "the last run that failed it"}
+            return {**found.to_json(), "seen": str(report)}
+    judged = judged_result(cache_root(), case_id)
+    return None if judged is None else {**judged.to_json(), "seen": "the last run that failed it"}
 
 
 def _adapter_lines(result: dict[str, Any]) -> list[str]:

@@ -29,8 +29,7 @@ def handle(args: argparse.Namespace) -> int:
     print(f"smoke test of {adapter.name} {adapter.version} under {found.config.canonical()}")
     for result in results:
         print(
-            f"  {result['outcome']:5} {result['id']}"
-            + (f": {result['message']}" if "message" in result else "")
+            f"  {result.outcome:5} {result.id}" + (f": {result.message}" if result.message else "")
         )
     if found.broken:
         print(f"broken adapter: {len(found.broken)} of {len(results)} trivial cases do not pass")

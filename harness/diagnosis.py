@@ -16,14 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ndcgspec.harness.adapters.declaration import Declaration
+from ndcgspec.suite.result import CaseResult
 
 
 @dataclass(frozen=True)
 class Failure:
-    """A case that failed: its result record, the case as the suite holds it (inline input
-    included) and the adapter's answer (the protocol result object)."""
+    """A case that failed: its result, the case as the suite holds it (inline input included)
+    and the adapter's answer (the protocol result object)."""
 
-    record: Mapping[str, Any]
+    record: CaseResult
     case: Mapping[str, Any]
     answer: Mapping[str, Any]
 

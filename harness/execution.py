@@ -15,7 +15,7 @@ import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ from ndcgspec.reference import NdcgSpecError
 from ndcgspec.suite.folders import cache_root
 from ndcgspec.suite.judged import remember
 from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.result import CaseResult
 from ndcgspec.suite.tolerance import error_constant
 
 
@@ -127,7 +128,7 @@ def execute(run: Execution) -> Report:
 
     def failed(failure: Failure) -> None:
         # A declared departure is no failure to explain.
-        if not failure.record.get("declared_departure"):
+        if not failure.record.declared_departure:
             failures.append(failure)
 
     def start(adapter: Declaration, cases: Sequence[LoadedCase]) -> None:
@@ -140,17 +141,18 @@ def execute(run: Execution) -> Report:
             writer = ReportWriter(run.report_path)
             writer.write(header)
 
-    def record(result: dict[str, Any], loaded: LoadedCase) -> None:
+    def record(result: CaseResult, loaded: LoadedCase) -> CaseResult:
         declared = (
             run.departures.of(result, lambda: case_rows(loaded, run.data))
             if run.departures
             else None
         )
         if declared:
-            result["declared_departure"] = declared
+            result = replace(result, declared_departure=declared)
         if writer:
-            writer.write(result)
+            writer.write(result.to_json())
         bar.advance()
+        return result
 
     try:
         ordered = run_cases(
@@ -165,13 +167,13 @@ def execute(run: Execution) -> Report:
         bar.close()
         remember(
             cache_root(),
-            {r["id"].partition("@")[2]: r["config"] for r in ordered if "@" in r["id"]},
+            {r.id.partition("@")[2]: r.config for r in ordered if "@" in r.id},
             ordered,
         )
         tallied = tally(ordered)
         explained = (
             run.diagnose(declared, failures).footer(
-                sum(r["outcome"] == "fail" and "declared_departure" not in r for r in ordered)
+                sum(r.outcome == "fail" and r.declared_departure is None for r in ordered)
             )
             if run.diagnose and failures and declared
             else {}

@@ -38,7 +38,6 @@ from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.load import LoadedCase, PublishedFiles, inline_inputs
 from ndcgspec.suite.targets import Target, measure_target, preset_target
 
-STORED = "stored"
 COMPUTED = "computed"
 
 

@@ -24,7 +24,7 @@ from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.diagnosis import Failure
 from ndcgspec.harness.outcome import Verdict, judge, partial_comparison, summed_terms
-from ndcgspec.harness.plan import STORED, case_config, fill_expected
+from ndcgspec.harness.plan import case_config, fill_expected
 from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, pooled
 from ndcgspec.harness.worker import WorkerFailure
 from ndcgspec.reference import Config, ConfigError, NdcgSpecError
@@ -38,10 +38,12 @@ from ndcgspec.suite.load import (
     file_inputs,
     iter_cases,
 )
+from ndcgspec.suite.result import STORED, CaseResult
 
 MAX_BATCH = 16
-OnResult = Callable[[dict[str, Any], LoadedCase], None]
-"""Takes each result record, with the case it judges."""
+OnResult = Callable[[CaseResult, LoadedCase], CaseResult]
+"""Takes each result, with the case it judges, and gives the result to keep: the same, or
+marked as a departure a preset declares."""
 OnFailure = Callable[[Failure], None]
 Plan = Callable[[Declaration], Sequence[LoadedCase]]
 """The cases to run, made from the adapter's declaration in its start reply."""
@@ -112,32 +114,24 @@ def stripped_case(loaded: LoadedCase, rows: Mapping[str, list[list[str]]]) -> di
     return {"id": case["id"], "measure": case["measure"], "config": case["config"], "input": rows}
 
 
-def result_record(
-    loaded: LoadedCase, verdict: Verdict, reason: str | None = None
-) -> dict[str, Any]:
-    """The report line of one case."""
+def case_result(loaded: LoadedCase, verdict: Verdict, reason: str | None = None) -> CaseResult:
+    """The result of one case."""
     case = loaded.case
-    record: dict[str, Any] = {
-        "type": "result",
-        "id": case["id"],
-        "group": loaded.group,
-        "measure": case["measure"],
-        "config": case["config"],
-        "expected_source": case.get("expected_source", STORED),
-        "outcome": verdict.outcome,
-    }
-    if verdict.message:
-        record["message"] = verdict.message
-    if reason:
-        record["reason"] = reason
-    if verdict.mismatches:
-        record["mismatches"] = [m.to_json() for m in verdict.mismatches]
-    if verdict.detail:
-        record["detail"] = verdict.detail
-    if verdict.outcome in ("fail", "error") and case.get("input_of"):
+    failed = verdict.outcome in ("fail", "error")
+    return CaseResult(
+        id=case["id"],
+        outcome=verdict.outcome,
+        group=loaded.group,
+        measure=case["measure"],
+        config=case["config"],
+        expected_source=case.get("expected_source", STORED),
+        message=verdict.message,
+        reason=reason,
+        mismatches=tuple(m.to_json() for m in verdict.mismatches),
+        detail=verdict.detail,
         # The input a failure was judged on, which `ndcgspec cases show` prints.
-        record["input_of"] = case["input_of"]
-    return record
+        input_of=case.get("input_of") if failed else None,
+    )
 
 
 @dataclass
@@ -213,9 +207,9 @@ def run_cases(
     on_start: Callable[[Declaration, Sequence[LoadedCase]], None] | None = None,
     data: Path | None = None,
     on_failure: OnFailure | None = None,
-) -> list[dict[str, Any]]:
+) -> list[CaseResult]:
     """Run the cases `plan` makes of the adapter's start reply against the adapter `command`;
-    every result record goes to `on_result` as it completes, and the records are returned in
+    every result goes to `on_result` as it completes, and the results it keeps are returned in
     case order. A case that fails also goes to `on_failure`, with the adapter's answer."""
     data = data or data_root()
     pool = WorkerPool(command, options)
@@ -244,8 +238,8 @@ def _dispatch(
     on_result: OnResult,
     data: Path | None,
     on_failure: OnFailure | None = None,
-) -> list[dict[str, Any]]:
-    records: dict[str, dict[str, Any]] = {}
+) -> list[CaseResult]:
+    records: dict[str, CaseResult] = {}
     lock = threading.Lock()
 
     def emit(
@@ -254,10 +248,9 @@ def _dispatch(
         reason: str | None = None,
         answer: Mapping[str, Any] | None = None,
     ) -> None:
-        record = result_record(loaded, verdict, reason)
         with lock:
-            records[loaded.case["id"]] = record
-            on_result(record, loaded)
+            record = on_result(case_result(loaded, verdict, reason), loaded)
+            records[record.id] = record
             if on_failure and answer is not None and verdict.outcome == "fail":
                 on_failure(Failure(record, loaded.case, answer))
 

@@ -113,7 +113,7 @@ def _examined(failure: Failure) -> _Failed | None:
         return None
     if len(case["input"]["qrels"]) + len(case["input"]["run"]) > EXAMINED_ROWS:
         return None
-    asked = Config.from_mapping(failure.record["config"])
+    asked = Config.from_mapping(failure.record.config)
     probe = ProbeInput(
         case["id"],
         tuple(tuple(r) for r in case["input"]["qrels"]),
@@ -232,7 +232,7 @@ def _refusals(failures: Sequence[Failure]) -> list[_Cause]:
         key = refusal_key(failure.answer["rejected"])
         if key not in by_reason:
             by_reason[key] = _Cause(REJECTIONS, NONE_CHOICE, "a value", f"refuses: {key}")
-        by_reason[key].explains.append(failure.record["id"])
+        by_reason[key].explains.append(failure.record.id)
     return list(by_reason.values())
 
 

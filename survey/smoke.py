@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ndcgspec.harness.adapters.declaration import Declaration, DeclarationError
 from ndcgspec.harness.execution import Execution, execute
@@ -21,6 +20,7 @@ from ndcgspec.harness.runner import HarnessError, fixed_cases
 from ndcgspec.reference import Config, ConfigError
 from ndcgspec.suite.case import cite, computed_case
 from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.result import CaseResult
 
 Rows = list[list[str]]
 
@@ -86,9 +86,9 @@ class SmokeTest:
     report: Report
 
     @property
-    def broken(self) -> list[dict[str, Any]]:
+    def broken(self) -> list[CaseResult]:
         """The results that do not pass: any one means the adapter is wired wrongly."""
-        return [r for r in self.report.results if r["outcome"] != "pass"]
+        return [r for r in self.report.results if r.outcome != "pass"]
 
 
 def smoke_test(command: list[str] | str, options: PoolOptions, progress: bool = False) -> SmokeTest:

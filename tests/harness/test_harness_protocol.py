@@ -136,7 +136,7 @@ def _run(command: list[str] | str, validate: bool = False) -> dict:
             data=DATA,
         )
     )
-    return {r["id"]: r["outcome"] for r in report.results}
+    return {r.id: r.outcome for r in report.results}
 
 
 def test_validation_mode_rejects_a_start_reply_off_schema() -> None:
