@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from ndcgspec.harness.adapters.base import CaseInput, Values
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
+from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.host import values_message
 from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
@@ -48,7 +49,13 @@ def judged_in_process(index: int) -> str:
     except Exception as error:
         answer = {"rejected": str(error)}
     terms = summed_terms(rows["qrels"], rows["run"], case_config(loaded))
-    return judge(loaded.case, answer, terms, 64, partial=partial_comparison(loaded.case)).outcome
+    return judge(
+        loaded.case,
+        CaseAnswer.from_json(answer),
+        terms,
+        64,
+        partial=partial_comparison(loaded.case),
+    ).outcome
 
 
 def cpu_seconds() -> float:

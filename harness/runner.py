@@ -22,6 +22,7 @@ from weakref import WeakKeyDictionary
 
 from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.declaration import Declaration
+from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.diagnosis import Failure
 from ndcgspec.harness.outcome import Verdict, judge, partial_comparison, summed_terms
 from ndcgspec.harness.plan import case_config, fill_expected
@@ -274,7 +275,13 @@ def _dispatch(
     def deliver(case_id: str, answer: Mapping[str, Any]) -> None:
         item = pending.pop(case_id)
         case = item.loaded.case
-        verdict = judge(case, answer, item.terms, *numbers, partial=partial_comparison(case))
+        verdict = judge(
+            case,
+            CaseAnswer.from_json(answer),
+            item.terms,
+            *numbers,
+            partial=partial_comparison(case),
+        )
         emit(item.loaded, verdict, answer=answer)
 
     pool.run(_batches(jobs, options.jobs), deliver)

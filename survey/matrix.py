@@ -28,6 +28,7 @@ from ndcgspec.harness.adapters.base import (
     distribution_version,
 )
 from ndcgspec.harness.adapters.declaration import Declaration
+from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
 from ndcgspec.harness.outputs import staged
 from ndcgspec.harness.pool import shared_pools
@@ -172,7 +173,9 @@ def published_results(name: str, configuration: Config, numbers: NumberFormat) -
         answer = answers[(probe.case_id, asked.full())].result
         case = {**loaded.case, "config": asked.to_mapping()}
         terms = summed_terms(probe.qrels, probe.run, asked)
-        verdict = judge(case, answer, terms, *numbers, partial=partial_comparison(case))
+        verdict = judge(
+            case, CaseAnswer.from_json(answer), terms, *numbers, partial=partial_comparison(case)
+        )
         if verdict.outcome == "pass":
             found[probe.case_id] = "yes"
         else:
