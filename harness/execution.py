@@ -104,7 +104,7 @@ class Progress:
 
 def suite_version(cases: Sequence[LoadedCase]) -> str | None:
     """The suite version the case files declare (joined when they disagree)."""
-    found = sorted({str(c.file.get("suite_version")) for c in cases if c.file.get("suite_version")})
+    found = sorted({str(c.suite_version) for c in cases if c.suite_version})
     return ", ".join(found) or None
 
 
