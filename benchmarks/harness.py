@@ -21,9 +21,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 from ndcgspec.harness.adapters.base import CaseInput, Values
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
+from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.host import values_message
 from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
+from ndcgspec.harness.plan import case_config
 from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.runner import case_rows, fixed_cases, load_cases
 from ndcgspec.harness.worker import adapter_command
@@ -46,8 +48,14 @@ def judged_in_process(index: int) -> str:
         answer = values_message(loaded.case["id"], values)
     except Exception as error:
         answer = {"rejected": str(error)}
-    terms = summed_terms(rows["qrels"], rows["run"], loaded.case["config"])
-    return judge(loaded.case, answer, terms, 64, partial=partial_comparison(loaded.case)).outcome
+    terms = summed_terms(rows["qrels"], rows["run"], case_config(loaded))
+    return judge(
+        loaded.case,
+        CaseAnswer.from_json(answer),
+        terms,
+        64,
+        partial=partial_comparison(loaded.case),
+    ).outcome
 
 
 def cpu_seconds() -> float:

@@ -12,7 +12,7 @@ hand (the report's, or the last run's in the cache), it is shown beside the expe
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.folders import cache_root
 from ndcgspec.suite.judged import judged_configuration, judged_result
 from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.result import CaseResult
 
 ROWS_SHOWN = 50
 
@@ -36,7 +37,7 @@ def _report_config(report: Path, case_id: str) -> Config | None:
     """The configuration a run's report records for the case, or None; the report is read as
     ``ndcgspec report`` reads it, every line checked, a bad one named."""
     results = read_report(report).results
-    found = next((r.get("config") for r in results if r["id"] == case_id), None)
+    found = next((r.config for r in results if r.id == case_id), None)
     if not found:
         return None
     try:
@@ -143,15 +144,15 @@ class AdapterAnswer:
     mismatches: tuple[ShownMismatch, ...]
 
     @classmethod
-    def from_json(cls, record: Mapping[str, Any], seen: str) -> AdapterAnswer:
+    def of(cls, result: CaseResult, seen: str) -> AdapterAnswer:
         """The answer a result record of a report (or of the cache) holds, seen in `seen`."""
         return cls(
             seen,
-            record["outcome"],
-            record.get("message") or record.get("reason", ""),
+            result.outcome,
+            result.message or result.reason or "",
             tuple(
                 ShownMismatch(m.get("what"), m.get("actual"), m.get("expected"))
-                for m in record.get("mismatches", [])
+                for m in result.mismatches
             ),
         )
 
@@ -167,11 +168,11 @@ def adapter_result(case_id: str, report: Path | None) -> AdapterAnswer | None:
     """The adapter's result record of the case: the report's, or the last run's kept in the
     cache for a failing or erring case; None when neither has it."""
     if report:
-        found = next((r for r in read_report(report).results if r["id"] == case_id), None)
+        found = next((r for r in read_report(report).results if r.id == case_id), None)
         if found:
-            return AdapterAnswer.from_json(found, str(report))
-    found = judged_result(cache_root(), case_id)
-    return None if found is None else AdapterAnswer.from_json(found, "the last run that failed it")
+            return AdapterAnswer.of(found, str(report))
+    judged = judged_result(cache_root(), case_id)
+    return None if judged is None else AdapterAnswer.of(judged, "the last run that failed it")
 
 
 def configuration_anchors(config: Config) -> list[str]:

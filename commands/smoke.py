@@ -26,11 +26,10 @@ def handle(args: argparse.Namespace) -> int:
     """Run the trivial cases and say whether the adapter is broken."""
     found = smoke_test(command_of(args), pool_options(args), show_progress(args.quiet))
     adapter, results = found.adapter, found.report.results
-    print(f"smoke test of {adapter['name']} {adapter['version']} under {found.config.canonical()}")
+    print(f"smoke test of {adapter.name} {adapter.version} under {found.config.canonical()}")
     for result in results:
         print(
-            f"  {result['outcome']:5} {result['id']}"
-            + (f": {result['message']}" if "message" in result else "")
+            f"  {result.outcome:5} {result.id}" + (f": {result.message}" if result.message else "")
         )
     if found.broken:
         print(f"broken adapter: {len(found.broken)} of {len(results)} trivial cases do not pass")

@@ -26,7 +26,7 @@ COMMANDS: dict[str, Subcommand] = {
     ),
     "cases": Subcommand("ndcgspec.commands.cases", "generate or check the golden cases"),
     "run": Subcommand("ndcgspec.commands.run", "run an adapter against the golden cases"),
-    "report": Subcommand("ndcgspec.harness.render", "render a JSONL report of `ndcgspec run`"),
+    "report": Subcommand("ndcgspec.commands.report", "render a JSONL report of `ndcgspec run`"),
     "smoke": Subcommand(
         "ndcgspec.commands.smoke",
         "check that an adapter works at all, on a handful of trivial cases",

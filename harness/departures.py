@@ -15,40 +15,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from ndcgspec.harness.departure_conditions import CONDITIONS, Condition, Rows
 from ndcgspec.harness.registry import preset_adapters
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import preset
 from ndcgspec.reference.preset_departures import departures_of
+from ndcgspec.suite.result import CaseResult, DeclaredDeparture
 
 REFUSES, CRASHES, DIFFERS = "refuses", "crashes", "differs"
 REJECTED_VALID_INPUT = "adapter rejected a valid input"
 """How `harness/outcome.py` words a refusal of a valid input."""
 
 
-def departure_kind(record: Mapping[str, Any]) -> str | None:
+def departure_kind(record: CaseResult) -> str | None:
     """How a result departs from the expected values: `CRASHES` (an error), `REFUSES` (a valid
     input rejected), `DIFFERS` (any other fail); None when it passed or did not run."""
-    if record["outcome"] == "error":
+    if record.outcome == "error":
         return CRASHES
-    if record["outcome"] != "fail":
+    if record.outcome != "fail":
         return None
-    return REFUSES if record.get("message", "").startswith(REJECTED_VALID_INPUT) else DIFFERS
-
-
-@dataclass(frozen=True)
-class Declared:
-    """A departure one preset declares, as the report records it."""
-
-    preset: str
-    outcome: str
-    behaviour: str
-
-    def to_json(self) -> dict[str, str]:
-        """The report's ``declared_departure`` object."""
-        return {"preset": self.preset, "outcome": self.outcome, "behaviour": self.behaviour}
+    return REFUSES if (record.message or "").startswith(REJECTED_VALID_INPUT) else DIFFERS
 
 
 @dataclass(frozen=True)
@@ -57,36 +44,36 @@ class Departures:
     (cutoff aside): on listed probe cases (`listed`, by input case id) and wherever a condition
     holds (`conditional`, ``harness/departure_conditions.py``)."""
 
-    listed: Mapping[tuple[str, str], Declared]
-    conditional: Mapping[str, tuple[tuple[Condition, Declared], ...]]
+    listed: Mapping[tuple[str, str], DeclaredDeparture]
+    conditional: Mapping[str, tuple[tuple[Condition, DeclaredDeparture], ...]]
 
-    def of(self, record: Mapping[str, Any], rows: Callable[[], Rows]) -> dict[str, str] | None:
-        """The declared departure a result is, as the report records it; None if none.
+    def of(self, record: CaseResult, rows: Callable[[], Rows]) -> DeclaredDeparture | None:
+        """The declared departure a result is; None if none.
         `rows` gives the case's input, asked only of a failing result whose configuration
         declares a condition."""
         kind = departure_kind(record)
         if kind is None or not (self.listed or self.conditional):
             return None
         try:
-            config = Config.from_mapping(record.get("config") or {}).replace(cutoff=None)
+            config = Config.from_mapping(record.config).replace(cutoff=None)
         except NdcgSpecError:
             return None
         # A computed case's id is its input's id and the configuration's fingerprint; a preset
         # file's case names the input it judges.
-        case = record.get("input_of") or record["id"].partition("@")[0]
+        case = record.input_of or record.id.partition("@")[0]
         found = self.listed.get((config.fingerprint(), case))
         if found is not None and found.outcome == kind:
-            return found.to_json()
+            return found
         for condition, declared in self.conditional.get(config.fingerprint(), ()):
             if declared.outcome == kind and condition(rows(), config):
-                return declared.to_json()
+                return declared
         return None
 
 
 def declared_departures(adapter: str | None) -> Departures:
     """The departures declared by every preset whose library is the built-in `adapter`."""
-    listed: dict[tuple[str, str], Declared] = {}
-    conditional: dict[str, list[tuple[Condition, Declared]]] = {}
+    listed: dict[tuple[str, str], DeclaredDeparture] = {}
+    conditional: dict[str, list[tuple[Condition, DeclaredDeparture]]] = {}
     for name, library in preset_adapters().items():
         if library != adapter:
             continue
@@ -95,7 +82,7 @@ def declared_departures(adapter: str | None) -> Departures:
             Config.from_mapping(entry.get("config", {})).replace(cutoff=None).fingerprint()
         )
         for departure in departures_of(name):
-            declared = Declared(name, departure.outcome, departure.said)
+            declared = DeclaredDeparture(name, departure.outcome, departure.said)
             for case in departure.cases:
                 listed.setdefault((fingerprint, case), declared)
             if departure.when is not None:

@@ -15,13 +15,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ndcgspec.harness.adapters.declaration import Declaration
+from ndcgspec.suite.result import CaseResult
+
 
 @dataclass(frozen=True)
 class Failure:
-    """A case that failed: its result record, the case as the suite holds it (inline input
-    included) and the adapter's answer (the protocol result object)."""
+    """A case that failed: its result, the case as the suite holds it (inline input included)
+    and the adapter's answer (the protocol result object)."""
 
-    record: Mapping[str, Any]
+    record: CaseResult
     case: Mapping[str, Any]
     answer: Mapping[str, Any]
 
@@ -41,8 +44,8 @@ class Diagnosis:
         return {"diagnosis": self.entries, "diagnosed": counts}
 
 
-Diagnose = Callable[[Mapping[str, Any], Sequence[Failure]], Diagnosis]
-"""The start reply's ``adapter`` object and the failures → their diagnosis."""
+Diagnose = Callable[[Declaration, Sequence[Failure]], Diagnosis]
+"""The adapter's declaration and the failures → their diagnosis."""
 
 
 def cause_text(entry: Mapping[str, Any]) -> str:

@@ -15,11 +15,12 @@ import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.departures import Departures
 from ndcgspec.harness.diagnosis import Diagnose, Failure
 from ndcgspec.harness.pool import PoolOptions
@@ -30,6 +31,7 @@ from ndcgspec.reference import NdcgSpecError
 from ndcgspec.suite.folders import cache_root
 from ndcgspec.suite.judged import remember
 from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.result import CaseResult
 from ndcgspec.suite.tolerance import error_constant
 
 
@@ -102,7 +104,7 @@ class Progress:
 
 def suite_version(cases: Sequence[LoadedCase]) -> str | None:
     """The suite version the case files declare (joined when they disagree)."""
-    found = sorted({str(c.file.get("suite_version")) for c in cases if c.file.get("suite_version")})
+    found = sorted({str(c.suite_version) for c in cases if c.suite_version})
     return ", ".join(found) or None
 
 
@@ -122,32 +124,35 @@ def execute(run: Execution) -> Report:
     writer: ReportWriter | None = None
     bar = Progress(0, False)
     failures: list[Failure] = []
+    declared: Declaration | None = None
 
     def failed(failure: Failure) -> None:
         # A declared departure is no failure to explain.
-        if not failure.record.get("declared_departure"):
+        if not failure.record.declared_departure:
             failures.append(failure)
 
-    def start(adapter: dict[str, Any], cases: Sequence[LoadedCase]) -> None:
-        nonlocal writer, bar
-        header["adapter"] = adapter
+    def start(adapter: Declaration, cases: Sequence[LoadedCase]) -> None:
+        nonlocal writer, bar, declared
+        declared = adapter
+        header["adapter"] = adapter.to_json()
         header["suite_version"] = suite_version(cases)
         bar = Progress(len(cases), run.progress)
         if run.report_path:
             writer = ReportWriter(run.report_path)
             writer.write(header)
 
-    def record(result: dict[str, Any], loaded: LoadedCase) -> None:
+    def record(result: CaseResult, loaded: LoadedCase) -> CaseResult:
         declared = (
             run.departures.of(result, lambda: case_rows(loaded, run.data))
             if run.departures
             else None
         )
         if declared:
-            result["declared_departure"] = declared
+            result = replace(result, declared_departure=declared)
         if writer:
-            writer.write(result)
+            writer.write(result.to_json())
         bar.advance()
+        return result
 
     try:
         ordered = run_cases(
@@ -162,15 +167,15 @@ def execute(run: Execution) -> Report:
         bar.close()
         remember(
             cache_root(),
-            {r["id"].partition("@")[2]: r["config"] for r in ordered if "@" in r["id"]},
+            {r.id.partition("@")[2]: r.config for r in ordered if "@" in r.id},
             ordered,
         )
         tallied = tally(ordered)
         explained = (
-            run.diagnose(header["adapter"], failures).footer(
-                sum(r["outcome"] == "fail" and "declared_departure" not in r for r in ordered)
+            run.diagnose(declared, failures).footer(
+                sum(r.outcome == "fail" and r.declared_departure is None for r in ordered)
             )
-            if run.diagnose and failures
+            if run.diagnose and failures and declared
             else {}
         )
         footer = {

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.reference import Config, InputError, aggregate, empty
 from ndcgspec.reference.decimals import working_precision
 from ndcgspec.suite.tolerance import Mismatch, Tolerance, compare_value, is_undefined
@@ -31,11 +32,12 @@ class Verdict:
 
 
 def summed_terms(
-    qrels: Sequence[Sequence[str]], run: Sequence[Sequence[str]], config: Mapping[str, Any]
+    qrels: Sequence[Sequence[str]], run: Sequence[Sequence[str]], config: Config
 ) -> dict[str, int]:
     """n_q of ``ndcg.comparison.float`` for every query of the input: the terms behind DCG,
     IDCG and, under tie averaging, the group means."""
-    cutoff = config.get("cutoff")
+    cutoff = config.cutoff
+    averaged = config.choice("ties") == "average"
     retrieved: dict[str, int] = {}
     judged: dict[str, int] = {}
     for qid, *_ in run:
@@ -46,7 +48,7 @@ def summed_terms(
     for qid in {**judged, **retrieved}:
         r, j = retrieved.get(qid, 0), judged.get(qid, 0)
         k = max(r, j) if cutoff is None else cutoff
-        terms[qid] = max(1, min(k, r) + min(k, j) + (r if config.get("ties") == "average" else 0))
+        terms[qid] = max(1, min(k, r) + min(k, j) + (r if averaged else 0))
     return terms
 
 
@@ -93,7 +95,7 @@ def _golden(entry: Any) -> str | None:
 
 def value_mismatches(
     expected: Mapping[str, Any],
-    answer: Mapping[str, Any],
+    answer: CaseAnswer,
     config: Mapping[str, Any],
     terms: Mapping[str, int],
     width: int,
@@ -102,7 +104,7 @@ def value_mismatches(
 ) -> list[Mismatch]:
     """Every value of `answer` that misses its golden value; `partial` when the golden
     per-query values list only some queries (published cases)."""
-    actual = answer.get("per_query") or {}
+    actual = answer.per_query or {}
     golden = expected.get("per_query") or {}
     found: list[Mismatch] = []
     for qid, entry in golden.items():
@@ -119,7 +121,7 @@ def value_mismatches(
                 note = "query not scored under this configuration"
                 found.append(Mismatch(qid, None, actual[qid], note=note))
     if "aggregate" in expected:
-        value = answer["aggregate"] if "aggregate" in answer else implied_aggregate(actual, config)
+        value = answer.aggregate if answer.has_aggregate else implied_aggregate(actual, config)
         queries = list(golden) or list(terms)
         largest = max((terms.get(q, 1) for q in queries), default=1)
         rule = Tolerance(width, largest + len(queries), decimal_places)
@@ -138,7 +140,7 @@ def partial_comparison(case: Mapping[str, Any]) -> bool:
 
 def judge(
     case: Mapping[str, Any],
-    answer: Mapping[str, Any],
+    answer: CaseAnswer,
     terms: Mapping[str, int],
     width: int,
     places: int | None = None,
@@ -148,21 +150,19 @@ def judge(
     of float width `width` that rounds its values to `places` decimals, if it says so;
     `partial` when the expected values list only some of the queries, so that the answer's
     other queries are not compared (`partial_comparison` of a golden case)."""
-    if "error" in answer:
-        said = (
-            answer["error"] if answer.get("process_failed") else f"adapter error: {answer['error']}"
-        )
-        return Verdict("error", said, detail=answer.get("detail"))
+    if answer.error is not None:
+        said = answer.error if answer.process_failed else f"adapter error: {answer.error}"
+        return Verdict("error", said, detail=answer.detail)
     expected_error = case.get("expected", {}).get("error")
     if expected_error is not None:
-        if "rejected" in answer:
+        if answer.rejected is not None:
             return Verdict("pass")
         miss = Mismatch(
             "result", None, None, note=f"the input must be rejected ({expected_error['anchor']})"
         )
         return Verdict("fail", miss.note, (miss,))
-    if "rejected" in answer:
-        note = f"adapter rejected a valid input: {answer['rejected']}"
+    if answer.rejected is not None:
+        note = f"adapter rejected a valid input: {answer.rejected}"
         return Verdict("fail", note, (Mismatch("result", None, None, note=note),))
     places = min(
         (p for p in (case.get("precision", {}).get("decimal_places"), places) if p is not None),

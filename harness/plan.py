@@ -25,43 +25,25 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.harness.adapters.base import ANY_VALUE, declared_capabilities
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.reference import Config
-from ndcgspec.reference.config import choice_axes
 from ndcgspec.suite.expect import outcome, published_outcome
 from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.load import LoadedCase, PublishedFiles, inline_inputs
 from ndcgspec.suite.targets import Target, measure_target, preset_target
 
-STORED = "stored"
 COMPUTED = "computed"
 
 
-def native_config(adapter: Mapping[str, Any]) -> Config:
-    """The configuration an adapter declares first: on each axis its first declared choice,
-    for each parameter of those choices its first declared value (``spec`` defaults for what
-    it leaves out). A ConfigError when that is no configuration of the spec."""
-    declared_capabilities(adapter)
-    claimed = adapter.get("capabilities") or {}
-    values: dict[str, Any] = {
-        axis["id"]: (claimed.get(axis["id"]) or [axis["default"]])[0] for axis in choice_axes()
-    }
-    chosen = Config.from_mapping(values)
-    for name, accepted in (adapter.get("params") or {}).items():
-        if accepted and accepted != ANY_VALUE and name in chosen.to_mapping():
-            values[name] = accepted[0]
-    return Config.from_mapping(values)
-
-
-def input_digest(case: Mapping[str, Any]) -> str:
+def input_digest(loaded: LoadedCase) -> str:
     """A key of a case's input: its inline rows or its published files' checksums."""
-    source = case.get("input") or case["input_files"]
+    source = loaded.case.get("input") or loaded.case["input_files"]
     return hashlib.sha256(json.dumps(source, sort_keys=True).encode("utf-8")).hexdigest()
 
 
@@ -81,9 +63,9 @@ class Selection:
         """The targets named by ``--preset`` and ``-m``."""
         return [preset_target(p) for p in self.presets] + [measure_target(m) for m in self.measures]
 
-    def targets(self, adapter: Mapping[str, Any]) -> list[Target]:
+    def targets(self, adapter: Declaration) -> list[Target]:
         """The targets for this adapter: those asked for, else its native configuration."""
-        return self.explicit_targets() or [Target(native_config(adapter), every_input=False)]
+        return self.explicit_targets() or [Target(adapter.native_config(), every_input=False)]
 
     def chosen_stored(self) -> list[LoadedCase]:
         """The stored cases a target asked for would judge (its configuration at the case's
@@ -95,7 +77,7 @@ class Selection:
             cutoff = loaded.case["config"]["cutoff"]
             if cutoff not in at_cutoff:
                 at_cutoff[cutoff] = {t.for_input(cutoff).fingerprint() for t in wanted}
-            if not wanted or _fingerprint(loaded.case["config"]) in at_cutoff[cutoff]:
+            if not wanted or _fingerprint(loaded) in at_cutoff[cutoff]:
                 chosen.append(loaded)
         # A case that judges another case's input reports in that case's group: the axis the
         # input was written for.
@@ -110,15 +92,13 @@ class Selection:
     @cached_property
     def _inputs(self) -> list[tuple[LoadedCase, str]]:
         """Each distinct input that can run, with its digest (`_distinct_inputs`)."""
-        return [
-            (c, input_digest(c.case)) for c in _distinct_inputs(self.stored) if not c.unavailable
-        ]
+        return [(c, input_digest(c)) for c in _distinct_inputs(self.stored) if not c.unavailable]
 
-    def cases_for(self, adapter: Mapping[str, Any]) -> list[LoadedCase]:
+    def cases_for(self, adapter: Declaration) -> list[LoadedCase]:
         """Every case the adapter is judged on: the chosen stored cases, then each input under
         each target that no stored case already covers."""
         chosen = self.chosen_stored()
-        covered = {(input_digest(c.case), _fingerprint(c.case["config"])) for c in chosen}
+        covered = {(input_digest(c), _fingerprint(c)) for c in chosen}
         computed: list[LoadedCase] = []
         for target in self.targets(adapter):
             under: dict[int | None, _Configured] = {}
@@ -133,14 +113,24 @@ class Selection:
         return chosen + computed
 
 
-def _fingerprint(config: Mapping[str, Any]) -> str:
-    return _fingerprint_of(json.dumps(config, sort_keys=True))
+def case_config(loaded: LoadedCase) -> Config:
+    """The configuration of a case."""
+    return _config_of(json.dumps(loaded.case["config"], sort_keys=True))
+
+
+def _fingerprint(loaded: LoadedCase) -> str:
+    return _fingerprint_of(json.dumps(loaded.case["config"], sort_keys=True))
 
 
 @cache
 def _fingerprint_of(config_json: str) -> str:
+    return _config_of(config_json).fingerprint()
+
+
+@cache
+def _config_of(config_json: str) -> Config:
     # Stored cases share a few hundred configurations among thousands of cases.
-    return Config.from_mapping(json.loads(config_json)).fingerprint()
+    return Config.from_mapping(json.loads(config_json))
 
 
 def _distinct_inputs(cases: Iterable[LoadedCase]) -> list[LoadedCase]:
@@ -150,7 +140,7 @@ def _distinct_inputs(cases: Iterable[LoadedCase]) -> list[LoadedCase]:
     seen: dict[tuple[str, Any], LoadedCase] = {}
     for loaded in cases:
         if "input_of" not in loaded.case:
-            key = (input_digest(loaded.case), loaded.case["config"]["cutoff"])
+            key = (input_digest(loaded), loaded.case["config"]["cutoff"])
             seen.setdefault(key, loaded)
     return list(seen.values())
 
@@ -196,15 +186,12 @@ def fill_expected(cache: ExpectedCache, loaded: LoadedCase, data: Path | None) -
     if case.get("expected_source") != COMPUTED or "expected" in case:
         return
     case["expected"] = cache.value(
-        _fingerprint(case["config"]),
-        input_digest(case),
-        lambda: _reference_outcome(case, Config.from_mapping(case["config"]), data),
+        _fingerprint(loaded), input_digest(loaded), lambda: _reference_outcome(loaded, data)
     )
 
 
-def _reference_outcome(
-    case: Mapping[str, Any], config: Config, data: Path | None
-) -> dict[str, Any]:
+def _reference_outcome(loaded: LoadedCase, data: Path | None) -> dict[str, Any]:
+    case, config = loaded.case, case_config(loaded)
     if "input_files" in case:
         return published_outcome(config, PublishedFiles.from_json(case["input_files"]), data)
     qrels, run = inline_inputs(case["input"])

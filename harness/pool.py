@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ndcgspec.harness.adapters.base import AdapterError
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.worker import Worker, WorkerFailure, WorkerTimeout
 
 
@@ -271,15 +272,16 @@ def pooled(command: Sequence[str] | str, options: PoolOptions) -> Iterator[Worke
 
 def declared_adapter(
     command: Sequence[str] | str, options: PoolOptions | None = None
-) -> dict[str, Any]:
-    """The ``adapter`` object of the adapter's start reply: all the harness learns about an
-    adapter it does not run (name, version, capabilities, number format, observability), from
-    a worker process, so that no adapter module or library is imported by the harness. Inside
+) -> Declaration:
+    """The declaration of the adapter's start reply: all the harness learns about an adapter
+    it does not run (name, version, capabilities, number format, observability), from a worker
+    process, so that no adapter module or library is imported by the harness. Inside
     `shared_pools` the process that answers it is kept for the questions asked with the same
-    options."""
+    options. A DeclarationError when it declares what the spec does not know."""
     options = options or PoolOptions()
     try:
         with pooled(command, options) as pool:
-            return dict(pool.start_reply["adapter"])
+            reply = pool.start_reply["adapter"]
     except WorkerFailure as failure:
         raise AdapterError(f"the adapter did not start: {failure.summary()}") from None
+    return Declaration.from_json(reply)

@@ -14,14 +14,13 @@ reference's per-rank trace of each query that misses.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from _pytest._code.code import TerminalRepr
 
-from ndcgspec.harness.adapters.base import unseen_reason, unsupported_reason
 from ndcgspec.harness.departures import declared_departures
 from ndcgspec.harness.diagnosis import Diagnose, diagnosis_lines
 from ndcgspec.harness.execution import Execution, checked_pool_options, execute
@@ -33,9 +32,10 @@ from ndcgspec.harness.trace import reference_trace
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import NdcgSpecError
 from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.result import CaseResult
 
 BRIEF_ROWS = 6
-_ANSWERS = pytest.StashKey[dict[str, dict[str, Any]]]()
+_ANSWERS = pytest.StashKey[dict[str, CaseResult]]()
 _FOOTER = pytest.StashKey[dict[str, Any]]()
 
 
@@ -78,10 +78,10 @@ def _enabled(config: pytest.Config) -> bool:
 
 
 class CaseMismatch(Exception):
-    """A case that failed or errored; carries its result record."""
+    """A case that failed or errored; carries its result."""
 
-    def __init__(self, record: Mapping[str, Any]) -> None:
-        super().__init__(record.get("message", record["outcome"]))
+    def __init__(self, record: CaseResult) -> None:
+        super().__init__(record.message or record.outcome)
         self.record = record
 
 
@@ -101,14 +101,12 @@ class CaseItem(pytest.Item):
 
     def runtest(self) -> None:
         record = _answers(self.session)[self.loaded.case["id"]]
-        if record["outcome"] == "skip":
-            pytest.skip(record.get("reason", "skipped"))
-        declared = record.get("declared_departure")
+        if record.outcome == "skip":
+            pytest.skip(record.reason or "skipped")
+        declared = record.declared_departure
         if declared:
-            pytest.xfail(
-                f"declared departure of preset {declared['preset']}: {declared['behaviour']}"
-            )
-        if record["outcome"] != "pass":
+            pytest.xfail(f"declared departure of preset {declared.preset}: {declared.behaviour}")
+        if record.outcome != "pass":
             raise CaseMismatch(record)
 
     def repr_failure(
@@ -137,7 +135,7 @@ def _options(config: pytest.Config) -> PoolOptions:
     )
 
 
-def _answers(session: pytest.Session) -> dict[str, dict[str, Any]]:
+def _answers(session: pytest.Session) -> dict[str, CaseResult]:
     config = session.config
     if _ANSWERS not in config.stash:
         cases = [item.loaded for item in session.items if isinstance(item, CaseItem)]
@@ -151,7 +149,7 @@ def _answers(session: pytest.Session) -> dict[str, dict[str, Any]]:
                 departures=declared_departures(config.getoption("ndcgspec_adapter")),
             )
         )
-        config.stash[_ANSWERS] = {r["id"]: r for r in report.results}
+        config.stash[_ANSWERS] = {r.id: r for r in report.results}
         config.stash[_FOOTER] = report.footer or {}
     return config.stash[_ANSWERS]
 
@@ -180,8 +178,8 @@ def pytest_collection_modifyitems(
     supported = [
         c
         for c in cases
-        if unsupported_reason(adapter, c.case["config"]) is None
-        and unseen_reason(adapter, c.case) is None
+        if adapter.unsupported_reason(c.case["config"]) is None
+        and adapter.unseen_reason(c.case) is None
     ]
     if not supported:
         raise pytest.UsageError(
@@ -225,12 +223,12 @@ def _plain(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def explain_failure(loaded: LoadedCase, record: Mapping[str, Any], data: Path | None) -> str:
+def explain_failure(loaded: LoadedCase, record: CaseResult, data: Path | None) -> str:
     """The readable account of a failed or errored case, published files read below `data`."""
     case = loaded.case
     lines = [
         f"case {case['id']} ({loaded.path.name}): {case.get('description', '')}",
-        f"outcome: {record['outcome']}: {record.get('message', '')}",
+        f"outcome: {record.outcome}: {record.message or ''}",
         f"measure: {case['measure']}",
         "config: " + ", ".join(f"{k}={_plain(v)}" for k, v in case["config"].items()),
     ]
@@ -238,7 +236,7 @@ def explain_failure(loaded: LoadedCase, record: Mapping[str, Any], data: Path | 
         lines += ["qrels:", _brief(case["input"]["qrels"]), "run:", _brief(case["input"]["run"])]
     else:
         lines.append("input files: " + ", ".join(f["path"] for f in case["input_files"].values()))
-    mismatches = record.get("mismatches", [])
+    mismatches = record.mismatches
     if mismatches:
         lines.append("expected vs actual:")
         for m in mismatches:
@@ -255,10 +253,10 @@ def explain_failure(loaded: LoadedCase, record: Mapping[str, Any], data: Path | 
                 f"  {m['what']}: expected {_plain(m['expected'])}  actual {_plain(m['actual'])}"
                 f"{extra}{note}"
             )
-    if record.get("detail"):
-        lines += ["adapter said:", record["detail"]]
+    if record.detail:
+        lines += ["adapter said:", record.detail]
     queries = [m["what"] for m in mismatches if m["what"] not in ("aggregate", "result")]
-    if queries or record["outcome"] == "error":
+    if queries or record.outcome == "error":
         lines.append("reference trace:")
         lines += reference_trace(
             loaded, queries or list(case.get("expected", {}).get("per_query", {})), data

@@ -1,4 +1,5 @@
-"""The ``report`` command: render a JSONL report as text, markdown, HTML, JUnit XML or a badge.
+"""The renderings of a JSONL report: text, markdown, HTML, JUnit XML or a badge (the ``report``
+command is ``commands/report.py``).
 
 Every format shows the raw counts of the five outcomes and the conformance percentage, which is
 taken over the cases the adapter supports and that ran (pass, fail and error); ``badge`` is the
@@ -7,23 +8,19 @@ JSON a shields.io endpoint badge reads. A partial report (a killed run) renders 
 
 from __future__ import annotations
 
-import argparse
 import html
 import json
-import os
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import replace
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields, replace
 from typing import Any
 from xml.etree import ElementTree
 
 from ndcgspec.harness.diagnosis import diagnosis_headline, diagnosis_lines, diagnosis_rows
 from ndcgspec.harness.outcome import OUTCOMES
-from ndcgspec.harness.outputs import output_path
-from ndcgspec.harness.report import RAN, Report, Tally, exit_status, read_report, tally
-from ndcgspec.reference import InputError, Location
+from ndcgspec.harness.report import RAN, Report, Tally, tally
 from ndcgspec.reference.config import choice_axes, choice_ids
+from ndcgspec.suite.result import CaseResult, DeclaredDeparture
 
 MAX_LISTED = 50
 
@@ -41,10 +38,12 @@ def _escaped(char: re.Match[str]) -> str:
 def _visible(value: Any) -> Any:
     if isinstance(value, str):
         return _INVISIBLE.sub(_escaped, value)
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {_visible(k): _visible(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_visible(v) for v in value]
+    if isinstance(value, (list, tuple)):
+        return type(value)(_visible(v) for v in value)
+    if isinstance(value, (CaseResult, DeclaredDeparture)):
+        return replace(value, **{f.name: _visible(getattr(value, f.name)) for f in fields(value)})
     return value
 
 
@@ -124,14 +123,14 @@ def reason_lines(tallied: Tally, limit: int = 3) -> list[str]:
     return lines
 
 
-def _problems(report: Report) -> list[dict[str, Any]]:
-    return [r for r in report.results if r["outcome"] in ("fail", "error")]
+def _problems(report: Report) -> list[CaseResult]:
+    return [r for r in report.results if r.outcome in ("fail", "error")]
 
 
-def _problem_text(result: dict[str, Any]) -> str:
-    declared = result.get("declared_departure")
-    said = f" [declared departure of {declared['preset']}]" if declared else ""
-    return f"{result['outcome']:5} {result['id']}: {result.get('message', '')}{said}"
+def _problem_text(result: CaseResult) -> str:
+    declared = result.declared_departure
+    said = f" [declared departure of {declared.preset}]" if declared else ""
+    return f"{result.outcome:5} {result.id}: {result.message or ''}{said}"
 
 
 def _warning(report: Report) -> list[str]:
@@ -162,8 +161,8 @@ def render_text(report: Report) -> str:
     lines += [*diagnosis, ""] if diagnosis else []
     lines += _aligned(["axis choice", *OUTCOMES], axis_rows(tallied))
     problems = _problems(report)
-    failing = [r for r in problems if not r.get("declared_departure")]
-    declared = [r for r in problems if r.get("declared_departure")]
+    failing = [r for r in problems if not r.declared_departure]
+    declared = [r for r in problems if r.declared_departure]
     for title, listed in [
         ("failing cases (ndcgspec cases show ID prints one):", failing),
         ("declared departures, which fail the run only under --strict:", declared),
@@ -203,7 +202,7 @@ def render_markdown(report: Report) -> str:
         lines += ["", "### Failing cases", ""]
         lines += _markdown_table(
             ["outcome", "case", "message"],
-            [[r["outcome"], f"`{r['id']}`", r.get("message", "")] for r in problems[:MAX_LISTED]],
+            [[r.outcome, f"`{r.id}`", r.message or ""] for r in problems[:MAX_LISTED]],
         )
     return "\n".join(lines) + "\n"
 
@@ -233,7 +232,7 @@ def render_html(report: Report) -> str:
     parts.append(table(["axis choice", *OUTCOMES], axis_rows(tallied)))
     problems = _problems(report)
     if problems:
-        rows = [[r["outcome"], r["id"], r.get("message", "")] for r in problems]
+        rows = [[r.outcome, r.id, r.message or ""] for r in problems]
         parts += ["<h2>Failing cases</h2>", table(["outcome", "case", "message"], rows)]
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>nDCG conformance</title>'
@@ -267,20 +266,16 @@ def render_junit(report: Report) -> str:
         for name, value in said:
             ElementTree.SubElement(properties, "property", name=name, value=value)
     for result in report.results:
-        case = ElementTree.SubElement(
-            suite, "testcase", classname=result.get("group", ""), name=result["id"]
-        )
-        outcome = result["outcome"]
+        case = ElementTree.SubElement(suite, "testcase", classname=result.group, name=result.id)
+        outcome = result.outcome
         if outcome == "fail":
-            node = ElementTree.SubElement(case, "failure", message=result.get("message", ""))
-            node.text = json.dumps(result.get("mismatches", []), indent=1)
+            node = ElementTree.SubElement(case, "failure", message=result.message or "")
+            node.text = json.dumps(list(result.mismatches), indent=1)
         elif outcome == "error":
-            node = ElementTree.SubElement(case, "error", message=result.get("message", ""))
-            node.text = result.get("detail") or ""
+            node = ElementTree.SubElement(case, "error", message=result.message or "")
+            node.text = result.detail or ""
         elif outcome in ("skip", "unsupported"):
-            ElementTree.SubElement(
-                case, "skipped", message=f"{outcome}: {result.get('reason', '')}"
-            )
+            ElementTree.SubElement(case, "skipped", message=f"{outcome}: {result.reason or ''}")
     ElementTree.indent(suite)
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n'
@@ -324,46 +319,3 @@ RENDERERS: dict[str, Callable[[Report], str]] = {
     "junit": render_junit,
     "badge": render_badge,
 }
-
-
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``report`` subcommand."""
-    parser = subparsers.add_parser(
-        "report",
-        help="render a JSONL report of `ndcgspec run`",
-        description="Render a JSONL report (or the .partial file of a killed run).",
-    )
-    parser.add_argument("report", metavar="FILE.jsonl", type=Path)
-    parser.add_argument("--format", choices=list(RENDERERS), default="text")
-    parser.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
-    parser.set_defaults(handler=handle)
-
-
-def write_output(path: Path, text: str, report: Report) -> None:
-    """Write `text` to `path` in one step (a temporary file renamed over it), refusing a
-    path where no file can be made and the report being read: the user's files are never
-    lost."""
-    output_path(path, "-o")
-    if path.exists() and path.samefile(report.source):
-        raise InputError(
-            "is the report being rendered; refusing to overwrite it", Location(str(path))
-        )
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError as error:
-        temporary.unlink(missing_ok=True)
-        raise InputError(f"cannot write: {error.strerror or error}", Location(str(path))) from None
-
-
-def handle(args: argparse.Namespace) -> int:
-    """Render the report; exit status 1 when it records a fail or an error, or judged no
-    case at all."""
-    report = read_report(args.report)
-    text = RENDERERS[args.format](report)
-    if args.output:
-        write_output(args.output, text, report)
-    else:
-        print(text, end="")
-    return exit_status(report.results)

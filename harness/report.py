@@ -28,6 +28,7 @@ from ndcgspec.harness.outcome import OUTCOMES
 from ndcgspec.reference import InputError, Location
 from ndcgspec.reference.config import choice_axes
 from ndcgspec.spec import load_schema
+from ndcgspec.suite.result import CaseResult
 
 REPORT_FORMAT = 1
 RAN = ("pass", "fail", "error")
@@ -94,7 +95,7 @@ class Report:
     """A report as read back; `complete` is False for a partial report (no footer)."""
 
     header: dict[str, Any]
-    results: list[dict[str, Any]]
+    results: list[CaseResult]
     footer: dict[str, Any] | None
     source: Path
 
@@ -165,7 +166,7 @@ def read_report(path: Path) -> Report:
             footer = record
     if not records:
         raise InputError("not an ndcgspec report: it holds no line", Location(str(path)))
-    results = [r for r in records if r["type"] == "result"]
+    results = [CaseResult.from_json(r) for r in records if r["type"] == "result"]
     return Report(records[0], results, footer, path)
 
 
@@ -208,32 +209,36 @@ class Tally:
         }
 
 
-REASON_FIELDS = {"unsupported": "reason", "skip": "reason", "error": "message"}
-"""The field of a result record that says why it has its outcome (a fail's cause is the
-diagnosis of the run)."""
+def _why(result: CaseResult) -> str | None:
+    """What says why a result has its outcome: the reason of an unsupported or skipped case,
+    the message of an error (a fail's cause is the diagnosis of the run)."""
+    if result.outcome in ("unsupported", "skip"):
+        return result.reason
+    return result.message if result.outcome == "error" else None
+
+
 UNDECLARED = " is not among the declared "
-"""How `unsupported_reason` of ``harness/adapters/base.py`` words a choice the adapter does not
-declare."""
+"""How `Declaration.unsupported_reason` (``harness/adapters/declaration.py``) words a choice
+the adapter does not declare."""
 
 
-def tally(results: Iterable[Mapping[str, Any]]) -> Tally:
-    """Count the outcomes of result records, overall and for every axis choice they make."""
+def tally(results: Iterable[CaseResult]) -> Tally:
+    """Count the outcomes of results, overall and for every axis choice they make."""
     out = Tally()
     axis_ids = [a["id"] for a in choice_axes()]
     for result in results:
-        out.counts[result["outcome"]] += 1
-        out.departed += bool(result.get("declared_departure"))
-        if result["outcome"] in RAN:
-            out.sources[result.get("expected_source", "stored")] += 1
-        why = result.get(REASON_FIELDS.get(result["outcome"], ""))
+        out.counts[result.outcome] += 1
+        out.departed += result.declared_departure is not None
+        if result.outcome in RAN:
+            out.sources[result.expected_source] += 1
+        why = _why(result)
         if why:
-            out.reasons.setdefault(result["outcome"], Counter())[str(why)] += 1
-        config = result.get("config") or {}
+            out.reasons.setdefault(result.outcome, Counter())[str(why)] += 1
         for axis_id in [*axis_ids, "cutoff"]:
-            if axis_id in config:
-                value = config[axis_id]
+            if axis_id in result.config:
+                value = result.config[axis_id]
                 key = (axis_id, "none" if value is None else str(value))
-                out.by_choice.setdefault(key, Counter())[result["outcome"]] += 1
+                out.by_choice.setdefault(key, Counter())[result.outcome] += 1
     return out
 
 
@@ -278,7 +283,7 @@ def _remedy(outcome: str, why: str) -> str:
     return "drop the --preset or -m that selects these cases"
 
 
-def exit_status(results: Sequence[Mapping[str, Any]], strict: bool = False) -> int:
+def exit_status(results: Sequence[CaseResult], strict: bool = False) -> int:
     """The exit status of a command that judged `results`: 1 when any case failed or
     errored other than as its preset declares (with `strict`, a declared departure too), or
     when no case was judged at all (every one unsupported or skipped), which is then said in

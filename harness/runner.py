@@ -21,16 +21,12 @@ from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from ndcgspec.harness.adapters.base import (
-    AdapterError,
-    declared_capabilities,
-    declared_number_format,
-    unseen_reason,
-    unsupported_reason,
-)
+from ndcgspec.harness.adapters.base import AdapterError
+from ndcgspec.harness.adapters.declaration import Declaration
+from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.diagnosis import Failure
 from ndcgspec.harness.outcome import Verdict, judge, partial_comparison, summed_terms
-from ndcgspec.harness.plan import STORED, fill_expected
+from ndcgspec.harness.plan import case_config, fill_expected
 from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, pooled
 from ndcgspec.harness.worker import WorkerFailure
 from ndcgspec.reference import Config, ConfigError, NdcgSpecError
@@ -44,13 +40,15 @@ from ndcgspec.suite.load import (
     file_inputs,
     iter_cases,
 )
+from ndcgspec.suite.result import STORED, CaseResult
 
 MAX_BATCH = 16
-OnResult = Callable[[dict[str, Any], LoadedCase], None]
-"""Takes each result record, with the case it judges."""
+OnResult = Callable[[CaseResult, LoadedCase], CaseResult]
+"""Takes each result, with the case it judges, and gives the result to keep: the same, or
+marked as a departure a preset declares."""
 OnFailure = Callable[[Failure], None]
-Plan = Callable[[Mapping[str, Any]], Sequence[LoadedCase]]
-"""The cases to run, made from the adapter object of the start reply."""
+Plan = Callable[[Declaration], Sequence[LoadedCase]]
+"""The cases to run, made from the adapter's declaration in its start reply."""
 
 
 def fixed_cases(cases: Sequence[LoadedCase]) -> Plan:
@@ -118,32 +116,24 @@ def stripped_case(loaded: LoadedCase, rows: Mapping[str, list[list[str]]]) -> di
     return {"id": case["id"], "measure": case["measure"], "config": case["config"], "input": rows}
 
 
-def result_record(
-    loaded: LoadedCase, verdict: Verdict, reason: str | None = None
-) -> dict[str, Any]:
-    """The report line of one case."""
+def case_result(loaded: LoadedCase, verdict: Verdict, reason: str | None = None) -> CaseResult:
+    """The result of one case."""
     case = loaded.case
-    record: dict[str, Any] = {
-        "type": "result",
-        "id": case["id"],
-        "group": loaded.group,
-        "measure": case["measure"],
-        "config": case["config"],
-        "expected_source": case.get("expected_source", STORED),
-        "outcome": verdict.outcome,
-    }
-    if verdict.message:
-        record["message"] = verdict.message
-    if reason:
-        record["reason"] = reason
-    if verdict.mismatches:
-        record["mismatches"] = [m.to_json() for m in verdict.mismatches]
-    if verdict.detail:
-        record["detail"] = verdict.detail
-    if verdict.outcome in ("fail", "error") and case.get("input_of"):
+    failed = verdict.outcome in ("fail", "error")
+    return CaseResult(
+        id=case["id"],
+        outcome=verdict.outcome,
+        group=loaded.group,
+        measure=case["measure"],
+        config=case["config"],
+        expected_source=case.get("expected_source", STORED),
+        message=verdict.message,
+        reason=reason,
+        mismatches=tuple(m.to_json() for m in verdict.mismatches),
+        detail=verdict.detail,
         # The input a failure was judged on, which `ndcgspec cases show` prints.
-        record["input_of"] = case["input_of"]
-    return record
+        input_of=case.get("input_of") if failed else None,
+    )
 
 
 @dataclass
@@ -216,12 +206,12 @@ def run_cases(
     command: Sequence[str] | str,
     options: PoolOptions,
     on_result: OnResult,
-    on_start: Callable[[dict[str, Any], Sequence[LoadedCase]], None] | None = None,
+    on_start: Callable[[Declaration, Sequence[LoadedCase]], None] | None = None,
     data: Path | None = None,
     on_failure: OnFailure | None = None,
-) -> list[dict[str, Any]]:
+) -> list[CaseResult]:
     """Run the cases `plan` makes of the adapter's start reply against the adapter `command`;
-    every result record goes to `on_result` as it completes, and the records are returned in
+    every result goes to `on_result` as it completes, and the results it keeps are returned in
     case order. A case that fails also goes to `on_failure`, with the adapter's answer."""
     data = data or data_root()
     pool = WorkerPool(command, options)
@@ -230,9 +220,8 @@ def run_cases(
             reply = pool.open()
         except WorkerFailure as failure:
             raise HarnessError(f"the adapter did not start: {failure.summary()}") from None
-        adapter = reply["adapter"]
         try:
-            declared_capabilities(adapter)
+            adapter = Declaration.from_json(reply["adapter"])
             cases = plan(adapter)
         except (AdapterError, ConfigError) as error:
             raise HarnessError(str(error)) from None
@@ -246,13 +235,13 @@ def run_cases(
 def _dispatch(
     cases: Sequence[LoadedCase],
     pool: WorkerPool,
-    adapter: Mapping[str, Any],
+    adapter: Declaration,
     options: PoolOptions,
     on_result: OnResult,
     data: Path | None,
     on_failure: OnFailure | None = None,
-) -> list[dict[str, Any]]:
-    records: dict[str, dict[str, Any]] = {}
+) -> list[CaseResult]:
+    records: dict[str, CaseResult] = {}
     lock = threading.Lock()
 
     def emit(
@@ -261,10 +250,9 @@ def _dispatch(
         reason: str | None = None,
         answer: Mapping[str, Any] | None = None,
     ) -> None:
-        record = result_record(loaded, verdict, reason)
         with lock:
-            records[loaded.case["id"]] = record
-            on_result(record, loaded)
+            record = on_result(case_result(loaded, verdict, reason), loaded)
+            records[record.id] = record
             if on_failure and answer is not None and verdict.outcome == "fail":
                 on_failure(Failure(record, loaded.case, answer))
 
@@ -272,8 +260,8 @@ def _dispatch(
     expected = ExpectedCache(cache_root())
     jobs: list[tuple[LoadedCase, Job]] = []
     for loaded in cases:
-        why = unsupported_reason(adapter, loaded.case["config"]) or unseen_reason(
-            adapter, loaded.case
+        why = adapter.unsupported_reason(loaded.case["config"]) or adapter.unseen_reason(
+            loaded.case
         )
         if why:
             emit(loaded, Verdict("unsupported"), why)
@@ -283,12 +271,18 @@ def _dispatch(
             builder = _builder(loaded, data, pending, emit, expected)
             jobs.append((loaded, Job(loaded.case["id"], builder)))
 
-    numbers = declared_number_format(adapter)
+    numbers = adapter.number_format
 
     def deliver(case_id: str, answer: Mapping[str, Any]) -> None:
         item = pending.pop(case_id)
         case = item.loaded.case
-        verdict = judge(case, answer, item.terms, *numbers, partial=partial_comparison(case))
+        verdict = judge(
+            case,
+            CaseAnswer.from_json(answer),
+            item.terms,
+            *numbers,
+            partial=partial_comparison(case),
+        )
         emit(item.loaded, verdict, answer=answer)
 
     pool.run(_batches(jobs, options.jobs), deliver)
@@ -310,7 +304,7 @@ def _builder(
             emit(loaded, Verdict("skip"), f"input unreadable: {error}")
             return None
         pending[loaded.case["id"]] = _Pending(
-            loaded, summed_terms(rows["qrels"], rows["run"], loaded.case["config"])
+            loaded, summed_terms(rows["qrels"], rows["run"], case_config(loaded))
         )
         return stripped_case(loaded, rows)
 

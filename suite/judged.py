@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ndcgspec.suite.result import CaseResult
+
 CONFIGURATIONS = "judged-configurations"
 RESULTS = "judged-results"
 
@@ -44,11 +46,11 @@ def _result_file(root: Path, case_id: str) -> Path:
 def remember(
     root: Path | None,
     configurations: Mapping[str, Mapping[str, Any]],
-    results: Iterable[Mapping[str, Any]],
+    results: Iterable[CaseResult],
 ) -> None:
     """Keep the run's configurations (fingerprint → configuration object) and its failing or
-    erring result records below `root` (nothing when None); a case that no longer fails
-    forgets its old result."""
+    erring results below `root` (nothing when None); a case that no longer fails forgets its
+    old result."""
     if root is None:
         return
     for fingerprint, config in configurations.items():
@@ -56,9 +58,9 @@ def remember(
         if not path.exists():
             _write(path, dict(config))
     for record in results:
-        path = _result_file(root, record["id"])
-        if record["outcome"] in ("fail", "error"):
-            _write(path, record)
+        path = _result_file(root, record.id)
+        if record.outcome in ("fail", "error"):
+            _write(path, record.to_json())
         elif path.exists():
             path.unlink(missing_ok=True)
 
@@ -71,9 +73,11 @@ def judged_configuration(root: Path | None, fingerprint: str) -> dict[str, Any] 
     return found if isinstance(found, dict) else None
 
 
-def judged_result(root: Path | None, case_id: str) -> dict[str, Any] | None:
-    """The last failing or erring result record of `case_id`, or None."""
+def judged_result(root: Path | None, case_id: str) -> CaseResult | None:
+    """The last failing or erring result of `case_id`, or None."""
     if root is None:
         return None
     found = _read(_result_file(root, case_id))
-    return found if isinstance(found, dict) and found.get("id") == case_id else None
+    if not isinstance(found, dict) or found.get("id") != case_id:
+        return None
+    return CaseResult.from_json(found)

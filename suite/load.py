@@ -50,11 +50,12 @@ def group_of(path: Path, root: Path) -> str:
 
 @dataclass(frozen=True)
 class LoadedCase:
-    """One case with the file it came from; `unavailable` says why its input cannot be read."""
+    """One case with the file it came from (its path, group and the suite version it declares);
+    `unavailable` says why its input cannot be read."""
 
     path: Path
     group: str
-    file: dict[str, Any]
+    suite_version: str | None
     case: dict[str, Any]
     index: int
     unavailable: str | None
@@ -75,7 +76,14 @@ def iter_cases(
             raise ValueError(f"{path}: nested too deep to read") from None
         group = group_of(path, root)
         for index, case in enumerate(content.get("cases", [])):
-            yield LoadedCase(path, group, content, case, index, unavailable_reason(case, data))
+            yield LoadedCase(
+                path,
+                group,
+                content.get("suite_version"),
+                case,
+                index,
+                unavailable_reason(case, data),
+            )
 
 
 def unavailable_reason(case: dict[str, Any], data: Path | None) -> str | None:

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ndcgspec.harness.adapters.base import NumberFormat, declared_number_format, declared_view
+from ndcgspec.harness.adapters.base import NumberFormat
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.diagnosis import Diagnosis, Failure
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes, choice_ids
@@ -112,7 +113,7 @@ def _examined(failure: Failure) -> _Failed | None:
         return None
     if len(case["input"]["qrels"]) + len(case["input"]["run"]) > EXAMINED_ROWS:
         return None
-    asked = Config.from_mapping(failure.record["config"])
+    asked = Config.from_mapping(failure.record.config)
     probe = ProbeInput(
         case["id"],
         tuple(tuple(r) for r in case["input"]["qrels"]),
@@ -200,11 +201,11 @@ def _ranking_length(probe: ProbeInput) -> int:
     return max(Counter(q for q, *_ in probe.run).values(), default=0)
 
 
-def diagnose(adapter: Mapping[str, Any], failures: Sequence[Failure]) -> Diagnosis:
+def diagnose(adapter: Declaration, failures: Sequence[Failure]) -> Diagnosis:
     """The causes of the failures, those explaining most failing cases first: found on an
     even sample of them (`SAMPLED`), then checked on every one."""
-    numbers = declared_number_format(adapter)
-    hidden = declared_view(adapter).hidden
+    numbers = adapter.number_format
+    hidden = adapter.view.hidden
     axes = [a["id"] for a in choice_axes() if a["id"] not in hidden]
     items = [item for f in failures if (item := _examined(f)) is not None]
     causes = _discover([item.fresh() for item in _spread(items)], axes, numbers)
@@ -231,7 +232,7 @@ def _refusals(failures: Sequence[Failure]) -> list[_Cause]:
         key = refusal_key(failure.answer["rejected"])
         if key not in by_reason:
             by_reason[key] = _Cause(REJECTIONS, NONE_CHOICE, "a value", f"refuses: {key}")
-        by_reason[key].explains.append(failure.record["id"])
+        by_reason[key].explains.append(failure.record.id)
     return list(by_reason.values())
 
 

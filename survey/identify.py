@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ndcgspec.harness.adapters.base import declared_number_format, declared_view
 from ndcgspec.harness.pool import declared_adapter, shared_pools
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
@@ -125,9 +124,10 @@ def identify(
 
 
 def _identify(command: list[str] | str, progress: bool) -> Identification:
-    adapter = declared_adapter(command, analysis_pool())
-    numbers = declared_number_format(adapter)
-    view = declared_view(adapter)
+    described = declared_adapter(command, analysis_pool())
+    adapter = described.to_json()
+    numbers = described.number_format
+    view = described.view
     hidden = view.hidden
     own = own_configuration(adapter)
     shown = [p for p, asked in questions(own, probe_inputs()) if not beyond_view(p, asked, view)]

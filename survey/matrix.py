@@ -25,9 +25,10 @@ from typing import Any
 from ndcgspec.harness.adapters.base import (
     AdapterError,
     NumberFormat,
-    declared_number_format,
     distribution_version,
 )
+from ndcgspec.harness.adapters.declaration import Declaration
+from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
 from ndcgspec.harness.outputs import staged
 from ndcgspec.harness.pool import shared_pools
@@ -171,8 +172,10 @@ def published_results(name: str, configuration: Config, numbers: NumberFormat) -
     for (loaded, probe), (_, asked) in zip(probes, questions, strict=True):
         answer = answers[(probe.case_id, asked.full())].result
         case = {**loaded.case, "config": asked.to_mapping()}
-        terms = summed_terms(probe.qrels, probe.run, case["config"])
-        verdict = judge(case, answer, terms, *numbers, partial=partial_comparison(case))
+        terms = summed_terms(probe.qrels, probe.run, asked)
+        verdict = judge(
+            case, CaseAnswer.from_json(answer), terms, *numbers, partial=partial_comparison(case)
+        )
         if verdict.outcome == "pass":
             found[probe.case_id] = "yes"
         else:
@@ -196,7 +199,7 @@ def examine(name: str, probes: Sequence[ProbeInput], processes: int = 2) -> Impl
     started = time.monotonic()
     with shared_pools(), adapter_processes(processes):
         result = identify(name)
-        numbers = declared_number_format(result.adapter)
+        numbers = Declaration.from_json(result.adapter).number_format
         item = Implementation(name, result)
         for preset_id, library in sorted(preset_adapters().items()):
             if library == name:

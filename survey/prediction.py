@@ -75,12 +75,7 @@ from typing import Any
 
 import numpy as np
 
-from ndcgspec.harness.adapters.base import (
-    ApiView,
-    NumberFormat,
-    declared_number_format,
-    declared_view,
-)
+from ndcgspec.harness.adapters.base import ApiView, NumberFormat
 from ndcgspec.harness.outcome import summed_terms
 from ndcgspec.harness.pool import declared_adapter
 from ndcgspec.harness.registry import preset_adapters
@@ -277,7 +272,7 @@ class Miss:
 
     def rule(self, qid: str) -> Tolerance:
         """The comparison rule of one query's value."""
-        terms = summed_terms(self.probe.qrels, self.probe.run, self.asked.to_mapping())
+        terms = summed_terms(self.probe.qrels, self.probe.run, self.asked)
         return Tolerance(self.numbers[0], terms.get(qid, 1), self.numbers[1])
 
 
@@ -631,9 +626,9 @@ def predict(
     # An axis the adapter cannot be asked about is one its way of giving the input to the
     # library settles (an unjudged document becomes label 0): the published choice holds there.
     # Labels the library is never given still leave a query out when its value depends on them.
-    view = ApiView(unretrieved_labels=declared_view(described).unretrieved_labels)
-    numbers = declared_number_format(described)
-    found = Prediction(adapter, str(described["version"]), configuration.canonical(), seed, count)
+    view = ApiView(unretrieved_labels=described.view.unretrieved_labels)
+    numbers = described.number_format
+    found = Prediction(adapter, described.version, configuration.canonical(), seed, count)
     reproductions: dict[str, str] = {}
     plans = [(p, *asked_and_expected(configuration, p)) for p in fresh_inputs(seed, count)]
     shown = [(p, a, e) for p, a, e in plans if not beyond_view(p, e, view)]

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ndcgspec.harness.adapters.base import declared_number_format, declared_view
 from ndcgspec.harness.departures import CRASHES, DIFFERS, REFUSES
 from ndcgspec.harness.pool import declared_adapter
 from ndcgspec.harness.worker import adapter_command
@@ -127,8 +126,8 @@ def check_preset(
     `name` of configuration `config` that declares `departures`."""
     command = adapter_command(adapter, None)
     described = declared_adapter(command, analysis_pool())
-    view = declared_view(described)
-    numbers = declared_number_format(described)
+    view = described.view
+    numbers = described.number_format
     check = PresetCheck(name, adapter, list(departures))
     listed_cases = {case: d for d in departures for case in d.cases}
     plans = [(p, *asked_and_expected(config, p)) for p in probes]

@@ -31,6 +31,7 @@ from tqdm import tqdm
 
 from ndcgspec.engine.sweep import Sweep
 from ndcgspec.harness.adapters.base import ApiView
+from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.outcome import judge, summed_terms
 from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.runner import Question, ask_adapter
@@ -294,7 +295,7 @@ def _asked_as(probe: ProbeInput, asked: Config) -> tuple[Mapping[str, Any], Mapp
     """The asked configuration as a case carries it, and the n of each query's comparison
     (``ndcg.comparison.float``): judged against several candidates, read-only views."""
     mapping = asked.to_mapping()
-    terms = summed_terms(probe.qrels, probe.run, mapping)
+    terms = summed_terms(probe.qrels, probe.run, asked)
     return MappingProxyType(mapping), MappingProxyType(terms)
 
 
@@ -313,7 +314,7 @@ def meets(
         return None
     mapping, terms = _asked_as(probe, asked)
     case = {"config": mapping, "expected": expected_of(probe, config)}
-    return judge(case, answer.result, terms, width, places).outcome == "pass"
+    return judge(case, CaseAnswer.from_json(answer.result), terms, width, places).outcome == "pass"
 
 
 def meets_aggregate(
@@ -332,7 +333,7 @@ def meets_aggregate(
     # Only the values listed are compared: here, the mean alone.
     mapping, terms = _asked_as(probe, asked)
     case = {"config": mapping, "expected": {"aggregate": expected["aggregate"]}}
-    verdict = judge(case, answer.result, terms, width, places, partial=True)
+    verdict = judge(case, CaseAnswer.from_json(answer.result), terms, width, places, partial=True)
     return verdict.outcome == "pass"
 
 
@@ -366,7 +367,7 @@ def meets_values(
         return False
     mapping, terms = _asked_as(probe, asked)
     case = {"config": mapping, "expected": {"per_query": dict(per_query)}}
-    verdict = judge(case, answer.result, terms, width, places, partial=True)
+    verdict = judge(case, CaseAnswer.from_json(answer.result), terms, width, places, partial=True)
     return verdict.outcome == "pass"
 
 

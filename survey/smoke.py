@@ -9,19 +9,18 @@ an adapter that misses these is wired wrongly, not merely unconventional.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from ndcgspec.harness.adapters.declaration import Declaration, DeclarationError
 from ndcgspec.harness.execution import Execution, execute
-from ndcgspec.harness.plan import native_config
 from ndcgspec.harness.pool import PoolOptions, declared_adapter
 from ndcgspec.harness.report import Report
 from ndcgspec.harness.runner import HarnessError, fixed_cases
-from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.reference import Config, ConfigError
 from ndcgspec.suite.case import cite, computed_case
 from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.result import CaseResult
 
 Rows = list[list[str]]
 
@@ -73,32 +72,32 @@ def smoke_cases(config: Config) -> list[LoadedCase]:
             qrels=qrels,
             run=run,
         )
-        cases.append(LoadedCase(Path("<smoke>"), "smoke", {}, case, index, None))
+        cases.append(LoadedCase(Path("<smoke>"), "smoke", None, case, index, None))
     return cases
 
 
 @dataclass(frozen=True)
 class SmokeTest:
-    """The trivial cases run on one adapter: the ``adapter`` object of its start reply, the
-    native configuration they ran under, and the report."""
+    """The trivial cases run on one adapter: its declaration, the native configuration they
+    ran under, and the report."""
 
-    adapter: Mapping[str, Any]
+    adapter: Declaration
     config: Config
     report: Report
 
     @property
-    def broken(self) -> list[dict[str, Any]]:
+    def broken(self) -> list[CaseResult]:
         """The results that do not pass: any one means the adapter is wired wrongly."""
-        return [r for r in self.report.results if r["outcome"] != "pass"]
+        return [r for r in self.report.results if r.outcome != "pass"]
 
 
 def smoke_test(command: list[str] | str, options: PoolOptions, progress: bool = False) -> SmokeTest:
     """Run the trivial cases on the adapter of `command` under its native configuration; a
     HarnessError when it declares no configuration of the spec."""
-    adapter = declared_adapter(command, options)
     try:
-        config = native_config(adapter)
-    except NdcgSpecError as error:
+        adapter = declared_adapter(command, options)
+        config = adapter.native_config()
+    except (DeclarationError, ConfigError) as error:
         raise HarnessError(f"broken adapter: {error}") from None
     report = execute(
         Execution(

@@ -39,10 +39,7 @@ import numpy as np
 
 from ndcgspec.reference import InputError, NdcgSpecError, Posting
 from ndcgspec.reference.aggregate import CHOICES as AGGREGATE_CHOICES
-from ndcgspec.reference.config import axes, choice_axes, choice_ids
-from ndcgspec.reference.decimals import canonical_decimal, parse_decimal
 from ndcgspec.reference.duplicates import CHOICES as DUPLICATES
-from ndcgspec.suite.tolerance import float_widths
 
 Row = tuple[str, str, str]
 PerQuery = Mapping[str, float | None]
@@ -181,11 +178,6 @@ def distribution_version(distribution: str) -> str:
         return "unknown"
 
 
-def declared_number_format(adapter: Mapping[str, Any]) -> NumberFormat:
-    """The number format a start reply's ``adapter`` object declares."""
-    return int(adapter["float_width"]), adapter.get("decimal_places")
-
-
 @dataclass(frozen=True)
 class ApiView:
     """What an implementation's API lets a caller show it, as its adapter declares in the start
@@ -195,122 +187,6 @@ class ApiView:
 
     hidden: Mapping[str, str] = field(default_factory=dict)
     unretrieved_labels: bool = True
-
-
-def _check_axis(axis_id: object, context: str = "") -> None:
-    known = {a["id"] for a in choice_axes()}
-    if axis_id not in known:
-        raise AdapterError(
-            f"adapter declares unknown axis {axis_id!r}{context}; valid: {', '.join(sorted(known))}"
-        )
-
-
-OBSERVABILITY_SHAPE = (
-    "adapter observability must be an object with an object not_observable "
-    "(axis id → reason) and a boolean sees_unretrieved_labels"
-)
-
-
-def declared_view(adapter: Mapping[str, Any]) -> ApiView:
-    """The view a start reply's ``adapter`` object declares in ``observability``; an adapter
-    that declares nothing shows everything. An axis the spec does not know, or a value of the
-    wrong type, is an AdapterError."""
-    declared = adapter.get("observability", {})
-    if not isinstance(declared, Mapping):
-        raise AdapterError(OBSERVABILITY_SHAPE)
-    hidden = declared.get("not_observable", {})
-    labels = declared.get("sees_unretrieved_labels", True)
-    if not isinstance(hidden, Mapping) or not isinstance(labels, bool):
-        raise AdapterError(OBSERVABILITY_SHAPE)
-    for axis_id, reason in hidden.items():
-        _check_axis(axis_id, " in observability")
-        if not isinstance(reason, str) or not reason:
-            raise AdapterError(f"adapter gives no reason why {axis_id!r} is not observable")
-    return ApiView(dict(hidden), labels)
-
-
-def declared_capabilities(adapter: Mapping[str, Any]) -> dict[str, set[str]]:
-    """Every choice axis mapped to the choices a start reply's ``adapter`` object claims,
-    checked against the spec, as is its ``observability``: an unknown axis or choice is an
-    AdapterError."""
-    claimed = adapter.get("capabilities") or {}
-    declared_view(adapter)
-    for axis_id, choices in claimed.items():
-        _check_axis(axis_id)
-        unknown = [c for c in choices if c not in choice_ids(axis_id)]
-        if unknown:
-            raise AdapterError(
-                f"adapter declares unknown choice {unknown[0]!r} on axis {axis_id!r}; "
-                f"valid: {', '.join(choice_ids(axis_id))}"
-            )
-    if adapter.get("float_width") not in float_widths():
-        raise AdapterError(
-            f"adapter float_width must be one of {', '.join(map(str, float_widths()))}, "
-            f"got {adapter.get('float_width')!r}"
-        )
-    declared_params = adapter.get("params") or {}
-    param_ids = {p["id"] for a in axes() for p in a.get("params", [])}
-    for name in declared_params:
-        if name not in param_ids:
-            raise AdapterError(
-                f"adapter declares unknown parameter {name!r}; "
-                f"valid: {', '.join(sorted(param_ids))}"
-            )
-    return {a["id"]: set(claimed.get(a["id"], [a["default"]])) for a in choice_axes()}
-
-
-def unsupported_reason(adapter: Mapping[str, Any], config: Mapping[str, Any]) -> str | None:
-    """Why the adapter cannot compute `config` (a full configuration object), or None. A
-    parameter the adapter does not declare supports only its spec default; one without a
-    default (a required table) any value its declared choice takes."""
-    for axis_id, choices in declared_capabilities(adapter).items():
-        if config[axis_id] not in choices:
-            return f"{axis_id}={config[axis_id]} is not among the declared {sorted(choices)}"
-    declared = adapter.get("params") or {}
-    for param in (p for a in axes() for p in a.get("params", [])):
-        name = param["id"]
-        if name not in config:
-            continue
-        if declared.get(name) == ANY_VALUE:
-            continue
-        if name in declared:
-            accepted = [str(v) for v in declared[name]]
-        elif "default" in param:
-            accepted = [canonical_decimal(parse_decimal(param["default"]))]
-        else:
-            continue
-        if str(config[name]) not in accepted:
-            return f"{name}={config[name]} is not among the declared {accepted}"
-    return None
-
-
-def unseen_reason(adapter: Mapping[str, Any], case: Mapping[str, Any]) -> str | None:
-    """Why the adapter's API cannot be shown the case's input, or None: a run that repeats a
-    document, for an adapter that declares the duplicates axis not observable (``ndcg.duplicates``:
-    label and score arrays, or a ``{docid: score}`` mapping, cannot hold the repetition, so
-    whatever the case expects of it is no evidence about the library); or, under
-    ``negative=error``, negative labels on unretrieved documents alone, for an adapter that
-    is never given the labels of unretrieved documents: the rejection the case expects
-    depends on what its API cannot be shown."""
-    view = declared_view(adapter)
-    given = case.get("input") or {}
-    rows = given.get("run", [])
-    reason = view.hidden.get("duplicates")
-    if reason is not None and len({(q, d) for q, d, _ in rows}) < len(rows):
-        return f"the run repeats a document, which this API cannot be shown: {reason}"
-    config = case.get("config") or {}
-    if not view.unretrieved_labels and config.get("negative") == "error":
-        qrels = given.get("qrels", [])
-        scored = AGGREGATE_CHOICES[config["aggregate"]](
-            dict.fromkeys(q for q, _, _ in qrels), dict.fromkeys(q for q, _, _ in rows)
-        )
-        negative = {(q, d) for q, d, label in qrels if q in scored and parse_decimal(label) < 0}
-        if negative and not negative & {(q, d) for q, d, _ in rows}:
-            return (
-                "only documents the run does not retrieve have a negative label in the scored "
-                "queries, which negative=error rejects and this API is never given"
-            )
-    return None
 
 
 def label_number(label: Decimal) -> int | float:

@@ -8,6 +8,7 @@ not contain) under its configuration (negative=unjudged, fractional=truncate, ag
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from ndcgspec.harness.departures import declared_departures
 from ndcgspec.harness.render import render_text
 from ndcgspec.harness.report import Report, exit_status, failed, tally
 from ndcgspec.reference import Config
+from ndcgspec.suite.result import CaseResult, DeclaredDeparture
 
 TREC_EVAL = Config.from_mapping(
     {"negative": "unjudged", "fractional": "truncate", "aggregate": "run"}
@@ -24,13 +26,16 @@ REFUSAL = "adapter rejected a valid input: trec_eval exit 4"
 NO_ROWS = lambda: {"qrels": [["q1", "d1", "1"]], "run": [["q1", "d1", "1"]]}  # noqa: E731
 
 
-def record(outcome: str, message: str, config: dict[str, Any] = TREC_EVAL, at: str = "") -> dict:
-    return {
-        "id": f"aggregate.qrels/query-missing-from-run{at}",
-        "outcome": outcome,
-        "message": message,
-        "config": config,
-    }
+def record(
+    outcome: str, message: str, config: dict[str, Any] = TREC_EVAL, at: str = ""
+) -> CaseResult:
+    return CaseResult(
+        f"aggregate.qrels/query-missing-from-run{at}", outcome, config=config, message=message
+    )
+
+
+REFUSES = DeclaredDeparture("trec_eval", "refuses", "b")
+PASSED = CaseResult("x", "pass")
 
 
 def test_a_declared_refusal_is_a_declared_departure_at_any_cutoff_and_fingerprint():
@@ -39,8 +44,8 @@ def test_a_declared_refusal_is_a_declared_departure_at_any_cutoff_and_fingerprin
         record("fail", REFUSAL, {**TREC_EVAL, "cutoff": 10}, "@0123abcd"), NO_ROWS
     )
     assert found is not None
-    assert (found["preset"], found["outcome"]) == ("trec_eval", "refuses")
-    assert "trec_eval 10.0" in found["behaviour"]
+    assert (found.preset, found.outcome) == ("trec_eval", "refuses")
+    assert "trec_eval 10.0" in found.behaviour
 
 
 def test_another_outcome_configuration_or_adapter_is_no_declared_departure():
@@ -53,34 +58,30 @@ def test_another_outcome_configuration_or_adapter_is_no_declared_departure():
 
 
 def test_a_preset_file_case_is_matched_by_the_input_it_judges():
-    judged = {
-        **record("fail", REFUSAL),
-        "id": "presets.trec_eval/aggregate.qrels.query-missing-from-run",
-        "input_of": "aggregate.qrels/query-missing-from-run",
-    }
+    judged = replace(
+        record("fail", REFUSAL),
+        id="presets.trec_eval/aggregate.qrels.query-missing-from-run",
+        input_of="aggregate.qrels/query-missing-from-run",
+    )
     assert declared_departures("trec_eval").of(judged, NO_ROWS) is not None
 
 
 def test_a_run_whose_only_failure_is_declared_has_not_failed():
-    declared = {**record("fail", REFUSAL), "declared_departure": {"preset": "trec_eval"}}
-    assert not failed(tally([declared, {"id": "x", "outcome": "pass"}]))
+    declared = replace(record("fail", REFUSAL), declared_departure=REFUSES)
+    assert not failed(tally([declared, PASSED]))
     assert failed(tally([declared, record("fail", "q1: expected 1, got 0.5")]))
 
 
 def test_strict_fails_a_run_on_its_declared_departures_too():
-    declared = {**record("fail", REFUSAL), "declared_departure": {"preset": "trec_eval"}}
-    passed = {"id": "x", "outcome": "pass"}
-    assert exit_status([declared, passed]) == 0
-    assert exit_status([declared, passed], strict=True) == 1
-    assert exit_status([passed], strict=True) == 0
+    declared = replace(record("fail", REFUSAL), declared_departure=REFUSES)
+    assert exit_status([declared, PASSED]) == 0
+    assert exit_status([declared, PASSED], strict=True) == 1
+    assert exit_status([PASSED], strict=True) == 0
 
 
 def test_the_summary_lists_declared_departures_apart_from_the_failures():
-    declared = {
-        **record("fail", REFUSAL),
-        "declared_departure": {"preset": "trec_eval", "outcome": "refuses", "behaviour": "b"},
-    }
-    failing = {**record("fail", "q1: expected 1, got 0.5"), "id": "other/case"}
+    declared = replace(record("fail", REFUSAL), declared_departure=REFUSES)
+    failing = replace(record("fail", "q1: expected 1, got 0.5"), id="other/case")
     header = {"adapter": {"name": "a", "version": "1", "float_width": 64}}
     text = render_text(Report(header, [declared, failing], None, Path("-")))
     failures, _, departures = text.partition("declared departures, which fail the run only")
@@ -98,18 +99,18 @@ ONE_DOCUMENT = (
 
 
 def test_sklearn_refusing_a_one_document_query_is_its_declared_departure_at_any_case():
-    refusal = {
-        "id": "generated.seed-0009/042@0123abcd",
-        "outcome": "fail",
-        "message": ONE_DOCUMENT,
-        "config": {**SKLEARN, "cutoff": 5},
-    }
+    refusal = CaseResult(
+        "generated.seed-0009/042@0123abcd",
+        "fail",
+        config={**SKLEARN, "cutoff": 5},
+        message=ONE_DOCUMENT,
+    )
     # aggregate=run scores the queries of both the run and the qrels: q2 of `one`, with its
     # one document; q2 of `two` is not judged, so not scored, and q1 has two documents.
     run = [["q1", "a", "2"], ["q1", "b", "1"], ["q2", "c", "1"]]
     one = {"qrels": [["q1", "a", "1"], ["q2", "c", "1"]], "run": run}
     two = {"qrels": [["q1", "a", "1"]], "run": run}
     found = declared_departures("sklearn").of(refusal, lambda: one)
-    assert found is not None and found["preset"] == "sklearn"
+    assert found is not None and found.preset == "sklearn"
     # No scored query has one document: that refusal is a failure.
     assert declared_departures("sklearn").of(refusal, lambda: two) is None

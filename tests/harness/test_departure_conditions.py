@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,9 +20,9 @@ from ndcgspec.harness.adapters.base import (
     ApiView,
     CaseInput,
     Rejected,
-    declared_view,
     load_adapter,
 )
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.adapters.peers.trec_eval import TrecEvalCrash
 from ndcgspec.harness.departure_conditions import (
     CONDITIONS,
@@ -41,6 +42,7 @@ from ndcgspec.measures.trec_eval_names import atol
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import preset, presets
 from ndcgspec.spec import load_presets
+from ndcgspec.suite.result import CaseResult
 from ndcgspec.survey.preset_check import asked_and_expected, preset_config
 from ndcgspec.survey.probes import beyond_view, expected_of, probe_inputs
 
@@ -116,7 +118,7 @@ def conditional_departures() -> list[tuple[str, dict]]:
 def view_of(adapter: str) -> ApiView:
     """What the built-in `adapter` declares its API is shown; skips when its library is absent."""
     try:
-        return declared_view(load_adapter(BUILTIN_ADAPTERS[adapter]).describe())
+        return Declaration.from_json(load_adapter(BUILTIN_ADAPTERS[adapter]).describe()).view
     except AdapterError as error:
         pytest.skip(str(error))
 
@@ -147,27 +149,26 @@ def test_a_condition_holds_on_exactly_the_listed_probe_cases_it_departs_on(
 
 def test_a_failure_where_a_condition_holds_is_the_declared_departure_at_any_case() -> None:
     config = Config.from_mapping(preset("trec_eval")["config"]).replace(cutoff=5).to_mapping()
-    refusal = {
-        "id": "generated.seed-0001/023@0123abcd",
-        "outcome": "fail",
-        "message": "adapter rejected a valid input: exit 4: trec_eval: result qid 'b' not found",
-        "config": config,
-    }
+    refusal = CaseResult(
+        "generated.seed-0001/023@0123abcd",
+        "fail",
+        message="adapter rejected a valid input: exit 4: trec_eval: result qid 'b' not found",
+        config=config,
+    )
     departures = declared_departures("trec_eval")
     missing = rows([("a", "x", "1"), ("b", "y", "1")], A_RUN)
     found = departures.of(refusal, lambda: missing)
-    assert found is not None and found["preset"] == "trec_eval"
-    assert "result qid" in found["behaviour"]
+    assert found is not None and found.preset == "trec_eval"
+    assert "result qid" in found.behaviour
     # The same refusal where trec_eval would have evaluated every query is no departure.
     assert departures.of(refusal, lambda: rows([("a", "x", "1")], A_RUN)) is None
     # Nor a crash where the condition of a refusal holds.
-    crash = {**refusal, "outcome": "error", "message": "adapter error: killed by SIGSEGV"}
+    crash = replace(refusal, outcome="error", message="adapter error: killed by SIGSEGV")
     assert departures.of(crash, lambda: missing) is None
     # Under -c (trec_eval_complete) a missing query is evaluated: no condition for it.
-    complete = {
-        **refusal,
-        "config": Config.from_mapping(preset("trec_eval_complete")["config"]).to_mapping(),
-    }
+    complete = replace(
+        refusal, config=Config.from_mapping(preset("trec_eval_complete")["config"]).to_mapping()
+    )
     assert departures.of(complete, lambda: missing) is None
 
 

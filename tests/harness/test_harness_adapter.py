@@ -14,8 +14,8 @@ from ndcgspec.harness.adapters.base import (
     arrays_adapter,
     load_adapter,
     trec_adapter,
-    unsupported_reason,
 )
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
 from ndcgspec.reference import Config
 
@@ -87,11 +87,15 @@ def test_trec_adapter_applies_the_duplicates_choice_a_dict_cannot_carry() -> Non
 def test_an_undeclared_parameter_supports_only_its_spec_default() -> None:
     declared = {"float_width": 64, "capabilities": {"discount": ["log"]}}
     full = Config.from_mapping({"discount": "log"}).to_mapping()
-    assert unsupported_reason(declared, full) is None
-    assert "log_offset=2" in unsupported_reason(declared, {**full, "log_offset": "2"})
-    assert "log_base=e" in unsupported_reason(declared, {**full, "log_base": "e"})
+    assert Declaration.from_json(declared).unsupported_reason(full) is None
+    assert "log_offset=2" in Declaration.from_json(declared).unsupported_reason(
+        {**full, "log_offset": "2"}
+    )
+    assert "log_base=e" in Declaration.from_json(declared).unsupported_reason(
+        {**full, "log_base": "e"}
+    )
     anything = {**declared, "params": {"log_offset": "any"}}
-    assert unsupported_reason(anything, {**full, "log_offset": "2"}) is None
+    assert Declaration.from_json(anything).unsupported_reason({**full, "log_offset": "2"}) is None
 
 
 def test_an_exception_is_a_rejection_only_where_the_adapter_names_it() -> None:

@@ -13,8 +13,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.outcome import implied_aggregate, judge, partial_comparison, summed_terms
 from ndcgspec.harness.protocol import message_schema
+from ndcgspec.reference import Config
 from ndcgspec.suite.tolerance import (
     Tolerance,
     compare_value,
@@ -25,6 +27,10 @@ from ndcgspec.suite.tolerance import (
 )
 
 NUMPY_FLOATS = {64: np.float64, 32: np.float32}
+
+
+def answered(per_query: dict[str, float | None]) -> CaseAnswer:
+    return CaseAnswer(per_query=per_query)
 
 
 def test_constants_are_those_the_spec_file_states() -> None:
@@ -116,10 +122,10 @@ def test_undefined_and_non_numbers(expected: str | None, actual: object, matches
 def test_summed_terms_count_dcg_idcg_and_tie_groups() -> None:
     qrels = [["q1", "a", "1"], ["q1", "b", "0"], ["q1", "c", "2"], ["q2", "a", "1"]]
     run = [["q1", "a", "1"], ["q1", "x", "1"], ["q3", "a", "1"]]
-    whole = summed_terms(qrels, run, {"cutoff": None, "ties": "docid-desc"})
+    whole = summed_terms(qrels, run, Config.from_mapping({"ties": "docid-desc"}))
     # q1: 2 retrieved + 3 judged; q2: 0 + 1; q3: 1 + 0.
     assert whole == {"q1": 5, "q2": 1, "q3": 1}
-    cut = summed_terms(qrels, run, {"cutoff": 1, "ties": "average"})
+    cut = summed_terms(qrels, run, Config.from_mapping({"cutoff": 1, "ties": "average"}))
     # q1 at k=1: 1 + 1, plus its 2 retrieved rows averaged in tie groups.
     assert cut["q1"] == 4
 
@@ -150,47 +156,53 @@ def _case(**expected: object) -> dict:
 
 def test_a_required_rejection_passes_only_when_rejected() -> None:
     case = _case(expected={"error": {"anchor": "ndcg.duplicates.error"}})
-    assert judge(case, {"rejected": "dup"}, {}, 64).outcome == "pass"
-    verdict = judge(case, {"per_query": {"q1": 1.0}}, {}, 64)
+    assert judge(case, CaseAnswer(rejected="dup"), {}, 64).outcome == "pass"
+    verdict = judge(case, answered({"q1": 1.0}), {}, 64)
     assert verdict.outcome == "fail" and "ndcg.duplicates.error" in verdict.message
 
 
 def test_rejecting_a_valid_input_fails_and_errors_are_errors() -> None:
     case = _case(expected={"per_query": {"q1": {"ndcg": "1"}}, "aggregate": "1"})
-    assert judge(case, {"rejected": "no"}, {}, 64).outcome == "fail"
-    assert judge(case, {"error": "boom"}, {}, 64).outcome == "error"
+    assert judge(case, CaseAnswer(rejected="no"), {}, 64).outcome == "fail"
+    assert judge(case, CaseAnswer(error="boom"), {}, 64).outcome == "error"
 
 
 def test_missing_and_extra_queries_fail() -> None:
     case = _case(expected={"per_query": {"q1": {"ndcg": "1"}}, "aggregate": "1"})
-    assert judge(case, {"per_query": {"q1": 1.0}}, {"q1": 1}, 64).outcome == "pass"
-    missing = judge(case, {"per_query": {}}, {}, 64)
+    assert judge(case, answered({"q1": 1.0}), {"q1": 1}, 64).outcome == "pass"
+    missing = judge(case, answered({}), {}, 64)
     assert missing.outcome == "fail" and "missing" in missing.message
-    extra = judge(case, {"per_query": {"q1": 1.0, "q2": 0.0}}, {"q1": 1}, 64)
+    extra = judge(case, answered({"q1": 1.0, "q2": 0.0}), {"q1": 1}, 64)
     assert extra.outcome == "fail"
 
 
 def test_a_partial_comparison_leaves_unlisted_queries_alone() -> None:
     case = _case(expected={"per_query": {"q1": {"ndcg": "1"}}})
     answer = {"per_query": {"q1": 1.0, "q2": 0.0}}
-    assert judge(case, answer, {"q1": 1}, 64, partial=True).outcome == "pass"
+    assert judge(case, CaseAnswer.from_json(answer), {"q1": 1}, 64, partial=True).outcome == "pass"
     # A listed query is still compared: 0.5 misses 1 by far more than the float rule allows.
-    assert judge(case, {"per_query": {"q1": 0.5}}, {"q1": 1}, 64, partial=True).outcome == "fail"
+    assert judge(case, answered({"q1": 0.5}), {"q1": 1}, 64, partial=True).outcome == "fail"
 
 
 def test_origin_is_provenance_and_the_caller_asks_for_a_partial_comparison() -> None:
     published = {**_case(expected={"per_query": {"q1": {"ndcg": "1"}}}), "origin": "published"}
     answer = {"per_query": {"q1": 1.0, "q2": 0.0}}
-    assert judge(published, answer, {"q1": 1}, 64).outcome == "fail"
+    assert judge(published, CaseAnswer.from_json(answer), {"q1": 1}, 64).outcome == "fail"
     assert partial_comparison(published) and not partial_comparison(_case())
-    verdict = judge(published, answer, {"q1": 1}, 64, partial=partial_comparison(published))
+    verdict = judge(
+        published,
+        CaseAnswer.from_json(answer),
+        {"q1": 1},
+        64,
+        partial=partial_comparison(published),
+    )
     assert verdict.outcome == "pass"
 
 
 def test_adapter_aggregate_is_compared_when_given() -> None:
     case = _case(expected={"per_query": {"q1": {"ndcg": "1"}}, "aggregate": "1"})
     answer = {"per_query": {"q1": 1.0}, "aggregate": 0.5}
-    verdict = judge(case, answer, {"q1": 1}, 64)
+    verdict = judge(case, CaseAnswer.from_json(answer), {"q1": 1}, 64)
     assert verdict.outcome == "fail" and verdict.mismatches[0].what == "aggregate"
 
 
@@ -201,8 +213,8 @@ def test_any_allowed_answer_passes() -> None:
             {"per_query": {"q1": {"ndcg": "0.5"}}, "aggregate": "0.5"},
         ]
     )
-    assert judge(case, {"per_query": {"q1": 0.5}}, {"q1": 1}, 64).outcome == "pass"
-    assert judge(case, {"per_query": {"q1": 0.25}}, {"q1": 1}, 64).outcome == "fail"
+    assert judge(case, answered({"q1": 0.5}), {"q1": 1}, 64).outcome == "pass"
+    assert judge(case, answered({"q1": 0.25}), {"q1": 1}, 64).outcome == "fail"
 
 
 # 1/log2(3) = 0.63092975357145743709952711434276085429958...; printed to 5 places, 0.63093.
@@ -211,10 +223,10 @@ ONE_OVER_LOG2_3 = "0.6309297535714574370995271143427608542996"
 
 def test_an_adapter_that_prints_five_decimals_is_compared_at_five_decimals() -> None:
     case = _case(expected={"per_query": {"q1": {"ndcg": ONE_OVER_LOG2_3}}})
-    assert judge(case, {"per_query": {"q1": 0.63093}}, {"q1": 2}, 64).outcome == "fail"
-    assert judge(case, {"per_query": {"q1": 0.63093}}, {"q1": 2}, 64, 5).outcome == "pass"
+    assert judge(case, answered({"q1": 0.63093}), {"q1": 2}, 64).outcome == "fail"
+    assert judge(case, answered({"q1": 0.63093}), {"q1": 2}, 64, 5).outcome == "pass"
     # Half a unit in the fifth place is the bound: 0.63094 is off by 1.02e-5.
-    assert judge(case, {"per_query": {"q1": 0.63094}}, {"q1": 2}, 64, 5).outcome == "fail"
+    assert judge(case, answered({"q1": 0.63094}), {"q1": 2}, 64, 5).outcome == "fail"
 
 
 def test_the_coarser_of_the_case_and_adapter_precisions_applies() -> None:
@@ -223,9 +235,9 @@ def test_the_coarser_of_the_case_and_adapter_precisions_applies() -> None:
         precision={"decimal_places": 5},
     )
     # 0.6309 is 2.98e-5 off: within 0.5e-4, outside 0.5e-5.
-    assert judge(case, {"per_query": {"q1": 0.6309}}, {"q1": 2}, 64).outcome == "fail"
-    assert judge(case, {"per_query": {"q1": 0.6309}}, {"q1": 2}, 64, 4).outcome == "pass"
-    assert judge(case, {"per_query": {"q1": 0.6309}}, {"q1": 2}, 64, 6).outcome == "fail"
+    assert judge(case, answered({"q1": 0.6309}), {"q1": 2}, 64).outcome == "fail"
+    assert judge(case, answered({"q1": 0.6309}), {"q1": 2}, 64, 4).outcome == "pass"
+    assert judge(case, answered({"q1": 0.6309}), {"q1": 2}, 64, 6).outcome == "fail"
 
 
 @pytest.mark.parametrize("infinite", [float("inf"), float("-inf")])

@@ -46,7 +46,7 @@ def outcomes(target: str | None = None, exec_line: str | None = None, **options:
             data=DATA,
         )
     )
-    return {r["id"]: (r["outcome"], r.get("message", "")) for r in report.results}
+    return {r.id: (r.outcome, r.message or "") for r in report.results}
 
 
 def only(found: dict) -> dict:

@@ -14,7 +14,8 @@ import pytest
 from conftest import TESTS_DIR
 from jsonschema import Draft202012Validator
 
-from ndcgspec.harness.adapters.base import AdapterError, declared_capabilities, unsupported_reason
+from ndcgspec.harness.adapters.base import AdapterError
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
 from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.host import answer, serve
@@ -86,11 +87,11 @@ def test_schema_violation_names_the_place() -> None:
 def test_capabilities_are_checked_against_the_spec() -> None:
     adapter = {"float_width": 64, "capabilities": {"gain": ["linear", "cubic"]}}
     with pytest.raises(AdapterError, match="cubic"):
-        declared_capabilities(adapter)
+        Declaration.from_json(adapter)
     with pytest.raises(AdapterError, match="colour"):
-        declared_capabilities({"float_width": 64, "capabilities": {"colour": ["red"]}})
+        Declaration.from_json({"float_width": 64, "capabilities": {"colour": ["red"]}})
     with pytest.raises(AdapterError, match="float_width"):
-        declared_capabilities({"float_width": 16, "capabilities": {}})
+        Declaration.from_json({"float_width": 16, "capabilities": {}})
 
 
 def test_undeclared_axes_support_only_the_default() -> None:
@@ -110,9 +111,13 @@ def test_undeclared_axes_support_only_the_default() -> None:
         "aggregate": "qrels",
         "cutoff": None,
     }
-    assert unsupported_reason(adapter, full) is None
-    assert "gain=exponential" in unsupported_reason(adapter, {**full, "gain": "exponential"})
-    assert "log_offset=2" in unsupported_reason(adapter, {**full, "log_offset": "2"})
+    assert Declaration.from_json(adapter).unsupported_reason(full) is None
+    assert "gain=exponential" in Declaration.from_json(adapter).unsupported_reason(
+        {**full, "gain": "exponential"}
+    )
+    assert "log_offset=2" in Declaration.from_json(adapter).unsupported_reason(
+        {**full, "log_offset": "2"}
+    )
 
 
 BAD_START = (
@@ -131,7 +136,7 @@ def _run(command: list[str] | str, validate: bool = False) -> dict:
             data=DATA,
         )
     )
-    return {r["id"]: r["outcome"] for r in report.results}
+    return {r.id: r.outcome for r in report.results}
 
 
 def test_validation_mode_rejects_a_start_reply_off_schema() -> None:

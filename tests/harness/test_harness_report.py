@@ -17,6 +17,7 @@ from conftest import TESTS_DIR
 
 from ndcgspec.harness.render import RENDERERS
 from ndcgspec.harness.report import ReportWriter, partial_path, read_report, tally
+from ndcgspec.suite.result import CaseResult
 
 FIXTURES = TESTS_DIR / "fixtures"
 HEADER = {
@@ -140,7 +141,7 @@ def test_a_harness_killed_outright_leaves_no_adapter_running(tmp_path: Path) -> 
 
 
 def test_tally_counts_outcomes_and_axis_choices() -> None:
-    tallied = tally(RESULTS)
+    tallied = tally(CaseResult.from_json(r) for r in RESULTS)
     assert [tallied.counts[o] for o in ("pass", "fail", "error", "unsupported", "skip")] == [
         1, 1, 1, 1, 1,
     ]  # fmt: skip

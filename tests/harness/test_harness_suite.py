@@ -28,7 +28,7 @@ def test_reference_adapter_passes_the_whole_suite() -> None:
             PoolOptions(jobs=2),
         )
     )
-    outcomes = Counter(r["outcome"] for r in report.results)
-    problems = [r for r in report.results if r["outcome"] not in ("pass", "skip")]
+    outcomes = Counter(r.outcome for r in report.results)
+    problems = [r for r in report.results if r.outcome not in ("pass", "skip")]
     assert not problems, problems[:3]
     assert outcomes["pass"] + outcomes["skip"] == len(cases)

@@ -14,11 +14,9 @@ from ndcgspec.harness.adapters.base import (
     AdapterError,
     ApiView,
     arrays_adapter,
-    declared_capabilities,
-    declared_view,
     trec_adapter,
-    unseen_reason,
 )
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
 from ndcgspec.harness.host import answer
 from ndcgspec.harness.pool import declared_adapter
@@ -46,29 +44,32 @@ def start_reply(adapter: object) -> dict:
 def test_an_adapter_that_sees_everything_declares_nothing() -> None:
     described = start_reply(ReferenceAdapter())
     assert "observability" not in described
-    assert declared_view(described) == ApiView({}, True)
+    assert Declaration.from_json(described).view == ApiView({}, True)
 
 
 def test_the_function_helpers_declare_what_their_input_shape_hides() -> None:
     arrays = start_reply(arrays_adapter(lambda t, s, k: 1.0, name="a", version="1"))
-    assert declared_view(arrays) == ApiView(ARRAYS_NOT_OBSERVABLE, False)
+    assert Declaration.from_json(arrays).view == ApiView(ARRAYS_NOT_OBSERVABLE, False)
     # A {docid: score} dict keeps the last score of a repeated document.
     trec = start_reply(trec_adapter(lambda q, r, k: {}, name="t", version="1"))
-    assert set(declared_view(trec).hidden) == {"duplicates"}
-    assert declared_view(trec).unretrieved_labels is True
+    assert set(Declaration.from_json(trec).view.hidden) == {"duplicates"}
+    assert Declaration.from_json(trec).view.unretrieved_labels is True
 
 
 def test_a_program_in_any_language_declares_its_view_in_the_start_reply() -> None:
     command = f"{sys.executable} -c '{BLIND_PROGRAM}'"
     described = declared_adapter(command)
-    assert declared_view(described) == ApiView({"ties": "scores are rounded to integers"}, False)
+    assert described.view == ApiView({"ties": "scores are rounded to integers"}, False)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_node_example_declares_that_it_sees_everything() -> None:
     described = declared_adapter(adapter_command("node-example", None))
-    assert described["observability"] == {"not_observable": {}, "sees_unretrieved_labels": True}
-    assert declared_view(described) == ApiView()
+    assert described.to_json()["observability"] == {
+        "not_observable": {},
+        "sees_unretrieved_labels": True,
+    }
+    assert described.view == ApiView()
 
 
 @pytest.mark.parametrize(
@@ -85,7 +86,7 @@ def test_a_malformed_declaration_is_one_line(observability: object, message: str
     described = {"name": "x", "version": "1", "float_width": 64, "capabilities": {}}
     described["observability"] = observability
     with pytest.raises(AdapterError, match=message):
-        declared_capabilities(described)
+        Declaration.from_json(described)
 
 
 def test_a_repeated_document_is_unsupported_where_duplicates_cannot_be_shown():
@@ -94,9 +95,9 @@ def test_a_repeated_document_is_unsupported_where_duplicates_cannot_be_shown():
     arrays = {"float_width": 64, "observability": {"not_observable": ARRAYS_NOT_OBSERVABLE}}
     repeated = {"input": {"qrels": [], "run": [["q1", "a", "1"], ["q1", "a", "2"]]}}
     distinct = {"input": {"qrels": [], "run": [["q1", "a", "1"], ["q1", "b", "2"]]}}
-    assert "repeats a document" in unseen_reason(arrays, repeated)
-    assert unseen_reason(arrays, distinct) is None
-    assert unseen_reason({"float_width": 64}, repeated) is None
+    assert "repeats a document" in Declaration.from_json(arrays).unseen_reason(repeated)
+    assert Declaration.from_json(arrays).unseen_reason(distinct) is None
+    assert Declaration.from_json({"float_width": 64}).unseen_reason(repeated) is None
 
 
 def test_the_function_helpers_take_what_the_api_cannot_be_shown():
@@ -120,10 +121,10 @@ def test_a_negative_label_it_is_never_given_is_unsupported_where_negative_error_
     unscored = {"config": config, "input": {"qrels": [["q2", "u", "-1"]], "run": run}}
     # -0 is no negative label.
     zero = {"config": config, "input": {"qrels": [["q1", "u", "-0"]], "run": run}}
-    assert "negative label" in unseen_reason(arrays, unretrieved)
-    assert unseen_reason(arrays, retrieved) is None
-    assert unseen_reason(arrays, unscored) is None
-    assert unseen_reason(arrays, zero) is None
-    assert unseen_reason({"float_width": 64}, unretrieved) is None
+    assert "negative label" in Declaration.from_json(arrays).unseen_reason(unretrieved)
+    assert Declaration.from_json(arrays).unseen_reason(retrieved) is None
+    assert Declaration.from_json(arrays).unseen_reason(unscored) is None
+    assert Declaration.from_json(arrays).unseen_reason(zero) is None
+    assert Declaration.from_json({"float_width": 64}).unseen_reason(unretrieved) is None
     zero_rule = {**unretrieved, "config": {**config, "negative": "zero"}}
-    assert unseen_reason(arrays, zero_rule) is None
+    assert Declaration.from_json(arrays).unseen_reason(zero_rule) is None

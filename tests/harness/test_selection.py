@@ -8,8 +8,9 @@ from collections import Counter
 
 import pytest
 
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
-from ndcgspec.harness.plan import COMPUTED, Selection, native_config
+from ndcgspec.harness.plan import COMPUTED, Selection
 from ndcgspec.harness.runner import load_cases
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import preset, presets
@@ -23,25 +24,37 @@ def suite() -> list[LoadedCase]:
     return load_cases()
 
 
-def declaration(**capabilities: list[str]) -> dict:
+def declaration(**capabilities: list[str]) -> Declaration:
+    return Declaration.from_json(described(**capabilities))
+
+
+def reference() -> Declaration:
+    return Declaration.from_json(ReferenceAdapter().describe())
+
+
+def described(**capabilities: list[str]) -> dict:
     return {"name": "a", "version": "1", "float_width": 64, "capabilities": capabilities}
 
 
 def test_the_native_configuration_is_the_first_declared_choice() -> None:
     adapter = declaration(ties=["average", "docid-desc"], gain=["exponential", "linear"])
-    assert native_config(adapter) == Config.from_mapping({"ties": "average", "gain": "exponential"})
-    assert native_config(declaration()) == Config.default()
+    assert adapter.native_config() == Config.from_mapping(
+        {"ties": "average", "gain": "exponential"}
+    )
+    assert declaration().native_config() == Config.default()
 
 
 def test_the_native_configuration_takes_the_first_declared_parameter_value() -> None:
-    adapter = {**declaration(discount=["log"]), "params": {"log_base": ["10", "2"]}}
-    assert native_config(adapter).param("log_base") == 10
-    anything = {**declaration(discount=["log"]), "params": {"log_base": "any"}}
-    assert native_config(anything) == Config.default()
+    adapter = Declaration.from_json(
+        {**described(discount=["log"]), "params": {"log_base": ["10", "2"]}}
+    )
+    assert adapter.native_config().param("log_base") == 10
+    anything = Declaration.from_json({**described(discount=["log"]), "params": {"log_base": "any"}})
+    assert anything.native_config() == Config.default()
 
 
 def test_the_reference_adapter_is_native_to_the_spec_defaults() -> None:
-    assert native_config(ReferenceAdapter().describe()) == Config.default()
+    assert reference().native_config() == Config.default()
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +70,7 @@ def test_every_preset_judges_at_least_a_thousand_cases(
 ) -> None:
     selection = Selection(suite, [preset_id])
     selection.__dict__["_inputs"] = distinct_inputs
-    cases = selection.cases_for(ReferenceAdapter().describe())
+    cases = selection.cases_for(reference())
     assert len(cases) >= MINIMUM_PER_PRESET
     wanted = Config.from_mapping(preset(preset_id).get("config", {})).replace(cutoff=None)
     # Each configuration written once, though thousands of cases carry it.
@@ -75,20 +88,20 @@ def by_input(cases: list[LoadedCase], input_of: str) -> LoadedCase:
 
 
 def test_a_preset_cutoff_applies_only_to_inputs_without_one(suite: list[LoadedCase]) -> None:
-    cases = Selection(suite, ["xgboost"]).cases_for(ReferenceAdapter().describe())
+    cases = Selection(suite, ["xgboost"]).cases_for(reference())
     # cutoff.k/k-1 is written for a cutoff of 1; cutoff.none/one-document for none.
     assert by_input(cases, "cutoff.k/k-1").case["config"]["cutoff"] == 1
     assert by_input(cases, "cutoff.none/one-document").case["config"]["cutoff"] == 32
 
 
 def test_a_measure_cutoff_applies_to_every_input(suite: list[LoadedCase]) -> None:
-    cases = Selection(suite, measures=["nDCG@3"]).cases_for(ReferenceAdapter().describe())
+    cases = Selection(suite, measures=["nDCG@3"]).cases_for(reference())
     assert {c.case["config"]["cutoff"] for c in cases} == {3}
 
 
 def test_results_keep_the_group_the_input_was_written_for(suite: list[LoadedCase]) -> None:
     groups = {c.case["id"]: c.group for c in suite}
-    cases = Selection(suite, ["sklearn"]).cases_for(ReferenceAdapter().describe())
+    cases = Selection(suite, ["sklearn"]).cases_for(reference())
     judged_elsewhere = [c for c in cases if "input_of" in c.case]
     assert "presets" in {c.path.parent.name for c in judged_elsewhere}
     assert any(c.case.get("expected_source") == COMPUTED for c in judged_elsewhere)
@@ -100,7 +113,7 @@ def test_results_keep_the_group_the_input_was_written_for(suite: list[LoadedCase
 def test_a_stored_case_is_judged_as_stored_not_again_as_computed(
     suite: list[LoadedCase],
 ) -> None:
-    cases = Selection(suite).cases_for(ReferenceAdapter().describe())
+    cases = Selection(suite).cases_for(reference())
     keys = Counter(
         (c.case.get("input_of", c.case["id"].split("@")[0]), c.case["measure"])
         for c in cases

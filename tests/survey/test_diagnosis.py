@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.diagnosis import Failure, diagnosis_lines
 from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.plan import Selection
@@ -31,16 +32,17 @@ from ndcgspec.harness.report import read_report
 from ndcgspec.harness.runner import load_cases
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
+from ndcgspec.suite.result import CaseResult
 from ndcgspec.survey.diagnosis import diagnose
 
-ADAPTER = {"name": "hand", "version": "1", "float_width": 64}
+ADAPTER = Declaration.from_json({"name": "hand", "version": "1", "float_width": 64})
 DEFAULTS = Config.default().to_mapping()
 
 
 def failure(qrels: list[list[str]], run: list[list[str]], per_query: dict[str, Any]) -> Failure:
     case = {"id": "hand/case", "input": {"qrels": qrels, "run": run}}
     record = {"id": "hand/case", "outcome": "fail", "config": DEFAULTS}
-    return Failure(record, case, {"per_query": per_query})
+    return Failure(CaseResult.from_json(record), case, {"per_query": per_query})
 
 
 def test_a_negative_label_kept_in_the_ideal_is_named():
@@ -143,7 +145,7 @@ def test_the_whole_suite_is_explained_for_the_numpy_users(target, named):
 
 def test_refused_valid_inputs_are_grouped_by_reason():
     refused = [
-        Failure({"id": f"hand/{n}", "outcome": "fail", "config": DEFAULTS}, {}, {"rejected": why})
+        Failure(CaseResult(f"hand/{n}", "fail", config=DEFAULTS), {}, {"rejected": why})
         for n, why in enumerate(["query q1: bad label", "query q2: bad label", "exit 4"])
     ]
     found = diagnose(ADAPTER, refused)

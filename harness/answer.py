@@ -1,0 +1,39 @@
+"""An adapter's answer for one case: a result object of the protocol's run reply
+(``spec/schema/protocol/run-reply.json``), or the error the harness records for a case whose
+adapter process failed on it (``harness/pool.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CaseAnswer:
+    """Values (`per_query`, and the `aggregate` when the adapter gives one: `has_aggregate`),
+    a rejection of the input (`rejected`, the reason), or an `error` with the adapter's
+    `detail`; `process_failed` when the error is the process's, not an exception the adapter
+    reported."""
+
+    per_query: Mapping[str, Any] | None = None
+    aggregate: float | None = None
+    has_aggregate: bool = False
+    rejected: str | None = None
+    error: str | None = None
+    detail: str | None = None
+    process_failed: bool = field(default=False, kw_only=True)
+
+    @classmethod
+    def from_json(cls, result: Mapping[str, Any]) -> CaseAnswer:
+        """The answer of a result object (the protocol's, or the pool's for a failed
+        process)."""
+        return cls(
+            per_query=result.get("per_query"),
+            aggregate=result.get("aggregate"),
+            has_aggregate="aggregate" in result,
+            rejected=result.get("rejected"),
+            error=result.get("error"),
+            detail=result.get("detail"),
+            process_failed=bool(result.get("process_failed")),
+        )
