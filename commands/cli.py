@@ -96,6 +96,9 @@ def _run(argv: Sequence[str] | None) -> int:
     except NdcgSpecError as error:
         print(f"ndcgspec: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader going away is no defect: `main` stops quietly.
+        raise
     except Exception as error:
         # A defect of ndcgspec, not of the input: still one line and status 2 (an error),
         # never a traceback that exits 1, which a gate would read as a failed check.

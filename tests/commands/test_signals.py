@@ -114,3 +114,18 @@ def test_a_defect_is_one_line_and_status_2_not_a_traceback(monkeypatch, capsys) 
     monkeypatch.setenv(cli.TRACEBACK, "1")
     with pytest.raises(ZeroDivisionError):
         cli.main(["score", "q", "r"])
+
+
+def test_a_reader_that_goes_away_stops_the_command_quietly() -> None:
+    # `ndcgspec explain ... | head -1`: the read end closes before the command writes, so
+    # its first write meets a broken pipe, which is the reader's choice, not a defect.
+    child = subprocess.Popen(
+        [sys.executable, "-m", "ndcgspec.commands.cli", "explain", "nDCG@10", "--cite", "--long"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()
+    error = child.stderr.read().decode()
+    assert child.wait(timeout=60) == 141, error
+    assert error == ""
