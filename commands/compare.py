@@ -311,6 +311,12 @@ def run_compare(args: argparse.Namespace) -> int:
 
         pyplot()
     conventions = conventions_of(args.measures, args.cutoff, args.presets)
+    if len(conventions) < 2:
+        # Said before any input is read: one convention ranks the runs but compares nothing.
+        raise NdcgSpecError(
+            f"compare needs at least two conventions; one was given ({conventions[0].name}): "
+            "add another -m, or --presets"
+        )
     with ExitStack() as stack:
         inputs = Inputs.opened(args, stack)
         comparison = compare(

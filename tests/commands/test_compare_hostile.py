@@ -131,3 +131,14 @@ def test_figures_draw_run_names_as_written(tmp_path: Path, capsys, files) -> Non
     assert main(["compare", *files, "--name", "a$x^$b", "--name", "c", "--out", str(out)]) == 0
     assert (out / compare_page.BUMP_PNG).read_bytes()[:4] == b"\x89PNG"
     assert (out / compare_page.VERDICT_PNG).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_one_convention_is_refused_naming_it_before_any_input_is_read(
+    tmp_path: Path, capsys, files
+) -> None:
+    absent = tmp_path / "absent"
+    assert main(["compare", "-m", "trec_eval@10", *files, str(absent)]) == 2
+    assert capsys.readouterr().err == (
+        "ndcgspec: error: compare needs at least two conventions; one was given "
+        "(trec_eval@10): add another -m, or --presets\n"
+    )
