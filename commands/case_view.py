@@ -132,6 +132,13 @@ class ShownMismatch:
     actual: object
     expected: object
 
+    def line(self) -> str | None:
+        """The mismatch as ``cases show`` prints it; None for a whole result (an answer where a
+        rejection was expected), which the answer's own message already says."""
+        if self.what == "result":
+            return None
+        return f"  {self.what}: adapter {self.actual!r}, expected {self.expected}"
+
 
 @dataclass(frozen=True)
 class AdapterAnswer:
@@ -159,9 +166,7 @@ class AdapterAnswer:
     def lines(self) -> list[str]:
         """The answer's lines below the expected values."""
         lines = [f"adapter ({self.seen}): {self.outcome}: {self.said}"]
-        for miss in self.mismatches:
-            lines.append(f"  {miss.what}: adapter {miss.actual!r}, expected {miss.expected}")
-        return lines
+        return lines + [line for miss in self.mismatches if (line := miss.line()) is not None]
 
 
 def adapter_result(case_id: str, report: Path | None) -> AdapterAnswer | None:

@@ -225,3 +225,22 @@ def test_cases_show_takes_a_computed_id_run_printed_without_flags() -> None:
     # first, DCG = IDCG, so 1.0; the reference ranks dB first (docid-desc), 1/log2(3).
     assert any(line.startswith("adapter (the last run that failed it): fail") for line in lines)
     assert "  q1: adapter 1.0, expected 0.6309297535714574370995271143427608542996" in lines
+
+
+def test_cases_show_of_an_answer_where_a_rejection_was_due_says_so_once(tmp_path: Path) -> None:
+    # fx/duplicates-error lists d1 twice under duplicates=error; the fake answers 0 anyway.
+    report = tmp_path / "r.jsonl"
+    assert ndcgspec("run", "fakes:always_zero", *SUITE, "--report", str(report)).returncode == 1
+    shown = ndcgspec(
+        "cases",
+        "show",
+        "fx/duplicates-error",
+        "--cases-dir",
+        str(FIXTURES / "harness_cases"),
+        "--report",
+        str(report),
+    )
+    assert shown.returncode == 0, shown.stderr
+    said = "fail: the input must be rejected (ndcg.duplicates.error)"
+    assert shown.stdout.splitlines()[-1] == f"adapter ({report}): {said}"
+    assert "None" not in shown.stdout
