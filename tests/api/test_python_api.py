@@ -3,6 +3,7 @@ same exact values, and errors carry file, line and anchor."""
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 import sys
@@ -32,16 +33,39 @@ def test_the_version_is_pyprojects_and_the_one_version_prints(capsys) -> None:
     assert capsys.readouterr().out.startswith(f"ndcgspec {ndcgspec.__version__} (spec ")
 
 
-def test_the_documented_example_runs() -> None:
-    pytest.importorskip("pandas", reason=WITHOUT_PANDAS)
+def _documented_examples() -> list[str]:
     usage = (REPO_ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
-    section = usage.split("## Python API", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
+    section = usage.split("## Python API", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+
+
+def _printed(code: str) -> list[str]:
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
-    assert "README.md 1 " in done.stdout
+    return done.stdout.splitlines()
+
+
+def test_the_documented_core_example_runs_without_pandas() -> None:
+    # Blocks pandas, as a core install lacks it: the first example must not need it.
+    code = "import sys\nsys.modules['pandas'] = None\n" + _documented_examples()[0]
+    printed = _printed(code)
+    # q1 ranks d2 (0), d3 (1), d1 (2): DCG = 1/log2(3) + 2/log2(4), IDCG = 2 + 1/log2(3).
+    log3 = math.log2(3)
+    assert float(printed[1]) == pytest.approx((1 / log3 + 1) / (2 + 1 / log3), rel=1e-15)
+    # The second run ranks d1, d3, d2: the ideal order, 1 under both measures.
+    assert printed[3].split() == ["1.000000000000000000000000000000000000000"] * 2
+    assert printed[4] == "README.md 1 None"
+
+
+def test_the_documented_dataframe_example_runs() -> None:
+    pytest.importorskip("pandas", reason=WITHOUT_PANDAS)
+    (printed,) = _printed(_documented_examples()[1])
+    log3 = math.log2(3)
+    assert printed.startswith("{'q1': ") and float(printed[7:-1]) == pytest.approx(
+        (1 / log3 + 1) / (2 + 1 / log3), rel=1e-15
+    )
 
 
 def test_dicts_dataframes_and_files_give_the_same_exact_value(tmp_path) -> None:
