@@ -95,9 +95,21 @@ def evaluate_space(
     """Evaluate every configuration of the space once, over shared per-query work; with
     `extra_fields`, text after the run's sixth field is ignored, as trec_eval ignores it."""
     started = time.perf_counter()
+    # Shown from the start: reading a large run and building the space take seconds before
+    # the first configuration is counted.
+    bar = tqdm(
+        desc="which: reading the inputs",
+        unit="config",
+        disable=not progress,
+        bar_format="{desc} [{elapsed}]",
+    )
     qrels, run = read_qrels(qrels_path), read_run(run_path, extra_fields)
+    bar.set_description_str("which: building the space")
     candidates, options = search_space(label_values(qrels), cutoffs, extra_maps)
     sweep = Sweep(qrels, run, {c.cutoff for c in candidates})
+    bar.bar_format = None
+    bar.set_description("which", refresh=False)
+    bar.reset(total=len(candidates))
     groups: dict[Signature, Group] = {}
     keys: dict[int, Any] = {}
     # Many configurations share one Scores object (the sweep's cache): its group is found once.
@@ -105,7 +117,8 @@ def evaluate_space(
     # once freed its id would name the next one's group.
     group_of: dict[int, tuple[Scores, Group]] = {}
     rejected = 0
-    for candidate in tqdm(candidates, desc="which", unit="config", disable=not progress):
+    for candidate in candidates:
+        bar.update()
         config = candidate.config
         if id(config) not in keys:
             keys[id(config)] = sweep.keys(config)
@@ -119,6 +132,7 @@ def evaluate_space(
             group = groups.setdefault(result.signature(), Group(result))
             group_of[id(result)] = (result, group)
         group.members.append(candidate)
+    bar.close()
     return Searched(
         groups=sorted(groups.values(), key=lambda g: g.best.order),
         space=describe_space(options, cutoffs),

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ndcgspec.commands.adapter_flags import add_adapter_arguments, command_of, pool_options
 from ndcgspec.harness.departures import declared_departures
-from ndcgspec.harness.execution import Execution, execute, show_progress
+from ndcgspec.harness.execution import Execution, Progress, execute, show_progress
 from ndcgspec.harness.outputs import output_path
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.render import render_text
@@ -77,21 +77,27 @@ def handle(args: argparse.Namespace) -> int:
     options = pool_options(args)
     if args.report:
         output_path(args.report, "--report")
-    chosen = Selection(load_cases(args.cases, args.suite, args.data), args.preset, args.measure)
-    if not chosen.stored:
-        raise NdcgSpecError("no case file matches the selection")
-    report = execute(
-        Execution(
-            chosen.cases_for,
-            command,
-            options,
-            report_path=args.report,
-            selection={"preset": args.preset, "measures": args.measure, "cases": args.cases},
-            progress=show_progress(args.quiet),
-            data=args.data,
-            diagnose=diagnose,
-            departures=declared_departures(args.adapter),
+    progress = Progress(show_progress(args.quiet))
+    try:
+        progress.doing("loading the cases")
+        chosen = Selection(load_cases(args.cases, args.suite, args.data), args.preset, args.measure)
+        if not chosen.stored:
+            raise NdcgSpecError("no case file matches the selection")
+        report = execute(
+            Execution(
+                chosen.cases_for,
+                command,
+                options,
+                report_path=args.report,
+                selection={"preset": args.preset, "measures": args.measure, "cases": args.cases},
+                progress=progress,
+                data=args.data,
+                diagnose=diagnose,
+                departures=declared_departures(args.adapter),
+            )
         )
-    )
+    finally:
+        # The bar goes before anything is printed, an error's line included.
+        progress.close()
     print(render_text(report), end="")
     return exit_status(report.results, args.strict)

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.departures import Departures
@@ -34,22 +34,25 @@ from ndcgspec.suite.load import LoadedCase
 from ndcgspec.suite.result import CaseResult
 from ndcgspec.suite.tolerance import error_constant
 
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
 
 @dataclass(frozen=True)
 class Execution:
     """One run of an adapter: the `plan` that makes the cases from its start reply, the
     adapter's `command` and process `options`; the report's file (none when None) and the
-    header's `selection`, what was chosen to run as the report records it; a progress bar or
-    not; the `data` root of published cases; with `diagnose`, the footer carries the diagnosis
-    of the failures, and with `departures`, a result that departs as a preset declares is
-    marked so."""
+    header's `selection`, what was chosen to run as the report records it; its progress bar
+    (shown or not); the `data` root of published cases; with `diagnose`, the footer carries
+    the diagnosis of the failures, and with `departures`, a result that departs as a preset
+    declares is marked so."""
 
     plan: Plan
     command: list[str] | str
     options: PoolOptions
     report_path: Path | None = None
     selection: Mapping[str, Any] = field(default_factory=dict)
-    progress: bool = False
+    progress: Progress = field(default_factory=lambda: Progress(False))
     data: Path | None = None
     diagnose: Diagnose | None = None
     departures: Departures | None = None
@@ -81,15 +84,34 @@ def show_progress(quiet: bool) -> bool:
     return not quiet and sys.stderr.isatty() and not os.environ.get("CI")
 
 
-class Progress:
-    """A progress bar on stderr, or nothing."""
+PHASE_FORMAT = "{desc} [{elapsed}]"
+"""A bar's look while the command cannot count yet: what it is doing, and for how long."""
 
-    def __init__(self, total: int, enabled: bool) -> None:
-        self._bar = None
+
+class Progress:
+    """A progress bar on stderr, or nothing. It is shown from the command's start, saying what
+    the command is doing (`doing`) until the number of cases is known (`counting`): loading
+    the cases, starting the adapter and planning take seconds, which a silent terminal would
+    leave the user to wonder about."""
+
+    def __init__(self, enabled: bool) -> None:
+        self._bar: tqdm[NoReturn] | None = None
         if enabled:
             from tqdm import tqdm
 
-            self._bar = tqdm(total=total, unit="case", file=sys.stderr, leave=False)
+            self._bar = tqdm(unit="case", file=sys.stderr, leave=False, bar_format=PHASE_FORMAT)
+
+    def doing(self, what: str) -> None:
+        """Say what the command is doing now."""
+        if self._bar is not None:
+            self._bar.set_description_str(what)
+
+    def counting(self, total: int) -> None:
+        """From now on, count `total` cases."""
+        if self._bar is not None:
+            self._bar.bar_format = None
+            self._bar.set_description("running the cases", refresh=False)
+            self._bar.reset(total=total)
 
     def advance(self) -> None:
         """One more case done."""
@@ -122,7 +144,8 @@ def execute(run: Execution) -> Report:
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     writer: ReportWriter | None = None
-    bar = Progress(0, False)
+    bar = run.progress
+    bar.doing("starting the adapter")
     failures: list[Failure] = []
     declared: Declaration | None = None
 
@@ -132,11 +155,11 @@ def execute(run: Execution) -> Report:
             failures.append(failure)
 
     def start(adapter: Declaration, cases: Sequence[LoadedCase]) -> None:
-        nonlocal writer, bar, declared
+        nonlocal writer, declared
         declared = adapter
         header["adapter"] = adapter.to_json()
         header["suite_version"] = suite_version(cases)
-        bar = Progress(len(cases), run.progress)
+        bar.counting(len(cases))
         if run.report_path:
             writer = ReportWriter(run.report_path)
             writer.write(header)

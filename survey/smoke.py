@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ndcgspec.harness.adapters.declaration import Declaration, DeclarationError
-from ndcgspec.harness.execution import Execution, execute
+from ndcgspec.harness.execution import Execution, Progress, execute
 from ndcgspec.harness.pool import PoolOptions, declared_adapter
 from ndcgspec.harness.report import Report
 from ndcgspec.harness.runner import HarnessError, fixed_cases
@@ -105,7 +105,7 @@ def smoke_test(command: list[str] | str, options: PoolOptions, progress: bool = 
             command,
             options,
             selection={"smoke": config.canonical()},
-            progress=progress,
+            progress=Progress(progress),
         )
     )
     return SmokeTest(adapter, config, report)
