@@ -268,7 +268,7 @@ def preset_records(items: Sequence[Implementation]) -> list[dict[str, Any]]:
     ]
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
     """A markdown table; a "|" inside a cell is escaped."""
     cells = [[str(c).replace("|", "\\|") for c in row] for row in rows]
     return [

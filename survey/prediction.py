@@ -643,9 +643,10 @@ def predict(
     for probe, asked, expected in shown:
         answer = answers[(probe.case_id, asked.full())]
         views = [probe, *(VIEWS[d.id](probe) for d in declared if d.id in VIEWS)]
-        by_chance = ties is not None and order_decides(probe, expected, ties.params)
-        if by_chance and MODELS[TIE_ORDER_ID](
-            Miss(probe, expected, answer, asked, numbers), ties.params
+        if (
+            ties is not None
+            and order_decides(probe, expected, ties.params)
+            and MODELS[TIE_ORDER_ID](Miss(probe, expected, answer, asked, numbers), ties.params)
         ):
             model: Declared | None = ties
         elif meets(probe, expected, answer, asked, *numbers):
