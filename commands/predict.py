@@ -18,6 +18,7 @@ from ndcgspec.survey.prediction import (
     TIE_ORDER_ID,
     UNDEFINED_WHERE_SCORED_ID,
     Declared,
+    ModelParams,
     predict,
 )
 from ndcgspec.survey.probes import time_limits
@@ -59,11 +60,11 @@ def declared_option(text: str) -> Declared:
     if not value:
         return Declared(name, text)
     if name == TIE_ORDER_ID and value.isdigit() and int(value) >= 2:
-        return Declared(name, text, {"from_length": int(value)})
+        return Declared(name, text, ModelParams(from_length=int(value)))
     if name == ERRORS_ID:
-        return Declared(name, text, {"errors": [value]})
+        return Declared(name, text, ModelParams(errors=(value,)))
     if name == UNDEFINED_WHERE_SCORED_ID and value == "mean-undefined":
-        return Declared(name, text, {"mean_kept": False})
+        return Declared(name, text, ModelParams(mean_kept=False))
     raise NdcgSpecError(
         f"--departure {text}: only tie-order=N (a length >= 2), errors=FIRST-LINE and "
         "undefined-where-scored=mean-undefined take a value"

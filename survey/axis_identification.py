@@ -6,6 +6,7 @@ applies to the failing cases of a run)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 from ndcgspec.harness.adapters.base import NumberFormat
 from ndcgspec.reference import Config
@@ -48,45 +49,30 @@ def axis_verdict(
     unexplained = sorted(case for case, met in met_by.items() if not met)
     choices = [c for c in choice_ids(axis_id) if any(c in met for met in explained.values())]
     support = {c: sorted(k for k, met in explained.items() if c in met) for c in choices}
-    shown = {
-        "probes": len(met_by),
-        "support": support,
-        "unexplained": unexplained,
-        "errors": errors,
-    }
-    if not explained:
-        return AxisFinding(axis_id, asked_choice, NONE, disagreeing=unexplained, **shown)
-    if len(unexplained) > NONE_SHARE * len(met_by):
-        closest = max(choices, key=lambda c: len(support[c]))
-        return AxisFinding(
-            axis_id,
-            asked_choice,
-            NONE,
-            closest=closest,
-            evidence=support[closest],
-            disagreeing=unexplained,
-            **shown,
-        )
-    winners = [c for c in choices if all(c in met for met in explained.values())]
-    if winners:
-        return AxisFinding(
-            axis_id,
-            asked_choice,
-            MET,
-            winners,
-            evidence=sorted(explained),
-            disagreeing=unexplained,
-            **shown,
-        )
-    closest = max(choices, key=lambda c: len(support[c]))
-    return AxisFinding(
+    # Every verdict below names the probes, their support and the unexplained ones.
+    found = partial(
+        AxisFinding,
         axis_id,
         asked_choice,
+        probes=len(met_by),
+        support=support,
+        unexplained=unexplained,
+        errors=errors,
+    )
+    if not explained:
+        return found(NONE, disagreeing=unexplained)
+    if len(unexplained) > NONE_SHARE * len(met_by):
+        closest = max(choices, key=lambda c: len(support[c]))
+        return found(NONE, closest=closest, evidence=support[closest], disagreeing=unexplained)
+    winners = [c for c in choices if all(c in met for met in explained.values())]
+    if winners:
+        return found(MET, winners, evidence=sorted(explained), disagreeing=unexplained)
+    closest = max(choices, key=lambda c: len(support[c]))
+    return found(
         NONE,
         closest=closest,
         evidence=support[closest],
         disagreeing=sorted(k for k, met in explained.items() if closest not in met) + unexplained,
-        **shown,
     )
 
 

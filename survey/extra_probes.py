@@ -247,7 +247,8 @@ def numeric_ids(
         return None
     asked = replaced(identified, cutoff=None)
     answers = ask(command, [(p, asked) for p in inputs])
-    text, misread = [], []
+    text: list[str] = []
+    misread: list[str] = []
     for probe in inputs:
         met = meets(probe, identified, answers[(probe.case_id, asked.full())], asked, *numbers)
         (text if met else misread).append(probe.case_id)

@@ -165,12 +165,12 @@ def sharp_edges(item: Implementation) -> list[SharpEdge]:
     for observation in result.extras:
         if not observation.departs:
             continue
-        cases = observation.evidence or observation.disagreeing
+        shown = observation.evidence or observation.disagreeing
         edges.append(
             SharpEdge(
                 f"{observation.topic}: {observation.verdict()}; {observation.note()}; "
-                f"cases {case_ids(cases)}",
-                tuple(cases),
+                f"cases {case_ids(shown)}",
+                tuple(shown),
             )
         )
     for finding in result.findings:

@@ -70,6 +70,7 @@ from ndcgspec.survey.prediction import (
 from ndcgspec.survey.preset_check import verify_preset
 from ndcgspec.survey.preset_evidence import (
     EVIDENCE_FILE,
+    PresetRecord,
     check_record,
     evidence_text,
 )
@@ -262,7 +263,7 @@ def examination_order(names: Sequence[str]) -> list[tuple[str, ...]]:
     return turns + [(n,) for n in early + rest]
 
 
-def preset_records(items: Sequence[Implementation]) -> list[dict[str, Any]]:
+def preset_records(items: Sequence[Implementation]) -> list[PresetRecord]:
     """The record of every preset check of the run (``survey/preset_evidence.py``)."""
     return [
         check_record(check, item.identification.adapter["version"])
@@ -271,7 +272,7 @@ def preset_records(items: Sequence[Implementation]) -> list[dict[str, Any]]:
     ]
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
     """A markdown table; a "|" inside a cell is escaped."""
     cells = [[str(c).replace("|", "\\|") for c in row] for row in rows]
     return [
@@ -354,10 +355,10 @@ def markdown(
     lines += ["", "## Configurations and closest presets", "", *_configurations(items)]
     lines += ["", "## Presets verified by running the library", ""]
     rows = []
-    for record in sorted(preset_records(items), key=lambda r: (r["adapter"], r["preset"])):
-        first = case_ids([c for c, _ in [*record["failed"], *record["errors"], *record["stale"]]])
-        counts = [len(record[k]) for k in ("passed", "departed", "failed", "errors", "stale")]
-        rows.append([record["preset"], record["adapter"], *map(str, counts), first])
+    for record in sorted(preset_records(items), key=lambda r: (r.adapter, r.preset)):
+        first = case_ids([c for c, _ in [*record.failed, *record.errors, *record.stale]])
+        outcomes = (record.passed, record.departed, record.failed, record.errors, record.stale)
+        rows.append([record.preset, record.adapter, *(str(len(o)) for o in outcomes), first])
     lines += _table(
         [
             "preset",

@@ -80,7 +80,11 @@ def _inline(markdown_text: str) -> str:
     """One line of the page's markdown (code spans) as HTML, raw HTML escaped."""
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": False, "xhtmlOut": True}).renderInline(markdown_text)
+    # markdown-it-py declares its renderers' results Any.
+    html: str = MarkdownIt("commonmark", {"html": False, "xhtmlOut": True}).renderInline(
+        markdown_text
+    )
+    return html
 
 
 def markdown_html(text: str) -> str:
@@ -88,7 +92,8 @@ def markdown_html(text: str) -> str:
     quotes error messages, which may hold "<" and "&"."""
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    html: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    return html
 
 
 def _colour(column: str, choice: str) -> str:

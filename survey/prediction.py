@@ -68,7 +68,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -237,13 +237,38 @@ FLOAT64_EPSILON = Decimal(2) ** -52
 
 
 @dataclass(frozen=True)
+class ModelParams:
+    """What the identification measured of a departure, which its model reads: whether the
+    mean meets the configuration's where values are undefined (`mean_kept`, of
+    ``undefined-where-scored``) and the rule of ``UNDEFINED_RULES`` naming those queries
+    (`when`), the first ranking length whose ties the library breaks its own way
+    (`from_length`, of ``tie-order``), the refusals seen (`reasons`, of ``refuses``) and the
+    first lines of the errors seen (`errors`, of ``errors``). None where not measured: each
+    model then takes any (and a mean that meets, a length of 2)."""
+
+    mean_kept: bool | None = None
+    when: str | None = None
+    from_length: int | None = None
+    reasons: tuple[str, ...] | None = None
+    errors: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The parameters measured, as ``docs/predictions.json`` lists them."""
+        return {
+            name: list(value) if isinstance(value, tuple) else value
+            for name, value in asdict(self).items()
+            if value is not None
+        }
+
+
+@dataclass(frozen=True)
 class Declared:
     """A departure the page declares for a library: its model id, its text, the parameters
     the identification measured (`params`)."""
 
     id: str
     text: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: ModelParams = ModelParams()
 
 
 @dataclass(frozen=True)
@@ -276,7 +301,7 @@ class Miss:
         return Tolerance(self.numbers[0], terms.get(qid, 1), self.numbers[1])
 
 
-Model = Callable[[Miss, Mapping[str, Any]], bool]
+Model = Callable[[Miss, ModelParams], bool]
 
 
 def _with_scores(probe: ProbeInput, score: Callable[[str], str], suffix: str) -> ProbeInput:
@@ -284,7 +309,7 @@ def _with_scores(probe: ProbeInput, score: Callable[[str], str], suffix: str) ->
     return ProbeInput(f"{probe.case_id}~{suffix}", probe.qrels, run, probe.config)
 
 
-def _float32_scores(miss: Miss, params: Mapping[str, Any]) -> bool:
+def _float32_scores(miss: Miss, params: ModelParams) -> bool:
     """Scores stored as float32 (``ndcg.precision``): the reference on the input with every
     score rounded to the nearest float32, ties among them broken by the configuration's rule."""
     return miss.met_on(_float32_view(miss.probe))
@@ -295,27 +320,27 @@ def _float32_view(probe: ProbeInput) -> ProbeInput:
     return _with_scores(probe, lambda s: repr(float(np.float32(s))), "float32")
 
 
-def _neighbours_tie(miss: Miss, params: Mapping[str, Any]) -> bool:
+def _neighbours_tie(miss: Miss, params: ModelParams) -> bool:
     """Decimals one double apart read as equal or not: some order of the documents whose
     scores are adjacent doubles explains the answer."""
     return miss.tied_on(scores_merged(miss.probe))
 
 
-def _undefined_where_scored(miss: Miss, params: Mapping[str, Any]) -> bool:
+def _undefined_where_scored(miss: Miss, params: ModelParams) -> bool:
     """Per-query values undefined or left out where the configuration gives a number, every
     other value meeting the configuration's, and the mean too unless the identification saw
-    the undefined values make the mean undefined (``params["mean_kept"]`` false); with
-    ``params["when"]``, a rule of ``UNDEFINED_RULES``, exactly the queries it names."""
+    the undefined values make the mean undefined (`params.mean_kept` false); with
+    `params.when`, a rule of ``UNDEFINED_RULES``, exactly the queries it names."""
     want = expected_of(miss.probe, miss.expected)
     result = miss.answer.result
     given = result.get("per_query")
     if given is None or "per_query" not in want:
         return False
-    when = params.get("when")
-    if when and not undefined_rule(miss.probe, miss.expected, miss.answer, when):
+    if params.when and not undefined_rule(miss.probe, miss.expected, miss.answer, params.when):
         return False
     mean_undefined = "aggregate" in result and is_undefined(result["aggregate"])
-    if not miss.mean_met() and (params.get("mean_kept", True) or not mean_undefined):
+    mean_kept = params.mean_kept is not False
+    if not miss.mean_met() and (mean_kept or not mean_undefined):
         return False
     for qid, entry in want["per_query"].items():
         value = given.get(qid)
@@ -333,42 +358,46 @@ def _longest_ranking(probe: ProbeInput) -> int:
     return max(counts.values(), default=0)
 
 
-def _tie_order(miss: Miss, params: Mapping[str, Any]) -> bool:
+def _from_length(params: ModelParams) -> int:
+    """The shortest ranking whose ties the library breaks its own way: any with two documents
+    when not measured."""
+    return 2 if params.from_length is None else params.from_length
+
+
+def _tie_order(miss: Miss, params: ModelParams) -> bool:
     """Tied documents put in an order other than the tie rule's, on rankings of at least
-    ``params["from_length"]`` documents: some order of each tie group explains the answer."""
-    if _longest_ranking(miss.probe) < params.get("from_length", 2):
+    `params.from_length` documents: some order of each tie group explains the answer."""
+    if _longest_ranking(miss.probe) < _from_length(params):
         return False
     return miss.tied_on(miss.probe)
 
 
-def order_decides(probe: ProbeInput, expected: Config, params: Mapping[str, Any]) -> bool:
-    """Whether, on rankings as long as the `tie-order` departure's ``params["from_length"]``,
+def order_decides(probe: ProbeInput, expected: Config, params: ModelParams) -> bool:
+    """Whether, on rankings as long as the `tie-order` departure's `params.from_length`,
     the order of the tied documents decides some query's value (the pessimistic and the
     optimistic tie rule give two values): there the library's order, which that departure
     declares arbitrary, meets the configuration's only by chance."""
-    if _longest_ranking(probe) < params.get("from_length", 2):
+    if _longest_ranking(probe) < _from_length(params):
         return False
     low = expected_of(probe, replaced(expected, ties="pessimistic")).get("per_query", {})
     high = expected_of(probe, replaced(expected, ties="optimistic")).get("per_query", {})
     return any(entry["ndcg"] != high[qid]["ndcg"] for qid, entry in low.items())
 
 
-def _refuses(miss: Miss, params: Mapping[str, Any]) -> bool:
+def _refuses(miss: Miss, params: ModelParams) -> bool:
     """A refusal of a valid input for one of the reasons the identification saw (for any
     reason when none is given)."""
     if "rejected" not in miss.answer.result:
         return False
-    reasons = params.get("reasons")
-    return reasons is None or miss.answer.refusal in reasons
+    return params.reasons is None or miss.answer.refusal in params.reasons
 
 
-def _errors(miss: Miss, params: Mapping[str, Any]) -> bool:
+def _errors(miss: Miss, params: ModelParams) -> bool:
     """A failure (an exception, a crash) with one of the errors the identification saw the
     library fail with on its probes (any error when none is given)."""
     if not miss.answer.failed:
         return False
-    errors = params.get("errors")
-    return errors is None or miss.answer.failure in errors
+    return params.errors is None or miss.answer.failure in params.errors
 
 
 def _labels_zeroed(probe: ProbeInput) -> ProbeInput:
@@ -376,7 +405,7 @@ def _labels_zeroed(probe: ProbeInput) -> ProbeInput:
     return ProbeInput(f"{probe.case_id}~zeroed", qrels, probe.run, probe.config)
 
 
-def _sum_zero_empty(miss: Miss, params: Mapping[str, Any]) -> bool:
+def _sum_zero_empty(miss: Miss, params: ModelParams) -> bool:
     """A query whose retrieved documents' labels sum to 0 treated as empty: the reference on
     the input with every label 0 (an empty query, ``ndcg.empty``)."""
     labels = {(q, d): Decimal(v) for q, d, v in miss.probe.qrels}
@@ -386,7 +415,7 @@ def _sum_zero_empty(miss: Miss, params: Mapping[str, Any]) -> bool:
     return miss.met_on(_labels_zeroed(miss.probe))
 
 
-def _negative_ideal_quotient(miss: Miss, params: Mapping[str, Any]) -> bool:
+def _negative_ideal_quotient(miss: Miss, params: ModelParams) -> bool:
     """A query whose ideal DCG is negative scored DCG / IDCG instead of as empty."""
     values = quotient_values(miss.probe, miss.expected)
     return values is not None and meets_values(
@@ -427,7 +456,7 @@ def _with_ideal(miss: Miss, ideal: Callable[[str, int], Decimal], empty_nan: boo
     return meets_values(miss.probe, values, miss.answer, miss.asked, *miss.numbers)
 
 
-def _ideal_first_k(miss: Miss, params: Mapping[str, Any]) -> bool:
+def _ideal_first_k(miss: Miss, params: ModelParams) -> bool:
     """The ideal DCG of a query built from its first k judgments in qrels order, padded with
     labels 0 to k, before they are sorted (rank-validation)."""
 
@@ -438,7 +467,7 @@ def _ideal_first_k(miss: Miss, params: Mapping[str, Any]) -> bool:
     return _with_ideal(miss, ideal, empty_nan=False)
 
 
-def _ideal_nonzero(miss: Miss, params: Mapping[str, Any]) -> bool:
+def _ideal_nonzero(miss: Miss, params: ModelParams) -> bool:
     """The ideal DCG of a query built from its nonzero labels only, so that negative labels
     move up past the zeros (a sparse matrix keeps no zero, rankerEval); a query without a
     nonzero label is undefined."""
@@ -450,7 +479,7 @@ def _ideal_nonzero(miss: Miss, params: Mapping[str, Any]) -> bool:
     return _with_ideal(miss, ideal, empty_nan=True)
 
 
-def _ideal_floored(miss: Miss, params: Mapping[str, Any]) -> bool:
+def _ideal_floored(miss: Miss, params: ModelParams) -> bool:
     """Each query's DCG over its ideal DCG floored at float64's machine epsilon,
     ``dcg / max(eps, idcg)`` (pyltr): a query whose ideal DCG is 0 or below scores its DCG
     over 2^-52 instead of as empty."""
@@ -497,15 +526,15 @@ def _declared_by(observation: Observation) -> Declared | None:
         return Declared(NEIGHBOURS_TIE, said)
     if observation.topic == UNDEFINED_VALUES and observation.outcome == UNDEFINED_WHERE_SCORED:
         kept = len(observation.mean_meets) == len(observation.evidence)
-        when = {"when": observation.when} if observation.when else {}
-        return Declared(UNDEFINED_WHERE_SCORED_ID, said, {"mean_kept": kept, **when})
+        when = observation.when or None
+        return Declared(UNDEFINED_WHERE_SCORED_ID, said, ModelParams(mean_kept=kept, when=when))
     if observation.topic == NEGATIVE_IDEAL and observation.outcome == DIVIDES_NEGATIVE_IDEAL:
         return Declared(NEGATIVE_IDEAL_QUOTIENT, said)
     if observation.topic == TIE_ORDER and observation.outcome == TIE_RULE_BREAKS:
-        return Declared(TIE_ORDER_ID, said, {"from_length": observation.lengths[0]})
+        return Declared(TIE_ORDER_ID, said, ModelParams(from_length=observation.lengths[0]))
     if observation.topic == REJECTIONS and observation.outcome == REFUSES_VALID_INPUTS:
-        reasons = sorted({refusal_key(r) for r in observation.reasons})
-        return Declared(REFUSES_ID, said, {"reasons": reasons})
+        reasons = tuple(sorted({refusal_key(r) for r in observation.reasons}))
+        return Declared(REFUSES_ID, said, ModelParams(reasons=reasons))
     return None
 
 
@@ -535,7 +564,7 @@ def declared_departures(identification: Identification, adapter: str) -> list[De
     errors = sorted({failure_key(e.error) for f in identification.findings for e in f.errors})
     if errors:
         said = f"errors on valid probes: {' | '.join(errors[:3])}"
-        observed.append(Declared(ERRORS_ID, said, {"errors": errors}))
+        observed.append(Declared(ERRORS_ID, said, ModelParams(errors=tuple(errors))))
     for declared in [*observed, *preset_departures(adapter)]:
         # What the identification measured (a tie order's first length) comes first.
         found.setdefault(declared.id, declared)
@@ -545,7 +574,8 @@ def declared_departures(identification: Identification, adapter: str) -> list[De
 # --- the check --------------------------------------------------------------------------------
 
 
-def _shown(result: Mapping[str, Any]) -> str:
+def _shown(answer: Answer) -> str:
+    result = answer.result
     if "per_query" in result:
         values = {q: v for q, v in result["per_query"].items()}
         return f"per query {values}, mean {result.get('aggregate')}"
@@ -567,7 +597,7 @@ def reproduction_line(probe: ProbeInput, asked: Config, answer: Answer, expected
     qid = probe.run[0][0] if probe.run else probe.qrels[0][0]
     return (
         f"{qid}: qrels {rows(probe.qrels)}; run {rows(probe.run)}; {asked.canonical()}: "
-        f"library {_shown(answer.result)}; configuration "
+        f"library {_shown(answer)}; configuration "
         f"{json.dumps(compared_answer(probe, expected), default=str)}"
     )
 
@@ -638,9 +668,10 @@ def predict(
     for probe, asked, expected in shown:
         answer = answers[(probe.case_id, asked.full())]
         views = [probe, *(VIEWS[d.id](probe) for d in declared if d.id in VIEWS)]
-        by_chance = ties is not None and order_decides(probe, expected, ties.params)
-        if by_chance and MODELS[TIE_ORDER_ID](
-            Miss(probe, expected, answer, asked, numbers), ties.params
+        if (
+            ties is not None
+            and order_decides(probe, expected, ties.params)
+            and MODELS[TIE_ORDER_ID](Miss(probe, expected, answer, asked, numbers), ties.params)
         ):
             model: Declared | None = ties
         elif meets(probe, expected, answer, asked, *numbers):
@@ -672,7 +703,7 @@ def predict(
             }
         )
     found.declared = [
-        {**asdict(d), "params": dict(d.params), "reproduction": reproductions.get(d.id)}
+        {**asdict(d), "params": d.params.to_json(), "reproduction": reproductions.get(d.id)}
         for d in declared
     ]
     return found

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,70 +25,137 @@ from ndcgspec.survey.reasons import without_temporary_paths
 EVIDENCE_FILE = "presets.json"
 
 
-def _departures_of(preset_id: str) -> list[dict[str, Any]]:
-    return [
-        {
-            "outcome": d.outcome,
-            "behaviour": d.behaviour,
-            "cases": list(d.cases),
-            **({"when": d.when} if d.when else {}),
+@dataclass(frozen=True)
+class RecordedDeparture:
+    """A departure a preset declared when it was checked: its outcome, what the library does,
+    the probe cases that show it and the rule on the input it follows (`when`), if any."""
+
+    outcome: str
+    behaviour: str
+    cases: tuple[str, ...]
+    when: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The departure as ``presets.json`` lists it (`when` only when there is one)."""
+        return {
+            "outcome": self.outcome,
+            "behaviour": self.behaviour,
+            "cases": list(self.cases),
+            **({"when": self.when} if self.when else {}),
         }
-        for d in declared_departures(preset_id)
-    ]
 
 
-def check_record(check: PresetCheck, library_version: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class PresetRecord:
     """The record of one preset check: what was checked (adapter, library version, the full
-    configuration and the declared departures) and the case ids of every outcome."""
+    configuration and the declared departures) and the case ids of every outcome, those that
+    fail, error or declare a departure that does not hold with the reason."""
 
-    def reasons(pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
-        return [[case, without_temporary_paths(why)] for case, why in pairs]
+    preset: str
+    adapter: str
+    library_version: str
+    configuration: str
+    departures: tuple[RecordedDeparture, ...]
+    passed: tuple[str, ...]
+    departed: tuple[str, ...]
+    failed: tuple[tuple[str, str], ...]
+    errors: tuple[tuple[str, str], ...]
+    stale: tuple[tuple[str, str], ...]
 
-    return {
-        "preset": check.preset,
-        "adapter": check.adapter,
-        "library_version": library_version,
-        "configuration": preset_config(check.preset).full(),
-        "departures": _departures_of(check.preset),
-        "passed": list(check.passed),
-        "departed": list(check.departed),
-        "failed": reasons(check.failed),
-        "errors": reasons(check.errors),
-        "stale": reasons(check.stale),
-    }
+    def to_json(self) -> dict[str, Any]:
+        """The record as ``presets.json`` holds it."""
+        return {
+            "preset": self.preset,
+            "adapter": self.adapter,
+            "library_version": self.library_version,
+            "configuration": self.configuration,
+            "departures": [d.to_json() for d in self.departures],
+            "passed": list(self.passed),
+            "departed": list(self.departed),
+            "failed": [list(pair) for pair in self.failed],
+            "errors": [list(pair) for pair in self.errors],
+            "stale": [list(pair) for pair in self.stale],
+        }
+
+    @classmethod
+    def from_json(cls, record: Mapping[str, Any]) -> PresetRecord:
+        """A record of ``presets.json``, which has met its schema."""
+
+        def pairs(key: str) -> tuple[tuple[str, str], ...]:
+            return tuple((case, why) for case, why in record[key])
+
+        return cls(
+            record["preset"],
+            record["adapter"],
+            record["library_version"],
+            record["configuration"],
+            tuple(
+                RecordedDeparture(d["outcome"], d["behaviour"], tuple(d["cases"]), d.get("when"))
+                for d in record["departures"]
+            ),
+            tuple(record["passed"]),
+            tuple(record["departed"]),
+            pairs("failed"),
+            pairs("errors"),
+            pairs("stale"),
+        )
+
+    def problems(self) -> list[str]:
+        """One line per case on which the preset misdescribed its library in the check."""
+        return [f"{case}: {why}" for case, why in [*self.failed, *self.errors, *self.stale]]
 
 
-def evidence_text(records: Iterable[Mapping[str, Any]]) -> str:
+def _departures_of(preset_id: str) -> tuple[RecordedDeparture, ...]:
+    return tuple(
+        RecordedDeparture(d.outcome, d.behaviour, tuple(d.cases), d.when or None)
+        for d in declared_departures(preset_id)
+    )
+
+
+def check_record(check: PresetCheck, library_version: str) -> PresetRecord:
+    """The record of one preset check, under the preset's configuration and departures as
+    ``spec/presets.yaml`` states them today."""
+
+    def reasons(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+        return tuple((case, without_temporary_paths(why)) for case, why in pairs)
+
+    return PresetRecord(
+        check.preset,
+        check.adapter,
+        library_version,
+        preset_config(check.preset).full(),
+        _departures_of(check.preset),
+        tuple(check.passed),
+        tuple(check.departed),
+        reasons(check.failed),
+        reasons(check.errors),
+        reasons(check.stale),
+    )
+
+
+def evidence_text(records: Iterable[PresetRecord]) -> str:
     """``presets.json``: the records in preset order, one key per line, the same bytes for the
     same checks."""
-    ordered = sorted(records, key=lambda r: r["preset"])
-    return json.dumps(ordered, indent=1, ensure_ascii=False) + "\n"
+    ordered = sorted(records, key=lambda r: r.preset)
+    return json.dumps([r.to_json() for r in ordered], indent=1, ensure_ascii=False) + "\n"
 
 
-def read_evidence(path: Path) -> dict[str, dict[str, Any]]:
+def read_evidence(path: Path) -> dict[str, PresetRecord]:
     """The records of a ``presets.json``, by preset id (NdcgSpecError, in one line, when the
     file does not meet its schema)."""
     records = checked_document(path.read_text(encoding="utf-8"), PRESETS_EVIDENCE_SCHEMA, path)
-    return {r["preset"]: r for r in records}
+    return {r["preset"]: PresetRecord.from_json(r) for r in records}
 
 
-def staleness(record: Mapping[str, Any]) -> str | None:
+def staleness(record: PresetRecord) -> str | None:
     """Why a record no longer speaks for its preset as ``spec/presets.yaml`` states it today,
     or None when it does."""
-    preset_id = record["preset"]
-    adapter = preset_adapters().get(preset_id)
-    if adapter != record["adapter"]:
-        return f"checked on adapter {record['adapter']}, the preset now names {adapter}"
-    configuration = preset_config(preset_id).full()
-    if configuration != record["configuration"]:
-        return f"checked under {record['configuration']}, the preset is now {configuration}"
-    if _departures_of(preset_id) != record["departures"]:
+    adapter = preset_adapters().get(record.preset)
+    if adapter != record.adapter:
+        return f"checked on adapter {record.adapter}, the preset now names {adapter}"
+    configuration = preset_config(record.preset).full()
+    if configuration != record.configuration:
+        return f"checked under {record.configuration}, the preset is now {configuration}"
+    if _departures_of(record.preset) != record.departures:
         return "the preset's departures changed since the check"
     return None
-
-
-def record_problems(record: Mapping[str, Any]) -> list[str]:
-    """One line per case on which the preset misdescribed its library in the check."""
-    return [
-        f"{case}: {why}" for case, why in [*record["failed"], *record["errors"], *record["stale"]]
-    ]

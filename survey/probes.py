@@ -18,12 +18,12 @@ import random
 import signal
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from types import MappingProxyType
 from typing import Any
 
@@ -186,7 +186,7 @@ def probe_inputs(per_file: int = PROBES_PER_FILE) -> tuple[ProbeInput, ...]:
 PROBE_ROWS = "id, qrels rows, run rows, config mapping"
 
 
-def _probe_rows(per_file: int) -> list[tuple]:
+def _probe_rows(per_file: int) -> list[tuple[str, Rows, Rows, dict[str, Any]]]:
     """`probe_inputs` as plain data: each case's id, qrels and run rows, and configuration."""
     taken: dict[str, int] = {}
     found = []
@@ -269,7 +269,7 @@ def _fingerprint(config: Config) -> str:
 
 
 @cache
-def _outcome(probe: ProbeInput, config: Config) -> tuple[str, Any]:
+def _outcome(probe: ProbeInput, config: Config) -> tuple[str, dict[str, Any]]:
     def compute() -> dict[str, Any]:
         sweep, lock = _sweep(probe, config.cutoff)
         with lock:
@@ -464,17 +464,18 @@ def ask(
         total=len(distinct), unit="probe", file=sys.stderr, leave=False, disable=not progress
     )
 
+    names: dict[Hashable, tuple[str, str]] = {key: name for name, key in distinct.items()}
+
     def keep(question: Question, result: Mapping[str, Any]) -> None:
-        probe, asked = question.key
-        answers[(probe.case_id, asked.full())] = Answer(result)
+        answers[names[question.key]] = Answer(result)
         bar.update(1)
 
     try:
         ask_adapter(
             command,
             [
-                Question(question, lambda case_id, question=question: _payload(case_id, *question))
-                for question in distinct.values()
+                Question((probe, asked), partial(_payload, probe=probe, asked=asked))
+                for probe, asked in distinct.values()
             ],
             options or analysis_pool(),
             keep,
@@ -516,13 +517,13 @@ def spread_ties(probe: ProbeInput, order: str, gap: Gap = RESOLUTION_GAP) -> Pro
     or reads decimals without correct rounding, sees the old ties again and applies its tie
     rule to them, which the reference tells apart from the exact ranking."""
     groups: dict[tuple[str, Decimal], list[int]] = {}
-    for index, (qid, _, score) in enumerate(probe.run):
-        if Decimal(score) != 0:
-            groups.setdefault((qid, Decimal(score)), []).append(index)
+    for index, (qid, _, written) in enumerate(probe.run):
+        if Decimal(written) != 0:
+            groups.setdefault((qid, Decimal(written)), []).append(index)
     tied = {key: rows for key, rows in groups.items() if len(rows) > 1}
     if not tied:
         return None
-    run = [list(r) for r in probe.run]
+    run = list(probe.run)
     for (_, score), rows in tied.items():
         if order in ("docid-desc", "docid-asc"):
             rows = sorted(
@@ -530,11 +531,10 @@ def spread_ties(probe: ProbeInput, order: str, gap: Gap = RESOLUTION_GAP) -> Pro
             )
         # The document the tie rule ranks first gets the lowest score, and so on up.
         for step, index in enumerate(rows):
-            run[index][2] = nudged(score, step, gap)
+            qid, docid, _ = run[index]
+            run[index] = (qid, docid, nudged(score, step, gap))
     suffix = "~spread" if gap == RESOLUTION_GAP else f"~spread-{str(gap).replace(' ', '-')}"
-    return ProbeInput(
-        f"{probe.case_id}{suffix}", probe.qrels, tuple(tuple(r) for r in run), probe.config
-    )
+    return ProbeInput(f"{probe.case_id}{suffix}", probe.qrels, tuple(run), probe.config)
 
 
 TIE_LENGTHS = (*range(2, 41), 48, 64, 96, 128, 192, 256, 320)

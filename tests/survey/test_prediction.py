@@ -32,6 +32,7 @@ from ndcgspec.survey.prediction import (
     UNDEFINED_WHERE_SCORED_ID,
     Declared,
     Miss,
+    ModelParams,
     fresh_inputs,
     predict,
 )
@@ -104,7 +105,7 @@ def test_reversed_ties_are_unexplained_until_the_tie_order_is_declared() -> None
     for entry in bare.unexplained:
         scores = [row[2] for row in entry["run"]]
         assert len(set(scores)) < len(scores), entry["line"]
-    declared = [Declared(TIE_ORDER_ID, "breaks ties", {"from_length": 2})]
+    declared = [Declared(TIE_ORDER_ID, "breaks ties", ModelParams(from_length=2))]
     found = predict("fakes:ties_reversed", config, declared, seed=CI_SEED, count=CI_QUERIES)
     assert found.unexplained == []
     # Every query the reversed order misses is the departure's, and so is every other query
@@ -141,7 +142,7 @@ def _probe(qrels: list[tuple[str, str]], run: list[tuple[str, str]]) -> ProbeInp
 
 def _explains(model: str, probe: ProbeInput, config: Config, result: dict[str, Any]) -> bool:
     answer = Answer(result)
-    return MODELS[model](Miss(probe, config, answer, config, FLOAT64), {})
+    return MODELS[model](Miss(probe, config, answer, config, FLOAT64), ModelParams())
 
 
 def test_float32_scores_explain_near_ties_averaged() -> None:
@@ -222,15 +223,15 @@ def test_a_mean_left_undefined_is_explained_only_when_declared_so() -> None:
     answer = Answer({"per_query": {"q1": None}, "aggregate": None})
     model = MODELS[UNDEFINED_WHERE_SCORED_ID]
     miss = Miss(probe, config, answer, config, FLOAT64)
-    assert not model(miss, {"mean_kept": True})
-    assert model(miss, {"mean_kept": False})
+    assert not model(miss, ModelParams(mean_kept=True))
+    assert model(miss, ModelParams(mean_kept=False))
 
 
 def test_a_failure_is_explained_only_by_an_error_the_page_shows() -> None:
     probe = _probe([("d1", "0.5")], [("d1", "1")])
     config = parse_measure("nDCG(fractional=error)")
     model = MODELS[ERRORS_ID]
-    seen = {"errors": ["AssertionError: DataFrame scores column dtype must be `int`"]}
+    seen = ModelParams(errors=("AssertionError: DataFrame scores column dtype must be `int`",))
     crash = Answer({"error": "AssertionError: DataFrame scores column dtype must be `int`\n  at"})
     assert model(Miss(probe, config, crash, config, FLOAT64), seen)
     other = Answer({"error": "adapter crashed: killed by SIGSEGV"})
@@ -247,9 +248,9 @@ def test_an_ideal_of_the_first_k_judgments_explains_a_value_above_one() -> None:
     model = MODELS[IDEAL_FIRST_K]
     seven = Answer({"per_query": {"q1": 7.0}, "aggregate": 7.0})
     assert not meets(probe, config, seven, config, *FLOAT64)
-    assert model(Miss(probe, config, seven, config, FLOAT64), {})
+    assert model(Miss(probe, config, seven, config, FLOAT64), ModelParams())
     one = Answer({"per_query": {"q1": 1.0}, "aggregate": 1.0})
-    assert not model(Miss(probe, config, one, config, FLOAT64), {})
+    assert not model(Miss(probe, config, one, config, FLOAT64), ModelParams())
 
 
 def test_the_first_k_ideal_pads_with_zeros_before_the_sort() -> None:
@@ -260,7 +261,7 @@ def test_the_first_k_ideal_pads_with_zeros_before_the_sort() -> None:
     config = parse_measure("nDCG(gain=exponential,negative=keep-in-ideal,ties=input)")
     value = 1 / (1 - 0.5 / math.log2(3))
     answer = Answer({"per_query": {"q1": value}, "aggregate": value})
-    assert MODELS[IDEAL_FIRST_K](Miss(probe, config, answer, config, FLOAT64), {})
+    assert MODELS[IDEAL_FIRST_K](Miss(probe, config, answer, config, FLOAT64), ModelParams())
 
 
 def test_an_ideal_of_the_nonzero_labels_moves_a_negative_label_up() -> None:
@@ -272,7 +273,7 @@ def test_an_ideal_of_the_nonzero_labels_moves_a_negative_label_up() -> None:
     value = 0.5 / (1 - 1 / math.log2(3))
     sparse = Answer({"per_query": {"q1": value}, "aggregate": value})
     assert not meets(probe, config, sparse, config, *FLOAT64)
-    assert MODELS[IDEAL_NONZERO](Miss(probe, config, sparse, config, FLOAT64), {})
+    assert MODELS[IDEAL_NONZERO](Miss(probe, config, sparse, config, FLOAT64), ModelParams())
     dense = Answer({"per_query": {"q1": 1.0}, "aggregate": 1.0})
     assert meets(probe, config, dense, config, *FLOAT64)
-    assert not MODELS[IDEAL_NONZERO](Miss(probe, config, dense, config, FLOAT64), {})
+    assert not MODELS[IDEAL_NONZERO](Miss(probe, config, dense, config, FLOAT64), ModelParams())

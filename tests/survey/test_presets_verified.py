@@ -14,9 +14,9 @@ declared departure still happening exactly as declared.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import REPO_ROOT
@@ -26,9 +26,9 @@ from ndcgspec.harness.registry import PEER_ADAPTERS, preset_adapters
 from ndcgspec.survey.preset_check import PresetCheck, verify_preset
 from ndcgspec.survey.preset_evidence import (
     EVIDENCE_FILE,
+    PresetRecord,
     check_record,
     read_evidence,
-    record_problems,
     staleness,
 )
 from ndcgspec.survey.probes import ProbeInput, probe_inputs
@@ -38,7 +38,7 @@ EVIDENCE = REPO_ROOT / "docs" / EVIDENCE_FILE
 
 
 @cache
-def _recorded() -> dict[str, dict[str, Any]]:
+def _recorded() -> dict[str, PresetRecord]:
     return read_evidence(EVIDENCE) if EVIDENCE.is_file() else {}
 
 
@@ -47,7 +47,7 @@ def _probes() -> tuple[ProbeInput, ...]:
     return tuple(probe_inputs())
 
 
-def current_check(preset_id: str) -> dict[str, Any]:
+def current_check(preset_id: str) -> PresetRecord:
     """The preset's record in docs/presets.json when it is current, else a check run now."""
     record = _recorded().get(preset_id)
     if record is not None and staleness(record) is None:
@@ -63,11 +63,11 @@ def current_check(preset_id: str) -> dict[str, Any]:
 @pytest.mark.parametrize("preset_id", sorted(preset_adapters()))
 def test_preset_matches_its_library(preset_id: str) -> None:
     record = current_check(preset_id)
-    problems = record_problems(record)
-    assert record["passed"], f"no case of preset {preset_id} ran"
+    problems = record.problems()
+    assert record.passed, f"no case of preset {preset_id} ran"
     assert not problems, (
-        f"preset {preset_id} misdescribes {record['adapter']} {record['library_version']} "
-        f"on {len(problems)} cases ({len(record['passed'])} passed, {len(record['departed'])} "
+        f"preset {preset_id} misdescribes {record.adapter} {record.library_version} "
+        f"on {len(problems)} cases ({len(record.passed)} passed, {len(record.departed)} "
         "departing as declared):\n  " + "\n  ".join(problems[:SHOWN])
     )
 
@@ -85,10 +85,10 @@ def test_a_record_of_another_configuration_or_departure_list_is_stale() -> None:
     check = PresetCheck("ranx", "ranx", passed=["c1"])
     record = check_record(check, "0.3.21")
     assert staleness(record) is None
-    assert "now names ranx" in str(staleness({**record, "adapter": "sklearn"}))
-    other = {**record, "configuration": record["configuration"].replace("ties=input", "ties=")}
+    assert "now names ranx" in str(staleness(replace(record, adapter="sklearn")))
+    other = replace(record, configuration=record.configuration.replace("ties=input", "ties="))
     assert "the preset is now" in str(staleness(other))
-    assert "departures changed" in str(staleness({**record, "departures": []}))
+    assert "departures changed" in str(staleness(replace(record, departures=())))
 
 
 def test_failures_errors_and_stale_departures_are_problems() -> None:
@@ -100,5 +100,5 @@ def test_failures_errors_and_stale_departures_are_problems() -> None:
         errors=[("c3", f"crashes: {Path('/tmp/x1').as_posix()} missing")],
         stale=[("c4", "declared to be a departure that refuses, but meets the preset's value")],
     )
-    problems = record_problems(check_record(check, "1"))
+    problems = check_record(check, "1").problems()
     assert [p.split(":")[0] for p in problems] == ["c2", "c3", "c4"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import tempfile
 
 from ndcgspec.reference import Config
-from ndcgspec.survey.prediction import ERRORS_ID, MODELS, REFUSES_ID, Miss
+from ndcgspec.survey.prediction import ERRORS_ID, MODELS, REFUSES_ID, Miss, ModelParams
 from ndcgspec.survey.probes import Answer, ProbeInput
 from ndcgspec.survey.reasons import failure_key, first_line, refusal_key
 
@@ -41,14 +41,14 @@ def _miss(result: dict) -> Miss:
 
 
 def test_a_refusal_departure_matches_the_same_reason_on_another_query() -> None:
-    declared = {"reasons": ["too short"]}
+    declared = ModelParams(reasons=("too short",))
     assert MODELS[REFUSES_ID](_miss({"rejected": "query q9: too short"}), declared)
     assert not MODELS[REFUSES_ID](_miss({"rejected": "query q9: too long"}), declared)
     assert not MODELS[REFUSES_ID](_miss({"error": "too short"}), declared)
 
 
 def test_an_error_departure_matches_by_the_failure_name() -> None:
-    declared = {"errors": ["ValueError: max() arg is an empty sequence"]}
+    declared = ModelParams(errors=("ValueError: max() arg is an empty sequence",))
     said = "ValueError: max() arg is an empty sequence\n  File ..."
     assert MODELS[ERRORS_ID](_miss({"error": said}), declared)
     assert not MODELS[ERRORS_ID](_miss({"error": "ValueError: other"}), declared)
