@@ -346,3 +346,36 @@ def test_peer_adapters_import_their_library_only_when_built() -> None:
         if top_level(alias.name) in libraries
     ]
     assert eager == []
+
+
+JSON_SHAPED = re.compile(r"\b(dict|Dict|Mapping)\[str, Any\]")
+JSON_SHAPED_SIGNATURES_AT_MOST = 236
+"""Counted this way, 327 before issue 39's typed records, which that issue wants down by three
+quarters: records pass between modules, and a JSON-shaped dict stays only where JSON is read or
+written (and in the adapter SDK's public ``compute(case_input, config)``, which users' adapters
+implement). Lower it as records replace more; it may never rise."""
+
+
+def json_shaped_signatures() -> list[str]:
+    """Each parameter or return annotated with ``dict[str, Any]`` or ``Mapping[str, Any]`` in a
+    function of an installed package, as ``path:line name``."""
+    found = []
+    for path in package_modules():
+        for node in ast.walk(syntax_tree(path)):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            a = node.args
+            named = [(arg.arg, arg.annotation) for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs]]
+            named += [(arg.arg, arg.annotation) for arg in (a.vararg, a.kwarg) if arg]
+            named.append(("return", node.returns))
+            found += [
+                f"{path.relative_to(REPO_ROOT)}:{node.lineno} {node.name} {name}"
+                for name, annotation in named
+                if annotation is not None and JSON_SHAPED.search(ast.unparse(annotation))
+            ]
+    return found
+
+
+def test_json_shaped_dicts_in_signatures_do_not_grow() -> None:
+    found = json_shaped_signatures()
+    assert len(found) <= JSON_SHAPED_SIGNATURES_AT_MOST, "\n".join(found)
