@@ -72,7 +72,9 @@ def test_generated_cases_are_many_and_marked() -> None:
     generated = list(iter_cases("generated/*.json"))
     assert len(generated) >= 2000
     assert all(c.case["origin"] == "generated" for c in generated)
-    files = {c.path: json.loads(c.path.read_text(encoding="utf-8")) for c in generated}
+    files = {
+        path: json.loads(path.read_text(encoding="utf-8")) for path in {c.path for c in generated}
+    }
     assert all(isinstance(content["generator"]["seed"], int) for content in files.values())
     sizes = [
         len({row[1] for row in c.case["input"]["run"] if row[0] == qid})
