@@ -72,14 +72,19 @@ def _title(report: Report) -> str:
 
 
 def _headline(tallied: Tally) -> str:
-    counts = ", ".join(f"{tallied.counts[o]} {o}" for o in OUTCOMES)
+    """The counts of each outcome, the declared departures apart from the fails and errors
+    (as the conformance page gives them: "370 of 394 (+24 declared departures)"), and the
+    share of the other supported cases that pass."""
+    counts = ", ".join(f"{tallied.undeclared(o)} {o}" for o in OUTCOMES)
     if tallied.departed:
-        counts += f" ({tallied.departed} of the fails and errors declared departures)"
+        counts += f", {tallied.departed} declared departures"
     if tallied.percent is None:
-        return f"{counts}; no supported case ran"
+        ran = "every case that ran is a declared departure" if tallied.departed else None
+        return f"{counts}; {ran or 'no supported case ran'}"
     sources = ", ".join(f"{n} {source}" for source, n in sorted(tallied.sources.items()))
+    apart = " (declared departures apart)" if tallied.departed else ""
     return (
-        f"{counts}; {tallied.percent:.2f}% of {tallied.run} supported cases pass"
+        f"{counts}; {tallied.percent:.2f}% of {tallied.judged} supported cases pass{apart}"
         f" (expected values: {sources})"
     )
 
@@ -298,8 +303,10 @@ def render_badge(report: Report) -> str:
     message = (
         "no case ran"
         if tallied.percent is None
-        else f"{tallied.percent:.1f}% ({tallied.counts['pass']}/{tallied.run})"
+        else f"{tallied.percent:.1f}% ({tallied.counts['pass']}/{tallied.judged})"
     )
+    if tallied.departed:
+        message += f" +{tallied.departed} declared departures"
     message += _places(report.header["adapter"])
     if not report.complete:
         message += " partial"

@@ -179,8 +179,9 @@ class Tally:
     sources: Counter[str] = field(default_factory=Counter)
     """The cases that ran, by where their expected values came from: stored in the suite or
     computed by the reference at run time."""
-    departed: int = 0
-    """The fails and errors that depart as their preset declares (``harness/departures.py``)."""
+    departed_by: Counter[str] = field(default_factory=Counter)
+    """The fails and errors that depart as their preset declares (``harness/departures.py``),
+    by outcome: shown apart from the other fails and errors, as the conformance page does."""
     reasons: dict[str, Counter[str]] = field(default_factory=dict)
     """Why cases were not judged or could not run, by outcome: the reason of an unsupported or
     skipped case, the message of an error."""
@@ -190,14 +191,29 @@ class Tally:
         return (self.reasons.get(outcome) or Counter()).most_common(limit)
 
     @property
+    def departed(self) -> int:
+        """The declared departures among the fails and errors."""
+        return sum(self.departed_by.values())
+
+    def undeclared(self, outcome: str) -> int:
+        """The cases of `outcome` that are no declared departure."""
+        return self.counts[outcome] - self.departed_by[outcome]
+
+    @property
     def run(self) -> int:
         """Cases whose outcome was decided by the adapter: pass, fail or error."""
         return sum(self.counts[o] for o in RAN)
 
     @property
+    def judged(self) -> int:
+        """The cases that ran, declared departures apart: what the percentage is of."""
+        return self.run - self.departed
+
+    @property
     def percent(self) -> float | None:
-        """Passes over the supported cases that ran (skip and unsupported excluded)."""
-        return None if not self.run else 100.0 * self.counts["pass"] / self.run
+        """Passes over the supported cases that ran, declared departures apart (skip and
+        unsupported excluded too); None when no such case ran."""
+        return None if not self.judged else 100.0 * self.counts["pass"] / self.judged
 
     def to_json(self) -> dict[str, Any]:
         """The counts and percentage as the footer records them."""
@@ -228,7 +244,8 @@ def tally(results: Iterable[CaseResult]) -> Tally:
     axis_ids = [a["id"] for a in choice_axes()]
     for result in results:
         out.counts[result.outcome] += 1
-        out.departed += result.declared_departure is not None
+        if result.declared_departure is not None:
+            out.departed_by[result.outcome] += 1
         if result.outcome in RAN:
             out.sources[result.expected_source] += 1
         why = _why(result)

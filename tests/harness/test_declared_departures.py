@@ -8,12 +8,13 @@ not contain) under its configuration (negative=unjudged, fractional=truncate, ag
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ndcgspec.harness.departures import declared_departures
-from ndcgspec.harness.render import render_text
+from ndcgspec.harness.render import render_badge, render_text
 from ndcgspec.harness.report import Report, exit_status, failed, tally
 from ndcgspec.reference import Config
 from ndcgspec.suite.result import CaseResult, DeclaredDeparture
@@ -36,6 +37,7 @@ def record(
 
 REFUSES = DeclaredDeparture("trec_eval", "refuses", "b")
 PASSED = CaseResult("x", "pass")
+HEADER = {"adapter": {"name": "a", "version": "1", "float_width": 64}}
 
 
 def test_a_declared_refusal_is_a_declared_departure_at_any_cutoff_and_fingerprint():
@@ -82,11 +84,39 @@ def test_strict_fails_a_run_on_its_declared_departures_too():
 def test_the_summary_lists_declared_departures_apart_from_the_failures():
     declared = replace(record("fail", REFUSAL), declared_departure=REFUSES)
     failing = replace(record("fail", "q1: expected 1, got 0.5"), id="other/case")
-    header = {"adapter": {"name": "a", "version": "1", "float_width": 64}}
-    text = render_text(Report(header, [declared, failing], None, Path("-")))
+    text = render_text(Report(HEADER, [declared, failing], None, Path("-")))
     failures, _, departures = text.partition("declared departures, which fail the run only")
     assert "other/case" in failures and "query-missing-from-run" not in failures
     assert "query-missing-from-run" in departures and "other/case" not in departures
+
+
+def headline_of(report: Report) -> str:
+    return next(line for line in render_text(report).splitlines() if " pass, " in line)
+
+
+def test_the_headline_and_badge_count_declared_departures_apart_as_the_page_does():
+    # One declared departure, two passes and one undeclared failure: the page's "2 of 3
+    # (+1 declared departures)", so 66.67 % and a run that failed on its one undeclared fail.
+    declared = replace(record("fail", REFUSAL), declared_departure=REFUSES)
+    failing = replace(record("fail", "q1: expected 1, got 0.5"), id="other/case")
+    report = Report(HEADER, [declared, PASSED, PASSED, failing], {"type": "footer"}, Path("-"))
+    headline = headline_of(report)
+    assert headline.startswith(
+        "2 pass, 1 fail, 0 error, 0 unsupported, 0 skip, 1 declared departures;"
+        " 66.67% of 3 supported cases pass (declared departures apart)"
+    )
+    badge = json.loads(render_badge(report))
+    assert badge["message"] == "66.7% (2/3) +1 declared departures"
+    assert tally(report.results).to_json()["conformance_percent"] == 66.67
+
+
+def test_a_run_of_declared_departures_alone_says_so():
+    declared = replace(record("fail", REFUSAL), declared_departure=REFUSES)
+    headline = headline_of(Report(HEADER, [declared], None, Path("-")))
+    assert headline == (
+        "0 pass, 0 fail, 0 error, 0 unsupported, 0 skip, 1 declared departures;"
+        " every case that ran is a declared departure"
+    )
 
 
 SKLEARN = Config.from_mapping(
