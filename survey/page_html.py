@@ -121,10 +121,9 @@ def cell_html(column: str, cell: Cell) -> str:
     if cell.departs:
         marks += f'<span class="flag" title="departs">{DEPARTURE_MARK}</span>'
     title = html.escape(f"{column}: {cell.text}", quote=True)
-    return (
-        f'<td class="{" ".join(classes)}"{style} title="{title}">'
-        f"{marks}{html.escape(cell.text)}</td>"
-    )
+    # A narrow column breaks "exponential→exponential" after its arrow, not inside a word.
+    text = html.escape(cell.text).replace("→", "→<wbr/>")
+    return f'<td class="{" ".join(classes)}"{style} title="{title}">{marks}{text}</td>'
 
 
 def grid_html(items: Sequence[Implementation]) -> str:

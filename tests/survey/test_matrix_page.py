@@ -13,7 +13,7 @@ from ndcgspec.harness.registry import PEER_ADAPTERS
 from ndcgspec.reference import Config
 from ndcgspec.reference.preset_departures import Departure
 from ndcgspec.survey import page_html
-from ndcgspec.survey.grid import sharp_edges
+from ndcgspec.survey.grid import Cell, sharp_edges
 from ndcgspec.survey.identification import (
     MET,
     NONE,
@@ -204,6 +204,15 @@ def test_the_spec_default_is_marked_and_departures_flagged() -> None:
         ("second", "values"),
     }
     assert all(marked(cells[n][c], "flag") for n, c in flagged)
+
+
+@RENDERS_MARKDOWN
+def test_a_narrow_cell_breaks_after_its_arrow_not_inside_a_choice() -> None:
+    # A line-break opportunity after each arrow, so that the text wraps whole choices.
+    text = "linear→linear; exponential→exponential"
+    cell = ET.fromstring(page_html.cell_html("gain", Cell(text, "linear", False, False)))
+    pieces = [cell.text, *(b.tail for b in cell.findall("wbr"))]
+    assert pieces == ["linear→", "linear; exponential→", "exponential"]
 
 
 @RENDERS_MARKDOWN
