@@ -1,4 +1,4 @@
-"""The text ``compare`` prints: by default a summary whose every line fits `WIDTH` (the means
+"""The text ``compare`` prints: by default a summary whose lines fit `text_table.WIDTH` (the means
 of the runs under each convention, each convention against the first, the pairs of runs whose
 order flips and those whose verdict changes); with ``--full`` every table of the report: the
 queries behind each flip and where the conventions disagree most, Kendall's τ-b between every

@@ -352,10 +352,6 @@ def _change_lines(significance: Significance) -> list[str]:
     return lines
 
 
-CHANGE_CELLS = {"none": "-", "undecided": "?"}
-"""A verdict in the table of changes that names no run: not significant, or undecided."""
-
-
 def _change_table(significance: Significance) -> list[str]:
     """The pairs whose verdict changes (at most `SHOWN_MOST`), a row each, a column per
     convention, each cell the run significantly better under it, "-" neither, "?" undecided
@@ -367,12 +363,18 @@ def _change_table(significance: Significance) -> list[str]:
     names = list(dict.fromkeys(measure for change in changes for measure in change.rows))
     rows = []
     for change in changes[:SHOWN_MOST]:
-        cells = []
-        for name in names:
-            row = change.rows.get(name)
-            verdict = "" if row is None else row.verdict(options.alpha)
-            cells.append({"a": change.a, "b": change.b}.get(verdict, CHANGE_CELLS.get(verdict, "")))
-        rows.append([f"{change.a} vs {change.b}", *cells])
+        cell = {"a": change.a, "b": change.b, "none": "-", "undecided": "?"}
+        rows.append(
+            [
+                f"{change.a} vs {change.b}",
+                *(
+                    ""
+                    if (row := change.rows.get(name)) is None
+                    else cell[row.verdict(options.alpha)]
+                    for name in names
+                ),
+            ]
+        )
     lines = [
         "  each cell the run significantly better under the convention; -: neither; ?: undecided",
         *paged(["pair", *names], rows),
