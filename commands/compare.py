@@ -3,9 +3,10 @@
 The runs are scored under the ``-m`` measures (without them `DEFAULT_CONVENTIONS`; with
 ``--presets`` every preset of ``spec/presets.yaml``) and compared (`ndcgspec.analysis.comparison`,
 the paired tests `ndcgspec.analysis.pair_tests`) into one report
-(`ndcgspec.commands.compare_report`); this module gives it as text, JSON, or a table for papers
-(`ndcgspec.commands.compare_tables`), and with ``--out DIR`` PNG figures and a self-contained
-HTML page (`ndcgspec.commands.compare_page`)."""
+(`ndcgspec.commands.compare_report`); this module gives it as text
+(`ndcgspec.commands.compare_text`: a summary that fits 100 columns, or with ``--full`` every
+table), JSON, or a table for papers (`ndcgspec.commands.compare_tables`), and with ``--out DIR``
+PNG figures and a self-contained HTML page (`ndcgspec.commands.compare_page`)."""
 
 from __future__ import annotations
 
@@ -17,25 +18,14 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-import mpmath
-
-from ndcgspec.analysis.comparison import (
-    Comparison,
-    Convention,
-    compare,
-    flips,
-    kendall_tau,
-    query_disagreement,
-    ranks,
-    reversed_pairs,
-    spread,
-)
+from ndcgspec.analysis.comparison import Comparison, Convention, compare
 from ndcgspec.analysis.judged import judged_at
 from ndcgspec.analysis.provenance import input_digest, provenance
 from ndcgspec.commands.compare_report import CompareReport
 from ndcgspec.commands.compare_tables import latex_table, markdown_table
+from ndcgspec.commands.compare_text import TAU_TABLE_MAX, report_text
 from ndcgspec.commands.score_notes import check_shared, missing_note, unjudged_note
-from ndcgspec.commands.significance import exact_string, paired_tests, significance_text
+from ndcgspec.commands.significance import exact_string, paired_tests
 from ndcgspec.commands.statistics_flags import (
     add_correction_flag,
     add_interval_flags,
@@ -48,7 +38,6 @@ from ndcgspec.reference.config import presets
 from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.reference.trec_io import STDIN, Source, opened, read_qrels, read_run
 
-SHOWN_DECIMALS = 4
 DEFAULT_CONVENTIONS = ("trec_eval@10", "burges2005@10", "sklearn@10", "jarvelin2002@10")
 """Four conventions of nDCG@10 a paper's reader meets, each named for its source
 (``spec/presets.yaml``): trec_eval's (TREC's official scorer), Burges et al.'s exponential gain
@@ -66,105 +55,6 @@ def conventions_of(
     if cutoff is not None:
         named = [(f"{n}@{cutoff}", c.replace(cutoff=cutoff)) for n, c in named]
     return [Convention(n, c) for n, c in named]
-
-
-def _fixed(value: mpmath.mpf) -> str:
-    text: str = mpmath.nstr(value, SHOWN_DECIMALS + 2, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)
-    return text
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    return [
-        "  ".join(
-            cell.ljust(w) if i == 0 else cell.rjust(w)
-            for i, (cell, w) in enumerate(zip(r, widths, strict=True))
-        )
-        for r in [header, *rows]
-    ]
-
-
-def _short(value: mpmath.mpf) -> str:
-    return f"{float(value):.{SHOWN_DECIMALS}f}"
-
-
-TAU_TABLE_MAX = 8
-"""The most conventions whose Kendall's tau table ``compare`` prints unasked: a table of 8
-columns of 'tau (pairs)' still fits a terminal."""
-
-
-def _tau_lines(comparison: Comparison, names: Sequence[str], whole: bool) -> list[str]:
-    """Kendall's tau-b between conventions: the table when it fits or is asked for
-    (`whole`), else the pairs of conventions that agree least."""
-    lines = ["", "Kendall's tau-b between conventions (reversed pairs of runs)"]
-    if whole or len(names) <= TAU_TABLE_MAX:
-        tau_rows = []
-        for a in names:
-            cells = []
-            for b in names:
-                tau = kendall_tau(comparison, a, b)
-                cells.append(
-                    ("n/a" if tau is None else f"{tau:.2f}")
-                    + f" ({reversed_pairs(comparison, a, b)})"
-                )
-            tau_rows.append([a, *cells])
-        return lines + _table(["", *names], tau_rows)
-    pairs = [
-        (tau, a, b)
-        for i, a in enumerate(names)
-        for b in names[i + 1 :]
-        if (tau := kendall_tau(comparison, a, b)) is not None
-    ]
-    below = sorted(p for p in pairs if p[0] < 1)
-    lines.append(
-        f"  {len(below)} of {len(pairs)} pairs of the {len(names)} conventions below 1; "
-        f"the lowest {min(len(below), TAU_TABLE_MAX)} (--tau-table prints the whole table):"
-    )
-    for tau, a, b in below[:TAU_TABLE_MAX]:
-        lines.append(f"  {tau:.2f} ({reversed_pairs(comparison, a, b)})  {a} vs {b}")
-    return lines
-
-
-def report_text(
-    comparison: Comparison, top: int, defaulted: bool = False, tau_table: bool = False
-) -> list[str]:
-    """The lines ``compare`` prints; `defaulted` when the conventions are the default ones;
-    `tau_table` for the whole table of Kendall's tau however many conventions there are."""
-    names = [c.name for c in comparison.conventions]
-    runs = comparison.runs
-    lines = [f"{len(runs)} runs under {len(names)} conventions"]
-    if defaulted:
-        lines.append(
-            f"(the default conventions, {', '.join(DEFAULT_CONVENTIONS)}; -m names others, "
-            "--presets adds every preset)"
-        )
-    lines.append("")
-    for name, reason in comparison.excluded.items():
-        lines.append(f"left out: {name} ({reason})")
-    lines += ["Scores (rank in parentheses)"]
-    rank_of = {n: ranks(comparison, n) for n in names}
-    rows = [
-        [n, *(f"{_short(comparison.score(r, n))} ({rank_of[n][r]:g})" for r in runs)] for n in names
-    ]
-    lines += _table(["convention", *runs], rows)
-    lines += ["", "Spread of each run over the conventions"]
-    for run in runs:
-        width, low, high = spread(comparison, run)
-        lines.append(f"  {run}: {_short(width)} (lowest under {low}, highest under {high})")
-    lines += _tau_lines(comparison, names, tau_table)
-    found = flips(comparison)
-    lines += ["", f"Pairs of runs whose order flips: {len(found)}"]
-    for flip in found:
-        lines.append(f"  {flip.a} above {flip.b} under {flip.ahead}, below it under {flip.behind}")
-        moved = ", ".join(f"{q} {float(v):+.4f}" for q, v in flip.contributions)
-        lines.append(f"    queries moving mean({flip.a}) - mean({flip.b}) most: {moved}")
-    lines += ["", f"Queries where the conventions disagree most (top {top})"]
-    for row in query_disagreement(comparison)[:top]:
-        lines.append(
-            f"  query {row.query}, run {row.run}: {_short(row.low[0])} under "
-            f"{row.low[1]} to {_short(row.high[0])} under {row.high[1]}"
-        )
-    return lines
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -208,12 +98,25 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--cutoff", type=int, metavar="K", help="apply cutoff K to every convention"
     )
-    parser.add_argument("--top", type=int, default=10, metavar="N", help="queries shown (10)")
+    parser.add_argument(
+        "--top",
+        type=int,
+        default=10,
+        metavar="N",
+        help="queries where the conventions disagree most shown by --full and JSON (10)",
+    )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="print every table, where the default text is a summary 100 characters wide: "
+        "the queries behind each flip and where the conventions disagree most, Kendall's "
+        "tau-b between conventions, every pair's p-values",
+    )
     parser.add_argument(
         "--tau-table",
         action="store_true",
-        help=f"print the whole table of Kendall's tau (unasked, only up to {TAU_TABLE_MAX} "
-        "conventions; beyond, the pairs that agree least)",
+        help="print the whole table of Kendall's tau-b between every two conventions (--full "
+        f"prints it up to {TAU_TABLE_MAX} conventions; beyond, the pairs that agree least)",
     )
     parser.add_argument(
         "--format",
@@ -346,10 +249,5 @@ def run_compare(args: argparse.Namespace) -> int:
         print(markdown_table(report))
     else:
         defaulted = not args.measures and not args.presets
-        lines = report_text(comparison, args.top, defaulted, args.tau_table)
-        lines += significance_text(report.significance)
-        for run, values in (report.judged or {}).items():
-            shares = ", ".join(f"{k} {float(v):.4f}" for k, v in values.items() if v)
-            lines.append(f"judged: {run}: {shares}")
-        print("\n".join(lines))
+        print("\n".join(report_text(report, defaulted, args.full, args.tau_table)))
     return 0

@@ -32,6 +32,24 @@ def output_decimal(value: mpmath.mpf) -> Decimal:
 
 
 @dataclass(frozen=True)
+class Agreement:
+    """What one convention concludes about the runs beside what the first convention does:
+    Kendall's τ-b between their orders of the runs (None when either ties every pair), the
+    pairs of runs they order oppositely, of how many; the pairs the chosen test finds
+    significant under it, of the pairs tested; and the pairs whose decided verdict differs
+    from their decided verdict under the first (an undecided verdict is no change: it would
+    depend on the seed, as in ``verdict_changes``)."""
+
+    convention: str
+    tau: float | None
+    reversed: int
+    pairs: int
+    significant: int
+    tested: int
+    changed: int
+
+
+@dataclass(frozen=True)
 class CompareReport:
     """The report of ``compare``: the `comparison`, the `top` queries where the conventions
     disagree most that it shows, the paired tests, the provenance, and per run judged@k at
@@ -50,6 +68,34 @@ class CompareReport:
     def mean(self, run: str, name: str) -> Decimal:
         """The run's mean under the convention, as the JSON report writes it."""
         return output_decimal(self.comparison.score(run, name))
+
+    def agreement(self) -> list[Agreement]:
+        """Each convention, the first included, against the first."""
+        comparison = self.comparison
+        options = self.significance.options
+        names = self.names()
+        verdicts: dict[str, dict[tuple[str, str], str]] = {name: {} for name in names}
+        for row in self.significance.tests:
+            if row.test == options.test:
+                verdicts[row.measure][row.a, row.b] = row.verdict(options.alpha)
+        first = verdicts[names[0]]
+        runs = len(comparison.runs)
+        return [
+            Agreement(
+                name,
+                kendall_tau(comparison, names[0], name),
+                reversed_pairs(comparison, names[0], name),
+                runs * (runs - 1) // 2,
+                sum(verdict in ("a", "b") for verdict in verdicts[name].values()),
+                len(verdicts[name]),
+                sum(
+                    verdict != theirs and "undecided" not in (verdict, theirs)
+                    for pair, verdict in verdicts[name].items()
+                    if (theirs := first.get(pair)) is not None
+                ),
+            )
+            for name in names
+        ]
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object ``compare --format json`` prints."""

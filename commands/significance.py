@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from ndcgspec.analysis.pair_tests import PairTest, Untested, pair_tests, untested_pairs
+from ndcgspec.commands.text_table import SHOWN_MOST, paged, wrapped
 from ndcgspec.inference.bootstrap import INTERVALS, Interval, UndefinedInterval
 from ndcgspec.inference.monte_carlo import MONTE_CARLO_LEVEL
 from ndcgspec.inference.paired_tests import PAIRED_TESTS
@@ -266,10 +267,57 @@ def _p(value: float) -> str:
     return f"{value:.4g}"
 
 
-def significance_text(significance: Significance) -> list[str]:
-    """The lines of the report's paired tests and of the verdicts that change."""
+def significance_text(significance: Significance, full: bool = False) -> list[str]:
+    """The lines of the report's paired tests: how they are run, the pairs no test can take,
+    the verdicts left undecided, the pairs whose verdict changes with the convention and, when
+    asked, the intervals; with `full` every test of every pair too, and each changed verdict
+    with its p-values, where the summary gives the changes as one table (at most
+    `SHOWN_MOST` pairs)."""
     options = significance.options
-    lines = ["", *_settings_lines(significance)]
+    lines = ["", *_settings_lines(significance, full)]
+    if full:
+        lines += _test_table(significance)
+    for untested in significance.untested:
+        lines += wrapped(
+            f"not tested: {untested.a} vs {untested.b} under {untested.measure}: "
+            f"{untested.shared} shared queries with a value, a paired test needs two or more",
+            "  ",
+        )
+    lines += _undecided_lines(significance)
+    changes = significance.changes
+    # In the summary the changes follow the line on how the tests ran; in full, their table.
+    lines += [
+        *([""] if full else []),
+        *wrapped(
+            f"Pairs whose verdict changes with the convention ({options.test} test, "
+            f"alpha {float(options.alpha):g}, {options.correction} "
+            f"{_family_words(significance)}): {len(changes)}"
+        ),
+    ]
+    lines += _change_lines(significance) if full else _change_table(significance)
+    intervals = significance.intervals or []
+    if intervals:
+        level = intervals[0].interval.level_text()
+        lines += ["", f"Bootstrap intervals of mean(a) - mean(b) (level {level})"]
+    for stated in intervals:
+        found = stated.interval.ends()
+        shown = (
+            f"[{found[0]:+.4f}, {found[1]:+.4f}]"
+            if found is not None
+            else f"no interval: {stated.interval.found}"
+        )
+        lines += wrapped(
+            f"{stated.row.a} - {stated.row.b} under {stated.row.measure}: "
+            f"{_mean_difference(stated.row):+.4f} {shown}",
+            "  ",
+        )
+    return lines
+
+
+def _test_table(significance: Significance) -> list[str]:
+    """Every pair under every convention: its differences' count and mean, each test's
+    p-value and adjusted p-value, and the verdict of the chosen test."""
+    options = significance.options
     by_key = {(r.a, r.b, r.measure, r.test): r for r in significance.tests}
     header = ["a", "b", "convention", "n", "mean a-b"]
     for test in PAIRED_TESTS.values():
@@ -285,43 +333,54 @@ def significance_text(significance: Significance) -> list[str]:
             cells += [_p(float(tested.estimate.p)), _p(float(tested.adjusted.p))]
         chosen = by_key[(*pair, options.test)]
         table.append([*cells, _verdict_words(chosen.verdict(options.alpha), row.a, row.b)])
-    lines += _aligned(header, table)
-    for untested in significance.untested:
-        lines.append(
-            f"  not tested: {untested.a} vs {untested.b} under {untested.measure}: "
-            f"{untested.shared} shared queries with a value, a paired test needs two or more"
-        )
-    lines += _undecided_lines(significance)
-    changes = significance.changes
-    lines += [
-        "",
-        f"Pairs whose verdict changes with the convention ({options.test} test, "
-        f"alpha {float(options.alpha):g}, {options.correction} {_family_words(significance)}): "
-        f"{len(changes)}",
-    ]
-    for change in changes:
+    return _aligned(header, table)
+
+
+def _change_lines(significance: Significance) -> list[str]:
+    """Each pair whose verdict changes, with its verdict and p-values under each convention."""
+    options = significance.options
+    lines = []
+    for change in significance.changes:
         a, b = change.a, change.b
         lines.append(f"  {a} vs {b}")
         for measure, row in change.rows.items():
-            lines.append(
-                f"    {measure}: {_verdict_words(row.verdict(options.alpha), a, b)} "
-                f"(p {_p(float(row.estimate.p))}, adjusted {_p(float(row.adjusted.p))})"
+            lines += wrapped(
+                f"{measure}: {_verdict_words(row.verdict(options.alpha), a, b)} "
+                f"(p {_p(float(row.estimate.p))}, adjusted {_p(float(row.adjusted.p))})",
+                "    ",
             )
-    intervals = significance.intervals or []
-    if intervals:
-        level = intervals[0].interval.level_text()
-        lines += ["", f"Bootstrap intervals of mean(a) - mean(b) (level {level})"]
-    for stated in intervals:
-        found = stated.interval.ends()
-        shown = (
-            f"[{found[0]:+.4f}, {found[1]:+.4f}]"
-            if found is not None
-            else f"no interval: {stated.interval.found}"
+    return lines
+
+
+def _change_table(significance: Significance) -> list[str]:
+    """The pairs whose verdict changes (at most `SHOWN_MOST`), a row each, a column per
+    convention, each cell the run significantly better under it, "-" neither, "?" undecided
+    and "" untested."""
+    options = significance.options
+    changes = significance.changes
+    if not changes:
+        return []
+    names = list(dict.fromkeys(measure for change in changes for measure in change.rows))
+    rows = []
+    for change in changes[:SHOWN_MOST]:
+        cell = {"a": change.a, "b": change.b, "none": "-", "undecided": "?"}
+        rows.append(
+            [
+                f"{change.a} vs {change.b}",
+                *(
+                    ""
+                    if (row := change.rows.get(name)) is None
+                    else cell[row.verdict(options.alpha)]
+                    for name in names
+                ),
+            ]
         )
-        lines.append(
-            f"  {stated.row.a} - {stated.row.b} under {stated.row.measure}: "
-            f"{_mean_difference(stated.row):+.4f} {shown}"
-        )
+    lines = [
+        "  each cell the run significantly better under the convention; -: neither; ?: undecided",
+        *paged(["pair", *names], rows),
+    ]
+    if len(changes) > SHOWN_MOST:
+        lines.append(f"  and {len(changes) - SHOWN_MOST} more (--full lists every one)")
     return lines
 
 
@@ -338,8 +397,9 @@ def _family_words(significance: Significance) -> str:
     return "within each convention"
 
 
-def _settings_lines(significance: Significance) -> list[str]:
-    """The report's first lines on the tests: how they are run, corrected and drawn."""
+def _settings_lines(significance: Significance, full: bool) -> list[str]:
+    """The report's first lines on the tests: how they are run and corrected, and with `full`
+    how they are drawn."""
     options = significance.options
     tests = significance.tests
     sizes = "/".join(map(str, sorted({r.family_size for r in tests}))) or "0"
@@ -350,14 +410,19 @@ def _settings_lines(significance: Significance) -> list[str]:
         else f"the {sizes} pairs of each convention"
     )
     draws = "-".join(dict.fromkeys(str(d) for d in (drawn[:1] + drawn[-1:]))) or "no"
-    return [
+    lines = wrapped(
         f"Paired tests ({options.alternative}; {options.correction} over {family}, per test; "
-        f"alpha {float(options.alpha):g})",
-        f"  randomization: every sign vector up to {EXACT_LIMIT} queries, else {draws} "
-        f"sign-flip draws of seed {options.seed}, drawn on (up to {options.max_draws}) while "
-        f"alpha lies inside the {float(MONTE_CARLO_LEVEL):g} Monte-Carlo interval of an "
-        "adjusted p-value",
-    ]
+        f"alpha {float(options.alpha):g})"
+    )
+    if full:
+        lines += wrapped(
+            f"randomization: every sign vector up to {EXACT_LIMIT} queries, else {draws} "
+            f"sign-flip draws of seed {options.seed}, drawn on (up to {options.max_draws}) "
+            f"while alpha lies inside the {float(MONTE_CARLO_LEVEL):g} Monte-Carlo interval "
+            "of an adjusted p-value",
+            "  ",
+        )
+    return lines
 
 
 def _undecided_lines(significance: Significance) -> list[str]:
@@ -366,11 +431,12 @@ def _undecided_lines(significance: Significance) -> list[str]:
     undecided = [r for r in significance.tests if r.test == options.test and not r.adjusted.decided]
     if not undecided:
         return []
-    return [
-        f"  undecided: {len(undecided)} verdicts, alpha inside the "
+    return wrapped(
+        f"undecided: {len(undecided)} verdicts, alpha inside the "
         f"{float(MONTE_CARLO_LEVEL):g} Monte-Carlo interval of the adjusted p-value after "
-        f"{options.max_draws} draws (raise --max-draws to decide them)"
-    ]
+        f"{options.max_draws} draws (raise --max-draws to decide them)",
+        "  ",
+    )
 
 
 def _aligned(header: list[str], rows: list[list[str]]) -> list[str]:

@@ -77,9 +77,10 @@ def code_blocks(document: Path) -> Iterator[tuple[str, str]]:
 
 
 def shell_lines(document: Path) -> Iterator[str]:
-    """The lines of `document`'s shell blocks (indented or ``sh``), continuation lines joined."""
+    """The lines of `document`'s shell blocks (indented, ``sh`` or ``console``), continuation
+    lines joined."""
     for language, block in code_blocks(document):
-        if language in ("indented", "sh"):
+        if language in ("indented", "sh", "console"):
             yield from block.replace("\\\n", " ").splitlines()
 
 
@@ -394,12 +395,14 @@ def test_the_quick_start_score_prints_the_values_its_prose_names() -> None:
 
 
 def prompted_blocks(document: Path) -> Iterator[tuple[list[str], list[str]]]:
-    """Each ``$ ndcgspec ...`` line of `document`'s blocks with the lines the page shows it
-    printing (up to the next prompt or the end of the block)."""
+    """Each ``$ ndcgspec ...`` command of `document`'s indented and ``console`` blocks (a
+    ``console`` block holds blank lines, as a command prints them), its continuation lines
+    joined, with the lines the page shows it printing (up to the next prompt or the end of the
+    block)."""
     for language, block in code_blocks(document):
-        if language != "indented":
+        if language not in ("indented", "console"):
             continue
-        lines = block.splitlines()
+        lines = block.replace("\\\n", " ").splitlines()
         for at, line in enumerate(lines):
             if line.startswith("$ ndcgspec "):
                 shown = list(itertools.takewhile(lambda s: not s.startswith("$ "), lines[at + 1 :]))

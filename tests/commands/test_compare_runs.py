@@ -212,11 +212,11 @@ def test_names_go_comma_separated_or_repeated(capsys, files) -> None:
 NINE = [LINEAR, EXPONENTIAL, *(f"nDCG@{k}" for k in (5, 10, 20, 30, 50, 100, 1000))]
 
 
-def test_many_conventions_print_the_pairs_that_agree_least_not_the_whole_tau_table(
+def test_many_conventions_in_full_print_the_pairs_that_agree_least_not_the_whole_tau_table(
     capsys, files
 ) -> None:
     measures = [word for m in NINE for word in ("-m", m)]
-    assert main(["compare", *files, *measures]) == 0
+    assert main(["compare", *files, *measures, "--full"]) == 0
     out = capsys.readouterr().out.splitlines()
     at = out.index("Kendall's tau-b between conventions (reversed pairs of runs)")
     assert out[at + 1] == (
@@ -230,5 +230,16 @@ def test_many_conventions_print_the_pairs_that_agree_least_not_the_whole_tau_tab
     assert main(["compare", *files, *measures, "--tau-table"]) == 0
     table = capsys.readouterr().out.splitlines()
     at = table.index("Kendall's tau-b between conventions (reversed pairs of runs)")
-    assert table[at + 1].split() == NINE
-    assert len(table[at + 2 : at + 11]) == 9
+    section = table[at + 1 : table.index("Pairs of runs whose order flips: 1")]
+    # The 9 columns are cut into blocks of at most 100 characters, each repeating the names of
+    # the rows: a header line (its first cell blank) and the 9 rows in each block.
+    assert max(map(len, section)) <= 100
+    headers = [line.split() for line in section if line.startswith("   ")]
+    assert len(headers) > 1 and [name for header in headers for name in header] == NINE
+    rows = [line.split() for line in section if line.startswith("  ") and line[2] != " "]
+    assert len(rows) == 9 * len(headers)
+    cells = {name: [cell for row in rows if row[0] == name for cell in row[1:]] for name in NINE}
+    # tau-b 1/3 between exponential gain and every other convention (1 pair reversed), 1 else.
+    for a in NINE:
+        expected = ["1.00 (0)" if a == b or EXPONENTIAL not in (a, b) else "0.33 (1)" for b in NINE]
+        assert " ".join(cells[a]) == " ".join(expected)

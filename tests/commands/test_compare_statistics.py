@@ -76,7 +76,7 @@ def test_one_family_over_every_convention(capsys, files) -> None:
     assert rows[AT1, "randomization"]["p_adjusted"] == 1
     assert {(r["family"], r["family_size"]) for r in data["tests"]} == {("all", 2)}
     assert data["test_settings"]["family"] == "all"
-    text = compared(capsys, files, "--family", "all")[1]
+    text = compared(capsys, files, "--family", "all", "--full")[1]
     assert "holm over all 2 pairs and conventions, per test" in text
     assert f"{AT3}: A better (p 0.01562, adjusted 0.03125)" in text
 
@@ -87,10 +87,24 @@ def test_the_verdict_that_changes_with_the_convention(capsys, files) -> None:
     assert (change["a"], change["b"], change["test"]) == ("A", "B", "randomization")
     assert change["verdicts"][AT3]["verdict"] == "a"
     assert change["verdicts"][AT1]["verdict"] == "none"
-    text = compared(capsys, files)[1]
-    assert "Pairs whose verdict changes with the convention" in text
-    assert f"{AT3}: A better (p 0.01562, adjusted 0.01562)" in text
-    assert "holm over the 1 pairs of each convention, per test" in text
+    summary = compared(capsys, files)[1]
+    assert "holm over the 1 pairs of each convention, per test" in summary
+    rows = [line.split() for line in summary.splitlines()]
+    # The summary's table of the changes: not significant under nDCG@1, A better under nDCG@3.
+    at = rows.index(["pair", AT1, AT3])
+    assert rows[at + 1] == ["A", "vs", "B", "-", "A"]
+    # Each convention against nDCG@1: tau-b is undefined (nDCG@1 ties A and B), no pair is
+    # reversed; of the one pair, none is significant under nDCG@1 and one under nDCG@3, whose
+    # verdict so differs from nDCG@1's.
+    at = rows.index(["convention", "tau-b", "reversed", "significant", "changed"])
+    assert rows[at + 1 : at + 3] == [
+        [AT1, "n/a", "0", "of", "1", "0", "of", "1", "0"],
+        [AT3, "n/a", "0", "of", "1", "1", "of", "1", "1"],
+    ]
+    full = compared(capsys, files, "--full")[1]
+    assert "Pairs whose verdict changes with the convention" in full
+    assert f"{AT3}: A better (p 0.01562, adjusted 0.01562)" in full
+    assert "holm over the 1 pairs of each convention, per test" in full
 
 
 def test_bonferroni_none_and_a_smaller_alpha_change_the_verdicts(capsys, files) -> None:
