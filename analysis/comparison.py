@@ -24,9 +24,9 @@ from ndcgspec.engine.sweep import Sweep
 from ndcgspec.engine.table import table_format
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import held
-from ndcgspec.reference.decimals import working_precision
 from ndcgspec.reference.errors import InputError, NdcgSpecError
 from ndcgspec.reference.evaluate import Evaluation
+from ndcgspec.reference.precision import working_precision
 from ndcgspec.reference.trec_io import Source, read_qrels, read_run, run_tag
 
 CONTRIBUTIONS_SHOWN = 5

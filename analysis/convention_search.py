@@ -20,8 +20,8 @@ from tqdm import tqdm
 
 from ndcgspec.analysis.space import DEFAULT_CUTOFFS, Candidate, describe_space, search_space
 from ndcgspec.engine.sweep import Scores, Signature, Sweep, label_values
-from ndcgspec.reference.decimals import mpf_fraction
 from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.precision import mpf_fraction
 from ndcgspec.reference.trec_io import read_qrels, read_run
 from ndcgspec.suite.tolerance import published_tolerance
 

@@ -26,8 +26,8 @@ from ndcgspec.inference.paired import Paired
 from ndcgspec.inference.paired_tests import PAIRED_TESTS, Outcome
 from ndcgspec.inference.randomization import DrawnSigns
 from ndcgspec.inference.settings import TESTS, Options
-from ndcgspec.reference.decimals import decimal_string
 from ndcgspec.reference.evaluate import Evaluation
+from ndcgspec.reference.precision import decimal_string
 
 
 def query_values(evaluation: Evaluation) -> dict[str, Decimal]:

@@ -27,7 +27,8 @@ from score import ID_KINDS, write_workload
 from ndcgspec.analysis.space import DEFAULT_CUTOFFS, search_space
 from ndcgspec.commands.which import evaluate_space
 from ndcgspec.engine.sweep import Sweep, label_values
-from ndcgspec.reference import InputError, evaluate
+from ndcgspec.reference import InputError
+from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.trec_io import read_qrels, read_run
 
 

@@ -22,7 +22,8 @@ from ndcgspec.analysis.comparison import (
 )
 from ndcgspec.analysis.provenance import Provenance
 from ndcgspec.commands.significance import Significance
-from ndcgspec.reference.decimals import decimal_string, mpf_fraction, round_fraction
+from ndcgspec.reference.decimals import round_fraction
+from ndcgspec.reference.precision import decimal_string, mpf_fraction
 
 
 def output_decimal(value: mpmath.mpf) -> Decimal:

@@ -20,9 +20,11 @@ import mpmath
 from ndcgspec.commands.citation import citation
 from ndcgspec.commands.score_output import UNDEFINED
 from ndcgspec.measures.grammar import parse_measure
-from ndcgspec.reference import Config, InputError, NdcgSpecError, QueryResult, evaluate
+from ndcgspec.reference import Config, InputError, NdcgSpecError, QueryResult
 from ndcgspec.reference.config import axes, choice_axes
-from ndcgspec.reference.decimals import canonical_decimal, decimal_string
+from ndcgspec.reference.decimals import canonical_decimal
+from ndcgspec.reference.evaluate import evaluate
+from ndcgspec.reference.precision import decimal_string
 from ndcgspec.reference.trec_io import read_qrels, read_run
 from ndcgspec.spec import load_spec
 

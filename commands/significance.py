@@ -21,11 +21,7 @@ from ndcgspec.inference.monte_carlo import MONTE_CARLO_LEVEL
 from ndcgspec.inference.paired_tests import PAIRED_TESTS
 from ndcgspec.inference.randomization import EXACT_LIMIT
 from ndcgspec.inference.settings import TESTS, Options
-from ndcgspec.reference.decimals import (
-    canonical_decimal,
-    plain_digits,
-    round_fraction,
-)
+from ndcgspec.reference.decimals import canonical_decimal, plain_digits, round_fraction
 from ndcgspec.reference.evaluate import Evaluation
 
 

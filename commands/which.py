@@ -25,13 +25,9 @@ from ndcgspec.analysis.convention_search import (
 )
 from ndcgspec.analysis.space import DEFAULT_CUTOFFS
 from ndcgspec.reference.contexts import held
-from ndcgspec.reference.decimals import (
-    OUTPUT_DIGITS,
-    decimal_string,
-    parse_decimal,
-    working_precision,
-)
+from ndcgspec.reference.decimals import OUTPUT_DIGITS, parse_decimal
 from ndcgspec.reference.errors import NdcgSpecError
+from ndcgspec.reference.precision import decimal_string, working_precision
 
 SHOWN_DIGITS = 10
 

@@ -35,9 +35,10 @@ from ndcgspec.engine.result_digits import Entries, ResultDigits
 from ndcgspec.engine.route import LOG
 from ndcgspec.reference import aggregate
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.decimals import plain_digits, working_precision
+from ndcgspec.reference.decimals import plain_digits
 from ndcgspec.reference.evaluate import Evaluation
 from ndcgspec.reference.ideal import every_gain_enters
+from ndcgspec.reference.precision import working_precision
 
 
 def _scored_queries(prep: Prepared, config: Config) -> list[int]:

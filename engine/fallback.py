@@ -22,10 +22,10 @@ from ndcgspec.engine.rank import ConfigRanking
 from ndcgspec.engine.result_digits import Entries
 from ndcgspec.engine.route import LOG
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.decimals import working_precision
 from ndcgspec.reference.evaluate import query_object
 from ndcgspec.reference.ideal import every_gain_enters
 from ndcgspec.reference.inputs import Judgment, Posting
+from ndcgspec.reference.precision import working_precision
 from ndcgspec.reference.query import QueryResult, evaluate_query
 
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.decimals import decimal_string
 from ndcgspec.reference.evaluate import Evaluation, query_object, result_object
+from ndcgspec.reference.precision import decimal_string
 
 # Each query's entry of the result object (`reference.evaluate.query_object`), by query id.
 Entries = dict[str, dict[str, str | None]]

@@ -65,12 +65,13 @@ from ndcgspec.reference import ideal as ideal_axis
 from ndcgspec.reference.arithmetic import EXACT, NotRational, computing_with
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import held
-from ndcgspec.reference.decimals import plain_digits, working_precision
+from ndcgspec.reference.decimals import plain_digits
 from ndcgspec.reference.document import ScoredDocument
 from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import Evaluation, evaluate
 from ndcgspec.reference.ideal import every_gain_enters
 from ndcgspec.reference.inputs import Judgment, Posting, Qrels, Run
+from ndcgspec.reference.precision import working_precision
 from ndcgspec.reference.query import QueryResult, judged_gain
 
 T = TypeVar("T")

@@ -15,7 +15,7 @@ from typing import Any
 
 from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.reference import Config, InputError, aggregate, empty
-from ndcgspec.reference.decimals import working_precision
+from ndcgspec.reference.precision import working_precision
 from ndcgspec.suite.tolerance import Mismatch, Tolerance, compare_value, is_undefined
 
 OUTCOMES = ("pass", "fail", "error", "unsupported", "skip")

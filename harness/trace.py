@@ -7,8 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.reference import Config, NdcgSpecError, evaluate
-from ndcgspec.reference.decimals import decimal_string
+from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.reference.evaluate import evaluate
+from ndcgspec.reference.precision import decimal_string
 from ndcgspec.suite.load import LoadedCase, case_inputs
 
 TRACE_DIGITS = 10

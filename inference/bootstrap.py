@@ -27,7 +27,7 @@ import numpy as np
 
 from ndcgspec.inference.exact import Limbs, mean, scaled, sorted_rows
 from ndcgspec.reference.contexts import computing_mp
-from ndcgspec.reference.decimals import mpf_fraction
+from ndcgspec.reference.precision import mpf_fraction
 
 RESAMPLES = 2000
 CELLS_AT_ONCE = 1 << 20

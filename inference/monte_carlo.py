@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ndcgspec.reference.contexts import computing_mp
-from ndcgspec.reference.decimals import mpf_fraction
+from ndcgspec.reference.precision import mpf_fraction
 
 MONTE_CARLO_LEVEL = Fraction(99, 100)
 DPS = 30

@@ -20,7 +20,7 @@ import mpmath
 from ndcgspec.inference.monte_carlo import Estimate
 from ndcgspec.inference.randomization import ALTERNATIVES
 from ndcgspec.reference.contexts import computing_mp, holding
-from ndcgspec.reference.decimals import mpf_fraction
+from ndcgspec.reference.precision import mpf_fraction
 
 DPS = 30
 

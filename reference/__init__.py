@@ -1,11 +1,22 @@
 """The exact reference implementation of ``spec/ndcg.yaml``: one small module per axis,
-mpmath arithmetic at the spec's precision, written for clarity rather than speed."""
+mpmath arithmetic at the spec's precision, written for clarity rather than speed.
 
-from ndcgspec.reference.config import Config
-from ndcgspec.reference.errors import ConfigError, InputError, Location, NdcgSpecError
-from ndcgspec.reference.evaluate import Evaluation, evaluate
-from ndcgspec.reference.inputs import Judgment, Posting, qrels_from_labels, run_from_scores
-from ndcgspec.reference.query import QueryResult, TraceRow
+The names below are imported from their modules on first use, so that ``import
+ndcgspec.reference.errors`` (every command's error handling) or ``.config`` (``ndcgspec
+explain``) loads neither mpmath nor the evaluation. `evaluate` is imported from its module,
+``ndcgspec.reference.evaluate``, whose name the package's attribute holds once it is loaded."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ndcgspec.reference.config import Config
+    from ndcgspec.reference.errors import ConfigError, InputError, Location, NdcgSpecError
+    from ndcgspec.reference.evaluate import Evaluation
+    from ndcgspec.reference.inputs import Judgment, Posting, qrels_from_labels, run_from_scores
+    from ndcgspec.reference.query import QueryResult, TraceRow
 
 __all__ = [
     "Config",
@@ -18,7 +29,26 @@ __all__ = [
     "Posting",
     "QueryResult",
     "TraceRow",
-    "evaluate",
     "qrels_from_labels",
     "run_from_scores",
 ]
+_MODULE_OF = {
+    "Config": "config",
+    "ConfigError": "errors",
+    "InputError": "errors",
+    "Location": "errors",
+    "NdcgSpecError": "errors",
+    "Evaluation": "evaluate",
+    "Judgment": "inputs",
+    "Posting": "inputs",
+    "qrels_from_labels": "inputs",
+    "run_from_scores": "inputs",
+    "QueryResult": "query",
+    "TraceRow": "query",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODULE_OF:
+        return getattr(import_module(f"{__name__}.{_MODULE_OF[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -28,14 +28,8 @@ from mpmath.ctx_mp_python import mpnumeric
 from mpmath.libmp import finf, fnan, fninf
 
 from ndcgspec.reference.contexts import computing_iv, computing_mp
-from ndcgspec.reference.decimals import (
-    DPS,
-    MAX_DPS,
-    OUTPUT_DIGITS,
-    mpf_fraction,
-    round_fraction,
-    rounding,
-)
+from ndcgspec.reference.decimals import DPS, MAX_DPS, OUTPUT_DIGITS, round_fraction, rounding
+from ndcgspec.reference.precision import mpf_fraction
 
 #: A number of the computation: an mpf of a floating-point context (each context has its own
 #: mpf class, all of them mpnumeric), an interval of an interval context, or a Fraction of

@@ -1,20 +1,17 @@
-"""Exact decimal input (``ndcg.input.number``), the working precision and the correctly
-rounded output digits (``ndcg.precision``)."""
+"""Exact decimal input (``ndcg.input.number``) and correctly rounded decimal output digits
+(``ndcg.precision``), in the standard library's decimals and fractions alone: a configuration
+parses, and a case's numbers read, without mpmath (`reference.precision` holds what touches
+it)."""
 
 from __future__ import annotations
 
 import math
 import numbers
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from fractions import Fraction
 from functools import cache
 
-import mpmath
-
-from ndcgspec.reference.contexts import computing_mp
 from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.spec import load_spec
 
@@ -22,14 +19,6 @@ DPS: int = load_spec()["precision"]["dps"]
 MAX_DPS: int = load_spec()["precision"]["max_dps"]
 OUTPUT_DIGITS: int = load_spec()["precision"]["output_digits"]
 NUMBER: re.Pattern[str] = re.compile(load_spec()["input"]["number"]["pattern"], re.ASCII)
-
-
-@contextmanager
-def working_precision(dps: int = DPS) -> Iterator[None]:
-    """Run the enclosed arithmetic of this thread at `dps` significant digits
-    (``ndcg.precision``); other threads keep their own (`reference.contexts`)."""
-    with computing_mp().workdps(dps):
-        yield
 
 
 MAGNITUDE: int = load_spec()["limits"]["number_magnitude"]
@@ -145,14 +134,6 @@ def round_fraction(value: Fraction, digits: int = OUTPUT_DIGITS) -> Decimal:
     return round_quotient(value.numerator, value.denominator, digits)
 
 
-def mpf_fraction(value: mpmath.mpf | tuple[int, int, int, int]) -> Fraction:
-    """The binary fraction an mpf (or a raw one: sign, mantissa, exponent, bits) holds,
-    exactly."""
-    sign, man, exp, _ = value if isinstance(value, tuple) else value._mpf_
-    magnitude = Fraction(int(man)) * Fraction(2) ** int(exp)
-    return -magnitude if sign else magnitude
-
-
 def plain_digits(value: Decimal, digits: int = OUTPUT_DIGITS) -> str:
     """A decimal of at most `digits` significant digits written with exactly `digits` of
     them, without exponent; "0" for zero."""
@@ -160,18 +141,3 @@ def plain_digits(value: Decimal, digits: int = OUTPUT_DIGITS) -> str:
         return "0"
     exponent = Decimal(1).scaleb(value.adjusted() - digits + 1)
     return format(value.quantize(exponent, context=rounding(digits)), "f")
-
-
-def decimal_string(value: mpmath.mpf | Decimal | None, digits: int = OUTPUT_DIGITS) -> str | None:
-    """`value` as a plain decimal string of `digits` significant digits; None stays None.
-
-    The output rule of ``ndcg.precision``: correctly rounded, ties to even, no exponent, "0"
-    for zero.
-    """
-    if value is None:
-        return None
-    if isinstance(value, Decimal):
-        exact = Fraction(str(value))
-    else:
-        exact = mpf_fraction(value if hasattr(value, "_mpf_") else computing_mp().mpf(value))
-    return plain_digits(round_fraction(exact, digits), digits)

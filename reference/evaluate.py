@@ -9,9 +9,10 @@ import mpmath
 
 from ndcgspec.reference import aggregate
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.decimals import DPS, decimal_string, working_precision
+from ndcgspec.reference.decimals import DPS
 from ndcgspec.reference.discount import RankWeights
 from ndcgspec.reference.inputs import Qrels, Run
+from ndcgspec.reference.precision import decimal_string, working_precision
 from ndcgspec.reference.query import QueryResult, evaluate_query
 from ndcgspec.spec import load_spec
 

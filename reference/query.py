@@ -24,12 +24,12 @@ from ndcgspec.reference.arithmetic import (
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import computing_mp, held
 from ndcgspec.reference.cutoff import cut
-from ndcgspec.reference.decimals import working_precision
 from ndcgspec.reference.discount import RankWeights
 from ndcgspec.reference.document import ScoredDocument
 from ndcgspec.reference.gain import check_label, gain
 from ndcgspec.reference.ideal import IdealSources, ideal_gains
 from ndcgspec.reference.inputs import Judgment, Posting
+from ndcgspec.reference.precision import working_precision
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from ndcgspec.engine.discounts import kept_weights
 from ndcgspec.engine.memory import evaluate_inputs
 from ndcgspec.engine.scoring import score_files
 from ndcgspec.engine.sweep import Sweep
-from ndcgspec.reference import Config, InputError, evaluate
+from ndcgspec.reference import Config, InputError
+from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.inputs import Qrels, Run
 from ndcgspec.suite.folders import data_root
 from ndcgspec.suite.load import PublishedFiles, checked_file, file_inputs

@@ -10,9 +10,10 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 
-from ndcgspec.reference import Config, evaluate, qrels_from_labels, run_from_scores
+from ndcgspec.reference import Config, qrels_from_labels, run_from_scores
 from ndcgspec.reference.config import choice_ids
 from ndcgspec.reference.discount import discount
+from ndcgspec.reference.evaluate import evaluate
 
 OKABE_ITO = ("#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00", "#cc79a7", "#000000", "#f0e442")
 """Okabe and Ito's colours (2008, "Color Universal Design"), told apart by readers of every

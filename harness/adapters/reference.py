@@ -17,10 +17,11 @@ from ndcgspec.harness.adapters.base import (
     Values,
     distribution_version,
 )
-from ndcgspec.reference import Config, Judgment, NdcgSpecError, evaluate, run_from_scores
+from ndcgspec.reference import Config, Judgment, NdcgSpecError, run_from_scores
 from ndcgspec.reference.config import choice_axes
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.inputs import add_judgment
 
 

@@ -54,10 +54,10 @@ from ndcgspec.reference import (
     InputError,
     Location,
     NdcgSpecError,
-    evaluate,
     qrels_from_labels,
     run_from_scores,
 )
+from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.inputs import Judgment, Posting
 from ndcgspec.reference.trec_io import Source, read_qrels, read_run
 from ndcgspec.spark import partition, score_frames, score_paths

@@ -16,7 +16,8 @@ from install_hints import needing
 
 from ndcgspec.measures.dialects import DIALECTS
 from ndcgspec.measures.grammar import parse_measure
-from ndcgspec.reference import Config, ConfigError, evaluate
+from ndcgspec.reference import Config, ConfigError
+from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.trec_io import read_qrels, read_run
 from ndcgspec.spec import spec_file
 from ndcgspec.suite.tolerance import float_tolerance

@@ -28,7 +28,7 @@ from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
 from ndcgspec.engine.prepared import prepare
 from ndcgspec.engine.read import read_qrels_columns, read_run_columns, run_pieces
 from ndcgspec.measures.grammar import parse_measure
-from ndcgspec.reference import arithmetic, evaluate, qrels_from_labels, run_from_scores
+from ndcgspec.reference import arithmetic, qrels_from_labels, run_from_scores
 from ndcgspec.reference.arithmetic import (
     EXACT,
     Real,
@@ -39,7 +39,9 @@ from ndcgspec.reference.arithmetic import (
     number,
     numbers,
 )
-from ndcgspec.reference.decimals import mpf_fraction, plain_digits, working_precision
+from ndcgspec.reference.decimals import plain_digits
+from ndcgspec.reference.evaluate import evaluate
+from ndcgspec.reference.precision import mpf_fraction, working_precision
 from ndcgspec.reference.trec_io import opened
 
 DIGITS = 40

@@ -15,7 +15,8 @@ from typing import Any
 import mpmath
 import pytest
 
-from ndcgspec.reference import Config, evaluate, qrels_from_labels, run_from_scores
+from ndcgspec.reference import Config, qrels_from_labels, run_from_scores
+from ndcgspec.reference.evaluate import evaluate
 
 # A context of its own: mpmath's global precision is shared (every value below is MP's).
 MP = mpmath.MPContext()

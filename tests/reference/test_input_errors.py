@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from ndcgspec.reference import Config, InputError, Location, evaluate
+from ndcgspec.reference import Config, InputError, Location
+from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.trec_io import read_qrels, read_run
 from ndcgspec.suite import expect
 

@@ -23,8 +23,9 @@ from typing import Any
 import mpmath
 import pytest
 
-from ndcgspec.reference import Config, Evaluation, evaluate
+from ndcgspec.reference import Config, Evaluation
 from ndcgspec.reference.config import preset
+from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.trec_io import read_qrels, read_run
 from ndcgspec.spec import spec_file
 

@@ -22,9 +22,9 @@ from ndcgspec.engine import discounts, label_gains
 from ndcgspec.engine.memory import evaluate_inputs
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.contexts import FixedPrecision, holding
-from ndcgspec.reference.decimals import working_precision
 from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.inputs import qrels_from_labels, run_from_scores
+from ndcgspec.reference.precision import working_precision
 
 # Configurations whose discounts differ, so that every one has discounts of its own.
 DISCOUNTS = [

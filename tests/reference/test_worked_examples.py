@@ -24,10 +24,10 @@ import pytest
 from ndcgspec.reference import (
     Config,
     QueryResult,
-    evaluate,
     qrels_from_labels,
     run_from_scores,
 )
+from ndcgspec.reference.evaluate import evaluate
 
 UNIT_ROUNDOFF = 2.0**-53
 ERROR_FACTOR = 8

@@ -23,10 +23,10 @@ from ndcgspec.reference import (
     Evaluation,
     InputError,
     QueryResult,
-    evaluate,
     qrels_from_labels,
     run_from_scores,
 )
+from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.spec import load_spec
 
 DPS: int = load_spec()["precision"]["dps"]
