@@ -1,15 +1,19 @@
-"""How to cite ndcgspec: the software's authors, version and url from the installed package's
-metadata, its release year from CITATION.cff (shipped in the package)."""
+"""How to cite ndcgspec: the title, authors, version, release year and repository of
+CITATION.cff (shipped in the package), whose version and authors the tests hold to the
+package's metadata. The file's fields are kept by its digest (`ndcgspec.spec.kept`), as the
+spec's YAML is, so that ``ndcgspec explain`` imports neither PyYAML nor importlib.metadata
+(together about half of its start-up)."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from importlib import resources
-from importlib.metadata import PackageNotFoundError, metadata
 
-import yaml
+from ndcgspec.spec import kept
 
-URL_LABELS = ("homepage", "repository", "source")
+CffFields = tuple[str, list[str], str, str | None, str | None]
+"""A `Citation`'s fields as CITATION.cff gives them, in plain values that `kept` stores."""
 
 
 @dataclass(frozen=True)
@@ -23,53 +27,30 @@ class Citation:
     url: str | None
 
 
-@dataclass(frozen=True)
-class CffFields:
-    """What a citation takes from CITATION.cff, each field's fallback where the file (or the
-    field) has none."""
+def _cff_fields(text: str) -> CffFields:
+    """What a citation takes from CITATION.cff's text, each field's fallback where the file has
+    none; the release date (a date to YAML) as its year."""
+    import yaml
 
-    title: str
-    authors: tuple[str, ...]
-    version: str
-    year: str | None
-    repository: str | None
-
-
-def _cff() -> CffFields:
-    try:
-        text = resources.files("ndcgspec.commands").joinpath("CITATION.cff").read_text("utf-8")
-    except FileNotFoundError:
-        text = ""
     found = yaml.safe_load(text) or {}
     released = found.get("date-released")
-    return CffFields(
-        title=str(found.get("title", "ndcgspec")),
-        authors=tuple(a.get("name") or a.get("family-names", "") for a in found.get("authors", [])),
-        version=str(found.get("version", "unknown")),
-        year=str(released)[:4] if released else None,
-        repository=found.get("repository-code"),
+    return (
+        str(found.get("title", "ndcgspec")),
+        [a.get("name") or a.get("family-names", "") for a in found.get("authors", [])],
+        str(found.get("version", "unknown")),
+        str(released)[:4] if released else None,
+        found.get("repository-code"),
     )
 
 
 def citation() -> Citation:
-    """The citation of the installed ndcgspec; CITATION.cff fills what the metadata lacks."""
-    cff = _cff()
+    """The citation of the installed ndcgspec, from its CITATION.cff."""
     try:
-        meta = metadata("ndcgspec")
-    except PackageNotFoundError:
-        meta = None
-    authors = tuple(meta.get_all("Author") or ()) if meta else ()
-    if not authors:
-        authors = cff.authors
-    urls = {}
-    for entry in (meta.get_all("Project-URL") or []) if meta else []:
-        label, _, url = entry.partition(",")
-        urls[label.strip().lower()] = url.strip()
-    url = next((urls[k] for k in URL_LABELS if k in urls), None) or cff.repository
-    return Citation(
-        title=cff.title,
-        authors=authors or ("ndcgspec maintainers",),
-        version=meta["Version"] if meta else cff.version,
-        year=cff.year,
-        url=url,
+        text = resources.files("ndcgspec.commands").joinpath("CITATION.cff").read_text("utf-8")
+    except FileNotFoundError:
+        text = ""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    title, authors, version, year, url = kept(
+        "citation", f"CITATION-{digest}", lambda: _cff_fields(text)
     )
+    return Citation(title, tuple(authors) or ("ndcgspec maintainers",), version, year, url)

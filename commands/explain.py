@@ -13,34 +13,14 @@ import argparse
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
-
-import mpmath
 
 from ndcgspec.commands.citation import citation
-from ndcgspec.commands.score_output import UNDEFINED
 from ndcgspec.measures.grammar import parse_measure
-from ndcgspec.reference import Config, InputError, NdcgSpecError, QueryResult
-from ndcgspec.reference.config import axes, choice_axes
-from ndcgspec.reference.decimals import canonical_decimal
-from ndcgspec.reference.evaluate import evaluate
-from ndcgspec.reference.precision import decimal_string
-from ndcgspec.reference.trec_io import read_qrels, read_run
+from ndcgspec.reference.config import Config, axes, choice_axes
+from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.spec import load_spec
 
 WIDTH = 96
-TRACE_DECIMALS = 6
-TRACE_COLUMNS = (
-    "rank",
-    "docid",
-    "label",
-    "gain",
-    "discount",
-    "discounted gain",
-    "DCG",
-    "ideal gain",
-    "IDCG",
-)
 
 
 def _param_text(value: str | dict[str, str]) -> str:
@@ -204,60 +184,9 @@ def citing_details(config: Config) -> str:
     return " ".join(parts)
 
 
-def _fixed(value: mpmath.mpf | Decimal | None) -> str:
-    exact = value if isinstance(value, Decimal) else decimal_string(value)
-    return "-" if exact is None else f"{Decimal(exact):.{TRACE_DECIMALS}f}"
-
-
-def trace_lines(result: QueryResult) -> list[str]:
-    """The rank-by-rank table of one query (``QueryResult.trace``), then its exact values.
-
-    A ranked document without a label is unjudged; "-" marks the end of a list."""
-    rows = [TRACE_COLUMNS]
-    for row in result.trace:
-        if row.docid is None:
-            label = "-"
-        else:
-            label = "unjudged" if row.label is None else canonical_decimal(row.label)
-        rows.append(
-            (
-                str(row.rank),
-                row.docid or "-",
-                label,
-                _fixed(row.gain),
-                _fixed(row.discount),
-                _fixed(row.discounted_gain),
-                _fixed(row.dcg),
-                _fixed(row.ideal_gain),
-                _fixed(row.idcg),
-            )
-        )
-    widths = [max(len(r[i]) for r in rows) for i in range(len(TRACE_COLUMNS))]
-    lines = ["  ".join(cell.rjust(w) for cell, w in zip(r, widths, strict=True)) for r in rows]
-    if not result.trace:
-        lines.append("(no ranked document and no ideal document)")
-    for name, value in (("nDCG", result.ndcg), ("DCG", result.dcg), ("IDCG", result.idcg)):
-        lines.append(f"{name} = {decimal_string(value) or UNDEFINED}")
-    return lines
-
-
-def traced_query(config: Config, qid: str, qrels_path: str, run_path: str) -> QueryResult:
-    """The result of one query, with its trace; InputError when the query is not scored."""
-    qrels, run = read_qrels(qrels_path), read_run(run_path)
-    if qid not in qrels:
-        found = "is only in the run, and run queries absent from the qrels are never scored"
-        raise InputError(f"query {qid!r} {found if qid in run else 'is not in the qrels'}")
-    result = evaluate(config, {qid: qrels[qid]}, {qid: run[qid]} if qid in run else {})
-    if qid not in result.per_query:
-        raise InputError(
-            f"query {qid!r} is absent from the run, so aggregate=run does not score it"
-        )
-    return result.per_query[qid]
-
-
-def explanation(config: Config, trace: QueryResult | None, written: str | None = None) -> list[str]:
-    """Every line `explain` prints; `written`, the measure as given, heads them when it is not
-    the canonical form."""
+def explanation(config: Config, written: str | None = None) -> list[str]:
+    """Every line `explain` prints of a measure (a trace follows them); `written`, the measure
+    as given, heads them when it is not the canonical form."""
     lines = [
         *([f"written      {written}"] if written and written != config.canonical() else []),
         f"measure      {config.canonical()}",
@@ -275,8 +204,6 @@ def explanation(config: Config, trace: QueryResult | None, written: str | None =
         "BibTeX",
         bibtex_entry(config),
     ]
-    if trace is not None:
-        lines += ["", f"Trace of query {trace.qid}", *trace_lines(trace)]
     return lines
 
 
@@ -320,6 +247,13 @@ def run_explain(args: argparse.Namespace) -> int:
         print()
         print(bibtex_entry(config))
         return 0
-    trace = traced_query(config, args.query, args.qrels, args.run) if all(given) else None
-    print("\n".join(explanation(config, trace, args.measure)))
+    lines = explanation(config, args.measure)
+    if all(given):
+        # Imported for a trace only: it evaluates the query, with the reference's readers and
+        # mpmath, which explaining a measure needs none of.
+        from ndcgspec.commands.explain_trace import trace_lines, traced_query
+
+        trace = traced_query(config, args.query, args.qrels, args.run)
+        lines += ["", f"Trace of query {trace.qid}", *trace_lines(trace)]
+    print("\n".join(lines))
     return 0
