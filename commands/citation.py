@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 
 from ndcgspec.spec import kept
 
@@ -46,7 +46,7 @@ def _cff_fields(text: str) -> CffFields:
 def citation() -> Citation:
     """The citation of the installed ndcgspec, from its CITATION.cff."""
     try:
-        text = resources.files("ndcgspec.commands").joinpath("CITATION.cff").read_text("utf-8")
+        text = Path(__file__).with_name("CITATION.cff").read_text("utf-8")
     except FileNotFoundError:
         text = ""
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Subcommand:
+class Subcommand(NamedTuple):
     """Where a subcommand lives (the module whose ``register`` adds it) and its line in
     ``ndcgspec --help``, which is printed without importing the module."""
 

@@ -14,14 +14,10 @@ and is parsed again; a kept parse that cannot be read is parsed again and replac
 from __future__ import annotations
 
 import hashlib
-import json
 import marshal
 import os
-import tempfile
 from collections.abc import Callable
 from functools import cache
-from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -43,9 +39,12 @@ def cache_root() -> Path | None:
     return Path(base) / "ndcgspec"
 
 
-def spec_file(name: str) -> Traversable:
-    """The packaged file `name` of the specification, such as ``"schema/case.schema.json"``."""
-    return files(__name__).joinpath(name)
+def spec_file(name: str) -> Path:
+    """The packaged file `name` of the specification, such as ``"schema/case.schema.json"``:
+    beside this module, since ndcgspec is installed as files (a wheel or a clone, as
+    `suite.load` finds the cases), and importlib.resources would add about 10 ms to every
+    start."""
+    return Path(__file__).parent.joinpath(name)
 
 
 def kept(kind: str, key: str, compute: Callable[[], T]) -> T:
@@ -87,6 +86,9 @@ def _keep(path: Path, content: bytes) -> None:
     """Write `content` to `path` whole or not at all: a reader sees no partial file."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        # Imported only to write: a start that reads kept values needs none of it.
+        import tempfile
+
         descriptor, partial = tempfile.mkstemp(dir=path.parent, prefix=".partial-")
         try:
             with os.fdopen(descriptor, "wb") as out:
@@ -129,6 +131,8 @@ def load_comparison() -> dict[str, Any]:
 @cache
 def load_schema(name: str) -> dict[str, Any]:
     """The JSON Schema ``schema/<name>.schema.json``."""
+    import json
+
     schema: dict[str, Any] = json.loads(
         spec_file(f"schema/{name}.schema.json").read_text(encoding="utf-8")
     )
