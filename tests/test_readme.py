@@ -1,10 +1,15 @@
-"""The README and the pages of ``docs/``, held to what they say.
+"""The README, CONTRIBUTING.md and the pages of ``docs/``, held to what they say.
+
+Every command of every shell block runs as written, in a scratch folder of its page's own
+(``tests/doc_commands.py`` has the rules): it exits 0 unless its page says otherwise, and a
+prompted command prints the lines its page shows under it. A block a page does not run says why,
+and is one of those ``NOT_RUN`` lists with that reason, so that they cannot grow unseen.
 
 The adapter example and CI step of ``docs/adapters.md`` declare trec_eval's convention. Copied
-into a project of its own, the example must be judged on at least 1,500 cases and pass them all,
-through ``ndcgspec run`` and through the pytest plugin; with one deliberate bug (ties ordered by
-document id ascending instead of descending) it must fail, and only on inputs whose score
-depends on the order of tied documents.
+into a project of its own as the page runs it, the example must be judged on at least 1,500
+cases and pass them all, through ``ndcgspec run`` and through the pytest plugin; with one
+deliberate bug (ties ordered by document id ascending instead of descending) it must fail, and
+only on inputs whose score depends on the order of tied documents.
 
 Every ``ndcgspec`` command shown in a code block must parse with the command line's own parser,
 every option of a documented benchmark command must be one its script defines, every relative
@@ -14,16 +19,28 @@ example must run, and the README stays short enough to be a front door.
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 import shlex
 import subprocess
 import sys
 from collections.abc import Iterator
+from importlib.metadata import PackageNotFoundError
 from pathlib import Path
 
+import doc_commands
 import pytest
+from doc_commands import (
+    REPO_ROOT,
+    Block,
+    Command,
+    Runner,
+    absent_extra,
+    blocks_of,
+    commands,
+    matches,
+    named,
+)
 
 from ndcgspec.commands.cli import build_parser
 from ndcgspec.engine.memory import Inputs
@@ -31,7 +48,6 @@ from ndcgspec.harness.runner import load_cases
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.suite.load import LoadedCase, case_inputs
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 README = REPO_ROOT / "README.md"
 ADAPTERS = REPO_ROOT / "docs" / "adapters.md"
 GENERATED = {"conformance.md"}
@@ -50,10 +66,6 @@ DOCID_ASCENDING = "sorted(scores, key=lambda doc: (-scores[doc], doc))"
 whole_suite = pytest.mark.slow
 
 
-def named(path: Path) -> str:
-    return str(path.relative_to(REPO_ROOT))
-
-
 def fenced(language: str, after: str, document: Path = ADAPTERS) -> str:
     """The first ``language`` code block of `document` below the heading `after`."""
     text = document.read_text(encoding="utf-8")
@@ -66,54 +78,37 @@ def prose(document: Path) -> str:
     return re.sub(r"^```.*?^```", "", document.read_text(encoding="utf-8"), flags=re.S | re.M)
 
 
-def code_blocks(document: Path) -> Iterator[tuple[str, str]]:
-    """(language, text) of every code block of `document`: fenced ones with their language,
-    indented ones (four spaces after a blank line) as ``"indented"``."""
-    text = document.read_text(encoding="utf-8")
-    for match in re.finditer(r"^```(\w*)\n(.*?)^```", text, re.S | re.M):
-        yield match.group(1), match.group(2)
-    for match in re.finditer(r"(?:^|\n\n)((?: {4}.*\n?)+)", prose(document)):
-        yield "indented", "".join(line[4:] + "\n" for line in match.group(1).splitlines())
-
-
-def shell_lines(document: Path) -> Iterator[str]:
-    """The lines of `document`'s shell blocks (indented, ``sh`` or ``console``), continuation
-    lines joined."""
-    for language, block in code_blocks(document):
-        if language in ("indented", "sh", "console"):
-            yield from block.replace("\\\n", " ").splitlines()
-
-
 def commands_of(line: str, program: str) -> Iterator[list[str]]:
     """The argument lists `line` gives `program` (``ndcgspec``, ``python``): the line itself,
-    after a ``$`` prompt, or a part of it after ``&&`` or ``|``; comments and redirections
-    dropped."""
-    for part in re.split(r"&&|\|", line.removeprefix("$ ")):
+    or a part of it after ``&&`` or ``|``; comments and redirections dropped."""
+    for part in re.split(r"&&|\|", line):
         try:
-            words = shlex.split(part, comments=True)
+            words = shlex.split(re.sub(r"\d?>>?\s*\S+", "", part), comments=True)
         except ValueError:
             continue
         if words and words[0] == program:
-            yield [w for w in words[1:] if not w.startswith(">")]
+            yield words[1:]
+
+
+def shell_commands(document: Path) -> list[Command]:
+    """The commands of every shell block of `document`, run or not."""
+    return [c for block in blocks_of(document) if block.shell for c in commands(block)]
 
 
 def documented_commands(program: str) -> list[tuple[str, list[str]]]:
     return [
-        (named(document), words)
+        (command.where, words)
         for document in WRITTEN
-        for line in shell_lines(document)
-        for words in commands_of(line, program)
+        for command in shell_commands(document)
+        for words in commands_of(command.text, program)
     ]
 
 
-def ci_commands() -> Iterator[list[str]]:
-    """The documented CI step as argument lists: continuation lines joined, comments dropped,
-    and the install line left out (this checkout is installed)."""
-    script = fenced("sh", "## In a project's CI").replace("\\\n", " ")
-    for line in script.splitlines():
-        words = shlex.split(line, comments=True)
-        if words and "install" not in words:
-            yield words
+def block_under(heading: str, document: Path = ADAPTERS) -> Block:
+    """The first shell block of `document` below the heading `heading` that is run."""
+    lines = document.read_text(encoding="utf-8").splitlines()
+    below = lines.index(heading) + 1
+    return next(b for b in blocks_of(document) if b.shell and not b.not_run and b.line > below)
 
 
 def project(tmp_path: Path, source: str) -> Path:
@@ -271,29 +266,29 @@ def test_the_adapter_example_is_the_trec_eval_convention_with_correct_ties() -> 
 
 
 @whole_suite
-def test_the_documented_ci_step_passes_on_the_bundled_suite(tmp_path: Path) -> None:
-    folder = project(tmp_path, fenced("python", "# Checking an implementation"))
-    commands = list(ci_commands())
-    assert [c[:3] for c in commands] == [
+def test_the_documented_ci_step_passes_on_the_bundled_suite(pages: Runner) -> None:
+    # The step ran with its page (the test below): every command exited 0 as the page says.
+    ran = pages.run(ADAPTERS)
+    step = block_under("## In a project's CI")
+    done = [o for o in ran.outcomes if o.command.block == step]
+    assert [shlex.split(o.command.text)[:3] for o in done] == [
         ["python", "-m", "pytest"],
         ["ndcgspec", "run", "mypkg.ndcg_adapter:adapter"],
         ["ndcgspec", "report", "ndcg.jsonl"],
         ["ndcgspec", "report", "ndcg.jsonl"],
     ]
-    done = [run_in(folder, words) for words in commands]
-    for words, result in zip(commands, done, strict=True):
-        assert result.returncode == 0, (words, result.stdout[-3000:], result.stderr[-2000:])
-    passed = int(re.search(r"(\d+) passed", done[0].stdout).group(1))
-    assert passed >= MINIMUM_JUDGED and " failed" not in done[0].stdout
-    judged = report_results(folder / "ndcg.jsonl")
-    ran = [r for r in judged if r["outcome"] != "unsupported"]
-    assert len(ran) >= MINIMUM_JUDGED
-    assert {r["outcome"] for r in ran} == {"pass"}
-    assert {r["expected_source"] for r in ran} == {"stored", "computed"}
-    junit = (folder / "ndcg-junit.xml").read_text()
+    assert [o.status for o in done] == [0, 0, 0, 0], [o.output[-3000:] for o in done]
+    passed = int(re.search(r"(\d+) passed", done[0].output).group(1))
+    assert passed >= MINIMUM_JUDGED and " failed" not in done[0].output
+    judged = report_results(ran.folder / "ndcg.jsonl")
+    judged_ran = [r for r in judged if r["outcome"] != "unsupported"]
+    assert len(judged_ran) >= MINIMUM_JUDGED
+    assert {r["outcome"] for r in judged_ran} == {"pass"}
+    assert {r["expected_source"] for r in judged_ran} == {"stored", "computed"}
+    junit = (ran.folder / "ndcg-junit.xml").read_text()
     assert 'failures="0"' in junit and 'errors="0"' in junit
-    badge = json.loads((folder / "ndcg-badge.json").read_text())
-    assert badge["message"] == f"100.0% ({len(ran)}/{len(ran)})"
+    badge = json.loads((ran.folder / "ndcg-badge.json").read_text())
+    assert badge["message"] == f"100.0% ({len(judged_ran)}/{len(judged_ran)})"
 
 
 def case_of(case_id: str, cases: dict[str, LoadedCase]) -> LoadedCase:
@@ -351,80 +346,233 @@ def test_identify_names_the_one_axis_the_bug_is_on(tmp_path: Path) -> None:
     assert ties["choices"] == ["docid-asc"]
 
 
-def quick_start_runs() -> list[list[str]]:
-    """The quick start's ``ndcgspec run`` commands, as the README gives them."""
-    start = README.read_text().partition("## Quick start")[2].partition("\n## ")[0]
-    return [
-        words
-        for line in start.splitlines()
-        if line.startswith("    ")
-        for words in commands_of(line.strip(), "ndcgspec")
-        if words[0] == "run"
+# -- every command of every page, run as written ----------------------------------------------
+
+NOT_RUN: dict[tuple[str, str], str] = {
+    ("README.md", "pip install ."): (
+        "it installs into the environment the tests run in; .ci/user-install builds the wheel "
+        "and installs it in a fresh venv"
+    ),
+    ("README.md", "pip install -e '.[test]' && pytest"): (
+        "it installs into the environment the tests run in, and runs the tests, this one "
+        "among them; .ci/user-install runs it in a fresh venv"
+    ),
+    ("README.md", "ndcgspec identify mypkg.ndcg_adapter:adapter"): (
+        "mypkg.ndcg_adapter is the reader's own adapter; docs/adapters.md defines one and "
+        "runs these commands on it"
+    ),
+    (
+        "README.md",
+        "python -m pytest -p no:cacheprovider --ndcgspec-adapter=mypkg.ndcg_adapter:adapter "
+        "--ndcgspec-preset trec_eval",
+    ): (
+        "mypkg.ndcg_adapter is the reader's own adapter; docs/adapters.md defines one and "
+        "runs this step on it"
+    ),
+    ("CONTRIBUTING.md", "pip install -e '.[test]' && pytest"): (
+        "it installs into the environment the tests run in, and runs the tests, this one "
+        "among them; .ci/user-install runs it in a fresh venv"
+    ),
+    ("CONTRIBUTING.md", "pip install -e '.[test,peers,tables,spark]' -c .ci/peer-versions.txt"): (
+        "it installs into the environment the tests run in, and runs a folder of the tests; "
+        ".ci/run installs the same pins"
+    ),
+    ("CONTRIBUTING.md", "ndcgspec cases generate"): (
+        "it writes the checkout's case files; tests/suite/test_cases_suite.py regenerates "
+        "them and runs the check"
+    ),
+    ("CONTRIBUTING.md", "ndcgspec matrix --out docs -j 2"): (
+        "it runs every peer library for minutes and writes the checkout's docs/; CI "
+        "regenerates the page and compares it"
+    ),
+    ("docs/adapters.md", "python -m pip install ci/ndcgspec-*.whl pytest"): (
+        "it installs into the environment the tests run in, which holds ndcgspec and pytest"
+    ),
+    ("docs/performance.md", "python benchmarks/shapes.py --queries 5000 --rounds 3"): (
+        "it times minutes of work against trec_eval's C program and prints timings; "
+        "tests/test_benchmarks.py runs it on two tiny workloads"
+    ),
+    ("docs/performance.md", "python benchmarks/startup.py --rounds 15"): (
+        "it times 15 rounds of each start-up and prints timings; tests/test_benchmarks.py runs "
+        "it on two commands for two rounds"
+    ),
+    ("docs/performance.md", "cd benchmarks && python waits.py --rounds 5"): (
+        "it times minutes of work over the DL19 runs against trec_eval's C program and prints "
+        "timings"
+    ),
+    (
+        "docs/performance.md",
+        "python benchmarks/score.py --sizes 500 5000 50000 --ids msmarco --rounds 3 "
+        "--peers-up-to 5000 --ranx-up-to 0",
+    ): (
+        "it times minutes of work on run files of up to 2.5 GiB against trec_eval's C program "
+        "and pytrec_eval, and prints timings"
+    ),
+    (
+        "docs/performance.md",
+        "python benchmarks/score.py --sizes 5000 --ids short msmarco --rounds 3 --ranx-up-to "
+        "0 --no-dl19 --no-digits",
+    ): (
+        "it times minutes of work against trec_eval's C program and pytrec_eval, and prints timings"
+    ),
+    ("docs/performance.md", "pip install -e '.[bench]'"): (
+        "it installs into the environment the tests run in, and times minutes of work against "
+        "the peers"
+    ),
+    (
+        "docs/performance.md",
+        "python benchmarks/which.py --queries 50 --documents 1000 --sample 20",
+    ): (
+        "it times minutes of work (which, and the plain reference on a sample) and prints "
+        "timings; tests/test_benchmarks.py runs it on a tiny workload"
+    ),
+    (
+        "docs/spark.md",
+        "ndcgspec score --engine spark --master spark://host:7077 hdfs:///ndcg/qrels.parquet "
+        "hdfs:///ndcg/run.parquet -m trec_eval@10 --format json",
+    ): ("it needs a Spark cluster and its storage"),
+    ("docs/spark.md", "python benchmarks/spark.py --queries 50000 --rounds 1"): (
+        "it times minutes of work on Spark and on one machine, and prints timings"
+    ),
+    (
+        "docs/usage.md",
+        "NDCGSPEC_SHARED=/path/to/shared pytest tests/commands/test_trec_eval_cli.py",
+    ): "it runs a test module of the checkout, which the tests run themselves",
+}
+"""The shell blocks a page marks ``<!-- not run: REASON -->``, by page and first command, with
+the reason the page gives: each one is a command no test runs as written."""
+
+
+def first_command(block: Block) -> str:
+    return re.sub(r"\s+#.*$", "", commands(block)[0].text)
+
+
+def not_run_blocks() -> dict[tuple[str, str], str]:
+    return {
+        (named(block.page), first_command(block)): block.not_run
+        for document in WRITTEN
+        for block in blocks_of(document)
+        if block.not_run is not None
+    }
+
+
+def run_pages() -> list[Path]:
+    """The pages with a shell block to run."""
+    return [p for p in WRITTEN if any(b.shell and b.not_run is None for b in blocks_of(p))]
+
+
+def test_the_blocks_not_run_are_the_listed_ones_each_with_its_reason() -> None:
+    assert not_run_blocks() == NOT_RUN
+
+
+def test_every_shell_block_of_a_page_parses_into_commands() -> None:
+    # commands() refuses a prompted block with a line before its first prompt; a block of
+    # comments alone would be a shell block that runs nothing.
+    for document in WRITTEN:
+        for block in blocks_of(document):
+            if block.shell:
+                assert commands(block), block.where
+
+
+def test_an_elision_stands_for_any_lines_alone_and_for_any_text_inside_a_line() -> None:
+    printed = "a 1\nb 2\nc 3\n\n"
+    assert matches(["a 1", "b 2", "c 3"], printed)
+    assert matches(["a 1", "…", "c 3  "], printed)
+    assert matches(["a …", "…"], printed)
+    assert matches(["…", "a 1", "b 2", "c 3", "…"], printed)
+    assert not matches(["a 1", "c 3"], printed)
+    assert not matches(["a 1", "b 2"], printed)
+    assert not matches(["a 1", "b …", "c 4"], printed)
+    assert not matches(["a …"], printed)
+
+
+def test_a_page_says_a_commands_exit_status_output_and_the_files_it_is_given(
+    tmp_path: Path,
+) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "Text.\n\n"
+        "<!-- file: data/a.txt -->\n```text\nx 1\n```\n\n"
+        "<!-- not run: an example -->\n\n    pip install .\n\n"
+        "Then:\n\n"
+        "    D=data\n    cat $D/a.txt \\\n        data/a.txt   # twice\n\n"
+        "<!-- without: sqlite3 -->\n\n"
+        "    $ wc -l data/a.txt\n    1 data/a.txt\n\n"
+        "    $ python -c 'import sqlite3'   # exits 1\n    …\n    ModuleNotFoundError: …\n"
+    )
+    blocks = list(blocks_of(page))
+    assert [(b.line, b.language, b.marker) for b in blocks] == [
+        (5, "text", ("file", "data/a.txt")),
+        (10, "indented", ("not run", "an example")),
+        (14, "indented", None),
+        (20, "indented", ("without", "sqlite3")),
     ]
+    assert [b.shell for b in blocks] == [False, True, True, True]
+    cat = commands(blocks[2])
+    assert [(c.line, c.text, c.setting, c.shown, c.status) for c in cat] == [
+        (15, "cat $D/a.txt data/a.txt   # twice", ("D=data",), None, 0)
+    ]
+    counted, blocked = commands(blocks[3])
+    assert (counted.text, counted.shown, counted.output_lines) == (
+        "wc -l data/a.txt",
+        ("1 data/a.txt",),
+        (21, 22),
+    )
+    assert (blocked.shown, blocked.status) == (("…", "ModuleNotFoundError: …"), 1)
+    ran = Runner(tmp_path / "scratch", None).run_blocks(page, blocks)
+    assert [(o.status, o.problems()) for o in ran.outcomes] == [(0, []), (0, []), (1, [])]
+    assert [o.output for o in ran.outcomes[:2]] == ["x 1\nx 1\n", "1 data/a.txt\n"]
+    # The module is there, but not for the block's commands.
+    assert ran.outcomes[2].output.endswith("ModuleNotFoundError: No module named 'sqlite3'\n")
+
+
+@pytest.fixture(scope="session")
+def pages(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Runner:
+    """The pages' commands, each page run once in the session, in a scratch folder of its
+    own."""
+    return Runner(tmp_path_factory.mktemp("pages"), shared_data.parent)
+
+
+def test_the_quick_start_prints_what_the_readme_shows_and_the_values_its_prose_names(
+    tmp_path: Path,
+) -> None:
+    start = block_under("## Quick start", README)
+    ran = Runner(tmp_path, None).run_blocks(README, [start])
+    assert ran.problems() == []
+    [score] = [o.command for o in ran.outcomes]
+    said = re.search(r"The two differ \((0\.\d+) and (0\.\d+)\)", prose(README))
+    values = [line.split("\t") for line in score.shown or ()]
+    assert said is not None
+    assert [f"{float(v[-1]):.3f}" for v in values if len(v) == 3] == list(said.groups())
+    # The note on stderr the prose promises: q3 is missing from the run.
+    assert any("'q3'" in line and "aggregate=qrels scores them 0" in line for line in score.shown)
 
 
 @pytest.mark.slow
-def test_the_quick_start_runs_pass_as_written(tmp_path: Path) -> None:
-    # Each built-in adapter passes its own convention: sklearn's refusal of a one-document
-    # query is its preset's declared departure, shown apart and no failure of the run.
-    runs = quick_start_runs()
-    assert [words[:2] for words in runs] == [["run", "reference"], ["run", "sklearn"]]
-    pytest.importorskip("sklearn", reason="scikit-learn (ndcgspec's extra sklearn) is absent")
-    for words in runs:
-        done = run_in(REPO_ROOT, ["ndcgspec", *words])
-        assert done.returncode == 0, (words, done.stdout[-3000:], done.stderr[-2000:])
-    assert "declared departures, which fail the run only under --strict:" in done.stdout
-    strict = run_in(REPO_ROOT, ["ndcgspec", *runs[-1], "--strict"])
-    assert strict.returncode == 1, strict.stdout[-2000:]
-
-
-# -- what the pages say the commands print ----------------------------------------------------
-
-
-def test_the_quick_start_score_prints_the_values_its_prose_names() -> None:
-    start = README.read_text().partition("## Quick start")[2]
-    [words] = [w for line in start.splitlines()[:6] for w in commands_of(line, "ndcgspec")]
-    said = re.search(r"The two differ \((0\.\d+) and (0\.\d+)\)", start)
-    assert words[0] == "score" and said is not None
-    done = run_in(REPO_ROOT, ["ndcgspec", *words])
-    assert done.returncode == 0, done.stderr
-    printed = [f"{float(line.split()[-1]):.3f}" for line in done.stdout.splitlines()]
-    assert printed == list(said.groups())
-    # The note on stderr the prose promises: q3 is missing from the run.
-    assert "'q3'" in done.stderr and "aggregate=qrels scores them 0" in done.stderr
-
-
-def prompted_blocks(document: Path) -> Iterator[tuple[list[str], list[str]]]:
-    """Each ``$ ndcgspec ...`` command of `document`'s indented and ``console`` blocks (a
-    ``console`` block holds blank lines, as a command prints them), its continuation lines
-    joined, with the lines the page shows it printing (up to the next prompt or the end of the
-    block)."""
-    for language, block in code_blocks(document):
-        if language not in ("indented", "console"):
-            continue
-        lines = block.replace("\\\n", " ").splitlines()
-        for at, line in enumerate(lines):
-            if line.startswith("$ ndcgspec "):
-                shown = list(itertools.takewhile(lambda s: not s.startswith("$ "), lines[at + 1 :]))
-                yield shlex.split(line.removeprefix("$ "))[1:], shown
-
-
-@whole_suite
-def test_each_prompted_command_prints_what_its_page_shows(
-    shared_data: Path, tmp_path: Path
+@pytest.mark.parametrize("page", run_pages(), ids=named)
+def test_every_command_of_the_page_exits_and_prints_as_the_page_says(
+    page: Path, pages: Runner
 ) -> None:
-    # The files a prompt names are the shared data's, found by name; a shown line that elides
-    # (… or ...) is left out, every other must be a line of the output as printed.
-    found = {p.name: p for p in shared_data.rglob("*") if p.is_file()}
-    checked = 0
-    for document in WRITTEN:
-        for words, shown in prompted_blocks(document):
-            for word in words:
-                if word in found and not (tmp_path / word).exists():
-                    (tmp_path / word).symlink_to(found[word])
-            done = run_in(tmp_path, ["ndcgspec", *words])
-            printed = done.stdout.splitlines()
-            missing = [s for s in shown if "…" not in s and "..." not in s and s not in printed]
-            assert not missing, (named(document), words, missing, done.stdout[-2000:])
-            checked += 1
-    assert checked >= 1
+    ran = pages.run(page)
+    problems = ran.problems()
+    assert not problems, "\n".join(problems)
+    skipped = [f"{o.command.where}: {o.skipped}" for o in ran.outcomes if o.skipped]
+    if skipped:
+        pytest.skip("; ".join(skipped))
+
+
+def test_a_command_failing_for_want_of_an_extra_is_skipped_naming_what_is_absent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    said = "ndcgspec: error: no sklearn: pip install scikit-learn (ndcgspec's extra sklearn)"
+
+    def installed_but_scikit_learn(distribution: str) -> str:
+        if distribution == "scikit-learn":
+            raise PackageNotFoundError(distribution)
+        return "1.0"
+
+    monkeypatch.setattr(doc_commands, "version", installed_but_scikit_learn)
+    assert absent_extra(said) == "scikit-learn is not installed (ndcgspec's extra sklearn)"
+    assert absent_extra("ndcgspec: error: qrels.txt: cannot read") == ""
+    monkeypatch.setattr(doc_commands, "version", lambda distribution: "1.0")
+    assert absent_extra(said) == ""

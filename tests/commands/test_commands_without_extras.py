@@ -15,22 +15,13 @@ from importlib.metadata import PackageNotFoundError, packages_distributions, req
 from pathlib import Path
 
 import pytest
+from doc_commands import BLOCKER
 from install_hints import EXTRAS, PROJECT, names_extras
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from ndcgspec.commands.subcommands import COMMANDS
 from ndcgspec.harness.registry import PEER_ADAPTERS
-
-# Run at the start of every Python process of the command (PYTHONPATH reaches the workers too).
-BLOCKER = """import importlib.abc, sys
-BLOCKED = {blocked!r}
-class Blocked(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name.partition(".")[0] in BLOCKED:
-            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
-sys.meta_path.insert(0, Blocked())
-"""
 
 
 def optional_distributions() -> set[str]:
@@ -68,7 +59,8 @@ def blocked_modules() -> set[str]:
 
 @pytest.fixture(scope="module")
 def plain_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """The environment of a plain install: the blocker as ``sitecustomize``."""
+    """The environment of a plain install: the blocker as ``sitecustomize``, run at the start of
+    every Python process of the command (PYTHONPATH reaches the workers too)."""
     folder = tmp_path_factory.mktemp("plain")
     (folder / "sitecustomize.py").write_text(BLOCKER.format(blocked=sorted(blocked_modules())))
     path = os.pathsep.join(p for p in (str(folder), os.environ.get("PYTHONPATH")) if p)
