@@ -434,7 +434,7 @@ def compared_answer(probe: ProbeInput, config: Config) -> Any:
     return {q: v["ndcg"] for q, v in found["per_query"].items()}, found["aggregate"]
 
 
-def _per_query_values(probe: ProbeInput, config: Config) -> dict[str, str | None] | None:
+def _per_query_values(probe: ProbeInput, config: Config) -> dict[str, Any] | None:
     """Each query's nDCG, the mean aside; None for a rejection."""
     found = expected_of(probe, config)
     if "error" in found:
