@@ -18,7 +18,7 @@ from xml.etree import ElementTree
 
 from ndcgspec.harness.diagnosis import diagnosis_headline, diagnosis_lines, diagnosis_rows
 from ndcgspec.harness.outcome import OUTCOMES
-from ndcgspec.harness.report import RAN, Report, Tally, tally
+from ndcgspec.harness.report import DEPARTED, RAN, Report, Tally, tally
 from ndcgspec.reference.config import choice_axes, choice_ids
 from ndcgspec.suite.result import CaseResult, DeclaredDeparture
 
@@ -89,9 +89,16 @@ def _headline(tallied: Tally) -> str:
     )
 
 
+def axis_columns(tallied: Tally) -> list[str]:
+    """The by-axis table's header: a column per outcome, then the declared departures when any
+    case departed as its preset declares (counted there, not among the fails and errors)."""
+    return ["axis choice", *OUTCOMES, *([DEPARTED] if tallied.departed else [])]
+
+
 def axis_rows(tallied: Tally) -> list[list[str]]:
-    """The by-axis table: a row per axis choice on which some case ran (pass, fail or error),
-    a column per outcome; axes and choices in the spec's order, cutoffs by value, none first."""
+    """The by-axis table: a row per axis choice on which some case ran (pass, fail or error,
+    or a declared departure), a column per `axis_columns`; axes and choices in the spec's
+    order, cutoffs by value, none first."""
     order = {a["id"]: (i, choice_ids(a["id"])) for i, a in enumerate(choice_axes())}
     cutoff_place = len(order)
 
@@ -102,11 +109,12 @@ def axis_rows(tallied: Tally) -> list[list[str]]:
         index, choices = order[axis_id]
         return (index, choices.index(choice) if choice in choices else len(choices), 0)
 
+    columns = axis_columns(tallied)[1:]
     rows = []
     for key in sorted(tallied.by_choice, key=place):
         counts = tallied.by_choice[key]
-        if any(counts[o] for o in RAN):
-            rows.append([f"{key[0]}={key[1]}", *(str(counts[o]) for o in OUTCOMES)])
+        if any(counts[o] for o in (*RAN, DEPARTED)):
+            rows.append([f"{key[0]}={key[1]}", *(str(counts[o]) for o in columns)])
     return rows
 
 
@@ -164,7 +172,7 @@ def render_text(report: Report) -> str:
     lines += [*reasons, ""] if reasons else []
     diagnosis = diagnosis_lines(report.footer)
     lines += [*diagnosis, ""] if diagnosis else []
-    lines += _aligned(["axis choice", *OUTCOMES], axis_rows(tallied))
+    lines += _aligned(axis_columns(tallied), axis_rows(tallied))
     problems = _problems(report)
     failing = [r for r in problems if not r.declared_departure]
     declared = [r for r in problems if r.declared_departure]
@@ -201,7 +209,7 @@ def render_markdown(report: Report) -> str:
             ["failing cases", "cause", "example"], diagnosis_rows(report.footer)
         )
         lines.append("")
-    lines += _markdown_table(["axis choice", *OUTCOMES], axis_rows(tallied))
+    lines += _markdown_table(axis_columns(tallied), axis_rows(tallied))
     problems = _problems(report)
     if problems:
         lines += ["", "### Failing cases", ""]
@@ -234,7 +242,7 @@ def render_html(report: Report) -> str:
     if headline:
         parts.append(f"<h2>{esc(headline)}</h2>")
         parts.append(table(["failing cases", "cause", "example"], diagnosis_rows(report.footer)))
-    parts.append(table(["axis choice", *OUTCOMES], axis_rows(tallied)))
+    parts.append(table(axis_columns(tallied), axis_rows(tallied)))
     problems = _problems(report)
     if problems:
         rows = [[r.outcome, r.id, r.message or ""] for r in problems]

@@ -32,6 +32,9 @@ from ndcgspec.suite.result import CaseResult
 
 REPORT_FORMAT = 1
 RAN = ("pass", "fail", "error")
+DEPARTED = "declared departures"
+"""The column of the by-axis counts that holds the fails and errors a preset declares, kept out
+of the fail and error columns as the headline keeps them out of its counts."""
 """The outcomes the adapter decided: the cases that ran."""
 PARTIAL_SUFFIX = ".partial"
 
@@ -176,6 +179,8 @@ class Tally:
 
     counts: Counter[str] = field(default_factory=Counter)
     by_choice: dict[tuple[str, str], Counter[str]] = field(default_factory=dict)
+    """Per axis choice, the count of each outcome, declared departures counted under
+    `DEPARTED` instead of their outcome."""
     sources: Counter[str] = field(default_factory=Counter)
     """The cases that ran, by where their expected values came from: stored in the suite or
     computed by the reference at run time."""
@@ -255,7 +260,8 @@ def tally(results: Iterable[CaseResult]) -> Tally:
             if axis_id in result.config:
                 value = result.config[axis_id]
                 key = (axis_id, "none" if value is None else str(value))
-                out.by_choice.setdefault(key, Counter())[result.outcome] += 1
+                counted = DEPARTED if result.declared_departure is not None else result.outcome
+                out.by_choice.setdefault(key, Counter())[counted] += 1
     return out
 
 

@@ -110,6 +110,31 @@ def test_the_headline_and_badge_count_declared_departures_apart_as_the_page_does
     assert tally(report.results).to_json()["conformance_percent"] == 66.67
 
 
+def test_the_by_axis_table_counts_declared_departures_in_a_column_of_their_own():
+    # The departure and the undeclared failure share aggregate=run, the pass is the default's
+    # aggregate=qrels: that row reads 0 pass, 1 fail and 1 declared departure, not 2 fails.
+    declared = replace(record("fail", REFUSAL), declared_departure=REFUSES)
+    failing = replace(record("fail", "q1: expected 1, got 0.5"), id="other/case")
+    passed = replace(PASSED, config=Config.default().to_mapping())
+    lines = render_text(Report(HEADER, [declared, failing, passed], None, Path("-"))).splitlines()
+    header = next(line for line in lines if line.startswith("axis choice"))
+    assert header.split() == [
+        *("axis", "choice", "pass", "fail", "error", "unsupported", "skip"),
+        *("declared", "departures"),
+    ]
+    assert next(line for line in lines if line.startswith("aggregate=run ")).split() == [
+        *("aggregate=run", "0", "1", "0", "0", "0", "1"),
+    ]
+    assert next(line for line in lines if line.startswith("aggregate=qrels ")).split() == [
+        *("aggregate=qrels", "1", "0", "0", "0", "0", "0"),
+    ]
+
+
+def test_a_run_without_declared_departures_has_no_column_for_them():
+    lines = render_text(Report(HEADER, [PASSED], None, Path("-"))).splitlines()
+    assert "declared departures" not in next(line for line in lines if "axis choice" in line)
+
+
 def test_a_run_of_declared_departures_alone_says_so():
     declared = replace(record("fail", REFUSAL), declared_departure=REFUSES)
     headline = headline_of(Report(HEADER, [declared], None, Path("-")))
