@@ -126,6 +126,6 @@ def _parsed_measure(text: str) -> Config:
     try:
         if head.lower() == MEASURE_NAME.lower():
             return Config.from_mapping(values)
-        return Config.from_mapping(preset(head).get("config", {})).replace(**values)
+        return Config.from_mapping(preset(head).config).replace(**values)
     except ConfigError as error:
         raise ConfigError(f"measure {shown(text)}: {error}") from None

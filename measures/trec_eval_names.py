@@ -198,7 +198,7 @@ def parse_trec_measure(text: str) -> TrecMeasure:
 
 
 def _preset_config(preset_id: str) -> Config:
-    return Config.from_mapping(preset(preset_id).get("config", {}))
+    return Config.from_mapping(preset(preset_id).config)
 
 
 def trec_eval_config(complete: bool = False, judged_only: bool = False) -> Config:

@@ -19,7 +19,10 @@ import os
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from ndcgspec.spec.presets import Presets
 
 # What `kept` keeps: the plain values marshal writes.
 T = TypeVar("T", bound="dict[Any, Any] | list[Any] | tuple[Any, ...] | str | bytes | float | None")
@@ -66,8 +69,9 @@ def kept(kind: str, key: str, compute: Callable[[], T]) -> T:
     return value
 
 
-def _load_yaml(name: str) -> dict[str, Any]:
-    """The parsed YAML file `name`: the kept parse of its bytes, or parsed and kept."""
+def load_yaml(name: str) -> dict[str, Any]:
+    """The parsed YAML file `name`, as its JSON Schema validates it: the kept parse of its
+    bytes, or parsed and kept."""
     data = spec_file(name).read_bytes()
     key = f"{Path(name).stem}-{hashlib.sha256(data).hexdigest()}"
     return kept("spec", key, lambda: _parsed_yaml(data))
@@ -105,27 +109,59 @@ def _keep(path: Path, content: bytes) -> None:
 @cache
 def load_spec() -> dict[str, Any]:
     """The parsed ``ndcg.yaml``: axes, choices, parameters, defaults and anchors."""
-    return _load_yaml("ndcg.yaml")
+    return load_yaml("ndcg.yaml")
 
 
 @cache
-def load_presets() -> dict[str, Any]:
-    """The parsed ``presets.yaml``: named configurations with their evidence."""
-    return _load_yaml("presets.yaml")
+def load_presets() -> Presets:
+    """``presets.yaml`` as records: named configurations with their evidence."""
+    # Imported here: a start that reads no preset needs none of it.
+    from ndcgspec.spec.presets import Condition, Departure, Preset, Presets, Source
+
+    parsed = load_yaml("presets.yaml")
+    return Presets(
+        version=parsed["presets_version"],
+        conditions=tuple(Condition(c["id"], c["text"]) for c in parsed.get("conditions", [])),
+        presets=tuple(
+            Preset(
+                id=p["id"],
+                aliases=tuple(p.get("aliases", [])),
+                title=p["title"],
+                description=p["description"],
+                config=p["config"],
+                sources=tuple(
+                    Source(s["kind"], s["ref"], s["evidence"], s.get("url")) for s in p["sources"]
+                ),
+                unverified=tuple(p.get("unverified", [])),
+                adapter=p.get("adapter"),
+                departures=tuple(
+                    Departure(
+                        outcome=d["outcome"],
+                        behaviour=d["behaviour"],
+                        cases=tuple(d["cases"]),
+                        when=d.get("when"),
+                        model=d.get("model"),
+                    )
+                    for d in p.get("departures", [])
+                ),
+            )
+            for p in parsed["presets"]
+        ),
+    )
 
 
 @cache
 def load_grammar() -> dict[str, Any]:
     """The parsed ``grammar.yaml``: the measure language, its tokens and the other tools'
     dialects (``ndcg.grammar``)."""
-    return _load_yaml("grammar.yaml")
+    return load_yaml("grammar.yaml")
 
 
 @cache
 def load_comparison() -> dict[str, Any]:
     """The parsed ``comparison.yaml``: how an adapter's number is compared with a golden
     value (``ndcg.comparison``)."""
-    return _load_yaml("comparison.yaml")
+    return load_yaml("comparison.yaml")
 
 
 @cache

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ndcgspec.reference.config import choice_axes, presets, since
+from ndcgspec.spec.presets import Preset
 from ndcgspec.suite.case import Row, case_file, cite, computed_case
 from ndcgspec.suite.targets import preset_target
 
@@ -86,9 +87,9 @@ def added_in(config: Mapping[str, Any]) -> tuple[int, ...]:
     return max(since(entry["id"], config[entry["id"]]) for entry in choice_axes())
 
 
-def preset_file(entry: Mapping[str, Any], inputs: Sequence[PresetInput]) -> dict[str, Any]:
+def preset_file(entry: Preset, inputs: Sequence[PresetInput]) -> dict[str, Any]:
     """The case file of one preset over `inputs`."""
-    preset_id = entry["id"]
+    preset_id = entry.id
     target = preset_target(preset_id)
     source = {"kind": "spec", "ref": f"spec/presets.yaml#{preset_id}"}
     cases = [
@@ -107,7 +108,7 @@ def preset_file(entry: Mapping[str, Any], inputs: Sequence[PresetInput]) -> dict
     ]
     return case_file(
         f"presets/{preset_id}",
-        f"The bundled inputs under the preset {preset_id}: {entry['title']}.",
+        f"The bundled inputs under the preset {preset_id}: {entry.title}.",
         ORIGIN,
         SOURCE,
         cases,

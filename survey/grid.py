@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ndcgspec.reference.config import choice_axes, choice_ids
-from ndcgspec.reference.preset_departures import Departure
+from ndcgspec.spec.presets import Departure
 from ndcgspec.survey.identification import (
     MET,
     NONE,

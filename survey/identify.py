@@ -97,7 +97,7 @@ def closest_preset(
     unmatched = {f.axis for f in findings if f.status == NONE}
     ranked: list[tuple[int, str, dict[str, list[str]]]] = []
     for entry in presets():
-        theirs = Config.from_mapping(entry.get("config", {}))
+        theirs = Config.from_mapping(entry.config)
         differences = {
             a["id"]: [
                 f"preset: {theirs.choice(a['id'])}",
@@ -107,7 +107,7 @@ def closest_preset(
             if (a["id"] in observable and theirs.choice(a["id"]) != configuration.choice(a["id"]))
             or a["id"] in unmatched
         }
-        ranked.append((len(differences), entry["id"], differences))
+        ranked.append((len(differences), entry.id, differences))
     fewest = min(count for count, _, _ in ranked)
     best = [item for item in ranked if item[0] == fewest]
     return ", ".join(name for _, name, _ in best), best[0][2]

@@ -11,7 +11,7 @@ from install_hints import needing
 
 from ndcgspec.harness.registry import PEER_ADAPTERS
 from ndcgspec.reference import Config
-from ndcgspec.reference.preset_departures import Departure
+from ndcgspec.spec.presets import Departure
 from ndcgspec.survey import page_html
 from ndcgspec.survey.grid import Cell, sharp_edges
 from ndcgspec.survey.identification import (
