@@ -20,11 +20,11 @@ from ndcgspec.reference.config import Config, key_names, preset
 from ndcgspec.reference.errors import ConfigError
 from ndcgspec.spec import load_grammar
 
-_DIALECT = load_grammar()["dialects"]["ir_measures"]
+_DIALECT = load_grammar().ir_measures
 #: ir_measures' names of nDCG, its parameters and their values (``spec/grammar.yaml``).
-NAMES: tuple[str, ...] = tuple(_DIALECT["names"])
-KEYS: tuple[str, ...] = tuple(_DIALECT["parameters"])
-DCG_CHOICES: tuple[str, ...] = tuple(_DIALECT["dcg"])
+NAMES: tuple[str, ...] = _DIALECT.names
+KEYS: tuple[str, ...] = _DIALECT.parameters
+DCG_CHOICES: tuple[str, ...] = _DIALECT.dcg
 #: The parameters the canonical grammar lacks (it has `cutoff`): a string using one is
 #: ir_measures' (``ndcg.grammar`` rules).
 ONLY_IR_MEASURES: frozenset[str] = frozenset(KEYS) - set(key_names())

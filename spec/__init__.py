@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from ndcgspec.spec.comparison import FloatRule
+    from ndcgspec.spec.grammar import Grammar
     from ndcgspec.spec.presets import Presets
 
 # What `kept` keeps: the plain values marshal writes.
@@ -151,17 +153,45 @@ def load_presets() -> Presets:
 
 
 @cache
-def load_grammar() -> dict[str, Any]:
-    """The parsed ``grammar.yaml``: the measure language, its tokens and the other tools'
-    dialects (``ndcg.grammar``)."""
-    return load_yaml("grammar.yaml")
+def load_grammar() -> Grammar:
+    """What ndcgspec reads of ``grammar.yaml`` as records: the measure language's tokens and
+    the other tools' dialects (``ndcg.grammar``)."""
+    from ndcgspec.spec.grammar import Grammar, IrMeasuresNames, Tokens, TrecEvalNames
+
+    parsed = load_yaml("grammar.yaml")
+    trec_eval, ir_measures = parsed["dialects"]["trec_eval"], parsed["dialects"]["ir_measures"]
+    return Grammar(
+        tokens=Tokens(parsed["tokens"]["atom"], parsed["tokens"]["punctuation"]),
+        dialects=tuple(parsed["dialects"]),
+        trec_eval=TrecEvalNames(
+            measures=tuple(trec_eval["measures"]),
+            gain_measures=tuple(trec_eval["gain_measures"]),
+            info_measures=tuple(trec_eval["info_measures"]),
+            nicknames=tuple(trec_eval["nicknames"]),
+            default_cutoffs=tuple(trec_eval["default_cutoffs"]),
+        ),
+        ir_measures=IrMeasuresNames(
+            names=tuple(ir_measures["names"]),
+            parameters=tuple(ir_measures["parameters"]),
+            dcg=tuple(ir_measures["dcg"]),
+        ),
+    )
 
 
 @cache
-def load_comparison() -> dict[str, Any]:
-    """The parsed ``comparison.yaml``: how an adapter's number is compared with a golden
-    value (``ndcg.comparison``)."""
-    return load_yaml("comparison.yaml")
+def load_comparison() -> FloatRule:
+    """The float rule of ``comparison.yaml`` as a record: how an adapter's number is compared
+    with a golden value (``ndcg.comparison.float``)."""
+    from ndcgspec.spec.comparison import BinaryFormat, FloatRule
+
+    rule = load_yaml("comparison.yaml")["float_rule"]
+    return FloatRule(
+        c=int(rule["c"]),
+        float_widths={
+            int(width): BinaryFormat(int(f["significand_bits"]), int(f["min_exponent"]))
+            for width, f in rule["float_widths"].items()
+        },
+    )
 
 
 @cache
