@@ -1,9 +1,12 @@
 """The nDCG specification as data: `ndcg.yaml`, `presets.yaml`, `grammar.yaml`,
 `comparison.yaml` and the JSON Schemas.
 
-This package holds no logic beyond locating and parsing those files; everything else in
-ndcgspec reads the specification through `load_spec` (anchor ``ndcg``), `load_presets`,
-`load_grammar` (``ndcg.grammar``) and `load_comparison` (``ndcg.comparison``).
+This package holds no logic beyond locating and parsing those files, and the records they are
+read into (`presets.py`, `grammar.py`, `comparison.py`); everything else in ndcgspec reads the
+specification through `load_spec` (anchor ``ndcg``; still the parse of ``ndcg.yaml``), and as
+records through `load_presets`, `load_grammar` (``ndcg.grammar``) and `load_comparison`
+(``ndcg.comparison``), whose parses (`load_yaml`) are read only where their JSON Schemas
+validate them.
 
 A YAML file's parse is kept in the cache folder (`cache_root`), by the SHA-256 of the file's
 bytes, so that a later process reads the same data in about 1 ms instead of parsing 150 KB of
