@@ -200,8 +200,8 @@ def search_space(
     ] = {}
     for index, entry in enumerate(presets()):
         # Its cutoff is on no choice axis: each cutoff of the space is searched from it.
-        base = _own_options(Config.from_mapping(entry.get("config", {})), options)
-        own = entry.get("config", {}).get("cutoff")
+        base = _own_options(Config.from_mapping(entry.config), options)
+        own = entry.cutoff
         preset_cutoffs = [*cutoffs, *([own] if own is not None and own not in cutoffs else [])]
         sizes = [len(options[name]) for name in names]
         for point, (count, *position) in _points(base, sizes):
@@ -209,7 +209,7 @@ def search_space(
                 order = (count, index, *position, at)
                 held = best.get((point, k))
                 if held is None or order < held[0]:
-                    best[point, k] = (order, entry["id"], tuple(base))
+                    best[point, k] = (order, entry.id, tuple(base))
     configs: dict[tuple[int, ...], Config] = {}
     candidates = []
     for (point, k), (order, preset_id, preset_base) in best.items():

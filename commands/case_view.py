@@ -67,7 +67,7 @@ def _candidates(
     for config in sorted(distinct):
         yield Config.from_mapping(json.loads(config))
     for entry in presets():
-        yield Config.from_mapping(entry.get("config", {}))
+        yield Config.from_mapping(entry.config)
 
 
 def find_case(

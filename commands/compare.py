@@ -50,7 +50,7 @@ def conventions_of(
 ) -> list[Convention]:
     """The ``-m`` measures, then every preset when asked, or else without measures
     `DEFAULT_CONVENTIONS`; each at `cutoff` when one is given."""
-    written = list(measures) + ([p["id"] for p in presets()] if every_preset else [])
+    written = list(measures) + ([p.id for p in presets()] if every_preset else [])
     named = [(m, parse_measure(m)) for m in dict.fromkeys(written or DEFAULT_CONVENTIONS)]
     if cutoff is not None:
         named = [(f"{n}@{cutoff}", c.replace(cutoff=cutoff)) for n, c in named]

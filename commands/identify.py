@@ -48,7 +48,7 @@ def handle(args: argparse.Namespace) -> int:
 def render(result: Identification) -> str:
     """The fingerprint as text for a terminal, from the same data as ``--format json``."""
     a = result.adapter
-    lines = [f"{a['name']} {a['version']} (float{a['float_width']})", ""]
+    lines = [f"{a.name} {a.version} (float{a.number_format[0]})", ""]
     for f in result.findings:
         lines += _entry(f.axis, f.asked, f.verdict(), f.evidence, f.disagreeing, f.errors, f.note())
     for o in result.extras:

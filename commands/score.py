@@ -177,8 +177,9 @@ def _scored_on_spark(
     (*results, every, both), unjudged = scored_files_spark(
         [*configs, *query_probes()], args.qrels, run, columns, master=args.master
     )
-    listed = [q in both["per_query"] for q in every["per_query"]]
-    return Scored(results, QueryPresence.of(list(every["per_query"]), listed, unjudged))
+    listed = [q in both.per_query for q in every.per_query]
+    presence = QueryPresence.of(list(every.per_query), listed, unjudged)
+    return Scored([result.to_json() for result in results], presence)
 
 
 def _scored_runs(

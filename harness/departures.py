@@ -20,7 +20,6 @@ from ndcgspec.harness.departure_conditions import CONDITIONS, Condition, Rows
 from ndcgspec.harness.registry import preset_adapters
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import preset
-from ndcgspec.reference.preset_departures import departures_of
 from ndcgspec.suite.result import CaseResult, DeclaredDeparture
 
 REFUSES, CRASHES, DIFFERS = "refuses", "crashes", "differs"
@@ -78,10 +77,8 @@ def declared_departures(adapter: str | None) -> Departures:
         if library != adapter:
             continue
         entry = preset(name)
-        fingerprint = (
-            Config.from_mapping(entry.get("config", {})).replace(cutoff=None).fingerprint()
-        )
-        for departure in departures_of(name):
+        fingerprint = Config.from_mapping(entry.config).replace(cutoff=None).fingerprint()
+        for departure in entry.departures:
             declared = DeclaredDeparture(name, departure.outcome, departure.said)
             for case in departure.cases:
                 listed.setdefault((fingerprint, case), declared)

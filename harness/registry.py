@@ -72,4 +72,4 @@ def adapter_target(name: str) -> str:
 def preset_adapters() -> dict[str, str]:
     """preset id → the built-in adapter of the library it describes, for every preset of
     ``spec/presets.yaml`` that names one (its ``adapter`` field), in file order."""
-    return {p["id"]: p["adapter"] for p in presets() if "adapter" in p}
+    return {p.id: p.adapter for p in presets() if p.adapter is not None}

@@ -19,7 +19,7 @@ _READERS: dict[str, Reader] = {
 }
 #: Each dialect of ``spec/grammar.yaml`` with how it is recognised and read, in the order the
 #: grammar tries them.
-DIALECTS: dict[str, Reader] = {name: _READERS[name] for name in load_grammar()["dialects"]}
+DIALECTS: dict[str, Reader] = {name: _READERS[name] for name in load_grammar().dialects}
 
 
 def dialect_config(text: str) -> Config | None:

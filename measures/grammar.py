@@ -11,10 +11,10 @@ from ndcgspec.reference.config import MEASURE_NAME, Config, preset, shown
 from ndcgspec.reference.errors import ConfigError
 from ndcgspec.spec import load_grammar
 
-_TOKENS = load_grammar()["tokens"]
-_ATOM = re.compile(_TOKENS["atom"])
-_PUNCTUATION = f"[{re.escape(_TOKENS['punctuation'])}]"
-_TOKEN = re.compile(rf"\s*(?:(?P<atom>{_TOKENS['atom']})|(?P<punct>{_PUNCTUATION}))")
+_TOKENS = load_grammar().tokens
+_ATOM = re.compile(_TOKENS.atom)
+_PUNCTUATION = f"[{re.escape(_TOKENS.punctuation)}]"
+_TOKEN = re.compile(rf"\s*(?:(?P<atom>{_TOKENS.atom})|(?P<punct>{_PUNCTUATION}))")
 MeasureValue = str | list[tuple[str, str]]
 """A value of a measure string: an atom, or the ``{key:value,...}`` pairs of a map."""
 
@@ -126,6 +126,6 @@ def _parsed_measure(text: str) -> Config:
     try:
         if head.lower() == MEASURE_NAME.lower():
             return Config.from_mapping(values)
-        return Config.from_mapping(preset(head).get("config", {})).replace(**values)
+        return Config.from_mapping(preset(head).config).replace(**values)
     except ConfigError as error:
         raise ConfigError(f"measure {shown(text)}: {error}") from None

@@ -20,11 +20,11 @@ from ndcgspec.reference.config import Config, key_names, preset
 from ndcgspec.reference.errors import ConfigError
 from ndcgspec.spec import load_grammar
 
-_DIALECT = load_grammar()["dialects"]["ir_measures"]
+_DIALECT = load_grammar().ir_measures
 #: ir_measures' names of nDCG, its parameters and their values (``spec/grammar.yaml``).
-NAMES: tuple[str, ...] = tuple(_DIALECT["names"])
-KEYS: tuple[str, ...] = tuple(_DIALECT["parameters"])
-DCG_CHOICES: tuple[str, ...] = tuple(_DIALECT["dcg"])
+NAMES: tuple[str, ...] = _DIALECT.names
+KEYS: tuple[str, ...] = _DIALECT.parameters
+DCG_CHOICES: tuple[str, ...] = _DIALECT.dcg
 #: The parameters the canonical grammar lacks (it has `cutoff`): a string using one is
 #: ir_measures' (``ndcg.grammar`` rules).
 ONLY_IR_MEASURES: frozenset[str] = frozenset(KEYS) - set(key_names())
@@ -72,8 +72,8 @@ def _gain_map(text: str, gains: object) -> tuple[tuple[Decimal, Decimal], ...]:
 def _judged_only(config: Config) -> Config:
     """`config` with what trec_eval's -J changes (the preset trec_eval_judged_only against
     trec_eval)."""
-    base = Config.from_mapping(preset("trec_eval").get("config", {})).to_mapping()
-    flag = Config.from_mapping(preset("trec_eval_judged_only").get("config", {})).to_mapping()
+    base = Config.from_mapping(preset("trec_eval").config).to_mapping()
+    flag = Config.from_mapping(preset("trec_eval_judged_only").config).to_mapping()
     return config.replace(**{k: v for k, v in flag.items() if base.get(k) != v})
 
 
@@ -106,7 +106,7 @@ def ir_measures_config(text: str) -> Config:
         changes["gain"] = "exponential"
     if "gains" in params:
         changes.update(gain="map", gain_map=_gain_map(text, params["gains"]))
-    config = Config.from_mapping(preset("ir_measures").get("config", {})).replace(**changes)
+    config = Config.from_mapping(preset("ir_measures").config).replace(**changes)
     return _judged_only(config) if judged_only else config
 
 

@@ -20,21 +20,21 @@ from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import ConfigError, NdcgSpecError
 from ndcgspec.spec import load_grammar
 
-_DIALECT = load_grammar()["dialects"]["trec_eval"]
+_DIALECT = load_grammar().trec_eval
 #: trec_eval 10.0's nDCG measures in the order it prints them (``spec/grammar.yaml``, with
 #: the source of each list).
-NDCG_MEASURES: tuple[str, ...] = tuple(_DIALECT["measures"])
+NDCG_MEASURES: tuple[str, ...] = _DIALECT.measures
 #: Measures that print facts of the input, accepted beside the nDCG family.
-INFO_MEASURES: tuple[str, ...] = tuple(_DIALECT["info_measures"])
+INFO_MEASURES: tuple[str, ...] = _DIALECT.info_measures
 #: The measures taking 'rel_level=gain' parameters.
-GAIN_MEASURES: tuple[str, ...] = tuple(_DIALECT["gain_measures"])
+GAIN_MEASURES: tuple[str, ...] = _DIALECT.gain_measures
 ONE_CONFIGURATION_MEASURES = ("ndcg", "ndcg_cut")
 """The measures whose value, at each of their cutoffs, is the nDCG of one configuration
 (``ndcg_rel`` and ``Rndcg`` average nDCG over ranks)."""
 #: ndcg_cut's cutoffs when none are given.
-DEFAULT_CUTOFFS: tuple[int, ...] = tuple(_DIALECT["default_cutoffs"])
+DEFAULT_CUTOFFS: tuple[int, ...] = _DIALECT.default_cutoffs
 #: trec_eval's nicknames for sets of measures, most of them outside the family.
-NICKNAMES: tuple[str, ...] = tuple(_DIALECT["nicknames"])
+NICKNAMES: tuple[str, ...] = _DIALECT.nicknames
 
 #: C's long and int where trec_eval is built (LP64): atol beyond a long is undefined, and its
 #: sort comparators return a difference as an int.
@@ -198,7 +198,7 @@ def parse_trec_measure(text: str) -> TrecMeasure:
 
 
 def _preset_config(preset_id: str) -> Config:
-    return Config.from_mapping(preset(preset_id).get("config", {}))
+    return Config.from_mapping(preset(preset_id).config)
 
 
 def trec_eval_config(complete: bool = False, judged_only: bool = False) -> Config:

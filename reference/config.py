@@ -28,6 +28,7 @@ from typing import Any, Literal, overload
 from ndcgspec.reference.decimals import BeyondLimits, canonical_decimal, parse_decimal
 from ndcgspec.reference.errors import ConfigError, NdcgSpecError
 from ndcgspec.spec import load_presets, load_spec
+from ndcgspec.spec.presets import Preset
 
 MEASURE_NAME = "nDCG"
 LIMITS: dict[str, Any] = load_spec()["limits"]
@@ -459,18 +460,15 @@ def _chosen_params(axis_id: str, choice_id: str) -> tuple[str, ...]:
     return _choice(axis_id, choice_id).params
 
 
-def presets() -> list[dict[str, Any]]:
+def presets() -> tuple[Preset, ...]:
     """The presets of ``spec/presets.yaml``, in file order."""
-    entries: list[dict[str, Any]] = load_presets()["presets"]
-    return entries
+    return load_presets().presets
 
 
-def preset(name: str) -> dict[str, Any]:
+def preset(name: str) -> Preset:
     """The preset whose id or alias is `name` (case-insensitive); ConfigError lists the ids."""
     wanted = name.lower()
     for entry in presets():
-        if wanted == entry["id"].lower() or wanted in [a.lower() for a in entry.get("aliases", [])]:
+        if wanted == entry.id.lower() or wanted in [a.lower() for a in entry.aliases]:
             return entry
-    raise ConfigError(
-        f"unknown preset {shown(name)}; valid: {', '.join(p['id'] for p in presets())}"
-    )
+    raise ConfigError(f"unknown preset {shown(name)}; valid: {', '.join(p.id for p in presets())}")

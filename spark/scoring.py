@@ -1,7 +1,9 @@
 """The driver's side of the Spark path: inputs as TREC lines partitioned by query, the
 executors' correctly rounded per-query values and exact shares of the mean
-(`engine.mean.MeanPart`) combined into the JSON result objects of ``ndcgspec score``,
-identical to `engine.scoring.score_files` digit for digit.
+(`engine.mean.MeanPart`) combined into each configuration's digits
+(`engine.result_digits.ResultDigits`), identical to `engine.scoring.score_files` digit for
+digit; `score_frames` and `score_paths` give them as the JSON result objects of ``ndcgspec
+score``.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
+from ndcgspec.engine.result_digits import ResultDigits
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import plain_digits
 from ndcgspec.reference.errors import InputError, Location, NdcgSpecError
-from ndcgspec.reference.evaluate import result_object
 from ndcgspec.reference.trec_io import SEPARATORS
 from ndcgspec.spark.partition import (
     COUNTED,
@@ -57,9 +59,9 @@ def combined_mean(parts: Sequence[MeanPart]) -> str | None:
 
 def _results(
     configs: Sequence[Config], rows: list[Row], names: tuple[str, str]
-) -> list[dict[str, Any]]:
-    """The result object of each configuration from the executors' rows; an input without a
-    line, or else the input error of the earliest line a partition found, raises."""
+) -> list[ResultDigits]:
+    """The digits of each configuration from the executors' rows; an input without a line, or
+    else the input error of the earliest line a partition found, raises."""
     for kind, counted in ((QRELS, "qrels_lines"), (RUN, "run_lines")):
         if not any(row[counted] for row in rows if row["config"] == COUNTED):
             raise InputError("file is empty", Location(names[kind]))
@@ -81,7 +83,7 @@ def _results(
             row["qid"]: {"ndcg": row["ndcg"], "dcg": row["dcg"], "idcg": row["idcg"]}
             for row in queries
         }
-        out.append(result_object(config, combined_mean(shares), per_query))
+        out.append(ResultDigits(config, combined_mean(shares), per_query))
     return out
 
 
@@ -100,8 +102,8 @@ def scored_lines(
     *,
     partitions: int | None = None,
     decoded: tuple[bool, bool] = (False, False),
-) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
-    """The result object of each configuration for qrels and run given as TREC lines
+) -> tuple[list[ResultDigits], tuple[str, ...]]:
+    """The digits of each configuration for qrels and run given as TREC lines
     (columns `row`, the line's place in its input, and `line`), `names` naming them in
     messages: blank lines dropped, an input without a line an error, as the readers do.
     `decoded` marks an input Spark decoded from a text file (`partition.score_partition`).
@@ -175,7 +177,7 @@ def score_frames(
         names,
         partitions=partitions,
     )
-    return results
+    return [result.to_json() for result in results]
 
 
 def _is_parquet(path: str) -> bool:
@@ -190,11 +192,12 @@ def scored_paths(
     *,
     columns: TableColumns | None = None,
     partitions: int | None = None,
-) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
-    """`score_frames` of files Spark reads itself: TREC text (gzip by the ``.gz`` suffix,
-    as Spark reads it) or Parquet tables (a ``.parquet`` file or a directory) with the
-    columns `columns` names (ir_measures' by default). Any path Spark reads is accepted
-    (hdfs://, s3a://, ...). Beside them, the run's queries the qrels lack (`scored_lines`)."""
+) -> tuple[list[ResultDigits], tuple[str, ...]]:
+    """The digits of each configuration for files Spark reads itself: TREC text (gzip by
+    the ``.gz`` suffix, as Spark reads it) or Parquet tables (a ``.parquet`` file or a
+    directory) with the columns `columns` names (ir_measures' by default). Any path Spark
+    reads is accepted (hdfs://, s3a://, ...). Beside them, the run's queries the qrels lack
+    (`scored_lines`)."""
     from pyspark.errors import AnalysisException
 
     lines, decoded = [], []
@@ -227,8 +230,10 @@ def score_paths(
     columns: TableColumns | None = None,
     partitions: int | None = None,
 ) -> list[dict[str, Any]]:
-    """`scored_paths` without the run's queries the qrels lack."""
-    return scored_paths(spark, configs, qrels, run, columns=columns, partitions=partitions)[0]
+    """The JSON result object of each configuration (as `score_frames` gives them) for files
+    Spark reads itself (`scored_paths`)."""
+    results, _ = scored_paths(spark, configs, qrels, run, columns=columns, partitions=partitions)
+    return [result.to_json() for result in results]
 
 
 def _text_lines(spark: SparkSession, path: str) -> DataFrame:

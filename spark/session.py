@@ -6,8 +6,9 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ndcgspec.engine.result_digits import ResultDigits
 from ndcgspec.engine.table import TableColumns
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.errors import NdcgSpecError, install_hint
@@ -49,10 +50,10 @@ def scored_files_spark(
     run: str | Path,
     columns: TableColumns | None = None,
     master: str | None = None,
-) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
-    """`engine.scoring.score_files` computed on Spark (`scored_paths`), the same result
-    objects, a Parquet table's columns named by `columns`, and the run's queries the qrels
-    lack; Spark reads files, so standard input is refused before Spark starts."""
+) -> tuple[list[ResultDigits], tuple[str, ...]]:
+    """`engine.scoring.score_files` computed on Spark (`scored_paths`): the same digits, a
+    Parquet table's columns named by `columns`, and the run's queries the qrels lack; Spark
+    reads files, so standard input is refused before Spark starts."""
     if STDIN in (str(qrels), str(run)):
         raise NdcgSpecError("--engine spark reads files, not standard input ('-')")
     return scored_paths(spark_session(master), configs, str(qrels), str(run), columns=columns)

@@ -1,9 +1,12 @@
 """The nDCG specification as data: `ndcg.yaml`, `presets.yaml`, `grammar.yaml`,
 `comparison.yaml` and the JSON Schemas.
 
-This package holds no logic beyond locating and parsing those files; everything else in
-ndcgspec reads the specification through `load_spec` (anchor ``ndcg``), `load_presets`,
-`load_grammar` (``ndcg.grammar``) and `load_comparison` (``ndcg.comparison``).
+This package holds no logic beyond locating and parsing those files, and the records they are
+read into (`presets.py`, `grammar.py`, `comparison.py`); everything else in ndcgspec reads the
+specification through `load_spec` (anchor ``ndcg``; still the parse of ``ndcg.yaml``), and as
+records through `load_presets`, `load_grammar` (``ndcg.grammar``) and `load_comparison`
+(``ndcg.comparison``), whose parses (`load_yaml`) are read only where their JSON Schemas
+validate them.
 
 A YAML file's parse is kept in the cache folder (`cache_root`), by the SHA-256 of the file's
 bytes, so that a later process reads the same data in about 1 ms instead of parsing 150 KB of
@@ -19,7 +22,12 @@ import os
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from ndcgspec.spec.comparison import FloatRule
+    from ndcgspec.spec.grammar import Grammar
+    from ndcgspec.spec.presets import Presets
 
 # What `kept` keeps: the plain values marshal writes.
 T = TypeVar("T", bound="dict[Any, Any] | list[Any] | tuple[Any, ...] | str | bytes | float | None")
@@ -66,8 +74,9 @@ def kept(kind: str, key: str, compute: Callable[[], T]) -> T:
     return value
 
 
-def _load_yaml(name: str) -> dict[str, Any]:
-    """The parsed YAML file `name`: the kept parse of its bytes, or parsed and kept."""
+def load_yaml(name: str) -> dict[str, Any]:
+    """The parsed YAML file `name`, as its JSON Schema validates it: the kept parse of its
+    bytes, or parsed and kept."""
     data = spec_file(name).read_bytes()
     key = f"{Path(name).stem}-{hashlib.sha256(data).hexdigest()}"
     return kept("spec", key, lambda: _parsed_yaml(data))
@@ -105,27 +114,87 @@ def _keep(path: Path, content: bytes) -> None:
 @cache
 def load_spec() -> dict[str, Any]:
     """The parsed ``ndcg.yaml``: axes, choices, parameters, defaults and anchors."""
-    return _load_yaml("ndcg.yaml")
+    return load_yaml("ndcg.yaml")
 
 
 @cache
-def load_presets() -> dict[str, Any]:
-    """The parsed ``presets.yaml``: named configurations with their evidence."""
-    return _load_yaml("presets.yaml")
+def load_presets() -> Presets:
+    """``presets.yaml`` as records: named configurations with their evidence."""
+    # Imported here: a start that reads no preset needs none of it.
+    from ndcgspec.spec.presets import Condition, Departure, Preset, Presets, Source
+
+    parsed = load_yaml("presets.yaml")
+    return Presets(
+        version=parsed["presets_version"],
+        conditions=tuple(Condition(c["id"], c["text"]) for c in parsed.get("conditions", [])),
+        presets=tuple(
+            Preset(
+                id=p["id"],
+                aliases=tuple(p.get("aliases", [])),
+                title=p["title"],
+                description=p["description"],
+                config=p["config"],
+                sources=tuple(
+                    Source(s["kind"], s["ref"], s["evidence"], s.get("url")) for s in p["sources"]
+                ),
+                unverified=tuple(p.get("unverified", [])),
+                adapter=p.get("adapter"),
+                departures=tuple(
+                    Departure(
+                        outcome=d["outcome"],
+                        behaviour=d["behaviour"],
+                        cases=tuple(d["cases"]),
+                        when=d.get("when"),
+                        model=d.get("model"),
+                    )
+                    for d in p.get("departures", [])
+                ),
+            )
+            for p in parsed["presets"]
+        ),
+    )
 
 
 @cache
-def load_grammar() -> dict[str, Any]:
-    """The parsed ``grammar.yaml``: the measure language, its tokens and the other tools'
-    dialects (``ndcg.grammar``)."""
-    return _load_yaml("grammar.yaml")
+def load_grammar() -> Grammar:
+    """What ndcgspec reads of ``grammar.yaml`` as records: the measure language's tokens and
+    the other tools' dialects (``ndcg.grammar``)."""
+    from ndcgspec.spec.grammar import Grammar, IrMeasuresNames, Tokens, TrecEvalNames
+
+    parsed = load_yaml("grammar.yaml")
+    trec_eval, ir_measures = parsed["dialects"]["trec_eval"], parsed["dialects"]["ir_measures"]
+    return Grammar(
+        tokens=Tokens(parsed["tokens"]["atom"], parsed["tokens"]["punctuation"]),
+        dialects=tuple(parsed["dialects"]),
+        trec_eval=TrecEvalNames(
+            measures=tuple(trec_eval["measures"]),
+            gain_measures=tuple(trec_eval["gain_measures"]),
+            info_measures=tuple(trec_eval["info_measures"]),
+            nicknames=tuple(trec_eval["nicknames"]),
+            default_cutoffs=tuple(trec_eval["default_cutoffs"]),
+        ),
+        ir_measures=IrMeasuresNames(
+            names=tuple(ir_measures["names"]),
+            parameters=tuple(ir_measures["parameters"]),
+            dcg=tuple(ir_measures["dcg"]),
+        ),
+    )
 
 
 @cache
-def load_comparison() -> dict[str, Any]:
-    """The parsed ``comparison.yaml``: how an adapter's number is compared with a golden
-    value (``ndcg.comparison``)."""
-    return _load_yaml("comparison.yaml")
+def load_comparison() -> FloatRule:
+    """The float rule of ``comparison.yaml`` as a record: how an adapter's number is compared
+    with a golden value (``ndcg.comparison.float``)."""
+    from ndcgspec.spec.comparison import BinaryFormat, FloatRule
+
+    rule = load_yaml("comparison.yaml")["float_rule"]
+    return FloatRule(
+        c=int(rule["c"]),
+        float_widths={
+            int(width): BinaryFormat(int(f["significand_bits"]), int(f["min_exponent"]))
+            for width, f in rule["float_widths"].items()
+        },
+    )
 
 
 @cache

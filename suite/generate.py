@@ -71,7 +71,9 @@ def generate(out: Path | None = None, data: Path | None = None, jobs: int = 2) -
         contents = [c for files in mapped(run_task, work) for c in files]
         # The preset files judge the inputs of the files above under every preset.
         inputs = preset_inputs(c for c in contents if c["origin"] != "published")
-        contents += list(mapped(partial(preset_file, inputs=inputs), presets()))
+        named = presets()
+        ids, titles = [entry.id for entry in named], [entry.title for entry in named]
+        contents += list(mapped(partial(preset_file, inputs=inputs), ids, titles))
     written = []
     for content in contents:
         path = out / f"{content['group']}.json"

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ndcgspec.reference.config import choice_axes, presets, since
+from ndcgspec.reference.config import choice_axes, since
 from ndcgspec.suite.case import Row, case_file, cite, computed_case
 from ndcgspec.suite.targets import preset_target
 
@@ -86,9 +86,8 @@ def added_in(config: Mapping[str, Any]) -> tuple[int, ...]:
     return max(since(entry["id"], config[entry["id"]]) for entry in choice_axes())
 
 
-def preset_file(entry: Mapping[str, Any], inputs: Sequence[PresetInput]) -> dict[str, Any]:
-    """The case file of one preset over `inputs`."""
-    preset_id = entry["id"]
+def preset_file(preset_id: str, title: str, inputs: Sequence[PresetInput]) -> dict[str, Any]:
+    """The case file of the preset `preset_id` (entitled `title`) over `inputs`."""
     target = preset_target(preset_id)
     source = {"kind": "spec", "ref": f"spec/presets.yaml#{preset_id}"}
     cases = [
@@ -107,14 +106,8 @@ def preset_file(entry: Mapping[str, Any], inputs: Sequence[PresetInput]) -> dict
     ]
     return case_file(
         f"presets/{preset_id}",
-        f"The bundled inputs under the preset {preset_id}: {entry['title']}.",
+        f"The bundled inputs under the preset {preset_id}: {title}.",
         ORIGIN,
         SOURCE,
         cases,
     )
-
-
-def preset_files(files: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One case file per preset of ``spec/presets.yaml``."""
-    inputs = preset_inputs(files)
-    return [preset_file(entry, inputs) for entry in presets()]

@@ -25,7 +25,7 @@ from ndcgspec.suite.load import sha256_of
 ORIGIN = "published"
 SOURCE = "ndcgspec.suite.published"
 PLACES = 4
-TREC_EVAL: dict[str, Any] = dict(preset("trec_eval")["config"])
+TREC_EVAL: dict[str, Any] = dict(preset("trec_eval").config)
 # The axes on which trec_eval's published numbers turn, besides the mean each case states: how
 # it reads labels, negative levels and equal scores.
 CITED_AXES = ("fractional", "negative", "ties")

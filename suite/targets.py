@@ -28,7 +28,7 @@ class Target:
 
 def preset_target(name: str) -> Target:
     """The target of ``--preset NAME``."""
-    return Target(Config.from_mapping(preset(name).get("config", {})), every_input=False)
+    return Target(Config.from_mapping(preset(name).config), every_input=False)
 
 
 def measure_target(text: str) -> Target:

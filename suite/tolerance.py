@@ -18,17 +18,17 @@ from ndcgspec.spec import load_comparison
 
 def error_constant() -> int:
     """The constant c of ``ndcg.comparison.float``."""
-    return int(load_comparison()["float_rule"]["c"])
+    return load_comparison().c
 
 
 def float_widths() -> tuple[int, ...]:
     """The float widths an adapter may declare, in the order of ``spec/comparison.yaml``."""
-    return tuple(int(width) for width in load_comparison()["float_rule"]["float_widths"])
+    return tuple(load_comparison().float_widths)
 
 
 def _binary_format(width: int) -> tuple[int, int]:
-    entry = load_comparison()["float_rule"]["float_widths"][str(width)]
-    return int(entry["significand_bits"]), int(entry["min_exponent"])
+    entry = load_comparison().float_widths[width]
+    return entry.significand_bits, entry.min_exponent
 
 
 def unit_roundoff(width: int) -> Fraction:

@@ -79,7 +79,7 @@ def _reverted(departure: Departure, axis_id: str) -> Config:
 
 
 def _preset_configs() -> list[tuple[str, Config]]:
-    return [(p["id"], Config.from_mapping(p.get("config", {}))) for p in presets()]
+    return [(p.id, Config.from_mapping(p.config)) for p in presets()]
 
 
 def _changes(config: Config, axis_id: str) -> Iterator[Config]:

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ndcgspec.reference.config import choice_axes, choice_ids
-from ndcgspec.reference.preset_departures import Departure
+from ndcgspec.spec.presets import Departure
 from ndcgspec.survey.identification import (
     MET,
     NONE,
@@ -104,9 +104,8 @@ def axis_cell(item: Implementation, axis_id: str) -> Cell:
 
 def values_cell(item: Implementation) -> Cell:
     """The float width of the values, and the decimals they are printed to if rounded."""
-    adapter = item.identification.adapter
-    width = f"float{adapter['float_width']}"
-    places = adapter.get("decimal_places")
+    width_bits, places = item.identification.adapter.number_format
+    width = f"float{width_bits}"
     text = width + (f", {places} decimals" if places is not None else "")
     return Cell(text, width, width == "float64", places is not None)
 
@@ -224,7 +223,7 @@ def sharp_edges(item: Implementation) -> list[SharpEdge]:
         median, worst = (math.ceil(u) for u in (item.ulps[len(item.ulps) // 2], max(item.ulps)))
         edges.append(
             SharpEdge(
-                f"float{result.adapter['float_width']} values: median error at most {median} "
+                f"float{result.adapter.number_format[0]} values: median error at most {median} "
                 f"ulps, worst at most {worst} ulps over {len(item.ulps)} per-query values"
             )
         )
@@ -411,6 +410,6 @@ def contrasts(items: Sequence[Implementation], probes: Mapping[str, ProbeInput])
             (what, one, other, reproduction(contrast_evidence(first, second, what), probes) or "")
             for what, one, other in contrast(first, second)
         ]
-        names = tuple(f"{i.name} {i.identification.adapter['version']}" for i in (first, second))
+        names = tuple(f"{i.name} {i.identification.adapter.version}" for i in (first, second))
         found.append(Contrast((names[0], names[1]), rows))
     return found

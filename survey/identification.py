@@ -5,10 +5,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import axis
 from ndcgspec.reference.rejection import choice_anchor
@@ -256,11 +256,11 @@ class Observation:
 
 @dataclass
 class Identification:
-    """The whole fingerprint of one adapter: its start reply's ``adapter`` object, a finding
+    """The whole fingerprint of one adapter: what its start reply declares, a finding
     per axis and asked choice, the observations beyond the axes, the configuration identified
     and the closest preset."""
 
-    adapter: dict[str, Any]
+    adapter: Declaration
     findings: list[AxisFinding]
     extras: list[Observation]
     configuration: Config
@@ -284,7 +284,7 @@ class Identification:
     def to_json(self) -> dict[str, Any]:
         """The fingerprint as JSON (``identify --format json``)."""
         return {
-            "adapter": self.adapter,
+            "adapter": self.adapter.to_json(),
             "axes": [f.to_json() for f in self.findings],
             "outside_the_axes": [f.to_json() for f in self.extras],
             "configuration": self.configuration.canonical(),
@@ -294,11 +294,10 @@ class Identification:
         }
 
 
-def own_configuration(adapter: Mapping[str, Any]) -> Config:
+def own_configuration(adapter: Declaration) -> Config:
     """The adapter's own configuration: the first declared choice of every axis (a peer lists
     the library's default first), the spec's default where it declares nothing."""
-    declared = adapter.get("capabilities") or {}
-    return Config.from_mapping({a: c[0] for a, c in declared.items() if c})
+    return Config.from_mapping({a: c[0] for a, c in adapter.claims.items() if c})
 
 
 def gap_text(gap: Gap) -> str:

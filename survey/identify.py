@@ -97,7 +97,7 @@ def closest_preset(
     unmatched = {f.axis for f in findings if f.status == NONE}
     ranked: list[tuple[int, str, dict[str, list[str]]]] = []
     for entry in presets():
-        theirs = Config.from_mapping(entry.get("config", {}))
+        theirs = Config.from_mapping(entry.config)
         differences = {
             a["id"]: [
                 f"preset: {theirs.choice(a['id'])}",
@@ -107,7 +107,7 @@ def closest_preset(
             if (a["id"] in observable and theirs.choice(a["id"]) != configuration.choice(a["id"]))
             or a["id"] in unmatched
         }
-        ranked.append((len(differences), entry["id"], differences))
+        ranked.append((len(differences), entry.id, differences))
     fewest = min(count for count, _, _ in ranked)
     best = [item for item in ranked if item[0] == fewest]
     return ", ".join(name for _, name, _ in best), best[0][2]
@@ -125,14 +125,13 @@ def identify(
 
 def _identify(command: list[str] | str, progress: bool) -> Identification:
     described = declared_adapter(command, analysis_pool())
-    adapter = described.to_json()
     numbers = described.number_format
     view = described.view
     hidden = view.hidden
-    own = own_configuration(adapter)
+    own = own_configuration(described)
     shown = [p for p, asked in questions(own, probe_inputs()) if not beyond_view(p, asked, view)]
     probes = [p for p in shown if not p.case_id.startswith(ID_PROBES)]
-    declared = adapter.get("capabilities") or {}
+    declared = described.claims
     plans = [
         (a["id"], replaced(own, **{a["id"]: choice}))
         for a in choice_axes()
@@ -210,4 +209,4 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     observable = {f.axis for f in findings if f.asked == own.choice(f.axis) and f.choices}
     own_findings = [f for f in findings if f.asked == own.choice(f.axis)]
     preset, differences = closest_preset(identified, own_findings, observable)
-    return Identification(adapter, findings, extras, identified, preset, differences)
+    return Identification(described, findings, extras, identified, preset, differences)

@@ -27,7 +27,6 @@ from ndcgspec.harness.adapters.base import (
     NumberFormat,
     distribution_version,
 )
-from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
 from ndcgspec.harness.outputs import staged
@@ -200,7 +199,7 @@ def examine(name: str, probes: Sequence[ProbeInput], processes: int = 2) -> Impl
     started = time.monotonic()
     with shared_pools(), adapter_processes(processes):
         result = identify(name)
-        numbers = Declaration.from_json(result.adapter).number_format
+        numbers = result.adapter.number_format
         item = Implementation(name, result)
         for preset_id, library in sorted(preset_adapters().items()):
             if library == name:
@@ -266,7 +265,7 @@ def examination_order(names: Sequence[str]) -> list[tuple[str, ...]]:
 def preset_records(items: Sequence[Implementation]) -> list[PresetRecord]:
     """The record of every preset check of the run (``survey/preset_evidence.py``)."""
     return [
-        check_record(check, item.identification.adapter["version"])
+        check_record(check, item.identification.adapter.version)
         for item in items
         for check in item.presets
     ]
@@ -290,8 +289,8 @@ def _configurations(items: Sequence[Implementation]) -> list[str]:
         result = item.identification
         row = [
             item.name,
-            result.adapter["version"],
-            str(result.adapter["float_width"]),
+            result.adapter.version,
+            str(result.adapter.number_format[0]),
             f"`{result.configuration.canonical()}`"
             + (f" (departs on {', '.join(result.departs)})" if result.departs else ""),
             closest_preset_text(item),

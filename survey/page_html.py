@@ -132,7 +132,7 @@ def grid_html(items: Sequence[Implementation]) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     rows = []
     for item in items:
-        version = html.escape(str(item.identification.adapter["version"]))
+        version = html.escape(item.identification.adapter.version)
         cells = "".join(cell_html(c, cell) for c, cell in grid_row(item).items())
         preset = html.escape(closest_preset_text(item))
         rows.append(

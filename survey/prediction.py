@@ -81,8 +81,8 @@ from ndcgspec.harness.pool import declared_adapter
 from ndcgspec.harness.registry import preset_adapters
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.reference.config import preset
 from ndcgspec.reference.decimals import canonical_decimal
-from ndcgspec.reference.preset_departures import departures_of
 from ndcgspec.suite.tolerance import Tolerance, compare_value, is_undefined
 from ndcgspec.survey.identification import (
     DIVIDES_NEGATIVE_IDEAL,
@@ -544,7 +544,7 @@ def preset_departures(adapter: str) -> list[Declared]:
     for preset_id, name in preset_adapters().items():
         if name != adapter:
             continue
-        for departure in departures_of(preset_id):
+        for departure in preset(preset_id).departures:
             if departure.model is not None:
                 if departure.model not in MODELS:
                     raise NdcgSpecError(

@@ -22,7 +22,7 @@ from ndcgspec.harness.pool import declared_adapter
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import preset
-from ndcgspec.reference.preset_departures import Departure, departures_of
+from ndcgspec.spec.presets import Departure
 from ndcgspec.survey.probes import (
     Answer,
     ProbeInput,
@@ -61,12 +61,12 @@ class PresetCheck:
 def preset_config(preset_id: str) -> Config:
     """The full configuration of a preset, with the cutoff its library applies when none is
     asked (None for most presets)."""
-    return Config.from_mapping(preset(preset_id).get("config", {}))
+    return Config.from_mapping(preset(preset_id).config)
 
 
 def declared_departures(preset_id: str) -> list[Departure]:
     """The departures a preset declares, in file order."""
-    return list(departures_of(preset_id))
+    return list(preset(preset_id).departures)
 
 
 def asked_and_expected(config: Config, probe: ProbeInput) -> tuple[Config, Config]:

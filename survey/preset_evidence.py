@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,15 +35,6 @@ class RecordedDeparture:
     cases: tuple[str, ...]
     when: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The departure as ``presets.json`` lists it (`when` only when there is one)."""
-        return {
-            "outcome": self.outcome,
-            "behaviour": self.behaviour,
-            "cases": list(self.cases),
-            **({"when": self.when} if self.when else {}),
-        }
-
 
 @dataclass(frozen=True)
 class PresetRecord:
@@ -61,21 +52,6 @@ class PresetRecord:
     failed: tuple[tuple[str, str], ...]
     errors: tuple[tuple[str, str], ...]
     stale: tuple[tuple[str, str], ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """The record as ``presets.json`` holds it."""
-        return {
-            "preset": self.preset,
-            "adapter": self.adapter,
-            "library_version": self.library_version,
-            "configuration": self.configuration,
-            "departures": [d.to_json() for d in self.departures],
-            "passed": list(self.passed),
-            "departed": list(self.departed),
-            "failed": [list(pair) for pair in self.failed],
-            "errors": [list(pair) for pair in self.errors],
-            "stale": [list(pair) for pair in self.stale],
-        }
 
     @classmethod
     def from_json(cls, record: Mapping[str, Any]) -> PresetRecord:
@@ -137,7 +113,13 @@ def evidence_text(records: Iterable[PresetRecord]) -> str:
     """``presets.json``: the records in preset order, one key per line, the same bytes for the
     same checks."""
     ordered = sorted(records, key=lambda r: r.preset)
-    return json.dumps([r.to_json() for r in ordered], indent=1, ensure_ascii=False) + "\n"
+    # A record's fields are the keys of its JSON object, in order; a departure's `when` is
+    # written only when there is one, and no other field is ever None.
+    fields = [
+        asdict(r, dict_factory=lambda kept: {k: v for k, v in kept if v is not None})
+        for r in ordered
+    ]
+    return json.dumps(fields, indent=1, ensure_ascii=False) + "\n"
 
 
 def read_evidence(path: Path) -> dict[str, PresetRecord]:

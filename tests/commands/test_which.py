@@ -197,7 +197,7 @@ def test_presets_come_first(cutoff) -> None:
     firsts = list(dict.fromkeys(c.preset for c in candidates if not c.departures))
     first_of: dict[str, str] = {}
     for preset in presets():
-        first_of.setdefault(Config.from_mapping(preset.get("config", {})).full(), preset["id"])
+        first_of.setdefault(Config.from_mapping(preset.config).full(), preset.id)
     distinct = list(first_of.values())
     assert firsts[: len(distinct)] == distinct
 

@@ -42,6 +42,7 @@ from ndcgspec.measures.trec_eval_names import atol
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import preset, presets
 from ndcgspec.spec import load_presets
+from ndcgspec.spec.presets import Departure
 from ndcgspec.suite.result import CaseResult
 from ndcgspec.survey.preset_check import asked_and_expected, preset_config
 from ndcgspec.survey.probes import beyond_view, expected_of, probe_inputs
@@ -98,21 +99,21 @@ def test_where_trec_eval_10_stops(qrels, run, complete, stop) -> None:  # type: 
 
 def test_a_label_beyond_a_c_long_meets_no_condition() -> None:
     # atol is undefined there, and so is what trec_eval does: no departure is declared.
-    config = Config.from_mapping(preset("trec_eval")["config"])
+    config = Config.from_mapping(preset("trec_eval").config)
     beyond = rows([("a", "x", "1"), ("b", "y", str(2**63))], A_RUN)
     trec_eval = [c for name, c in CONDITIONS.items() if name.startswith("trec_eval")]
     assert not any(condition(beyond, config) for condition in trec_eval)
 
 
 def test_the_spec_lists_exactly_the_implemented_conditions() -> None:
-    listed = [c["id"] for c in load_presets()["conditions"]]
+    listed = [c.id for c in load_presets().conditions]
     assert sorted(listed) == sorted(CONDITIONS)
-    named = {d["when"] for p in presets() for d in p.get("departures", []) if "when" in d}
+    named = {d.when for p in presets() for d in p.departures if d.when is not None}
     assert named <= set(CONDITIONS)
 
 
-def conditional_departures() -> list[tuple[str, dict]]:
-    return [(p["id"], d) for p in presets() for d in p.get("departures", []) if "when" in d]
+def conditional_departures() -> list[tuple[str, Departure]]:
+    return [(p.id, d) for p in presets() for d in p.departures if d.when is not None]
 
 
 def view_of(adapter: str) -> ApiView:
@@ -126,16 +127,19 @@ def view_of(adapter: str) -> ApiView:
 @pytest.mark.parametrize(
     ("preset_id", "departure"),
     conditional_departures(),
-    ids=[f"{p}:{d['when']}" for p, d in conditional_departures()],
+    ids=[f"{p}:{d.when}" for p, d in conditional_departures()],
 )
 def test_a_condition_holds_on_exactly_the_listed_probe_cases_it_departs_on(
-    preset_id: str, departure: dict
+    preset_id: str, departure: Departure
 ) -> None:
     """The listed probe cases are those the library was seen to depart on (``matrix``); the
     condition must hold there, and on no other probe case whose value the preset gives."""
     config = preset_config(preset_id)
-    condition = CONDITIONS[departure["when"]]
-    view = view_of(preset(preset_id)["adapter"])
+    assert departure.when is not None
+    condition = CONDITIONS[departure.when]
+    adapter = preset(preset_id).adapter
+    assert adapter is not None
+    view = view_of(adapter)
     holds = set()
     for probe in probe_inputs():
         asked, expected = asked_and_expected(config, probe)
@@ -144,11 +148,11 @@ def test_a_condition_holds_on_exactly_the_listed_probe_cases_it_departs_on(
             continue
         if condition(rows(list(probe.qrels), list(probe.run)), asked):
             holds.add(probe.case_id)
-    assert holds == set(departure["cases"])
+    assert holds == set(departure.cases)
 
 
 def test_a_failure_where_a_condition_holds_is_the_declared_departure_at_any_case() -> None:
-    config = Config.from_mapping(preset("trec_eval")["config"]).replace(cutoff=5).to_mapping()
+    config = Config.from_mapping(preset("trec_eval").config).replace(cutoff=5).to_mapping()
     refusal = CaseResult(
         "generated.seed-0001/023@0123abcd",
         "fail",
@@ -167,7 +171,7 @@ def test_a_failure_where_a_condition_holds_is_the_declared_departure_at_any_case
     assert departures.of(crash, lambda: missing) is None
     # Under -c (trec_eval_complete) a missing query is evaluated: no condition for it.
     complete = replace(
-        refusal, config=Config.from_mapping(preset("trec_eval_complete")["config"]).to_mapping()
+        refusal, config=Config.from_mapping(preset("trec_eval_complete").config).to_mapping()
     )
     assert departures.of(complete, lambda: missing) is None
 

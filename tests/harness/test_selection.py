@@ -64,7 +64,7 @@ def distinct_inputs(suite: list[LoadedCase]) -> object:
     return Selection(suite)._inputs
 
 
-@pytest.mark.parametrize("preset_id", [p["id"] for p in presets()])
+@pytest.mark.parametrize("preset_id", [p.id for p in presets()])
 def test_every_preset_judges_at_least_a_thousand_cases(
     suite: list[LoadedCase], distinct_inputs: object, preset_id: str
 ) -> None:
@@ -72,7 +72,7 @@ def test_every_preset_judges_at_least_a_thousand_cases(
     selection.__dict__["_inputs"] = distinct_inputs
     cases = selection.cases_for(reference())
     assert len(cases) >= MINIMUM_PER_PRESET
-    wanted = Config.from_mapping(preset(preset_id).get("config", {})).replace(cutoff=None)
+    wanted = Config.from_mapping(preset(preset_id).config).replace(cutoff=None)
     # Each configuration written once, though thousands of cases carry it.
     configs = {json.dumps(c.case["config"], sort_keys=True) for c in cases}
     fingerprints = {

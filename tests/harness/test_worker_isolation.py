@@ -56,7 +56,7 @@ load_adapter(BUILTIN_ADAPTERS["sklearn"])
 print(json.dumps({
     "during": during,
     "after_loading": held(),
-    "adapter": item.identification.adapter,
+    "adapter": item.identification.adapter.to_json(),
     "presets": [check.preset for check in item.presets],
 }))
 """

@@ -153,8 +153,8 @@ def test_unknown_preset_lists_the_preset_ids() -> None:
         pytest.skip("spec/presets.yaml is absent")
     message = one_line_error("nosuchtool@10")
     assert "nosuchtool" in message
-    for preset in load_presets()["presets"]:
-        assert preset["id"] in message
+    for preset in load_presets().presets:
+        assert preset.id in message
 
 
 @pytest.mark.parametrize(

@@ -95,8 +95,8 @@ def suite(shared_data: Path) -> Path:
 def test_trec_eval_overrides_match_the_presets() -> None:
     if not spec_file("presets.yaml").is_file():
         pytest.skip("spec/presets.yaml is absent")
-    assert Config.from_mapping(TREC_EVAL) == Config.from_mapping(preset("trec_eval")["config"])
-    complete = preset("trec_eval_complete")["config"]
+    assert Config.from_mapping(TREC_EVAL) == Config.from_mapping(preset("trec_eval").config)
+    complete = preset("trec_eval_complete").config
     assert Config.from_mapping(TREC_EVAL_COMPLETE) == Config.from_mapping(complete)
 
 

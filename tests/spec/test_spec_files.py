@@ -13,7 +13,7 @@ from referencing import Registry, Resource
 
 from ndcgspec.measures.config_schema import config_schema_text
 from ndcgspec.reference import Config
-from ndcgspec.spec import load_presets, load_schema, load_spec, spec_file
+from ndcgspec.spec import load_schema, load_spec, load_yaml, spec_file
 
 AXIS_MODULES = [
     "gain",
@@ -61,7 +61,7 @@ def anchors(node: Any) -> Iterator[str]:
 def presets_or_skip() -> dict[str, Any]:
     if not spec_file("presets.yaml").is_file():
         pytest.skip("spec/presets.yaml is absent")
-    return load_presets()
+    return load_yaml("presets.yaml")
 
 
 def test_spec_validates_against_its_schema() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from ndcgspec.commands.identify import render
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.reference import Config
 from ndcgspec.survey.grid import axis_cell, sharp_edges
 from ndcgspec.survey.identification import (
@@ -28,7 +29,9 @@ from ndcgspec.survey.identification import (
 )
 from ndcgspec.survey.implementation import Implementation
 
-ADAPTER = {"name": "lib", "version": "1.0", "float_width": 64, "capabilities": {}}
+ADAPTER = Declaration.from_json(
+    {"name": "lib", "version": "1.0", "float_width": 64, "capabilities": {}}
+)
 
 
 def identification(findings: list[AxisFinding], extras: list[Observation]) -> Identification:

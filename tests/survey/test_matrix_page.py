@@ -9,9 +9,10 @@ import xml.etree.ElementTree as ET
 
 from install_hints import needing
 
+from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.registry import PEER_ADAPTERS
 from ndcgspec.reference import Config
-from ndcgspec.reference.preset_departures import Departure
+from ndcgspec.spec.presets import Departure
 from ndcgspec.survey import page_html
 from ndcgspec.survey.grid import Cell, sharp_edges
 from ndcgspec.survey.identification import (
@@ -83,7 +84,8 @@ def _implementation(
     adapter = {"name": name, "version": "1.0", "float_width": width, "capabilities": {}}
     if places is not None:
         adapter["decimal_places"] = places
-    found = Identification(adapter, findings, extras, Config.from_mapping(config), None, {})
+    declared = Declaration.from_json(adapter)
+    found = Identification(declared, findings, extras, Config.from_mapping(config), None, {})
     return Implementation(name, found)
 
 

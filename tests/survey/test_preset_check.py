@@ -26,8 +26,8 @@ from ndcgspec.harness.registry import PEER_ADAPTERS
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import presets
-from ndcgspec.reference.preset_departures import Departure
 from ndcgspec.spec import load_schema
+from ndcgspec.spec.presets import Departure
 from ndcgspec.survey.preset_check import (
     CRASHES,
     DEPARTURE_OUTCOMES,
@@ -191,6 +191,6 @@ def test_departure_outcomes_are_those_of_the_presets_schema() -> None:
 def test_declared_departures_name_probe_cases_once() -> None:
     probe_ids = {p.case_id for p in probe_inputs()}
     for entry in presets():
-        listed = [case for d in entry.get("departures", []) for case in d["cases"]]
-        assert len(listed) == len(set(listed)), entry["id"]
-        assert sorted(set(listed) - probe_ids) == [], entry["id"]
+        listed = [case for d in entry.departures for case in d.cases]
+        assert len(listed) == len(set(listed)), entry.id
+        assert sorted(set(listed) - probe_ids) == [], entry.id
