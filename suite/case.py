@@ -64,12 +64,13 @@ def computed_case(
     }
     parsed_qrels, parsed_run = inline_inputs(case["input"])
     if open_axis is None:
-        case["expected"] = reference_outcome(config, parsed_qrels, parsed_run)
+        case["expected"] = reference_outcome(config, parsed_qrels, parsed_run).to_json()
     else:
         case["open"] = open_axis
-        case["expected_any"] = open_outcomes(
+        outcomes = open_outcomes(
             config, open_axis["axis"], open_axis["choices"], parsed_qrels, parsed_run
         )
+        case["expected_any"] = [found.to_json() for found in outcomes]
     case.update(extra or {})
     return case
 

@@ -68,7 +68,7 @@ def _exact_problems(path: str, where: str, case: dict[str, Any]) -> list[Problem
     qrels, run = case_inputs(case)
     if "open" in case:
         got = open_outcomes(config, case["open"]["axis"], case["open"]["choices"], qrels, run)
-        if got == case["expected_any"]:
+        if [found.to_json() for found in got] == case["expected_any"]:
             return []
         return [
             Problem(
@@ -86,7 +86,7 @@ def _exact_problems(path: str, where: str, case: dict[str, Any]) -> list[Problem
             "wrong-expected",
             f"expected {want!r}, the reference gives {got!r}",
         )
-        for at, want, got in _differences(case["expected"], actual, "")
+        for at, want, got in _differences(case["expected"], actual.to_json(), "")
     ]
 
 
@@ -103,14 +103,19 @@ def _published_problems(
     actual = published_outcome(
         Config.from_mapping(case["config"]), PublishedFiles.from_json(case["input_files"]), data
     )
-    if "error" in actual:
+    if actual.error is not None:
         return [
-            Problem(path, where, "input", f"the reference rejects the input: {actual['error']}")
+            Problem(
+                path,
+                where,
+                "input",
+                f"the reference rejects the input: {{'anchor': {actual.error!r}}}",
+            )
         ]
     places = case["precision"]["decimal_places"]
     found = []
     for at, qid, value in _published_values(case["expected"]):
-        got = actual["aggregate"] if qid is None else actual["per_query"].get(qid, {}).get("ndcg")
+        got = actual.aggregate if qid is None else actual.ndcg_of(qid)
         known = case.get("discrepancy")
         if known and qid is None:
             if not within(got, known["reference_value"], places):

@@ -43,6 +43,7 @@ from ndcgspec.reference.ties import docid_key
 from ndcgspec.spec import kept
 from ndcgspec.suite.expect import swept_outcome
 from ndcgspec.suite.expected_cache import ExpectedCache
+from ndcgspec.suite.expected_values import ExpectedValues
 from ndcgspec.suite.folders import cache_root
 from ndcgspec.suite.load import case_files, cases_root, inline_inputs, iter_cases
 from ndcgspec.suite.tolerance import Tolerance, compare_value, exact, is_undefined
@@ -270,12 +271,12 @@ def _fingerprint(config: Config) -> str:
 
 @cache
 def _outcome(probe: ProbeInput, config: Config) -> tuple[str, dict[str, Any]]:
-    def compute() -> dict[str, Any]:
+    def compute() -> ExpectedValues:
         sweep, lock = _sweep(probe, config.cutoff)
         with lock:
             return swept_outcome(sweep, config)
 
-    found = _expected_values().value(_fingerprint(config), _input_key(probe), compute)
+    found = _expected_values().value(_fingerprint(config), _input_key(probe), compute).to_json()
     # A canonical text makes outcomes comparable and hashable.
     return repr(sorted(found.items())), found
 
