@@ -195,5 +195,5 @@ def _reference_outcome(loaded: LoadedCase, data: Path | None) -> ExpectedValues:
     case, config = loaded.case, case_config(loaded)
     if "input_files" in case:
         return published_outcome(config, PublishedFiles.from_json(case["input_files"]), data)
-    qrels, run = inline_inputs(case["input"])
+    qrels, run = inline_inputs(case["input"]["qrels"], case["input"]["run"])
     return outcome(config, qrels, run)

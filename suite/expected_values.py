@@ -24,6 +24,11 @@ class QueryValues:
     stated: tuple[str, ...] = ("ndcg", "dcg", "idcg")
 
     @classmethod
+    def printed(cls, ndcg: str) -> QueryValues:
+        """The nDCG a published table prints, alone."""
+        return cls(ndcg, stated=("ndcg",))
+
+    @classmethod
     def from_json(cls, entry: Mapping[str, Digits]) -> QueryValues:
         return cls(entry["ndcg"], entry.get("dcg"), entry.get("idcg"), tuple(entry))
 

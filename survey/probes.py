@@ -247,7 +247,7 @@ def with_choice(asked: Config, axis_id: str, choice: str, source: Config) -> Con
 def _sweep(probe: ProbeInput, cutoff: int | None) -> tuple[Sweep, threading.Lock]:
     """The probe's input, prepared once for every configuration asked of it at `cutoff`, and
     the lock under which one thread at a time extends what the sweep keeps."""
-    qrels, run = inline_inputs({"qrels": probe.qrels, "run": probe.run})
+    qrels, run = inline_inputs(probe.qrels, probe.run)
     return Sweep(qrels, run, [cutoff]), threading.Lock()
 
 
