@@ -34,6 +34,7 @@ from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.outcome import judge, summed_terms
 from ndcgspec.harness.pool import PoolOptions
+from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.runner import Question, ask_adapter
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import axis as spec_axis
@@ -486,14 +487,9 @@ def ask(
     return answers
 
 
-def _payload(case_id: str, probe: ProbeInput, asked: Config) -> dict[str, Any]:
-    """The protocol case object of one question."""
-    return {
-        "id": case_id,
-        "measure": asked.canonical(),
-        "config": asked.to_mapping(),
-        "input": {"qrels": [list(r) for r in probe.qrels], "run": [list(r) for r in probe.run]},
-    }
+def _payload(case_id: str, probe: ProbeInput, asked: Config) -> ProtocolCase:
+    """The protocol case of one question."""
+    return ProtocolCase(case_id, asked.canonical(), asked.to_mapping(), probe.qrels, probe.run)
 
 
 def nudged(score: Decimal, steps: int, gap: Gap) -> str:
