@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ndcgspec.reference import Config
+from ndcgspec.reference.inputs import Qrels, Run
 from ndcgspec.suite.expected_values import ExpectedValues
-from ndcgspec.suite.load import PublishedFiles
+from ndcgspec.suite.folders import data_root
+from ndcgspec.suite.load import PublishedFiles, file_inputs, inline_inputs
 
 Row = list[str]
 SourceEntry = Mapping[str, str | int | list[str] | None]
@@ -126,6 +129,18 @@ class InlineInput:
 
 
 @dataclass(frozen=True)
+class Discrepancy:
+    """A published value the reference does not reproduce (a case's ``discrepancy``): why, and
+    the value the reference gives."""
+
+    reason: str
+    reference_value: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"reason": self.reason, "reference_value": self.reference_value}
+
+
+@dataclass(frozen=True)
 class Case:
     """One golden case: its id, description and configuration, the spec entries and sources it
     cites, its origin, its input (inline, or the data files of a published case), and its
@@ -147,6 +162,41 @@ class Case:
     printed: tuple[Printed, ...] = ()
     input_of: str | None = None
     decimal_places: int | None = None
+    discrepancy: Discrepancy | None = None
+
+    @classmethod
+    def from_json(cls, case: Mapping[str, Any]) -> Case:
+        """A case object of a case file that passes its schema (``suite/lint.py``)."""
+        rows, files, open_axis = case.get("input"), case.get("input_files"), case.get("open")
+        discrepancy = case.get("discrepancy")
+        return cls(
+            id=case["id"],
+            description=case["description"],
+            config=Config.from_mapping(case["config"]),
+            spec=tuple(Citation(s["anchor"], s["quote"]) for s in case["spec"]),
+            sources=tuple(Source.from_json(s) for s in case["sources"]),
+            origin=case["origin"],
+            input=None if rows is None else InlineInput(rows["qrels"], rows["run"]),
+            input_files=None if files is None else PublishedFiles.from_json(files),
+            expected=None if "expected" not in case else ExpectedValues.from_json(case["expected"]),
+            open=None if open_axis is None else OpenAxis.from_json(open_axis),
+            expected_any=tuple(ExpectedValues.from_json(e) for e in case.get("expected_any", [])),
+            printed=tuple(Printed.from_json(p) for p in case.get("printed", [])),
+            input_of=case.get("input_of"),
+            decimal_places=case.get("precision", {}).get("decimal_places"),
+            discrepancy=None
+            if discrepancy is None
+            else Discrepancy(discrepancy["reason"], discrepancy["reference_value"]),
+        )
+
+    def inputs(self, data: Path | None) -> tuple[Qrels, Run]:
+        """The qrels and run of the case: inline, or read from its files below the data root
+        `data` (the shared folder's when None)."""
+        if self.input_files is not None:
+            return file_inputs(self.input_files, data or data_root())
+        if self.input is None:
+            raise ValueError(f"case {self.id} has no input")
+        return inline_inputs(self.input.qrels, self.input.run)
 
     def to_json(self) -> dict[str, Any]:
         """The case object in the format's key order."""
@@ -174,6 +224,8 @@ class Case:
             found["input_of"] = self.input_of
         if self.decimal_places is not None:
             found["precision"] = {"decimal_places": self.decimal_places}
+        if self.discrepancy is not None:
+            found["discrepancy"] = self.discrepancy.to_json()
         return found
 
 
@@ -208,6 +260,13 @@ class Generator:
     seed: int | None
     reference_dps: int
 
+    @classmethod
+    def from_json(cls, entry: Mapping[str, str | int | None]) -> Generator:
+        seed, dps = entry.get("seed"), entry["reference_dps"]
+        if not (seed is None or isinstance(seed, int)) or not isinstance(dps, int):
+            raise ValueError(f"generator: seed and reference_dps are whole numbers, not {entry!r}")
+        return cls(_text(entry, "name"), _text(entry, "source"), seed, dps)
+
     def to_json(self) -> dict[str, str | int | None]:
         return {
             "name": self.name,
@@ -228,9 +287,32 @@ class CaseFile:
     group: str
     description: str
     origin: str
-    generator: Generator
+    generator: Generator | None
     cases: tuple[Case, ...]
     enumeration: Enumeration | None = None
+
+    @classmethod
+    def from_json(cls, content: Mapping[str, Any]) -> CaseFile:
+        """A case file that passes its schema (``suite/lint.py``)."""
+        generator, claim = content.get("generator"), content.get("enumeration")
+        return cls(
+            suite_version=content["suite_version"],
+            spec_version=content["spec_version"],
+            group=content["group"],
+            description=content["description"],
+            origin=content["origin"],
+            generator=None if generator is None else Generator.from_json(generator),
+            cases=tuple(Case.from_json(case) for case in content["cases"]),
+            enumeration=None
+            if claim is None
+            else Enumeration(
+                claim["orderings"],
+                claim["pairs"],
+                claim["opposite_pairs"],
+                claim["opposite_percent"],
+                tuple(claim["measures"]),
+            ),
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The case file object in the format's key order."""
@@ -240,8 +322,9 @@ class CaseFile:
             "group": self.group,
             "description": self.description,
             "origin": self.origin,
-            "generator": self.generator.to_json(),
         }
+        if self.generator is not None:
+            found["generator"] = self.generator.to_json()
         if self.enumeration is not None:
             found["enumeration"] = self.enumeration.to_json()
         return found | {"cases": [case.to_json() for case in self.cases]}

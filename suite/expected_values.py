@@ -15,8 +15,8 @@ Digits = str | None
 
 @dataclass(frozen=True)
 class QueryValues:
-    """One query's expected nDCG, and its DCG and IDCG (None when the case does not state them:
-    a published case prints the nDCG alone)."""
+    """One query's expected nDCG, DCG and IDCG, and which of them the case states (`stated`, in
+    its order: a published case prints the nDCG alone)."""
 
     ndcg: Digits
     dcg: Digits = None
@@ -30,22 +30,27 @@ class QueryValues:
 
     @classmethod
     def from_json(cls, entry: Mapping[str, Digits]) -> QueryValues:
-        return cls(entry["ndcg"], entry.get("dcg"), entry.get("idcg"), tuple(entry))
+        return cls(entry.get("ndcg"), entry.get("dcg"), entry.get("idcg"), tuple(entry))
+
+    def value(self, what: str) -> Digits:
+        """The value named `what`: ``ndcg``, ``dcg`` or ``idcg``."""
+        return {"ndcg": self.ndcg, "dcg": self.dcg, "idcg": self.idcg}[what]
 
     def to_json(self) -> dict[str, Digits]:
-        values = {"ndcg": self.ndcg, "dcg": self.dcg, "idcg": self.idcg}
-        return {name: values[name] for name in self.stated}
+        return {name: self.value(name) for name in self.stated}
 
 
 @dataclass(frozen=True)
 class ExpectedValues:
     """What the reference answers for a case: each query's values and their mean, or `error`,
     the anchor of the choice that rejects the input. `per_query` is None where a case states the
-    mean alone (a published table's single number)."""
+    mean alone (a published table's single number), `states_aggregate` false where it states
+    the per-query values alone."""
 
     per_query: Mapping[str, QueryValues] | None = field(default=None)
     aggregate: Digits = None
     error: str | None = None
+    states_aggregate: bool = True
 
     @classmethod
     def rejected(cls, anchor: str) -> ExpectedValues:
@@ -70,6 +75,7 @@ class ExpectedValues:
             if per_query is None
             else {q: QueryValues.from_json(v) for q, v in per_query.items()},
             expected.get("aggregate"),
+            states_aggregate="aggregate" in expected,
         )
 
     def ndcg_of(self, qid: str) -> Digits:
@@ -84,4 +90,4 @@ class ExpectedValues:
         found: dict[str, Any] = {}
         if self.per_query is not None:
             found["per_query"] = {q: v.to_json() for q, v in self.per_query.items()}
-        return found | {"aggregate": self.aggregate}
+        return found | ({"aggregate": self.aggregate} if self.states_aggregate else {})

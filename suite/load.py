@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -82,17 +82,20 @@ def iter_cases(
                 content.get("suite_version"),
                 case,
                 index,
-                unavailable_reason(case, data),
+                unavailable_reason(
+                    [ref["path"] for ref in case.get("input_files", {}).values()], data
+                ),
             )
 
 
-def unavailable_reason(case: dict[str, Any], data: Path | None) -> str | None:
-    """Why a published case's input files cannot be read under `data`, or None when they can."""
-    for ref in case.get("input_files", {}).values():
+def unavailable_reason(paths: Iterable[str], data: Path | None) -> str | None:
+    """Why a published case's input files, at `paths` below the data root, cannot be read under
+    `data`, or None when they can."""
+    for path in paths:
         if data is None:
-            return f"data file {ref['path']}: {UNKNOWN}"
-        if not (data / ref["path"]).is_file():
-            return f"data file {ref['path']} is absent from {data}"
+            return f"data file {path}: {UNKNOWN}"
+        if not (data / path).is_file():
+            return f"data file {path} is absent from {data}"
     return None
 
 
