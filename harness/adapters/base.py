@@ -244,26 +244,30 @@ class _FunctionAdapter(Adapter):
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values | PerQuery:
         try:
             if self.shape == "trec":
-                return self._trec(case_input, config)
-            return self._arrays(case_input, config)
+                return self._trec(
+                    case_input, config["aggregate"], config["duplicates"], config["cutoff"]
+                )
+            return self._arrays(case_input, config["aggregate"], config["cutoff"])
         except self.rejects as error:
             raise Rejected(f"{type(error).__name__}: {error}") from None
 
-    def _trec(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
+    def _trec(
+        self, case_input: CaseInput, aggregate: str, duplicates: str, cutoff: int | None
+    ) -> PerQuery:
         qrels, _ = trec_dicts(case_input)
-        run = _run_dict(case_input, config["aggregate"], config["duplicates"])
-        per_query: PerQuery = self.function(qrels, run, config["cutoff"])
+        run = _run_dict(case_input, aggregate, duplicates)
+        per_query: PerQuery = self.function(qrels, run, cutoff)
         return per_query
 
-    def _arrays(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
+    def _arrays(self, case_input: CaseInput, aggregate: str, cutoff: int | None) -> PerQuery:
         labels, rankings = case_input.labels(), case_input.rankings()
         out: dict[str, float | None] = {}
-        for qid in scored_queries(case_input, config["aggregate"]):
+        for qid in scored_queries(case_input, aggregate):
             ranking = rankings.get(qid, [])
             judged = labels.get(qid, {})
             y_true = np.array([float(judged.get(d, 0)) for d, _ in ranking], dtype=np.float64)
             y_score = np.array([float(s) for _, s in ranking], dtype=np.float64)
-            out[qid] = self.function(y_true, y_score, config["cutoff"])
+            out[qid] = self.function(y_true, y_score, cutoff)
         return out
 
 
