@@ -188,11 +188,7 @@ def execute(run: Execution) -> Report:
             failed if run.diagnose else None,
         )
         bar.close()
-        remember(
-            cache_root(),
-            {r.id.partition("@")[2]: r.config for r in ordered if "@" in r.id},
-            ordered,
-        )
+        remember(cache_root(), ordered)
         tallied = tally(ordered)
         explained = (
             run.diagnose(declared, failures).footer(

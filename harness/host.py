@@ -18,7 +18,14 @@ import traceback
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, NoReturn
 
-from ndcgspec.harness.adapters.base import Adapter, CaseInput, Rejected, Values, load_adapter
+from ndcgspec.harness.adapters.base import (
+    Adapter,
+    CaseInput,
+    PerQuery,
+    Rejected,
+    Values,
+    load_adapter,
+)
 from ndcgspec.harness.protocol import ProtocolError, decode, encode, protocol_version
 from ndcgspec.harness.registry import adapter_target
 
@@ -35,7 +42,7 @@ def reply_number(value: Any) -> float | None:
     return None if math.isnan(number) else number
 
 
-def values_message(case_id: str, values: Values | Mapping[str, Any]) -> dict[str, Any]:
+def values_message(case_id: str, values: Values | PerQuery) -> dict[str, Any]:
     """The run-reply result of a case the adapter computed; NaN becomes null (undefined)."""
     per_query = values.per_query if isinstance(values, Values) else values
     out: dict[str, Any] = {

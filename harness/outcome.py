@@ -52,15 +52,14 @@ def summed_terms(
     return terms
 
 
-def implied_aggregate(per_query: Mapping[str, Any], config: Mapping[str, Any]) -> float | None:
+def implied_aggregate(per_query: Mapping[str, float | None], empty_choice: str) -> float | None:
     """The mean an adapter implies when it gives only per-query values, by the reference's one
     definition of the mean (``ndcg.aggregate``): an undefined value enters it or not as the
-    configuration's empty choice says (``ndcg.empty``); under ``empty=error`` an empty query
-    leaves no mean. Rounded once to the nearest double."""
+    configuration's choice `empty_choice` says (``ndcg.empty``); under ``empty=error`` an empty
+    query leaves no mean. Rounded once to the nearest double."""
     if not all(is_undefined(v) or _is_number(v) for v in per_query.values()):
         return None
-    chosen = config["empty"] if "empty" in config else Config.default().choice("empty")
-    return _implied_mean(tuple(per_query.items()), chosen)
+    return _implied_mean(tuple(per_query.items()), empty_choice)
 
 
 # identify judges one answer against each candidate configuration of an axis: the same mean,
@@ -96,14 +95,15 @@ def _golden(entry: Any) -> str | None:
 def value_mismatches(
     expected: Mapping[str, Any],
     answer: CaseAnswer,
-    config: Mapping[str, Any],
+    empty_choice: str,
     terms: Mapping[str, int],
     width: int,
     decimal_places: int | None,
     partial: bool,
 ) -> list[Mismatch]:
-    """Every value of `answer` that misses its golden value; `partial` when the golden
-    per-query values list only some queries (published cases)."""
+    """Every value of `answer` that misses its golden value, a mean it leaves out implied under
+    the configuration's `empty_choice`; `partial` when the golden per-query values list only
+    some queries (published cases)."""
     actual = answer.per_query or {}
     golden = expected.get("per_query") or {}
     found: list[Mismatch] = []
@@ -121,7 +121,9 @@ def value_mismatches(
                 note = "query not scored under this configuration"
                 found.append(Mismatch(qid, None, actual[qid], note=note))
     if "aggregate" in expected:
-        value = answer.aggregate if answer.has_aggregate else implied_aggregate(actual, config)
+        value = (
+            answer.aggregate if answer.has_aggregate else implied_aggregate(actual, empty_choice)
+        )
         queries = list(golden) or list(terms)
         largest = max((terms.get(q, 1) for q in queries), default=1)
         rule = Tolerance(width, largest + len(queries), decimal_places)
@@ -169,8 +171,10 @@ def judge(
         default=None,
     )
     alternatives = case.get("expected_any") or [case["expected"]]
+    config = case["config"]
+    empty_choice = config["empty"] if "empty" in config else Config.default().choice("empty")
     attempts = [
-        value_mismatches(alt, answer, case["config"], terms, width, places, partial)
+        value_mismatches(alt, answer, empty_choice, terms, width, places, partial)
         for alt in alternatives
     ]
     closest = min(attempts, key=len)

@@ -35,6 +35,7 @@ from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.reference import Config
 from ndcgspec.suite.expect import outcome, published_outcome
 from ndcgspec.suite.expected_cache import ExpectedCache
+from ndcgspec.suite.expected_values import ExpectedValues
 from ndcgspec.suite.load import LoadedCase, PublishedFiles, inline_inputs
 from ndcgspec.suite.targets import Target, measure_target, preset_target
 
@@ -187,12 +188,12 @@ def fill_expected(cache: ExpectedCache, loaded: LoadedCase, data: Path | None) -
         return
     case["expected"] = cache.value(
         _fingerprint(loaded), input_digest(loaded), lambda: _reference_outcome(loaded, data)
-    )
+    ).to_json()
 
 
-def _reference_outcome(loaded: LoadedCase, data: Path | None) -> dict[str, Any]:
+def _reference_outcome(loaded: LoadedCase, data: Path | None) -> ExpectedValues:
     case, config = loaded.case, case_config(loaded)
     if "input_files" in case:
         return published_outcome(config, PublishedFiles.from_json(case["input_files"]), data)
-    qrels, run = inline_inputs(case["input"])
+    qrels, run = inline_inputs(case["input"]["qrels"], case["input"]["run"])
     return outcome(config, qrels, run)

@@ -17,22 +17,23 @@ from typing import Any
 
 from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.declaration import Declaration
+from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.worker import Worker, WorkerFailure, WorkerTimeout
 
 
 @dataclass(frozen=True)
 class Job:
-    """One case to send: `build` returns its stripped case object, or None to drop it."""
+    """One case to send: `build` returns it as the adapter receives it, or None to drop it."""
 
     key: str
-    build: Callable[[], dict[str, Any] | None]
+    build: Callable[[], ProtocolCase | None]
 
 
 Deliver = Callable[[str, Mapping[str, Any]], None]
 
 
-def _built(payload: dict[str, Any]) -> Callable[[], dict[str, Any]]:
-    """The build of a job whose case object is already made (one sent again alone)."""
+def _built(payload: ProtocolCase) -> Callable[[], ProtocolCase]:
+    """The build of a job whose case is already made (one sent again alone)."""
     return lambda: payload
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -54,14 +55,31 @@ def schema_violation(kind: str, message: Any) -> str | None:
     return f"{kind} message violates its schema at {where}: {text}"
 
 
+@dataclass(frozen=True)
+class ProtocolCase:
+    """A case as the adapter receives it in a ``run`` message: its id, measure, configuration
+    object and input rows; no expected values, no provenance."""
+
+    id: str
+    measure: str
+    config: Mapping[str, Any]
+    qrels: Sequence[Sequence[str]]
+    run: Sequence[Sequence[str]]
+
+    def to_json(self) -> dict[str, Any]:
+        """The case object of a ``run`` message (``spec/schema/protocol/run.json``)."""
+        rows = {"qrels": [list(r) for r in self.qrels], "run": [list(r) for r in self.run]}
+        return {"id": self.id, "measure": self.measure, "config": self.config, "input": rows}
+
+
 def start_message(harness_version: str) -> dict[str, Any]:
     """The ``start`` message."""
     return {"cmd": "start", "protocol": protocol_version(), "harness": harness_version}
 
 
-def run_message(seq: int, cases: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """A ``run`` message: one batch of stripped cases under sequence number `seq`."""
-    return {"cmd": "run", "seq": seq, "cases": list(cases)}
+def run_message(seq: int, cases: Sequence[ProtocolCase]) -> dict[str, Any]:
+    """A ``run`` message: one batch of cases under sequence number `seq`."""
+    return {"cmd": "run", "seq": seq, "cases": [case.to_json() for case in cases]}
 
 
 def stop_message() -> dict[str, Any]:

@@ -59,8 +59,7 @@ def visible(report: Report) -> Report:
     )
 
 
-def _places(adapter: dict[str, Any]) -> str:
-    places = adapter.get("decimal_places")
+def _places(places: int | None) -> str:
     return "" if places is None else f", {places} decimal places"
 
 
@@ -68,7 +67,7 @@ def _title(report: Report) -> str:
     adapter = report.header.get("adapter") or {}
     width = adapter.get("float_width", "?")
     name = f"{adapter.get('name', '?')} {adapter.get('version', '?')}"
-    return f"{name} (float{width}{_places(adapter)})"
+    return f"{name} (float{width}{_places(adapter.get('decimal_places'))})"
 
 
 def _headline(tallied: Tally) -> str:
@@ -315,7 +314,7 @@ def render_badge(report: Report) -> str:
     )
     if tallied.departed:
         message += f" +{tallied.departed} declared departures"
-    message += _places(report.header["adapter"])
+    message += _places(report.header["adapter"].get("decimal_places"))
     if not report.complete:
         message += " partial"
     badge = {

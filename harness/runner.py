@@ -28,6 +28,7 @@ from ndcgspec.harness.diagnosis import Failure
 from ndcgspec.harness.outcome import Verdict, judge, partial_comparison, summed_terms
 from ndcgspec.harness.plan import case_config, fill_expected
 from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, pooled
+from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.worker import WorkerFailure
 from ndcgspec.reference import Config, ConfigError, NdcgSpecError
 from ndcgspec.suite.expected_cache import ExpectedCache
@@ -110,10 +111,10 @@ def _file_rows(files: PublishedFiles, data: Path | None) -> dict[str, list[list[
     }
 
 
-def stripped_case(loaded: LoadedCase, rows: Mapping[str, list[list[str]]]) -> dict[str, Any]:
-    """The case object the adapter receives: no expected values, no provenance."""
+def stripped_case(loaded: LoadedCase, rows: Mapping[str, list[list[str]]]) -> ProtocolCase:
+    """The case the adapter receives: no expected values, no provenance."""
     case = loaded.case
-    return {"id": case["id"], "measure": case["measure"], "config": case["config"], "input": rows}
+    return ProtocolCase(case["id"], case["measure"], case["config"], rows["qrels"], rows["run"])
 
 
 def case_result(loaded: LoadedCase, verdict: Verdict, reason: str | None = None) -> CaseResult:
@@ -155,10 +156,10 @@ def _batches(jobs: list[tuple[LoadedCase, Job]], workers: int) -> list[list[Job]
 class Question:
     """A case asked of an adapter outside a plan of golden cases: `key` tells it apart from
     every other question the same processes answer, and `build(case_id)` makes its protocol
-    case object (on the pool's threads, as its batch is sent)."""
+    case (on the pool's threads, as its batch is sent)."""
 
     key: Hashable
-    build: Callable[[str], dict[str, Any]]
+    build: Callable[[str], ProtocolCase]
 
 
 OnAnswer = Callable[[Question, Mapping[str, Any]], None]
@@ -295,8 +296,8 @@ def _builder(
     pending: dict[str, _Pending],
     emit: Callable[..., None],
     expected: ExpectedCache,
-) -> Callable[[], dict[str, Any] | None]:
-    def build() -> dict[str, Any] | None:
+) -> Callable[[], ProtocolCase | None]:
+    def build() -> ProtocolCase | None:
         try:
             fill_expected(expected, loaded, data)
             rows = case_rows(loaded, data)

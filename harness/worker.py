@@ -35,6 +35,7 @@ from jsonschema.exceptions import best_match
 
 import ndcgspec
 from ndcgspec.harness.protocol import (
+    ProtocolCase,
     ProtocolError,
     decode,
     encode,
@@ -196,7 +197,7 @@ class Worker:
             self._fail(violation)
         return reply
 
-    def run(self, cases: Sequence[Mapping[str, Any]], timeout: float) -> list[dict[str, Any]]:
+    def run(self, cases: Sequence[ProtocolCase], timeout: float) -> list[dict[str, Any]]:
         """Send one batch; the results of the reply, checked for the batch's sequence number,
         each result checked against the protocol's schema (`checked_result`)."""
         self.seq += 1

@@ -1,9 +1,10 @@
-"""Assembling case objects and case files in the key order of the case format, with expected
-values computed by the reference (never typed by hand)."""
+"""Assembling cases and case files (``suite/case_record.py``), with expected values computed by
+the reference (never typed by hand)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,20 @@ from ndcgspec.reference.decimals import DPS
 from ndcgspec.reference.errors import InputError, Location
 from ndcgspec.spec import load_spec
 from ndcgspec.suite.anchors import first_sentence
+from ndcgspec.suite.case_record import (
+    Case,
+    CaseFile,
+    Citation,
+    Enumeration,
+    Generator,
+    InlineInput,
+    OpenAxis,
+    Printed,
+    Row,
+    Source,
+)
 from ndcgspec.suite.expect import open_outcomes, reference_outcome
+from ndcgspec.suite.expected_values import ExpectedValues
 from ndcgspec.suite.load import cases_root, inline_inputs
 
 
@@ -30,12 +44,10 @@ def changelog_version(changelog: Path | None = None) -> str:
 SUITE_VERSION = changelog_version()
 GENERATOR_NAME = "ndcgspec cases generate"
 
-Row = list[str]
 
-
-def cite(anchor: str, quote: str | None = None) -> dict[str, str]:
+def cite(anchor: str, quote: str | None = None) -> Citation:
     """A spec reference: the anchor and exact words of its entry (its first sentence if none)."""
-    return {"anchor": anchor, "quote": quote if quote is not None else first_sentence(anchor)}
+    return Citation(anchor, quote if quote is not None else first_sentence(anchor))
 
 
 def computed_case(
@@ -43,35 +55,39 @@ def computed_case(
     case_id: str,
     description: str,
     config: Config,
-    spec: list[dict[str, str]],
-    sources: list[dict[str, str]],
+    spec: Sequence[Citation],
+    sources: Sequence[Source],
     origin: str,
     qrels: list[Row],
     run: list[Row],
-    open_axis: dict[str, Any] | None = None,
-    extra: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    open_axis: OpenAxis | None = None,
+    printed: Sequence[Printed] = (),
+    input_of: str | None = None,
+) -> Case:
     """A case with an inline input, its expected values computed by the reference."""
-    case: dict[str, Any] = {
-        "id": case_id,
-        "description": description,
-        "measure": config.canonical(),
-        "config": config.to_mapping(),
-        "spec": spec,
-        "sources": sources,
-        "origin": origin,
-        "input": {"qrels": qrels, "run": run},
-    }
-    parsed_qrels, parsed_run = inline_inputs(case["input"])
+    parsed_qrels, parsed_run = inline_inputs(qrels, run)
     if open_axis is None:
-        case["expected"] = reference_outcome(config, parsed_qrels, parsed_run)
+        expected = reference_outcome(config, parsed_qrels, parsed_run)
+        expected_any: list[ExpectedValues] = []
     else:
-        case["open"] = open_axis
-        case["expected_any"] = open_outcomes(
-            config, open_axis["axis"], open_axis["choices"], parsed_qrels, parsed_run
+        expected = None
+        expected_any = open_outcomes(
+            config, open_axis.axis, list(open_axis.choices), parsed_qrels, parsed_run
         )
-    case.update(extra or {})
-    return case
+    return Case(
+        id=case_id,
+        description=description,
+        config=config,
+        spec=tuple(spec),
+        sources=tuple(sources),
+        origin=origin,
+        input=InlineInput(qrels, run),
+        expected=expected,
+        open=open_axis,
+        expected_any=tuple(expected_any),
+        printed=tuple(printed),
+        input_of=input_of,
+    )
 
 
 def case_file(
@@ -79,22 +95,21 @@ def case_file(
     description: str,
     origin: str,
     source: str,
-    cases: list[dict[str, Any]],
+    cases: Sequence[Case],
     seed: int | None = None,
-    extra: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """A case file object in the format's key order."""
-    content: dict[str, Any] = {
-        "suite_version": SUITE_VERSION,
-        "spec_version": load_spec()["spec_version"],
-        "group": group,
-        "description": description,
-        "origin": origin,
-        "generator": {"name": GENERATOR_NAME, "source": source, "seed": seed, "reference_dps": DPS},
-    }
-    content.update(extra or {})
-    content["cases"] = cases
-    return content
+    enumeration: Enumeration | None = None,
+) -> CaseFile:
+    """A case file of the suite's version and the spec's."""
+    return CaseFile(
+        suite_version=SUITE_VERSION,
+        spec_version=load_spec()["spec_version"],
+        group=group,
+        description=description,
+        origin=origin,
+        generator=Generator(GENERATOR_NAME, source, seed, DPS),
+        cases=tuple(cases),
+        enumeration=enumeration,
+    )
 
 
 def decimal_text(value: Any) -> str:

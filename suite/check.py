@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -21,15 +21,15 @@ from typing import Any
 
 from tqdm import tqdm
 
-from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.reference import NdcgSpecError
 from ndcgspec.suite import generated, published
+from ndcgspec.suite.case_record import Case, CaseFile, Enumeration
 from ndcgspec.suite.expect import open_outcomes, published_outcome, reference_outcome
+from ndcgspec.suite.expected_values import ExpectedValues
 from ndcgspec.suite.folders import data_root
 from ndcgspec.suite.lint import Problem, duplicate_id_problems, lint_file, pointer
 from ndcgspec.suite.load import (
-    PublishedFiles,
     case_files,
-    case_inputs,
     cases_root,
     unavailable_reason,
 )
@@ -63,12 +63,12 @@ def _differences(expected: Any, actual: Any, at: str) -> Iterator[tuple[str, Any
         yield at, expected, actual
 
 
-def _exact_problems(path: str, where: str, case: dict[str, Any]) -> list[Problem]:
-    config = Config.from_mapping(case["config"])
-    qrels, run = case_inputs(case)
-    if "open" in case:
-        got = open_outcomes(config, case["open"]["axis"], case["open"]["choices"], qrels, run)
-        if got == case["expected_any"]:
+def _exact_problems(path: str, where: str, case: Case) -> list[Problem]:
+    qrels, run = case.inputs(None)
+    if case.open is not None:
+        choices = list(case.open.choices)
+        got = open_outcomes(case.config, case.open.axis, choices, qrels, run)
+        if [found.to_json() for found in got] == [e.to_json() for e in case.expected_any]:
             return []
         return [
             Problem(
@@ -78,7 +78,8 @@ def _exact_problems(path: str, where: str, case: dict[str, Any]) -> list[Problem
                 "the allowed answers differ from the reference's",
             )
         ]
-    actual = reference_outcome(config, qrels, run)
+    actual = reference_outcome(case.config, qrels, run)
+    stated = {} if case.expected is None else case.expected.to_json()
     return [
         Problem(
             path,
@@ -86,40 +87,44 @@ def _exact_problems(path: str, where: str, case: dict[str, Any]) -> list[Problem
             "wrong-expected",
             f"expected {want!r}, the reference gives {got!r}",
         )
-        for at, want, got in _differences(case["expected"], actual, "")
+        for at, want, got in _differences(stated, actual.to_json(), "")
     ]
 
 
-def _published_values(expected: dict[str, Any]) -> Iterator[tuple[str, str | None, str]]:
-    for qid, row in expected.get("per_query", {}).items():
-        yield f"/per_query{pointer(qid, 'ndcg')}", qid, row["ndcg"]
-    if "aggregate" in expected:
-        yield "/aggregate", None, expected["aggregate"]
+def _published_values(expected: ExpectedValues) -> Iterator[tuple[str, str | None, str]]:
+    for qid, row in (expected.per_query or {}).items():
+        if row.ndcg is not None:
+            yield f"/per_query{pointer(qid, 'ndcg')}", qid, row.ndcg
+    if expected.aggregate is not None:
+        yield "/aggregate", None, expected.aggregate
 
 
-def _published_problems(
-    path: str, where: str, case: dict[str, Any], data: Path | None
-) -> list[Problem]:
-    actual = published_outcome(
-        Config.from_mapping(case["config"]), PublishedFiles.from_json(case["input_files"]), data
-    )
-    if "error" in actual:
+def _published_problems(path: str, where: str, case: Case, data: Path | None) -> list[Problem]:
+    if case.input_files is None or case.expected is None or case.decimal_places is None:
+        raise ValueError(f"published case {case.id} lacks its files, values or precision")
+    actual = published_outcome(case.config, case.input_files, data)
+    if actual.error is not None:
         return [
-            Problem(path, where, "input", f"the reference rejects the input: {actual['error']}")
+            Problem(
+                path,
+                where,
+                "input",
+                f"the reference rejects the input: {{'anchor': {actual.error!r}}}",
+            )
         ]
-    places = case["precision"]["decimal_places"]
+    places = case.decimal_places
     found = []
-    for at, qid, value in _published_values(case["expected"]):
-        got = actual["aggregate"] if qid is None else actual["per_query"].get(qid, {}).get("ndcg")
-        known = case.get("discrepancy")
+    for at, qid, value in _published_values(case.expected):
+        got = actual.aggregate if qid is None else actual.ndcg_of(qid)
+        known = case.discrepancy
         if known and qid is None:
-            if not within(got, known["reference_value"], places):
+            if not within(got, known.reference_value, places):
                 found.append(
                     Problem(
                         path,
                         where + "/discrepancy",
                         "wrong-expected",
-                        f"recorded reference value {known['reference_value']}, "
+                        f"recorded reference value {known.reference_value}, "
                         f"the reference gives {got}",
                     )
                 )
@@ -135,45 +140,52 @@ def _published_problems(
     return found
 
 
-def _printed_problems(path: str, where: str, case: dict[str, Any]) -> list[Problem]:
+def _printed_problems(path: str, where: str, case: Case) -> list[Problem]:
     found = []
-    for i, entry in enumerate(case.get("printed", [])):
-        values = case["expected"]
+    for i, entry in enumerate(case.printed):
+        values = case.expected
+        if values is None or (entry.what != "aggregate" and values.per_query is None):
+            raise ValueError(f"case {case.id} prints numbers but states no values")
         ours = (
-            values["aggregate"]
-            if entry["what"] == "aggregate"
-            else values["per_query"][entry["qid"]][entry["what"]]
+            values.aggregate
+            if entry.what == "aggregate"
+            else (values.per_query or {})[str(entry.qid)].value(entry.what)
         )
-        agrees = within(ours, entry["value"], entry["decimal_places"])
+        agrees = within(ours, entry.value, entry.decimal_places)
         at = f"{where}/printed/{i}"
-        if not agrees and "erratum" not in entry:
+        if not agrees and entry.erratum is None:
             found.append(
                 Problem(
                     path,
                     at,
                     "printed-mismatch",
-                    f"the document prints {entry['value']}, the expected value is {ours}",
+                    f"the document prints {entry.value}, the expected value is {ours}",
                 )
             )
-        if agrees and "erratum" in entry:
+        if agrees and entry.erratum is not None:
             found.append(
                 Problem(
                     path,
                     at,
                     "printed-mismatch",
-                    f"recorded as an erratum but {entry['value']} agrees with {ours}",
+                    f"recorded as an erratum but {entry.value} agrees with {ours}",
                 )
             )
     return found
 
 
-def _enumeration_problems(path: str, content: dict[str, Any]) -> list[Problem]:
-    claim = content["enumeration"]
+def _q1_ndcg(case: Case) -> Decimal:
+    value = case.expected.ndcg_of("q1") if case.expected else None
+    if value is None:
+        raise ValueError(f"case {case.id} states no nDCG of query q1")
+    return Decimal(value)
+
+
+def _enumeration_problems(path: str, claim: Enumeration, cases: Sequence[Case]) -> list[Problem]:
     first, second = (
-        [c["expected"]["per_query"]["q1"]["ndcg"] for c in content["cases"] if c["measure"] == m]
-        for m in claim["measures"]
+        [_q1_ndcg(c) for c in cases if c.config.canonical() == m] for m in claim.measures
     )
-    values = list(zip(map(Decimal, first), map(Decimal, second), strict=True))
+    values = list(zip(first, second, strict=True))
     pairs = list(combinations(values, 2))
     opposite = sum(1 for (a1, b1), (a2, b2) in pairs if (a1 - a2) * (b1 - b2) < 0)
     percent = f"{Decimal(100 * opposite) / len(pairs):.1f}" if pairs else "0"
@@ -183,15 +195,16 @@ def _enumeration_problems(path: str, content: dict[str, Any]) -> list[Problem]:
         "opposite_pairs": opposite,
         "opposite_percent": percent,
     }
+    claimed = claim.to_json()
     return [
         Problem(
             path,
             f"/enumeration/{key}",
             "enumeration",
-            f"published {claim[key]}, the cases give {value}",
+            f"published {claimed[key]}, the cases give {value}",
         )
         for key, value in counted.items()
-        if claim[key] != value
+        if claimed[key] != value
     ]
 
 
@@ -199,27 +212,28 @@ def value_problems(
     path: Path, indices: list[int] | None, data: Path | None
 ) -> tuple[list[Problem], list[tuple[str, str]]]:
     """Problems of the values of some cases of one (lint-clean) file, and the skipped cases."""
-    content = json.loads(path.read_text(encoding="utf-8"))
+    content = CaseFile.from_json(json.loads(path.read_text(encoding="utf-8")))
     found: list[Problem] = []
     skipped: list[tuple[str, str]] = []
     name = str(path)
-    chosen = range(len(content["cases"])) if indices is None else indices
+    chosen = range(len(content.cases)) if indices is None else indices
     for i in chosen:
-        case = content["cases"][i]
+        case = content.cases[i]
         where = f"/cases/{i}"
         try:
-            if case["origin"] == "published":
-                reason = unavailable_reason(case, data)
+            if case.origin == "published":
+                files = case.input_files
+                reason = files and unavailable_reason([files.qrels.path, files.run.path], data)
                 if reason:
-                    skipped.append((case["id"], reason))
+                    skipped.append((case.id, reason))
                     continue
                 found += _published_problems(name, where, case, data)
             else:
                 found += _exact_problems(name, where, case) + _printed_problems(name, where, case)
         except NdcgSpecError as error:
             found.append(Problem(name, where, "input", str(error)))
-    if indices is None and "enumeration" in content:
-        found += _enumeration_problems(name, content)
+    if indices is None and content.enumeration is not None:
+        found += _enumeration_problems(name, content.enumeration, content.cases)
     return found, skipped
 
 

@@ -7,38 +7,42 @@ reference never grades itself alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from itertools import permutations
-from typing import Any
 
 from ndcgspec.reference import Config
-from ndcgspec.suite.case import Row, case_file, cite, computed_case
+from ndcgspec.suite.case import case_file, cite, computed_case
+from ndcgspec.suite.case_record import CaseFile, Enumeration, Printed, Row, Source
 
 ORIGIN = "hand"
 SOURCE = "ndcgspec.suite.documents"
 
-WIKIPEDIA = {
-    "kind": "document",
-    "ref": "Wikipedia, Discounted cumulative gain",
-    "locator": "section Example: table of rel_i, log2(i + 1) and rel_i / log2(i + 1), i = 1..6",
-    "note": "documents D1..D6 judged 3, 2, 3, 0, 1, 2; DCG6, IDCG6, nDCG6 printed to 3 places",
-}
-WORST_ORDERING = {
-    "kind": "document",
-    "ref": "nDCG tutorial worked example cited in the suite's issue 3",
-    "locator": "worked example: labels 2, 3, 1, 0, 2 and their worst ordering 0, 1, 2, 2, 3",
-    "note": "exponential gain; the tutorial prints 0.567, a rounding slip for 0.566448",
-}
-REVERSALS = {
-    "kind": "document",
-    "ref": "suite issue 3, reversal count",
-    "locator": "the six documents 3, 3, 2, 2, 1, 0",
-    "note": "180 orderings, 16,110 pairs, 1,002 pairs (6.2%) ordered oppositely by the two gains",
-}
+WIKIPEDIA = Source(
+    kind="document",
+    ref="Wikipedia, Discounted cumulative gain",
+    locator="section Example: table of rel_i, log2(i + 1) and rel_i / log2(i + 1), i = 1..6",
+    note="documents D1..D6 judged 3, 2, 3, 0, 1, 2; DCG6, IDCG6, nDCG6 printed to 3 places",
+)
+WORST_ORDERING = Source(
+    kind="document",
+    ref="nDCG tutorial worked example cited in the suite's issue 3",
+    locator="worked example: labels 2, 3, 1, 0, 2 and their worst ordering 0, 1, 2, 2, 3",
+    note="exponential gain; the tutorial prints 0.567, a rounding slip for 0.566448",
+)
+REVERSALS = Source(
+    kind="document",
+    ref="suite issue 3, reversal count",
+    locator="the six documents 3, 3, 2, 2, 1, 0",
+    note="180 orderings, 16,110 pairs, 1,002 pairs (6.2%) ordered oppositely by the two gains",
+)
 
 LOG_BASES = ("2", "e", "10", "1.5")
 JARVELIN_BASES = ("2", "10")
 GAINS = ("linear", "exponential")
+
+Example = tuple[str, str, list[Row], list[Row], Mapping[str, str | int], str]
+"""A worked example: its name, description, qrels, run, configuration and printed nDCG."""
 
 
 def ranked_rows(labels: list[int], qid: str = "q1") -> tuple[list[Row], list[Row]]:
@@ -48,13 +52,9 @@ def ranked_rows(labels: list[int], qid: str = "q1") -> tuple[list[Row], list[Row
     return qrels, run
 
 
-def printed(what: str, value: str, places: int, erratum: str | None = None) -> dict[str, Any]:
+def printed(what: str, value: str, places: int, erratum: str | None = None) -> Printed:
     """A number a document prints for query q1 (or the aggregate), at its printed precision."""
-    entry: dict[str, Any] = {"what": what, "qid": None if what == "aggregate" else "q1"}
-    entry.update({"value": value, "decimal_places": places})
-    if erratum:
-        entry["erratum"] = erratum
-    return entry
+    return Printed(what, None if what == "aggregate" else "q1", value, places, erratum)
 
 
 def _discounts() -> list[tuple[str, dict[str, str]]]:
@@ -63,7 +63,7 @@ def _discounts() -> list[tuple[str, dict[str, str]]]:
     ]
 
 
-def wikipedia_example() -> dict[str, Any]:
+def wikipedia_example() -> CaseFile:
     """3,2,3,0,1,2 under both gains, k = 1..6, four log bases and Järvelin–Kekäläinen b = 2, 10."""
     qrels, run = ranked_rows([3, 2, 3, 0, 1, 2])
     cases = []
@@ -82,7 +82,7 @@ def wikipedia_example() -> dict[str, Any]:
                         origin=ORIGIN,
                         qrels=qrels,
                         run=run,
-                        extra={"printed": _wikipedia_printed()} if table else None,
+                        printed=_wikipedia_printed() if table else (),
                     )
                 )
     cg_config = Config.from_mapping({"discount": "none", "cutoff": 6})
@@ -92,11 +92,11 @@ def wikipedia_example() -> dict[str, Any]:
             description="3,2,3,0,1,2 without discount: CG6 = 11",
             config=cg_config,
             spec=[cite("ndcg.discount.none")],
-            sources=[WIKIPEDIA | {"locator": "section Example: CG6 = 3 + 2 + 3 + 0 + 1 + 2"}],
+            sources=[replace(WIKIPEDIA, locator="section Example: CG6 = 3 + 2 + 3 + 0 + 1 + 2")],
             origin=ORIGIN,
             qrels=qrels,
             run=run,
-            extra={"printed": [printed("dcg", "11", 0)]},
+            printed=[printed("dcg", "11", 0)],
         )
     )
     return case_file(
@@ -108,25 +108,23 @@ def wikipedia_example() -> dict[str, Any]:
     )
 
 
-def _wikipedia_printed() -> list[dict[str, Any]]:
+def _wikipedia_printed() -> list[Printed]:
     return [printed("dcg", "6.861", 3), printed("idcg", "7.141", 3), printed("ndcg", "0.961", 3)]
 
 
-def worst_ordering() -> dict[str, Any]:
+def worst_ordering() -> CaseFile:
     """2,3,1,0,2 and its worst ordering 0,1,2,2,3 under both gains."""
     cases = []
     for name, labels in (("given", [2, 3, 1, 0, 2]), ("worst", [0, 1, 2, 2, 3])):
         for gain in GAINS:
             qrels, run = ranked_rows(labels)
-            extra = None
+            numbers: list[Printed] = []
             if name == "worst" and gain == "exponential":
                 slip = "the tutorial prints 0.567; the exact value 0.566447… rounds to 0.566"
-                extra = {
-                    "printed": [
-                        printed("ndcg", "0.566448", 6),
-                        printed("ndcg", "0.567", 3, erratum=slip),
-                    ]
-                }
+                numbers = [
+                    printed("ndcg", "0.566448", 6),
+                    printed("ndcg", "0.567", 3, erratum=slip),
+                ]
             cases.append(
                 computed_case(
                     case_id=f"documents.worst-ordering/{name}-{gain}",
@@ -137,7 +135,7 @@ def worst_ordering() -> dict[str, Any]:
                     origin=ORIGIN,
                     qrels=qrels,
                     run=run,
-                    extra=extra,
+                    printed=numbers,
                 )
             )
     return case_file(
@@ -150,23 +148,23 @@ def worst_ordering() -> dict[str, Any]:
 
 
 REVERSAL_LABELS = (3, 3, 2, 2, 1, 0)
-REVERSAL_CLAIM: dict[str, Any] = {
-    "orderings": 180,
-    "pairs": 16110,
-    "opposite_pairs": 1002,
-    "opposite_percent": "6.2",
-    "measures": ["nDCG@6", "nDCG(gain=exponential)@6"],
-}
+REVERSAL_CLAIM = Enumeration(
+    orderings=180,
+    pairs=16110,
+    opposite_pairs=1002,
+    opposite_percent="6.2",
+    measures=("nDCG@6", "nDCG(gain=exponential)@6"),
+)
 
 
-def reversal_count() -> dict[str, Any]:
+def reversal_count() -> CaseFile:
     """Every distinguishable ordering of 3,3,2,2,1,0 under both gains at k = 6, with the
     published pair counts in the file's `enumeration` object."""
     cases = []
     for ordering in sorted(set(permutations(REVERSAL_LABELS)), reverse=True):
         qrels, run = ranked_rows(list(ordering))
         code = "".join(map(str, ordering))
-        for measure in REVERSAL_CLAIM["measures"]:
+        for measure in REVERSAL_CLAIM.measures:
             config = Config.from_mapping(
                 {"cutoff": 6, **({"gain": "exponential"} if "exponential" in measure else {})}
             )
@@ -190,16 +188,16 @@ def reversal_count() -> dict[str, Any]:
         ORIGIN,
         SOURCE,
         cases,
-        extra={"enumeration": REVERSAL_CLAIM},
+        enumeration=REVERSAL_CLAIM,
     )
 
 
-ISSUE_EXAMPLES = {
-    "kind": "document",
-    "ref": "suite issue 2, worked examples",
-    "locator": "section Tests: the numbers printed to 3 places",
-    "note": "hand arithmetic printed to 3 decimal places",
-}
+ISSUE_EXAMPLES = Source(
+    kind="document",
+    ref="suite issue 2, worked examples",
+    locator="section Tests: the numbers printed to 3 places",
+    note="hand arithmetic printed to 3 decimal places",
+)
 
 
 def judged_ranking(
@@ -223,8 +221,8 @@ def judged_ranking(
 def _printed_examples(
     group: str,
     description: str,
-    examples: list[tuple[str, str, list[Row], list[Row], dict[str, Any], str]],
-) -> dict[str, Any]:
+    examples: list[Example],
+) -> CaseFile:
     """One case per (name, case description, qrels, run, configuration, printed nDCG)."""
     cases = [
         computed_case(
@@ -237,14 +235,14 @@ def _printed_examples(
             origin=ORIGIN,
             qrels=qrels,
             run=run,
-            extra={"printed": [printed("ndcg", value, 3)]},
+            printed=[printed("ndcg", value, 3)],
         )
         for name, text, qrels, run, values, value in examples
     ]
     return case_file(group, description, ORIGIN, SOURCE, cases)
 
 
-def x_and_y() -> dict[str, Any]:
+def x_and_y() -> CaseFile:
     """Rankings X = 3,0,0,2,2,1 and Y = 2,2,1,3,0,0 against the judged grades 3,3,2,2,1,0,
     their 0s unjudged, at k = 3 and 6 under both gains."""
     judged = [3, 3, 2, 2, 1, 0]
@@ -255,7 +253,7 @@ def x_and_y() -> dict[str, Any]:
         ("x", "linear", 6): "0.699", ("y", "linear", 6): "0.708",
         ("x", "exponential", 6): "0.672", ("y", "exponential", 6): "0.576",
     }  # fmt: skip
-    examples = [
+    examples: list[Example] = [
         (
             f"{name}-{gain}-k{k}",
             f"ranking {name.upper()} with {gain} gain at k = {k}",
@@ -270,7 +268,7 @@ def x_and_y() -> dict[str, Any]:
     )
 
 
-def u_and_v() -> dict[str, Any]:
+def u_and_v() -> CaseFile:
     """Rankings U = 1,1,1,3,0,0 and V = 3,0,1,1,1,0 of the grades 3,1,1,1,0,0 at k = 6."""
     judged = [3, 1, 1, 1, 0, 0]
     rankings = {"u": [1, 1, 1, 3, 0, 0], "v": [3, 0, 1, 1, 1, 0]}
@@ -278,7 +276,7 @@ def u_and_v() -> dict[str, Any]:
         ("u", "linear"): "0.750", ("v", "linear"): "0.946",
         ("u", "exponential"): "0.601", ("v", "exponential"): "0.971",
     }  # fmt: skip
-    examples = [
+    examples: list[Example] = [
         (
             f"{name}-{gain}-k6",
             f"ranking {name.upper()} of 3,1,1,1,0,0 with {gain} gain at k = 6",
@@ -293,11 +291,11 @@ def u_and_v() -> dict[str, Any]:
     )
 
 
-def single_relevant() -> dict[str, Any]:
+def single_relevant() -> CaseFile:
     """One relevant document among eleven judged ones, at ranks 1, 2, 3, 10 and 11: nDCG@10
     is 1/log2(1 + rank) inside the cutoff and 0 below it."""
     printed_ndcg = {1: "1.000", 2: "0.631", 3: "0.500", 10: "0.289", 11: "0.000"}
-    examples = [
+    examples: list[Example] = [
         (
             f"rank-{rank}",
             f"the only relevant document at rank {rank}, k = 10",
@@ -314,10 +312,10 @@ def single_relevant() -> dict[str, Any]:
     )
 
 
-def retrieved_ideal_pitfall() -> dict[str, Any]:
+def retrieved_ideal_pitfall() -> CaseFile:
     """Judged grades 3,3,2,1,0,0; the run retrieves only the documents graded 1 and 0."""
     qrels, run = judged_ranking([1, 0], [3, 3, 2, 1, 0, 0])
-    examples = [
+    examples: list[Example] = [
         (
             f"ideal-{ideal}",
             f"the run finds only grades 1 and 0; ideal = {ideal}, k = 2",

@@ -11,70 +11,83 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from ndcgspec.engine.discounts import kept_weights
 from ndcgspec.engine.memory import evaluate_inputs
+from ndcgspec.engine.result_digits import ResultDigits
 from ndcgspec.engine.scoring import score_files
 from ndcgspec.engine.sweep import Sweep
 from ndcgspec.reference import Config, InputError
 from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.inputs import Qrels, Run
+from ndcgspec.suite.expected_values import ExpectedValues
 from ndcgspec.suite.folders import data_root
 from ndcgspec.suite.load import PublishedFiles, checked_file, file_inputs
 
 
-def outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
-    """The expected object of a case, ``{"per_query", "aggregate"}`` or
-    ``{"error": {anchor}}``, computed by the fast engine: `reference_outcome`'s answer."""
-    return _expected(lambda: evaluate_inputs(config, qrels, run).to_json())
+def outcome(config: Config, qrels: Qrels, run: Run) -> ExpectedValues:
+    """The expected values of a case, or the anchor of the choice that rejects its input,
+    computed by the fast engine: `reference_outcome`'s answer."""
+    return _expected(lambda: _of_digits(evaluate_inputs(config, qrels, run)))
 
 
-def swept_outcome(sweep: Sweep, config: Config) -> dict[str, Any]:
+def swept_outcome(sweep: Sweep, config: Config) -> ExpectedValues:
     """`outcome` of one of many configurations asked of one input, each per-query step shared
     between them (`engine.sweep`); the sweep declares `config`'s cutoff."""
 
-    def result_json() -> dict[str, Any]:
+    def values() -> ExpectedValues:
         found = sweep.scores(config, config.cutoff)
         if isinstance(found, InputError):
             raise found
-        return {"per_query": found.per_query, "aggregate": found.mean}
+        return ExpectedValues.from_result(found.per_query, found.mean)
 
-    return _expected(result_json)
+    return _expected(values)
 
 
-def reference_outcome(config: Config, qrels: Qrels, run: Run) -> dict[str, Any]:
+def reference_outcome(config: Config, qrels: Qrels, run: Run) -> ExpectedValues:
     """The expected object of a case as the plain reference computes it: what makes and
     checks the golden cases."""
-    return _expected(lambda: evaluate(config, qrels, run, weights=kept_weights(config)).to_json())
+    return _expected(
+        lambda: _of_digits(
+            ResultDigits.of(evaluate(config, qrels, run, weights=kept_weights(config)))
+        )
+    )
 
 
-def published_outcome(config: Config, files: PublishedFiles, data: Path | None) -> dict[str, Any]:
+def published_outcome(config: Config, files: PublishedFiles, data: Path | None) -> ExpectedValues:
     """`outcome` of a published case's files under `config`: scored by the fast engine (the
     reference's digits, and input it declines handed to the reference); a run whose extra
     fields are ignored is read by the plain reference's reader."""
     if files.run.extra_fields_ignored:
         return outcome(config, *file_inputs(files, data or data_root()))
     qrels_path, run_path = checked_file(files.qrels, data), checked_file(files.run, data)
-    return _expected(lambda: score_files([config], qrels_path, run_path)[0])
+
+    def values() -> ExpectedValues:
+        found = score_files([config], qrels_path, run_path)[0]
+        return ExpectedValues.from_result(found["per_query"], found["aggregate"])
+
+    return _expected(values)
 
 
-def _expected(result_json: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+def _of_digits(found: ResultDigits) -> ExpectedValues:
+    return ExpectedValues.from_result(found.per_query, found.aggregate)
+
+
+def _expected(values: Callable[[], ExpectedValues]) -> ExpectedValues:
     try:
-        result = result_json()
+        return values()
     except InputError as error:
         # Only a choice that rejects the input is an outcome; anything else is a broken case.
         if error.anchor is None:
             raise
-        return {"error": {"anchor": error.anchor}}
-    return {"per_query": result["per_query"], "aggregate": result["aggregate"]}
+        return ExpectedValues.rejected(error.anchor)
 
 
 def open_outcomes(
     config: Config, axis_id: str, choices: list[str], qrels: Qrels, run: Run
-) -> list[dict[str, Any]]:
+) -> list[ExpectedValues]:
     """The distinct outcomes over the allowed choices of an open axis, in the order given."""
-    found: list[dict[str, Any]] = []
+    found: list[ExpectedValues] = []
     for choice in choices:
         result = reference_outcome(config.replace(**{axis_id: choice}), qrels, run)
         if result not in found:

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+
+from ndcgspec.suite.expected_values import ExpectedValues
 
 
 @cache
@@ -39,13 +40,13 @@ class ExpectedCache:
 
     def __init__(self, root: Path | None = None) -> None:
         self._folder = None if root is None else root / "expected" / definition_digest()
-        self._values: dict[str, dict[str, dict[str, Any]]] = {}
+        self._values: dict[str, dict[str, ExpectedValues]] = {}
         self._lock = threading.Lock()
 
     def value(
-        self, fingerprint: str, key: str, compute: Callable[[], dict[str, Any]]
-    ) -> dict[str, Any]:
-        """The expected object of input `key` under the configuration `fingerprint`, kept or
+        self, fingerprint: str, key: str, compute: Callable[[], ExpectedValues]
+    ) -> ExpectedValues:
+        """The expected values of input `key` under the configuration `fingerprint`, kept or
         computed by `compute` (and then kept)."""
         with self._lock:
             known = self._known(fingerprint).get(key)
@@ -59,17 +60,17 @@ class ExpectedCache:
     def _file(self, fingerprint: str) -> Path | None:
         return None if self._folder is None else self._folder / f"{fingerprint}.jsonl"
 
-    def _known(self, fingerprint: str) -> dict[str, dict[str, Any]]:
+    def _known(self, fingerprint: str) -> dict[str, ExpectedValues]:
         if fingerprint not in self._values:
             self._values[fingerprint] = _read_cache(self._file(fingerprint))
         return self._values[fingerprint]
 
-    def _keep(self, fingerprint: str, key: str, expected: dict[str, Any]) -> None:
+    def _keep(self, fingerprint: str, key: str, expected: ExpectedValues) -> None:
         self._values[fingerprint][key] = expected
         path = self._file(fingerprint)
         if path is None:
             return
-        line = json.dumps({"input": key, "expected": expected}) + "\n"
+        line = json.dumps({"input": key, "expected": expected.to_json()}) + "\n"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             # One append of one line: processes that share the cache never interleave a line.
@@ -83,15 +84,15 @@ class ExpectedCache:
             return
 
 
-def _read_cache(path: Path | None) -> dict[str, dict[str, Any]]:
+def _read_cache(path: Path | None) -> dict[str, ExpectedValues]:
     """The cached values of one fingerprint; a line cut short by a killed run is passed over."""
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, ExpectedValues] = {}
     if path is None or not path.is_file():
         return found
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
             entry = json.loads(line)
-            found[entry["input"]] = entry["expected"]
-        except (ValueError, KeyError, TypeError):
+            found[entry["input"]] = ExpectedValues.from_json(entry["expected"])
+        except (ValueError, KeyError, TypeError, AttributeError):
             continue
     return found

@@ -13,6 +13,7 @@ from typing import Any
 from ndcgspec.reference.config import presets
 from ndcgspec.suite import documents, generated, ids
 from ndcgspec.suite.canonical_json import dumps
+from ndcgspec.suite.case_record import CaseFile
 from ndcgspec.suite.folders import data_root
 from ndcgspec.suite.hand import hand_files
 from ndcgspec.suite.load import cases_root
@@ -40,10 +41,10 @@ def tasks(published: Path | None) -> list[Task]:
     return found
 
 
-def run_task(task: Task) -> list[dict[str, Any]]:
+def run_task(task: Task) -> list[CaseFile]:
     """The case files of one unit of generation."""
     kind, argument = task
-    builders: dict[str, Callable[[Any], list[dict[str, Any]]]] = {
+    builders: dict[str, Callable[[Any], list[CaseFile]]] = {
         "large": lambda _: [generated.large_file()],
         "generated": lambda seed: [generated.generated_file(seed)],
         "documents": lambda name: [documents.BUILDERS[name]()],
@@ -70,14 +71,14 @@ def generate(out: Path | None = None, data: Path | None = None, jobs: int = 2) -
         mapped = pool.map if jobs > 1 else map
         contents = [c for files in mapped(run_task, work) for c in files]
         # The preset files judge the inputs of the files above under every preset.
-        inputs = preset_inputs(c for c in contents if c["origin"] != "published")
+        inputs = preset_inputs(c for c in contents if c.origin != "published")
         named = presets()
         ids, titles = [entry.id for entry in named], [entry.title for entry in named]
         contents += list(mapped(partial(preset_file, inputs=inputs), ids, titles))
     written = []
     for content in contents:
-        path = out / f"{content['group']}.json"
+        path = out / f"{content.group}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(dumps(content).encode("utf-8"))
+        path.write_bytes(dumps(content.to_json()).encode("utf-8"))
         written.append(path)
     return sorted(written)

@@ -10,7 +10,8 @@ from typing import Any
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes, choice_ids, since
 from ndcgspec.reference.rejection import choice_anchor
-from ndcgspec.suite.case import Row, case_file, cite, computed_case
+from ndcgspec.suite.case import case_file, cite, computed_case
+from ndcgspec.suite.case_record import Case, CaseFile, Row, Source
 
 ORIGIN = "generated"
 SOURCE = "ndcgspec.suite.generated"
@@ -122,7 +123,7 @@ def random_query(rng: random.Random, qid: str, config: Config) -> tuple[list[Row
     return qrels, run
 
 
-def random_case(rng: random.Random, case_id: str, as_of: str) -> dict[str, Any]:
+def random_case(rng: random.Random, case_id: str, as_of: str) -> Case:
     """One generated case: a random configuration (choices of spec version `as_of`) and a
     random input of 1–4 queries."""
     config = random_config(rng, as_of)
@@ -147,14 +148,14 @@ def random_case(rng: random.Random, case_id: str, as_of: str) -> dict[str, Any]:
         description=f"random case: {len(queries)} queries, {sizes[0]}-{sizes[-1]} run documents",
         config=config,
         spec=spec,
-        sources=[{"kind": "spec", "ref": "ndcg", "note": "seeded random input"}],
+        sources=[Source("spec", "ndcg", "seeded random input")],
         origin=ORIGIN,
         qrels=qrels,
         run=run,
     )
 
 
-def generated_file(seed: int) -> dict[str, Any]:
+def generated_file(seed: int) -> CaseFile:
     """The file of `CASES_PER_FILE` random cases drawn from `seed`."""
     rng = random.Random(seed)
     group = f"generated/seed-{seed:04d}"
@@ -172,7 +173,7 @@ def generated_file(seed: int) -> dict[str, Any]:
     )
 
 
-def large_file() -> dict[str, Any]:
+def large_file() -> CaseFile:
     """One query of 10,000 documents with random grades, unjudged documents and ties."""
     rng = random.Random(LARGE_SEED)
     qrels: list[Row] = []
@@ -187,7 +188,7 @@ def large_file() -> dict[str, Any]:
         description="one query of 10,000 documents with ties and unjudged ones",
         config=Config.default(),
         spec=[cite("ndcg.cutoff", "An integer k ≥ 1, or null for the whole ranking.")],
-        sources=[{"kind": "spec", "ref": "ndcg.cutoff", "note": "seeded random input"}],
+        sources=[Source("spec", "ndcg.cutoff", "seeded random input")],
         origin=ORIGIN,
         qrels=qrels,
         run=run,

@@ -9,10 +9,9 @@ value is 1/log2(3) when the ids are read as text."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ndcgspec.reference import Config
 from ndcgspec.suite.case import case_file, cite, computed_case
+from ndcgspec.suite.case_record import Case, CaseFile, Source
 
 ORIGIN = "hand"
 SOURCE = "ndcgspec.suite.ids"
@@ -32,21 +31,21 @@ TWINS = (
 """Ids that are one number but two documents: the relevant one and its numeric twin."""
 
 
-def _case(name: str, relevant: str, other: str, twins: bool) -> dict[str, Any]:
+def _case(name: str, relevant: str, other: str, twins: bool) -> Case:
     shape = "its numeric twin" if twins else "the irrelevant"
     return computed_case(
         case_id=f"ids.numeric/{name}",
         description=f"relevant {relevant} ranked below {shape} {other}",
         config=Config.default(),
         spec=[TEXT_IDS, cite("ndcg.definition.dcg")],
-        sources=[{"kind": "spec", "ref": "ndcg.input", "note": "ids are text, not numbers"}],
+        sources=[Source("spec", "ndcg.input", "ids are text, not numbers")],
         origin=ORIGIN,
         qrels=[["q1", relevant, "1"], ["q1", other, "0"]],
         run=[["q1", other, "2"], ["q1", relevant, "1"]],
     )
 
 
-def numeric_ids() -> dict[str, Any]:
+def numeric_ids() -> CaseFile:
     """The case file ``ids/numeric``."""
     cases = [_case(name, relevant, other, False) for name, relevant, other in ALONE]
     cases += [_case(name, relevant, other, True) for name, relevant, other in TWINS]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,16 +43,13 @@ def _result_file(root: Path, case_id: str) -> Path:
     return root / RESULTS / f"{hashlib.sha256(case_id.encode('utf-8')).hexdigest()[:32]}.json"
 
 
-def remember(
-    root: Path | None,
-    configurations: Mapping[str, Mapping[str, Any]],
-    results: Iterable[CaseResult],
-) -> None:
-    """Keep the run's configurations (fingerprint → configuration object) and its failing or
-    erring results below `root` (nothing when None); a case that no longer fails forgets its
-    old result."""
+def remember(root: Path | None, results: Sequence[CaseResult]) -> None:
+    """Keep the configurations of the run's `results` by fingerprint (those of computed cases,
+    whose id is ``case@fingerprint``) and its failing or erring results below `root` (nothing
+    when None); a case that no longer fails forgets its old result."""
     if root is None:
         return
+    configurations = {r.id.partition("@")[2]: r.config for r in results if "@" in r.id}
     for fingerprint, config in configurations.items():
         path = root / CONFIGURATIONS / f"{fingerprint}.json"
         if not path.exists():

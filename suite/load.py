@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -82,17 +82,20 @@ def iter_cases(
                 content.get("suite_version"),
                 case,
                 index,
-                unavailable_reason(case, data),
+                unavailable_reason(
+                    [ref["path"] for ref in case.get("input_files", {}).values()], data
+                ),
             )
 
 
-def unavailable_reason(case: dict[str, Any], data: Path | None) -> str | None:
-    """Why a published case's input files cannot be read under `data`, or None when they can."""
-    for ref in case.get("input_files", {}).values():
+def unavailable_reason(paths: Iterable[str], data: Path | None) -> str | None:
+    """Why a published case's input files, at `paths` below the data root, cannot be read under
+    `data`, or None when they can."""
+    for path in paths:
         if data is None:
-            return f"data file {ref['path']}: {UNKNOWN}"
-        if not (data / ref["path"]).is_file():
-            return f"data file {ref['path']} is absent from {data}"
+            return f"data file {path}: {UNKNOWN}"
+        if not (data / path).is_file():
+            return f"data file {path} is absent from {data}"
     return None
 
 
@@ -102,17 +105,19 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def inline_inputs(input_: dict[str, Any]) -> tuple[Qrels, Run]:
+def inline_inputs(
+    qrels_rows: Sequence[Sequence[str]], run_rows: Sequence[Sequence[str]]
+) -> tuple[Qrels, Run]:
     """Qrels and run of an inline input: ``[qid, docid, label]`` and ``[qid, docid, score]``
     rows, the run in run order; the qrels rows obey the rules of the TREC qrels reader
     (``ndcg.input.duplicate-judgment``)."""
     qrels: dict[str, dict[str, Judgment]] = {}
-    for row, (qid, docid, label) in enumerate(input_["qrels"], start=1):
+    for row, (qid, docid, label) in enumerate(qrels_rows, start=1):
         add_judgment(
             qrels, qid, docid, Judgment(parse_decimal(label), Location(f"qrels row {row}"))
         )
     run: dict[str, list[Posting]] = {}
-    for qid, docid, score in input_["run"]:
+    for qid, docid, score in run_rows:
         run.setdefault(qid, []).append(
             Posting(docid, parse_decimal(score), Location(f"run {qid} {docid}"))
         )
@@ -142,6 +147,11 @@ class DataFile:
     def from_json(cls, ref: Mapping[str, Any]) -> DataFile:
         return cls(ref["path"], ref["sha256"], ref.get("extra_fields") == "ignored")
 
+    def to_json(self) -> dict[str, str]:
+        """The case format's ``file_ref`` object."""
+        ref = {"path": self.path, "sha256": self.sha256}
+        return ref | ({"extra_fields": "ignored"} if self.extra_fields_ignored else {})
+
 
 @dataclass(frozen=True)
 class PublishedFiles:
@@ -153,6 +163,10 @@ class PublishedFiles:
     @classmethod
     def from_json(cls, input_files: Mapping[str, Any]) -> PublishedFiles:
         return cls(DataFile.from_json(input_files["qrels"]), DataFile.from_json(input_files["run"]))
+
+    def to_json(self) -> dict[str, dict[str, str]]:
+        """The case format's ``input_files`` object."""
+        return {"qrels": self.qrels.to_json(), "run": self.run.to_json()}
 
 
 def checked_file(ref: DataFile, data: Path | None) -> Path:
@@ -176,5 +190,5 @@ def file_inputs(files: PublishedFiles, data: Path | None) -> tuple[Qrels, Run]:
 def case_inputs(case: dict[str, Any], data: Path | None = None) -> tuple[Qrels, Run]:
     """The qrels and run of any case, inline or published."""
     if "input" in case:
-        return inline_inputs(case["input"])
+        return inline_inputs(case["input"]["qrels"], case["input"]["run"])
     return file_inputs(PublishedFiles.from_json(case["input_files"]), data or data_root())

@@ -14,12 +14,13 @@ input comes from (`input_of`), whose group says which axis the input was written
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes, since
-from ndcgspec.suite.case import Row, case_file, cite, computed_case
+from ndcgspec.suite.case import case_file, cite, computed_case
+from ndcgspec.suite.case_record import CaseFile, Row, Source
 from ndcgspec.suite.targets import preset_target
 
 ORIGIN = "generated"
@@ -51,45 +52,43 @@ class PresetInput:
     cutoff: int | None
 
 
-def preset_inputs(files: Iterable[Mapping[str, Any]]) -> list[PresetInput]:
+def preset_inputs(files: Iterable[CaseFile]) -> list[PresetInput]:
     """The inputs every preset file takes, from the case files of one generation (hand,
     documents and generated; published inputs are not redistributable)."""
     taken: dict[str, tuple[tuple[int, ...], PresetInput]] = {}
-    ordered = sorted(files, key=lambda f: (f["group"].split("/")[0] == "generated", f["group"]))
+    ordered = sorted(files, key=lambda f: (f.group.split("/")[0] == "generated", f.group))
     hand_inputs: int | None = None
     for content in ordered:
-        generated = content["group"].startswith("generated/")
+        generated = content.group.startswith("generated/")
         limit = LARGEST_GENERATED_INPUT if generated else LARGEST_HAND_INPUT
         if generated and hand_inputs is None:
             hand_inputs = len(taken)
-        for case in content["cases"]:
+        for case in content.cases:
             if hand_inputs is not None and len(taken) == hand_inputs + GENERATED_INPUTS_PER_PRESET:
                 return [found for _, found in taken.values()]
-            rows = case.get("input")
-            if rows is None or len(rows["qrels"]) + len(rows["run"]) > limit:
+            rows = case.input
+            if rows is None or len(rows.qrels) + len(rows.run) > limit:
                 continue
-            cutoff = case["config"]["cutoff"]
-            key = json.dumps([rows, cutoff], sort_keys=True)
-            added = added_in(case["config"])
+            cutoff = case.config.cutoff
+            key = json.dumps([rows.to_json(), cutoff], sort_keys=True)
+            added = added_in(case.config)
             # An input keeps its place and, among its cases, the one of the oldest choices, so
             # that a choice added later never renames the cases of earlier inputs.
             if key not in taken or added < taken[key][0]:
-                found = PresetInput(
-                    case["id"], case["description"], rows["qrels"], rows["run"], cutoff
-                )
+                found = PresetInput(case.id, case.description, rows.qrels, rows.run, cutoff)
                 taken[key] = (added, found)
     return [found for _, found in taken.values()]
 
 
-def added_in(config: Mapping[str, Any]) -> tuple[int, ...]:
-    """The spec version that added the newest choice of the configuration object `config`."""
-    return max(since(entry["id"], config[entry["id"]]) for entry in choice_axes())
+def added_in(config: Config) -> tuple[int, ...]:
+    """The spec version that added the newest choice of the configuration `config`."""
+    return max(since(entry["id"], config.choice(entry["id"])) for entry in choice_axes())
 
 
-def preset_file(preset_id: str, title: str, inputs: Sequence[PresetInput]) -> dict[str, Any]:
+def preset_file(preset_id: str, title: str, inputs: Sequence[PresetInput]) -> CaseFile:
     """The case file of the preset `preset_id` (entitled `title`) over `inputs`."""
     target = preset_target(preset_id)
-    source = {"kind": "spec", "ref": f"spec/presets.yaml#{preset_id}"}
+    source = Source("spec", f"spec/presets.yaml#{preset_id}")
     cases = [
         computed_case(
             case_id=f"presets.{preset_id}/{found.case_id.replace('/', '.')}",
@@ -100,7 +99,7 @@ def preset_file(preset_id: str, title: str, inputs: Sequence[PresetInput]) -> di
             origin=ORIGIN,
             qrels=found.qrels,
             run=found.run,
-            extra={"input_of": found.case_id},
+            input_of=found.case_id,
         )
         for found in inputs
     ]

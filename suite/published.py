@@ -20,7 +20,9 @@ from ndcgspec.reference import Config
 from ndcgspec.reference.config import preset
 from ndcgspec.reference.rejection import choice_anchor
 from ndcgspec.suite.case import case_file, cite
-from ndcgspec.suite.load import sha256_of
+from ndcgspec.suite.case_record import Case, CaseFile, Source
+from ndcgspec.suite.expected_values import ExpectedValues, QueryValues
+from ndcgspec.suite.load import DataFile, PublishedFiles, sha256_of
 
 ORIGIN = "published"
 SOURCE = "ndcgspec.suite.published"
@@ -29,9 +31,9 @@ TREC_EVAL: dict[str, Any] = dict(preset("trec_eval").config)
 # The axes on which trec_eval's published numbers turn, besides the mean each case states: how
 # it reads labels, negative levels and equal scores.
 CITED_AXES = ("fractional", "negative", "ties")
-TREC_EVAL_SPEC = [
+TREC_EVAL_SPEC = tuple(
     cite(choice_anchor(axis, Config.from_mapping(TREC_EVAL).choice(axis))) for axis in CITED_AXES
-]
+)
 DL19_RUNS = (
     "bm25base_p",
     "bm25tuned_ax_p",
@@ -68,35 +70,31 @@ TREC_EVAL_OUTPUTS = {
 }
 
 
-def file_ref(data: Path, relative: str, extra_fields: bool = False) -> dict[str, str]:
+def file_ref(data: Path, relative: str, extra_fields: bool = False) -> DataFile:
     """A reference to a data file: its path below the data root and its checksum."""
-    ref = {"path": relative, "sha256": sha256_of(data / relative)}
-    if extra_fields:
-        ref["extra_fields"] = "ignored"
-    return ref
+    return DataFile(relative, sha256_of(data / relative), extra_fields)
 
 
 def published_case(
     case_id: str,
     description: str,
     config: Config,
-    sources: list[dict[str, str]],
-    input_files: dict[str, Any],
-    expected: dict[str, Any],
-) -> dict[str, Any]:
-    """A published case in the format's key order."""
-    return {
-        "id": case_id,
-        "description": description,
-        "measure": config.canonical(),
-        "config": config.to_mapping(),
-        "spec": TREC_EVAL_SPEC,
-        "sources": sources,
-        "origin": ORIGIN,
-        "input_files": input_files,
-        "expected": expected,
-        "precision": {"decimal_places": PLACES},
-    }
+    sources: list[Source],
+    input_files: PublishedFiles,
+    expected: ExpectedValues,
+) -> Case:
+    """A published case: values printed to `PLACES` decimals."""
+    return Case(
+        id=case_id,
+        description=description,
+        config=config,
+        spec=TREC_EVAL_SPEC,
+        sources=tuple(sources),
+        origin=ORIGIN,
+        input_files=input_files,
+        expected=expected,
+        decimal_places=PLACES,
+    )
 
 
 def _measure_cutoff(measure: str) -> int | None:
@@ -114,14 +112,14 @@ def _trec_eval_values(path: Path) -> dict[str, dict[str, str]]:
     return values
 
 
-def trec_eval_test_file(data: Path, output: str) -> dict[str, Any]:
+def trec_eval_test_file(data: Path, output: str) -> CaseFile:
     """One of trec_eval's own test outputs: per-query and overall nDCG values."""
     qrels, run, aggregate, gain_map, command = TREC_EVAL_OUTPUTS[output]
     base = "trec_eval-test"
-    files = {
-        "qrels": file_ref(data, f"{base}/{qrels}"),
-        "run": file_ref(data, f"{base}/{run}", extra_fields=run == "results.trunc"),
-    }
+    files = PublishedFiles(
+        file_ref(data, f"{base}/{qrels}"),
+        file_ref(data, f"{base}/{run}", extra_fields=run == "results.trunc"),
+    )
     cases = []
     for measure, by_query in _trec_eval_values(data / base / output).items():
         values: dict[str, Any] = {"aggregate": aggregate, "cutoff": _measure_cutoff(measure)}
@@ -129,14 +127,14 @@ def trec_eval_test_file(data: Path, output: str) -> dict[str, Any]:
             values |= {"gain": "map", "gain_map": gain_map}
         config = Config.from_mapping(TREC_EVAL | values)
         name = measure.split("=")[0].replace("ndcg_1", "ndcg-gain-map")
-        source = {
-            "kind": "source",
-            "ref": "usnistgov/trec_eval test/" + output,
-            "locator": f"lines '{measure}' (QUICKTEST.make: {command})",
-            "note": "printed to 4 decimals"
+        source = Source(
+            kind="source",
+            ref="usnistgov/trec_eval test/" + output,
+            locator=f"lines '{measure}' (QUICKTEST.make: {command})",
+            note="printed to 4 decimals"
             + ("; -mndcg_cut.23.4 is read as cutoff 23" if measure == "ndcg_cut_23" else ""),
-        }
-        per_query = {q: {"ndcg": v} for q, v in by_query.items() if q != "all"}
+        )
+        per_query = {q: QueryValues.printed(v) for q, v in by_query.items() if q != "all"}
         cases.append(
             published_case(
                 f"published.trec_eval-test/{output.removeprefix('out.test.')}-{name}",
@@ -144,7 +142,7 @@ def trec_eval_test_file(data: Path, output: str) -> dict[str, Any]:
                 config,
                 [source],
                 files,
-                {"per_query": per_query, "aggregate": by_query["all"]},
+                ExpectedValues(per_query, by_query["all"]),
             )
         )
     return case_file(
@@ -166,26 +164,25 @@ def _dl19_official(data: Path) -> dict[tuple[str, str], str]:
     return table
 
 
-def dl19_official_file(data: Path) -> dict[str, Any]:
+def dl19_official_file(data: Path) -> CaseFile:
     """NIST's official DL19 passage nDCG, nDCG@10, @100 and @1000 of the seven runs."""
     table = _dl19_official(data)
     qrels = file_ref(data, "dl19-passage/qrels.dl19-passage.txt")
     cases = []
     for run in DL19_RUNS:
-        files = {
-            "qrels": qrels,
-            "run": file_ref(data, f"dl19-passage/official-runs/input.{run}.judged-only.gz"),
-        }
+        files = PublishedFiles(
+            qrels, file_ref(data, f"dl19-passage/official-runs/input.{run}.judged-only.gz")
+        )
         for measure in ("ndcg", "ndcg_cut_10", "ndcg_cut_100", "ndcg_cut_1000"):
             config = Config.from_mapping(
                 TREC_EVAL | {"aggregate": "run", "cutoff": _measure_cutoff(measure)}
             )
-            source = {
-                "kind": "document",
-                "ref": "NIST TREC 2019 Deep Learning track, passage task, official evaluation",
-                "locator": f"run {run}, measure {measure} (EXPECTED-official-dl19-passage.tsv)",
-                "note": "trec_eval qrels.dl19-passage.txt RUN; printed to 4 decimals",
-            }
+            source = Source(
+                kind="document",
+                ref="NIST TREC 2019 Deep Learning track, passage task, official evaluation",
+                locator=f"run {run}, measure {measure} (EXPECTED-official-dl19-passage.tsv)",
+                note="trec_eval qrels.dl19-passage.txt RUN; printed to 4 decimals",
+            )
             cases.append(
                 published_case(
                     f"published.dl19-official/{run}-{measure}",
@@ -193,7 +190,7 @@ def dl19_official_file(data: Path) -> dict[str, Any]:
                     config,
                     [source],
                     files,
-                    {"aggregate": table[(run, measure)]},
+                    ExpectedValues(aggregate=table[(run, measure)]),
                 )
             )
     return case_file(
@@ -212,7 +209,7 @@ def _published_score(data: Path, name: str, path: list[Any]) -> str:
     return f"{node:.4f}"
 
 
-def bm25_file(data: Path) -> dict[str, Any]:
+def bm25_file(data: Path) -> CaseFile:
     """The published BM25 nDCG@10 of DL19 passage and BEIR TREC-COVID (``trec_eval -c``)."""
     config = Config.from_mapping(TREC_EVAL | {"aggregate": "qrels", "cutoff": 10})
     dl19 = _published_score(
@@ -231,39 +228,37 @@ def bm25_file(data: Path) -> dict[str, Any]:
             "BM25 on DL19 passage, nDCG@10 with -c",
             config,
             [
-                {
-                    "kind": "document",
-                    "ref": "Pyserini two-click reproduction, msmarco-v1-passage bm25-default",
-                    "locator": "topics dl19-passage, nDCG@10 (also Anserini dl19-passage.yaml)",
-                    "note": "trec_eval -m ndcg_cut.10 -c; printed to 4 decimals",
-                }
+                Source(
+                    kind="document",
+                    ref="Pyserini two-click reproduction, msmarco-v1-passage bm25-default",
+                    locator="topics dl19-passage, nDCG@10 (also Anserini dl19-passage.yaml)",
+                    note="trec_eval -m ndcg_cut.10 -c; printed to 4 decimals",
+                )
             ],
-            {
-                "qrels": file_ref(data, "dl19-passage/qrels.dl19-passage.txt"),
-                "run": file_ref(
-                    data, "dl19-passage/run.msmarco-v1-passage.bm25-default.dl19.txt.gz"
-                ),
-            },
-            {"aggregate": dl19},
+            PublishedFiles(
+                file_ref(data, "dl19-passage/qrels.dl19-passage.txt"),
+                file_ref(data, "dl19-passage/run.msmarco-v1-passage.bm25-default.dl19.txt.gz"),
+            ),
+            ExpectedValues(aggregate=dl19),
         ),
         published_case(
             "published.bm25/trec-covid-ndcg_cut_10",
             "BM25 flat on BEIR TREC-COVID, nDCG@10 with -c",
             config,
             [
-                {
-                    "kind": "document",
-                    "ref": "Pyserini two-click reproduction, BEIR bm25-flat",
-                    "locator": "dataset trec-covid, nDCG@10 "
+                Source(
+                    kind="document",
+                    ref="Pyserini two-click reproduction, BEIR bm25-flat",
+                    locator="dataset trec-covid, nDCG@10 "
                     "(also Anserini beir-v1.0.0-trec-covid.flat.yaml)",
-                    "note": "trec_eval -c -m ndcg_cut.10; printed to 4 decimals",
-                }
+                    note="trec_eval -c -m ndcg_cut.10; printed to 4 decimals",
+                )
             ],
-            {
-                "qrels": file_ref(data, "trec-covid/qrels.beir-v1.0.0-trec-covid.test.txt.gz"),
-                "run": file_ref(data, "trec-covid/run.beir.bm25-flat.trec-covid.txt.gz"),
-            },
-            {"aggregate": covid},
+            PublishedFiles(
+                file_ref(data, "trec-covid/qrels.beir-v1.0.0-trec-covid.test.txt.gz"),
+                file_ref(data, "trec-covid/run.beir.bm25-flat.trec-covid.txt.gz"),
+            ),
+            ExpectedValues(aggregate=covid),
         ),
     ]
     return case_file(
@@ -275,7 +270,7 @@ def bm25_file(data: Path) -> dict[str, Any]:
     )
 
 
-def published_files(data: Path) -> list[dict[str, Any]]:
+def published_files(data: Path) -> list[CaseFile]:
     """Every published case file, built from the data root."""
     return [
         *(trec_eval_test_file(data, output) for output in TREC_EVAL_OUTPUTS),

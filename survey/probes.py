@@ -34,6 +34,7 @@ from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.outcome import judge, summed_terms
 from ndcgspec.harness.pool import PoolOptions
+from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.runner import Question, ask_adapter
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import axis as spec_axis
@@ -43,6 +44,7 @@ from ndcgspec.reference.ties import docid_key
 from ndcgspec.spec import kept
 from ndcgspec.suite.expect import swept_outcome
 from ndcgspec.suite.expected_cache import ExpectedCache
+from ndcgspec.suite.expected_values import ExpectedValues
 from ndcgspec.suite.folders import cache_root
 from ndcgspec.suite.load import case_files, cases_root, inline_inputs, iter_cases
 from ndcgspec.suite.tolerance import Tolerance, compare_value, exact, is_undefined
@@ -246,7 +248,7 @@ def with_choice(asked: Config, axis_id: str, choice: str, source: Config) -> Con
 def _sweep(probe: ProbeInput, cutoff: int | None) -> tuple[Sweep, threading.Lock]:
     """The probe's input, prepared once for every configuration asked of it at `cutoff`, and
     the lock under which one thread at a time extends what the sweep keeps."""
-    qrels, run = inline_inputs({"qrels": probe.qrels, "run": probe.run})
+    qrels, run = inline_inputs(probe.qrels, probe.run)
     return Sweep(qrels, run, [cutoff]), threading.Lock()
 
 
@@ -270,12 +272,12 @@ def _fingerprint(config: Config) -> str:
 
 @cache
 def _outcome(probe: ProbeInput, config: Config) -> tuple[str, dict[str, Any]]:
-    def compute() -> dict[str, Any]:
+    def compute() -> ExpectedValues:
         sweep, lock = _sweep(probe, config.cutoff)
         with lock:
             return swept_outcome(sweep, config)
 
-    found = _expected_values().value(_fingerprint(config), _input_key(probe), compute)
+    found = _expected_values().value(_fingerprint(config), _input_key(probe), compute).to_json()
     # A canonical text makes outcomes comparable and hashable.
     return repr(sorted(found.items())), found
 
@@ -485,14 +487,9 @@ def ask(
     return answers
 
 
-def _payload(case_id: str, probe: ProbeInput, asked: Config) -> dict[str, Any]:
-    """The protocol case object of one question."""
-    return {
-        "id": case_id,
-        "measure": asked.canonical(),
-        "config": asked.to_mapping(),
-        "input": {"qrels": [list(r) for r in probe.qrels], "run": [list(r) for r in probe.run]},
-    }
+def _payload(case_id: str, probe: ProbeInput, asked: Config) -> ProtocolCase:
+    """The protocol case of one question."""
+    return ProtocolCase(case_id, asked.canonical(), asked.to_mapping(), probe.qrels, probe.run)
 
 
 def nudged(score: Decimal, steps: int, gap: Gap) -> str:

@@ -72,7 +72,7 @@ def smoke_cases(config: Config) -> list[LoadedCase]:
             qrels=qrels,
             run=run,
         )
-        cases.append(LoadedCase(Path("<smoke>"), "smoke", None, case, index, None))
+        cases.append(LoadedCase(Path("<smoke>"), "smoke", None, case.to_json(), index, None))
     return cases
 
 

@@ -145,7 +145,7 @@ scores_to_15_digits = _ScoresRead("fake-scores-to-15-digits", lambda s: float(f"
 
 class _AlwaysZero(ReferenceAdapter):
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
-        return dict.fromkeys(scored_queries(case_input, config), 0.0)
+        return dict.fromkeys(scored_queries(case_input, config["aggregate"]), 0.0)
 
 
 always_zero = _AlwaysZero()
@@ -170,7 +170,7 @@ class _Float32(ReferenceAdapter):
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
         labels, rankings = case_input.labels(), case_input.rankings()
         out = {}
-        for qid in scored_queries(case_input, config):
+        for qid in scored_queries(case_input, config["aggregate"]):
             ranking = rankings.get(qid, [])
             if len({d for d, _ in ranking}) < len(ranking):
                 raise Rejected(f"duplicate document in the run of {qid}")

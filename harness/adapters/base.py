@@ -206,24 +206,27 @@ def trec_dicts(
     return qrels, run
 
 
-def scored_queries(case_input: CaseInput, config: Mapping[str, Any]) -> list[str]:
-    """The queries the ``aggregate`` axis scores, in qrels order (``ndcg.aggregate``)."""
+def scored_queries(case_input: CaseInput, aggregate: str) -> list[str]:
+    """The queries the choice `aggregate` of the ``aggregate`` axis scores, in qrels order
+    (``ndcg.aggregate``)."""
     qrels_queries = dict.fromkeys(q for q, _, _ in case_input.qrels)
     run_queries = dict.fromkeys(q for q, _, _ in case_input.run)
-    return AGGREGATE_CHOICES[config["aggregate"]](qrels_queries, run_queries)
+    return AGGREGATE_CHOICES[aggregate](qrels_queries, run_queries)
 
 
-def _run_dict(case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, dict[str, float]]:
+def _run_dict(
+    case_input: CaseInput, aggregate: str, duplicates: str
+) -> dict[str, dict[str, float]]:
     """``{qid: {docid: score}}`` of the run rows after the configuration's duplicates choice
-    (``ndcg.duplicates``): a dict cannot hold a repeated document, so the rows of every scored
-    query pass through that axis here, and one the choice rejects is a rejected input. A query
-    that is not scored keeps the first row of each document."""
-    scored = set(scored_queries(case_input, config))
+    (``ndcg.duplicates``): a dict cannot hold a repeated document, so the rows of every query
+    the `aggregate` choice scores pass through the `duplicates` choice here, and one it rejects
+    is a rejected input. A query that is not scored keeps the first row of each document."""
+    scored = set(scored_queries(case_input, aggregate))
     run: dict[str, dict[str, float]] = {}
     for qid, ranking in case_input.rankings().items():
         postings = [Posting(docid, score) for docid, score in ranking]
         try:
-            kept = DUPLICATES[config["duplicates"]](postings, qid) if qid in scored else postings
+            kept = DUPLICATES[duplicates](postings, qid) if qid in scored else postings
         except InputError as error:
             raise Rejected(str(error)) from None
         run[qid] = {}
@@ -241,25 +244,30 @@ class _FunctionAdapter(Adapter):
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values | PerQuery:
         try:
             if self.shape == "trec":
-                return self._trec(case_input, config)
-            return self._arrays(case_input, config)
+                return self._trec(
+                    case_input, config["aggregate"], config["duplicates"], config["cutoff"]
+                )
+            return self._arrays(case_input, config["aggregate"], config["cutoff"])
         except self.rejects as error:
             raise Rejected(f"{type(error).__name__}: {error}") from None
 
-    def _trec(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
+    def _trec(
+        self, case_input: CaseInput, aggregate: str, duplicates: str, cutoff: int | None
+    ) -> PerQuery:
         qrels, _ = trec_dicts(case_input)
-        per_query: PerQuery = self.function(qrels, _run_dict(case_input, config), config["cutoff"])
+        run = _run_dict(case_input, aggregate, duplicates)
+        per_query: PerQuery = self.function(qrels, run, cutoff)
         return per_query
 
-    def _arrays(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
+    def _arrays(self, case_input: CaseInput, aggregate: str, cutoff: int | None) -> PerQuery:
         labels, rankings = case_input.labels(), case_input.rankings()
         out: dict[str, float | None] = {}
-        for qid in scored_queries(case_input, config):
+        for qid in scored_queries(case_input, aggregate):
             ranking = rankings.get(qid, [])
             judged = labels.get(qid, {})
             y_true = np.array([float(judged.get(d, 0)) for d, _ in ranking], dtype=np.float64)
             y_score = np.array([float(s) for _, s in ranking], dtype=np.float64)
-            out[qid] = self.function(y_true, y_score, config["cutoff"])
+            out[qid] = self.function(y_true, y_score, cutoff)
         return out
 
 

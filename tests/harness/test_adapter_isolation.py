@@ -16,6 +16,7 @@ from conftest import TESTS_DIR
 from hostile.adapters import LAST_WORDS, STDERR_FLOOD_BYTES
 
 from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool
+from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.worker import STDERR_KEPT_BYTES, Worker, WorkerFailure
 
 CAP = 16 * 2**20
@@ -99,12 +100,10 @@ def test_a_batch_gets_the_per_case_timeout(monkeypatch: pytest.MonkeyPatch) -> N
         return real_run(self, cases, timeout)
 
     monkeypatch.setattr(Worker, "run", spy)
-    case = {
-        "measure": "nDCG",
-        "config": {},
-        "input": {"qrels": [["q1", "d1", "1"]], "run": [["q1", "d1", "1"]]},
-    }
-    jobs = [Job(f"c{i}", lambda i=i: {**case, "id": f"c{i}"}) for i in range(8)]
+    rows = [["q1", "d1", "1"]]
+    jobs = [
+        Job(f"c{i}", lambda i=i: ProtocolCase(f"c{i}", "nDCG", {}, rows, rows)) for i in range(8)
+    ]
     pool = WorkerPool(
         [sys.executable, "-m", "ndcgspec.harness.host", "reference"],
         PoolOptions(timeout=30.0),

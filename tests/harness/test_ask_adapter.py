@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ndcgspec.harness.pool import PoolOptions, shared_pools
+from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.runner import MAX_BATCH, Question, ask_adapter
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
@@ -20,14 +21,9 @@ def _case(first: str) -> Question:
     second = "b" if first == "a" else "a"
     config = Config.default()
 
-    def build(case_id: str) -> dict[str, Any]:
+    def build(case_id: str) -> ProtocolCase:
         run = [["q1", first, "2"], ["q1", second, "1"]]
-        return {
-            "id": case_id,
-            "measure": config.canonical(),
-            "config": config.to_mapping(),
-            "input": {"qrels": QRELS, "run": run},
-        }
+        return ProtocolCase(case_id, config.canonical(), config.to_mapping(), QRELS, run)
 
     return Question(("first", first), build)
 
@@ -58,7 +54,7 @@ def test_inside_shared_pools_a_key_answered_before_is_answered_from_memory() -> 
     sent: list[str] = []
 
     def counted(question: Question) -> Question:
-        def build(case_id: str) -> dict[str, Any]:
+        def build(case_id: str) -> ProtocolCase:
             sent.append(case_id)
             return question.build(case_id)
 

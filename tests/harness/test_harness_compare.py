@@ -130,20 +130,23 @@ def test_summed_terms_count_dcg_idcg_and_tie_groups() -> None:
     assert cut["q1"] == 4
 
 
+DEFAULT_EMPTY = Config.default().choice("empty")
+
+
 def test_implied_aggregate_follows_the_empty_axis() -> None:
-    assert implied_aggregate({"a": 0.5, "b": 1.0}, {"empty": "zero"}) == 0.75
-    assert implied_aggregate({"a": 0.5, "b": None}, {"empty": "nan"}) is None
-    assert implied_aggregate({"a": 0.5, "b": None}, {"empty": "skip"}) == 0.5
-    assert implied_aggregate({}, {"empty": "zero"}) is None
+    assert implied_aggregate({"a": 0.5, "b": 1.0}, "zero") == 0.75
+    assert implied_aggregate({"a": 0.5, "b": None}, "nan") is None
+    assert implied_aggregate({"a": 0.5, "b": None}, "skip") == 0.5
+    assert implied_aggregate({}, "zero") is None
     # empty=error rejects an input with an empty query, so nothing has a mean.
-    assert implied_aggregate({"a": 0.5, "b": None}, {"empty": "error"}) is None
+    assert implied_aggregate({"a": 0.5, "b": None}, "error") is None
 
 
 def test_implied_aggregate_is_the_exact_mean_rounded_once() -> None:
     # The three doubles sum exactly to 2^53 + 2; its third rounds to ...331.5, while summing
     # left to right in doubles loses both ones (2^53 + 1 rounds to 2^53, twice): ...330.5.
     values = {"a": 2.0**53, "b": 1.0, "c": 1.0}
-    assert implied_aggregate(values, {}) == (2.0**53 + 2) / 3
+    assert implied_aggregate(values, DEFAULT_EMPTY) == (2.0**53 + 2) / 3
     assert sum(values.values()) / 3 != (2.0**53 + 2) / 3
 
 
@@ -244,5 +247,5 @@ def test_the_coarser_of_the_case_and_adapter_precisions_applies() -> None:
 def test_an_infinite_value_implies_no_mean_and_is_its_own_mismatch(infinite: float) -> None:
     # The mean of 0.5 and an infinity has no exact value: the implied aggregate is none (a
     # mismatch of the case), never an OverflowError that stops the whole run.
-    assert implied_aggregate({"a": 0.5, "b": infinite}, {}) is None
-    assert implied_aggregate({"a": 0.5, "b": 1.0}, {}) == 0.75
+    assert implied_aggregate({"a": 0.5, "b": infinite}, DEFAULT_EMPTY) is None
+    assert implied_aggregate({"a": 0.5, "b": 1.0}, DEFAULT_EMPTY) == 0.75

@@ -22,6 +22,7 @@ from ndcgspec.harness.host import answer, serve
 from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.protocol import (
     MESSAGES,
+    ProtocolCase,
     message_schema,
     protocol_version,
     run_message,
@@ -35,12 +36,7 @@ from ndcgspec.harness.worker import adapter_command, example_program
 FIXTURES = TESTS_DIR / "fixtures"
 SUITE = FIXTURES / "harness_cases"
 DATA = FIXTURES / "harness_data"
-CASE = {
-    "id": "c1",
-    "measure": "nDCG",
-    "config": {"gain": "linear"},
-    "input": {"qrels": [["q1", "d1", "1"]], "run": [["q1", "d1", "0.5"]]},
-}
+CASE = ProtocolCase("c1", "nDCG", {"gain": "linear"}, [["q1", "d1", "1"]], [["q1", "d1", "0.5"]])
 
 
 @pytest.mark.parametrize("kind", MESSAGES)

@@ -75,9 +75,7 @@ def test_a_rejecting_choice_names_its_axis_anchor_file_and_line(
     kind, number = at
     paths = {"qrels": str(qrels_path), "run": str(run_path), None: None}
     assert (caught.value.file, caught.value.line) == (paths[kind], number)
-    assert expect.outcome(config, read_qrels(qrels_path), read_run(run_path)) == {
-        "error": {"anchor": anchor}
-    }
+    assert expect.outcome(config, read_qrels(qrels_path), read_run(run_path)).error == anchor
 
 
 def test_an_error_no_axis_makes_carries_no_axis(tmp_path: Path) -> None:

@@ -272,7 +272,7 @@ def test_a_document_judged_twice_is_the_same_error_on_every_path(
         assert str(caught.value) == expected, score
     rows = [line.split()[::2] + line.split()[3:] for line in qrels.splitlines()]
     with pytest.raises(InputError, match=r"^qrels row 3: document 'd1' is judged twice"):
-        inline_inputs({"qrels": [[q, d, label] for q, d, label in rows], "run": []})
+        inline_inputs([[q, d, label] for q, d, label in rows], [])
 
 
 def test_document_ids_of_33_bytes_and_more(tmp_path: Path) -> None:

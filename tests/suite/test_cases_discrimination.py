@@ -13,6 +13,7 @@ import pytest
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes, choice_ids
 from ndcgspec.suite.expect import reference_outcome
+from ndcgspec.suite.expected_values import ExpectedValues
 from ndcgspec.suite.load import case_inputs, iter_cases
 
 REQUIRED_FAILURES = 3
@@ -32,7 +33,7 @@ def failures(cases: list[dict[str, Any]], change: dict[str, Any]) -> Iterator[st
     for case in cases:
         qrels, run = case_inputs(case)
         wrong = Config.from_mapping(case["config"]).replace(**change)
-        if reference_outcome(wrong, qrels, run) != case["expected"]:
+        if reference_outcome(wrong, qrels, run) != ExpectedValues.from_json(case["expected"]):
             yield case["id"]
 
 

@@ -27,10 +27,10 @@ TYPES = {"linear": "Base", "exponential": "Exp"}
 DENOMINATORS = {"log": "LogPosition", "reciprocal": "Position"}
 
 
-def metric_name(config: Mapping[str, Any]) -> str:
+def metric_name(gain: str, discount: str, cutoff: int | None) -> str:
     """``NDCG:type=…;denominator=…[;top=k]``."""
-    name = f"NDCG:type={TYPES[config['gain']]};denominator={DENOMINATORS[config['discount']]}"
-    return name if config["cutoff"] is None else f"{name};top={config['cutoff']}"
+    name = f"NDCG:type={TYPES[gain]};denominator={DENOMINATORS[discount]}"
+    return name if cutoff is None else f"{name};top={cutoff}"
 
 
 class CatboostAdapter(ArraysPeerAdapter):
@@ -57,19 +57,18 @@ class CatboostAdapter(ArraysPeerAdapter):
             library=DISTRIBUTION,
         )
 
-    def _ndcg(self, queries: Sequence[QueryArrays], config: Mapping[str, Any]) -> float:
+    def _ndcg(self, queries: Sequence[QueryArrays], metric: str) -> float:
         labels = [float(v) for q in queries for v in q.labels]
         scores = [float(v) for q in queries for v in q.scores]
         group_id = [index for index, q in enumerate(queries) for _ in q.labels]
-        return float(
-            self.utils.eval_metric(labels, scores, metric_name(config), group_id=group_id)[0]
-        )
+        return float(self.utils.eval_metric(labels, scores, metric, group_id=group_id)[0])
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
         """The case's rows in one call for CatBoost's own mean, then each query alone."""
-        queries = list(query_arrays(case_input, config, retrieved_only=True))
-        aggregate = self._ndcg(queries, config)
-        return Values.with_aggregate({q.qid: self._ndcg([q], config) for q in queries}, aggregate)
+        queries = list(query_arrays(case_input, config["aggregate"], retrieved_only=True))
+        metric = metric_name(config["gain"], config["discount"], config["cutoff"])
+        aggregate = self._ndcg(queries, metric)
+        return Values.with_aggregate({q.qid: self._ndcg([q], metric) for q in queries}, aggregate)
 
 
 adapter = CatboostAdapter

@@ -24,7 +24,6 @@ from decimal import Decimal
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 
@@ -84,13 +83,13 @@ class QueryArrays:
 
 
 def query_arrays(
-    case_input: CaseInput, config: Mapping[str, Any], retrieved_only: bool
+    case_input: CaseInput, aggregate: str, retrieved_only: bool
 ) -> Iterator[QueryArrays]:
-    """The arrays of each query the ``aggregate`` axis scores, in qrels order; with
+    """The arrays of each query the choice `aggregate` scores, in qrels order; with
     `retrieved_only`, queries without a retrieved row are left out, since an API that takes
     groups of rows cannot be given an empty group."""
     labels, rankings = case_input.labels(), case_input.rankings()
-    for qid in scored_queries(case_input, config):
+    for qid in scored_queries(case_input, aggregate):
         ranking = rankings.get(qid, [])
         if retrieved_only and not ranking:
             continue

@@ -52,7 +52,7 @@ class EvretAdapter(PeerAdapter):
         metric = self.metrics.NDCG(config["cutoff"] or whole_depth(case_input))
         return {
             q: float(metric.score_query(ranked.get(q, []), relevant_documents(labels.get(q, {}))))
-            for q in scored_queries(case_input, config)
+            for q in scored_queries(case_input, config["aggregate"])
         }
 
 

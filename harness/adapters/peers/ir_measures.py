@@ -42,20 +42,26 @@ LIBRARY_PROVIDERS = ("ranx", "trectools")
 of ndcgspec's extra that installs it."""
 
 
-def measure(ir_measures: Any, config: Mapping[str, Any]) -> Any:
-    """The ir_measures measure object of a configuration."""
+def measure(
+    ir_measures: Any,
+    gain: str,
+    gain_map: Mapping[str, str] | None,
+    unjudged: str,
+    cutoff: int | None,
+) -> Any:
+    """The ir_measures measure object of a configuration's `gain` choice (with its `gain_map`
+    under ``gain=map``), `unjudged` choice and `cutoff`."""
     params: dict[str, Any] = {}
-    if config["gain"] == "exponential":
+    if gain == "exponential":
         params["dcg"] = "exp-log2"
-    if config["gain"] == "map":
+    if gain == "map" and gain_map is not None:
         params["gains"] = {
-            label_number(Decimal(k)): label_number(Decimal(v))
-            for k, v in config["gain_map"].items()
+            label_number(Decimal(k)): label_number(Decimal(v)) for k, v in gain_map.items()
         }
-    if config["unjudged"] == "condense":
+    if unjudged == "condense":
         params["judged_only"] = True
     chosen = ir_measures.nDCG(**params) if params else ir_measures.nDCG
-    return chosen if config["cutoff"] is None else chosen @ config["cutoff"]
+    return chosen if cutoff is None else chosen @ cutoff
 
 
 CAPABILITIES: dict[str, list[str]] = {
@@ -98,9 +104,8 @@ class IrMeasuresAdapter(PeerAdapter):
         """The id each query is given to the library under: its own."""
         return {q: q for q in [*case_input.labels(), *case_input.rankings()]}
 
-    def cutoff(self, case_input: CaseInput, config: Mapping[str, Any]) -> int | None:
-        """The cutoff asked of the library: the configuration's."""
-        cutoff: int | None = config["cutoff"]
+    def cutoff(self, case_input: CaseInput, cutoff: int | None) -> int | None:
+        """The cutoff asked of the library for the configuration's `cutoff`: that one."""
         return cutoff
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
@@ -117,7 +122,13 @@ class IrMeasuresAdapter(PeerAdapter):
             for q, docs in case_input.rankings().items()
             for d, s in docs
         ]
-        asked = measure(irm, {**config, "cutoff": self.cutoff(case_input, config)})
+        asked = measure(
+            irm,
+            config["gain"],
+            config.get("gain_map"),
+            config["unjudged"],
+            self.cutoff(case_input, config["cutoff"]),
+        )
         engine = self._engine()
         try:
             found = {m.query_id: float(m.value) for m in engine.iter_calc([asked], qrels, run)}
@@ -149,10 +160,9 @@ class GdevalAdapter(IrMeasuresAdapter):
         gdeval.pl, which sorts topics numerically, keeps the case's query order."""
         return {q: str(n) for n, q in enumerate(super().query_ids(case_input), start=1)}
 
-    def cutoff(self, case_input: CaseInput, config: Mapping[str, Any]) -> int | None:
+    def cutoff(self, case_input: CaseInput, cutoff: int | None) -> int | None:
         """gdeval.pl requires a cutoff: none asks for one that no list reaches, ranking or
         judged, which cuts nothing."""
-        cutoff: int | None = config["cutoff"]
         if cutoff is not None:
             return cutoff
         lists = [*case_input.labels().values(), *case_input.rankings().values()]

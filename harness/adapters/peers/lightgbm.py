@@ -59,16 +59,15 @@ class LightgbmAdapter(ArraysPeerAdapter):
             library=DISTRIBUTION,
         )
 
-    def _ndcg(self, queries: Sequence[QueryArrays], config: Mapping[str, Any]) -> float:
+    def _ndcg(self, queries: Sequence[QueryArrays], cutoff: int | None, gain: str) -> float:
         labels, scores, groups = ltr_rows(queries)
-        cutoff = config["cutoff"] or max(groups, default=1)
         params: dict[str, Any] = {
             "objective": "lambdarank",
             "metric": "ndcg",
-            "eval_at": [cutoff],
+            "eval_at": [cutoff or max(groups, default=1)],
             "verbosity": -1,
         }
-        if config["gain"] == "linear":
+        if gain == "linear":
             params["label_gain"] = list(range(MAX_LABEL))
         dataset = self.lightgbm.Dataset(
             np.zeros((len(labels), 1)), label=labels, group=groups, init_score=scores
@@ -81,9 +80,10 @@ class LightgbmAdapter(ArraysPeerAdapter):
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
         """Each query evaluated alone, then all queries together for LightGBM's own mean."""
-        queries = list(query_arrays(case_input, config, retrieved_only=True))
-        per_query = {q.qid: self._ndcg([q], config) for q in queries}
-        return Values.with_aggregate(per_query, self._ndcg(queries, config))
+        queries = list(query_arrays(case_input, config["aggregate"], retrieved_only=True))
+        asked = (config["cutoff"], config["gain"])
+        per_query = {q.qid: self._ndcg([q], *asked) for q in queries}
+        return Values.with_aggregate(per_query, self._ndcg(queries, *asked))
 
 
 adapter = LightgbmAdapter

@@ -49,7 +49,7 @@ class NumpySnippetAdapter(ArraysPeerAdapter):
         """nDCG of each query the aggregate axis scores."""
         return {
             q.qid: tutorial_ndcg(q.labels, q.scores, config["cutoff"])
-            for q in query_arrays(case_input, config, retrieved_only=False)
+            for q in query_arrays(case_input, config["aggregate"], retrieved_only=False)
         }
 
 

@@ -52,7 +52,7 @@ class PyltrAdapter(ArraysPeerAdapter):
         if config["cutoff"] is not None:
             options["k"] = config["cutoff"]
         metric = self.metrics.NDCG(**options)
-        queries = list(query_arrays(case_input, config, retrieved_only=True))
+        queries = list(query_arrays(case_input, config["aggregate"], retrieved_only=True))
         per_query = {
             q.qid: float(metric.evaluate_preds(q.qid, q.labels, q.scores)) for q in queries
         }

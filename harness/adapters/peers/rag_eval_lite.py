@@ -50,7 +50,7 @@ class RagEvalLiteAdapter(PeerAdapter):
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
         """The report's per-query ``ndcg`` and its ``mean_ndcg``."""
         labels, ranked = case_input.labels(), ranked_lists(case_input)
-        queries = scored_queries(case_input, config)
+        queries = scored_queries(case_input, config["aggregate"])
         if not queries:
             return Values.with_aggregate({}, None)
         evaluator = self.rag_eval.RAGEvaluator(k=config["cutoff"] or whole_depth(case_input))

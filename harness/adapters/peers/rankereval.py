@@ -67,7 +67,7 @@ class RankerEvalAdapter(PeerAdapter):
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
         """nDCG of each query the aggregate axis scores, and the library's mean."""
         labels, ranked = case_input.labels(), ranked_lists(case_input)
-        queries = scored_queries(case_input, config)
+        queries = scored_queries(case_input, config["aggregate"])
         if not queries:
             return Values.with_aggregate({}, None)
         rows, rankings = [], []

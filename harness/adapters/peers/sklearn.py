@@ -46,7 +46,7 @@ class SklearnAdapter(ArraysPeerAdapter):
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:
         """nDCG of each query with a retrieved document (``ndcg.ideal.retrieved``)."""
         out = {}
-        for query in query_arrays(case_input, config, retrieved_only=True):
+        for query in query_arrays(case_input, config["aggregate"], retrieved_only=True):
             try:
                 out[query.qid] = float(
                     self.metrics.ndcg_score(

@@ -145,7 +145,7 @@ class SparkRankingAdapter(PeerAdapter):
         labels, rankings = case_input.labels(), case_input.rankings()
         k = config["cutoff"] or WHOLE_RANKING
         out = {}
-        for qid in scored_queries(case_input, config):
+        for qid in scored_queries(case_input, config["aggregate"]):
             predicted = ranked_documents(rankings.get(qid, []))
             truth = label_list(labels.get(qid, {}))
             # Documents are numbered, as recommenders' item ids are.

@@ -45,7 +45,9 @@ class TorchmetricsAdapter(ArraysPeerAdapter):
             library=DISTRIBUTION,
         )
 
-    def _metric(self, queries: Sequence[QueryArrays], config: Mapping[str, Any]) -> list[float]:
+    def _metric(
+        self, queries: Sequence[QueryArrays], cutoff: int | None, empty: str
+    ) -> list[float]:
         """The per-query values the module averages, in query order, and then its mean.
 
         A callable ``aggregation`` (part of the module's API) receives the values that enter
@@ -58,8 +60,8 @@ class TorchmetricsAdapter(ArraysPeerAdapter):
             return values.mean() if dim is None else values.mean(dim=dim)
 
         metric = self.retrieval.RetrievalNormalizedDCG(
-            top_k=config["cutoff"],
-            empty_target_action=EMPTY_TARGET_ACTIONS[config["empty"]],
+            top_k=cutoff,
+            empty_target_action=EMPTY_TARGET_ACTIONS[empty],
             aggregation=mean_of,
         )
         indexes = [i for i, q in enumerate(queries) for _ in q.labels]
@@ -76,12 +78,13 @@ class TorchmetricsAdapter(ArraysPeerAdapter):
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
         """Each query alone (undefined when the module leaves it out of the mean), then every
         query in one module for its own mean (which is 0 when every query is left out)."""
-        queries = list(query_arrays(case_input, config, retrieved_only=True))
+        queries = list(query_arrays(case_input, config["aggregate"], retrieved_only=True))
         per_query = {}
         for query in queries:
-            values = self._metric([query], config)
+            values = self._metric([query], config["cutoff"], config["empty"])
             per_query[query.qid] = values[0] if len(values) > 1 else None
-        return Values.with_aggregate(per_query, self._metric(queries, config)[-1])
+        mean = self._metric(queries, config["cutoff"], config["empty"])[-1]
+        return Values.with_aggregate(per_query, mean)
 
 
 class TorchmetricsFunctionalAdapter(ArraysPeerAdapter):
@@ -107,7 +110,7 @@ class TorchmetricsFunctionalAdapter(ArraysPeerAdapter):
                     torch.tensor(q.scores), torch.tensor(q.labels), top_k=config["cutoff"]
                 )
             )
-            for q in query_arrays(case_input, config, retrieved_only=True)
+            for q in query_arrays(case_input, config["aggregate"], retrieved_only=True)
         }
 
 

@@ -44,14 +44,14 @@ def program_version(program: Path) -> str:
     return words[2]
 
 
-def command_line(config: Mapping[str, Any]) -> tuple[list[str], str]:
-    """trec_eval's arguments for the configuration, and the measure name its output carries."""
-    cutoff = config["cutoff"]
+def command_line(cutoff: int | None, unjudged: str, aggregate: str) -> tuple[list[str], str]:
+    """trec_eval's arguments for a configuration's cutoff and its `unjudged` and `aggregate`
+    choices, and the measure name its output carries."""
     measure = "ndcg" if cutoff is None else f"ndcg_cut.{cutoff}"
     flags = ["-q", "-m", measure]
-    if config["unjudged"] == "condense":
+    if unjudged == "condense":
         flags.append("-J")
-    if config["aggregate"] == "qrels":
+    if aggregate == "qrels":
         flags.append("-c")
     return flags, measure.replace(".", "_")
 
@@ -95,7 +95,7 @@ class TrecEvalAdapter(PeerAdapter):
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
         """The program's per-query values and its summary line."""
-        flags, measure = command_line(config)
+        flags, measure = command_line(config["cutoff"], config["unjudged"], config["aggregate"])
         with tempfile.TemporaryDirectory(prefix="ndcgspec-trec_eval-") as folder:
             qrels, run = write_trec_files(case_input, Path(folder))
             try:

@@ -28,10 +28,10 @@ EXTRA = "xgboost"
 ADAPTERS = {"xgboost": "adapter"}
 
 
-def metric_name(config: Mapping[str, Any]) -> str:
+def metric_name(cutoff: int | None, empty: str) -> str:
     """``ndcg``, ``ndcg@k``, with a trailing ``-`` when an empty query scores 0."""
-    name = "ndcg" if config["cutoff"] is None else f"ndcg@{config['cutoff']}"
-    return name + ("-" if config["empty"] == "zero" else "")
+    name = "ndcg" if cutoff is None else f"ndcg@{cutoff}"
+    return name + ("-" if empty == "zero" else "")
 
 
 class XgboostAdapter(ArraysPeerAdapter):
@@ -57,16 +57,11 @@ class XgboostAdapter(ArraysPeerAdapter):
             library=DISTRIBUTION,
         )
 
-    def _ndcg(self, queries: Sequence[QueryArrays], config: Mapping[str, Any]) -> float:
+    def _ndcg(self, queries: Sequence[QueryArrays], metric: str, exponential: bool) -> float:
         labels, scores, groups = ltr_rows(queries)
         matrix = self.xgboost.DMatrix(np.zeros((len(labels), 1)), label=labels, base_margin=scores)
         matrix.set_group(groups)
-        metric = metric_name(config)
-        params = {
-            "objective": "rank:ndcg",
-            "eval_metric": metric,
-            "ndcg_exp_gain": config["gain"] == "exponential",
-        }
+        params = {"objective": "rank:ndcg", "eval_metric": metric, "ndcg_exp_gain": exponential}
         try:
             booster = self.xgboost.train(params, matrix, num_boost_round=0)
             report = booster.eval(matrix, name="case")
@@ -78,9 +73,10 @@ class XgboostAdapter(ArraysPeerAdapter):
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
         """Each query evaluated alone, then all queries together for XGBoost's own mean."""
-        queries = list(query_arrays(case_input, config, retrieved_only=True))
-        per_query = {q.qid: self._ndcg([q], config) for q in queries}
-        return Values.with_aggregate(per_query, self._ndcg(queries, config))
+        queries = list(query_arrays(case_input, config["aggregate"], retrieved_only=True))
+        asked = (metric_name(config["cutoff"], config["empty"]), config["gain"] == "exponential")
+        per_query = {q.qid: self._ndcg([q], *asked) for q in queries}
+        return Values.with_aggregate(per_query, self._ndcg(queries, *asked))
 
 
 adapter = XgboostAdapter
