@@ -4,14 +4,16 @@
 (``harness/diagnosis.py``); nothing is asked of the adapter again. Each case is a probe
 (``survey/probes.py``) asked under the case's own configuration, and one joint search
 (`changes_fit` of ``survey/joint_search.py``) finds, on a few failing and a few passing cases
-of every case file (`EVIDENCE`), what the adapter computes where it is asked another
-choice of an axis, and the fewest axes on which it departs from every choice of the spec.
-Every failing case is then attributed (`_needs`): to the fewest of the changes that apply to it
-whose configuration its answer meets; else to the departed axes its answer depends on, with
-the changes that alter the reference's answer to it; else to nothing. A case is counted once,
-under the first of its causes in the order of how many failing cases each takes part in. Valid
-inputs the adapter refused and no change explains are grouped by reason (``identify``'s
-"rejections").
+of every case file (`EVIDENCE`), what the adapter computes where it is asked another choice of
+an axis, and the fewest axes on which it departs from every choice of the spec; a departure is
+named where the evidence that tells the axis's choices apart bears it out, by ``identify``'s
+verdict on an axis (`_borne_out`). Every failing case is then attributed (`_needs`): to the
+fewest of the changes that apply to it whose configuration its answer meets; else to the
+departures its answer depends on, with the changes that alter the reference's answer to it;
+else to nothing. A case is counted once, under the first of its causes in the order of how many
+failing cases each takes part in (`_counted`). Values met at float32 where the adapter declares
+float64 are a cause of their own (`_narrow`), and valid inputs the adapter refused that no
+change explains are grouped by reason (``identify``'s "rejections").
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -38,7 +40,7 @@ from ndcgspec.reference.config import choice_axes
 from ndcgspec.suite.tolerance import float_widths
 from ndcgspec.survey.axis_identification import axis_verdict
 from ndcgspec.survey.identification import NONE, NONE_SHARE
-from ndcgspec.survey.joint_search import Changes, JointFit, changes_fit
+from ndcgspec.survey.joint_search import Changes, JointFit, Met, changes_fit
 from ndcgspec.survey.probes import (
     Answer,
     ProbeInput,
@@ -69,7 +71,6 @@ TIE_ORDER_DEPARTS = (
 )
 CLOSEST = "; closest {choice}"
 
-Met = Callable[[ProbeInput, Config], bool | None]
 Key = tuple[str, str]
 """A cause: the axis (or `REFUSALS`, `FLOAT_WIDTH`) and the choice asked there (or the
 refusal's reason, the float width declared)."""
@@ -78,12 +79,11 @@ refusal's reason, the float width declared)."""
 @dataclass(frozen=True)
 class _Case:
     """An answered case as a probe asked under its configuration (`probe.config`), its
-    answer, whether it failed and its case file."""
+    answer and whether it failed."""
 
     probe: ProbeInput
     answer: Answer
     failed: bool
-    group: str
 
 
 def _inline(case: Answered) -> bool:
@@ -105,7 +105,7 @@ def _examined(case: Answered, configs: dict[str, Config]) -> _Case:
         tuple(tuple(r) for r in given["run"]),
         configs[key],
     )
-    return _Case(probe, Answer(case.answer), case.failed, case.record.group)
+    return _Case(probe, Answer(case.answer), case.failed)
 
 
 def _evidence(cases: Sequence[Answered]) -> set[str]:
@@ -151,13 +151,12 @@ def diagnose(adapter: Declaration, answered: Sequence[Answered]) -> Diagnosis:
         else _needs(c.probe, fit, departures, met)
         for c in failing
     }
-    examined_ids = {c.probe.case_id for c in failing}
     for failure in answered:
         reason = failure.answer.get("rejected")
         if failure.failed and reason is not None and not needs.get(failure.record.id):
             needs[failure.record.id] = ((REFUSALS, refusal_key(reason)),)
     found = _Found(fit, departures, {c.probe.case_id: c for c in failing}, numbers)
-    return _counted(needs, found, examined_ids)
+    return _counted(needs, found)
 
 
 def _narrow(cases: Sequence[_Case], numbers: NumberFormat) -> set[str]:
@@ -168,9 +167,9 @@ def _narrow(cases: Sequence[_Case], numbers: NumberFormat) -> set[str]:
     that happen to lie that close."""
     width, places = numbers
     narrowest = min(float_widths())
-    failing = [c for c in cases if c.failed]
     if width == narrowest:
         return set()
+    failing = [c for c in cases if c.failed]
     found = {
         c.probe.case_id
         for c in failing
@@ -240,10 +239,11 @@ class _Found:
     numbers: NumberFormat
 
 
-def _counted(needs: dict[str, tuple[Key, ...]], found: _Found, examined: set[str]) -> Diagnosis:
-    """The causes with the failing cases counted once each, under the first of their causes'
-    axes in the order of how many failing cases each axis takes part in; each cause also says
-    in how many cases counted under an earlier axis it takes part."""
+def _counted(needs: dict[str, tuple[Key, ...]], found: _Found) -> Diagnosis:
+    """The causes of the failing cases examined (`needs`, none for a case left unexplained),
+    each case counted once, under the first of its causes' axes in the order of how many
+    failing cases each axis takes part in; each cause also says in how many cases counted
+    under an earlier axis it takes part."""
     reach = Counter(axis for keys in needs.values() for axis in {a for a, _ in keys})
     order = {axis: rank for rank, (axis, _) in enumerate(reach.most_common())}
     taking: dict[Key, list[str]] = {}
@@ -262,7 +262,7 @@ def _counted(needs: dict[str, tuple[Key, ...]], found: _Found, examined: set[str
     ]
     return Diagnosis(
         tuple(causes),
-        examined=len(examined | set(needs)),
+        examined=len(needs),
         explained=sum(len(ids) for ids in counted.values()),
         together=sum(len({a for a, _ in keys}) > 1 for keys in needs.values()),
     )

@@ -22,6 +22,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from ndcgspec.harness.adapters.declaration import Declaration
@@ -165,6 +166,45 @@ def test_a_passing_case_rules_out_a_choice_the_failing_ones_cannot():
     )
     found = diagnose(ADAPTER, [alone, passing])
     assert found.causes == (Cause("ideal", "cut-at-n", "judged", 1, "hand/alone-retrieved"),)
+
+
+def test_a_failure_the_evidence_of_its_axes_does_not_bear_out_names_no_axis():
+    # a (label 1) ranked second answered 0.3, which no discount gives (log 1/L, reciprocal
+    # 1/2, geometric 0.8, jarvelin2002 and none 1), where two passing cases rank it second
+    # and third and meet log (1/L and 1/2): the implementation computes log, and the failure
+    # has a cause of another kind, which the diagnosis does not blame on the discount.
+    passing = [
+        answered(
+            "hand/second",
+            [["q1", "a", "1"]],
+            [["q1", "b", "2"], ["q1", "a", "1"]],
+            {"q1": 1 / L},
+            "pass",
+        ),
+        answered(
+            "hand/third",
+            [["q1", "a", "1"]],
+            [["q1", "b", "3"], ["q1", "c", "2"], ["q1", "a", "1"]],
+            {"q1": 0.5},
+            "pass",
+        ),
+    ]
+    wrong = answered(
+        "hand/wrong", [["q1", "a", "1"]], [["q1", "b", "2"], ["q1", "a", "1"]], {"q1": 0.3}
+    )
+    found = diagnose(ADAPTER, [wrong, *passing])
+    assert (found.causes, found.examined, found.explained) == ((), 1, 0)
+
+
+def test_values_of_float32_where_float64_is_declared_are_a_cause_of_their_own():
+    # a (label 1) ranked second: 1/L under the defaults, answered as the nearest float32,
+    # 0.63092977, which misses 1/L by about 4e-8, beyond float64's tolerance.
+    value = float(np.float32(1 / L))
+    narrow = answered(
+        "hand/float32", [["q1", "a", "1"]], [["q1", "b", "2"], ["q1", "a", "1"]], {"q1": value}
+    )
+    found = diagnose(ADAPTER, [narrow])
+    assert found.causes == (Cause("float width", "float32", "float64", 1, "hand/float32"),)
 
 
 def test_refused_valid_inputs_are_grouped_by_reason():
