@@ -1,12 +1,16 @@
 """What a run hands to whoever explains its failures, and how the explanation reads.
 
 The harness judges each case; why cases fail is the survey's question (``survey/diagnosis.py``
-answers it with ``identify``'s machinery). The run keeps each failing case's input and the
-adapter's answer (`Failure`) and gives them to a `Diagnose` function, whose entries the footer
-of the JSONL report carries as ``"diagnosis"``: per cause the axis, the choice the adapter
-``computes`` there (or ``"none"`` with a short description when no choice of the spec fits),
-the choice it was ``asked`` for, how many failing cases it ``explains`` and an ``example``.
-Every rendering shows them before the per-case list (`diagnosis_lines`).
+answers it with ``identify``'s joint search). The run keeps every case the adapter answered,
+failing or passing, with its input and the adapter's answer (`Answered`): a passing case is
+evidence of what the adapter computes too. A `Diagnose` function gives the causes of the
+failures (`Cause`), which the footer of the JSONL report carries as ``"diagnosis"``: per axis
+on which the adapter departs and choice asked there, the choice it ``computes`` (or ``"none"``
+with a short description when no choice of the spec fits), how many failing cases it
+``explains`` and an ``example``. Each failing case is counted under one cause at most: a case
+that needs several departures together under the first of them in the footer's order
+(``"together"`` counts such cases). Every rendering shows the causes before the per-case list,
+one row per axis (`diagnosis_lines`).
 """
 
 from __future__ import annotations
@@ -18,79 +22,141 @@ from typing import Any
 from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.suite.result import CaseResult
 
+NONE_CHOICE = "none"
+"""What a cause ``computes`` where no choice of the spec fits."""
+REFUSALS = "rejections"
+"""The ``axis`` of the causes that are valid inputs the adapter refused, one per reason (its
+``description``): a refusal no change of an axis explains names no axis."""
+FLOAT_WIDTH = "float width"
+"""The ``axis`` of the cause that is values met at a narrower float width than the adapter
+declares (``ndcg.comparison``): no axis either."""
+
 
 @dataclass(frozen=True)
-class Failure:
-    """A case that failed: its result, the case as the suite holds it (inline input included)
-    and the adapter's answer (the protocol result object)."""
+class Answered:
+    """A case the adapter answered with values or a rejection, judged pass or fail: its
+    result, the case as the suite holds it (inline input included) and the adapter's answer
+    (the protocol result object)."""
 
     record: CaseResult
     case: Mapping[str, Any]
     answer: Mapping[str, Any]
 
+    @property
+    def failed(self) -> bool:
+        """Whether the case failed."""
+        return self.record.outcome == "fail"
+
+
+@dataclass(frozen=True)
+class Cause:
+    """On `axis`, asked `asked`, the adapter computes `computes` (a choice id, or
+    `NONE_CHOICE` with a `description`); it explains `explains` failing cases, counted under
+    it, and takes part in `together` more, each counted under an earlier cause; `example` is
+    one of them."""
+
+    axis: str
+    computes: str
+    asked: str
+    explains: int
+    example: str
+    description: str = ""
+    together: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The cause as the footer's ``diagnosis`` entry."""
+        described = {"description": self.description} if self.description else {}
+        more = {"together": self.together} if self.together else {}
+        return {
+            "axis": self.axis,
+            "computes": self.computes,
+            "asked": self.asked,
+            "explains": self.explains,
+            "example": self.example,
+            **described,
+            **more,
+        }
+
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """The causes found (the footer's ``diagnosis`` entries), how many failing cases were
-    examined (inline inputs answered with values) and how many of them some cause explains."""
+    """The causes found, in the order the footer lists them; how many failing cases were
+    examined (inline inputs, and rejections), how many of them a cause explains, and how
+    many of those need several departures together (each counted under the first)."""
 
-    entries: list[dict[str, Any]]
+    causes: tuple[Cause, ...]
     examined: int
     explained: int
+    together: int = 0
 
     def footer(self, failures: int) -> dict[str, Any]:
-        """The footer's fields: the entries, and the counts under ``diagnosed``."""
-        counts = {"failures": failures, "examined": self.examined, "explained": self.explained}
-        return {"diagnosis": self.entries, "diagnosed": counts}
+        """The footer's fields: the causes, and the counts under ``diagnosed``."""
+        counts = {
+            "failures": failures,
+            "examined": self.examined,
+            "explained": self.explained,
+            "together": self.together,
+        }
+        return {"diagnosis": [c.to_json() for c in self.causes], "diagnosed": counts}
 
 
-Diagnose = Callable[[Declaration, Sequence[Failure]], Diagnosis]
-"""The adapter's declaration and the failures → their diagnosis."""
+Diagnose = Callable[[Declaration, Sequence[Answered]], Diagnosis]
+"""The adapter's declaration and the cases it answered → the diagnosis of the failing ones."""
 
 
-def cause_text(entry: Mapping[str, Any]) -> str:
-    """One diagnosis entry in words: "negative: computes keep-in-ideal (asked zero)"."""
-    computes = entry["computes"]
-    said = f"{entry['axis']}: computes {computes} (asked {entry['asked']})"
-    if computes == "none" and entry.get("description"):
-        said += f": {entry['description']}"
-    return said
+def cause_text(entries: Sequence[Mapping[str, Any]]) -> str:
+    """Diagnosis entries of one axis that compute alike in words, their axis aside: "computes
+    retrieved (asked judged or top-k)", or a refusal's reason."""
+    first = entries[0]
+    if first["axis"] == REFUSALS:
+        return str(first["description"])
+    asked = [e["asked"] for e in entries]
+    choices = asked[0] if len(asked) == 1 else f"{', '.join(asked[:-1])} or {asked[-1]}"
+    if first["computes"] != NONE_CHOICE:
+        return f"computes {first['computes']} (asked {choices})"
+    said = f"computes none of the spec's choices (asked {choices})"
+    return f"{said}: {first['description']}" if first.get("description") else said
 
 
 def diagnosis_rows(footer: Mapping[str, Any] | None) -> list[list[str]]:
-    """The diagnosis as table rows, one per axis on which the adapter departs (an entry that
-    computes what it was asked names no departure): failing cases explained, the causes on
-    that axis, an example case; most cases first."""
-    merged: dict[str, list[Mapping[str, Any]]] = {}
+    """The diagnosis as table rows, one per axis on which the adapter departs, in the
+    footer's order: the failing cases counted under it, its causes (those computing alike
+    together), an example case."""
+    merged: dict[str, dict[tuple[str, str], list[Mapping[str, Any]]]] = {}
     for entry in (footer or {}).get("diagnosis") or []:
-        if entry["computes"] != entry["asked"]:
-            merged.setdefault(entry["axis"], []).append(entry)
-    rows = [
-        (sum(e["explains"] for e in found), "; ".join(map(cause_text, found)), found[0]["example"])
-        for found in merged.values()
-    ]
-    return [[str(n), cause, example] for n, cause, example in sorted(rows, key=lambda r: -r[0])]
+        alike = (entry["computes"], entry.get("description", ""))
+        if entry["axis"] == REFUSALS:
+            alike = (entry["asked"], entry.get("description", ""))
+        merged.setdefault(entry["axis"], {}).setdefault(alike, []).append(entry)
+    rows = []
+    for axis_id, groups in merged.items():
+        found = [e for group in groups.values() for e in group]
+        cause = f"{axis_id}: " + "; ".join(map(cause_text, groups.values()))
+        together = sum(e.get("together", 0) for e in found)
+        also = f" (and in {together} counted above, with another departure)" if together else ""
+        rows.append([str(sum(e["explains"] for e in found)), cause + also, found[0]["example"]])
+    return rows
 
 
 def diagnosis_headline(footer: Mapping[str, Any] | None) -> str | None:
-    """How many of the failing cases the diagnosis explains, or None without a diagnosis."""
+    """How many of the failing cases the diagnosis explains, how many it leaves and how it
+    counts them; None without a diagnosis."""
     summary = (footer or {}).get("diagnosed")
     if not summary:
         return None
-    left = summary["failures"] - summary["examined"]
-    beyond = f" ({left} not examined: published or long inputs)" if left else ""
-    listed = sum(int(row[0]) for row in diagnosis_rows(footer))
-    # A case that two causes explain together is counted under each of them.
-    together = (
-        f"; the counts below add to {listed}, a case that causes explain together counted "
-        "under each"
-        if listed > summary["explained"]
-        else ""
-    )
-    return (
-        f"diagnosis: {summary['explained']} of {summary['failures']} failing cases explained"
-        f"{beyond}{together}"
-    )
+    failures, examined, explained = summary["failures"], summary["examined"], summary["explained"]
+    said = [f"diagnosis: {explained} of {failures} failing cases explained"]
+    if examined > explained:
+        said.append(f"{examined - explained} left unexplained")
+    if failures > examined:
+        said.append(f"{failures - examined} not examined (published or long inputs)")
+    together = summary.get("together", 0)
+    if together:
+        said.append(
+            f"{together} need several departures together, each counted once, on the first "
+            "of their rows"
+        )
+    return "; ".join(said)
 
 
 def diagnosis_lines(footer: Mapping[str, Any] | None) -> list[str]:

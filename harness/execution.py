@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.departures import Departures
-from ndcgspec.harness.diagnosis import Diagnose, Failure
+from ndcgspec.harness.diagnosis import Answered, Diagnose
 from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.report import REPORT_FORMAT, Report, ReportWriter, tally
 from ndcgspec.harness.runner import HarnessError, Plan, case_rows, run_cases
@@ -146,13 +146,13 @@ def execute(run: Execution) -> Report:
     writer: ReportWriter | None = None
     bar = run.progress
     bar.doing("starting the adapter")
-    failures: list[Failure] = []
+    answered: list[Answered] = []
     declared: Declaration | None = None
 
-    def failed(failure: Failure) -> None:
+    def keep(case: Answered) -> None:
         # A declared departure is no failure to explain.
-        if not failure.record.declared_departure:
-            failures.append(failure)
+        if not case.record.declared_departure:
+            answered.append(case)
 
     def start(adapter: Declaration, cases: Sequence[LoadedCase]) -> None:
         nonlocal writer, declared
@@ -185,16 +185,16 @@ def execute(run: Execution) -> Report:
             record,
             start,
             run.data,
-            failed if run.diagnose else None,
+            keep if run.diagnose else None,
         )
         bar.close()
         remember(cache_root(), ordered)
         tallied = tally(ordered)
         explained = (
-            run.diagnose(declared, failures).footer(
+            run.diagnose(declared, answered).footer(
                 sum(r.outcome == "fail" and r.declared_departure is None for r in ordered)
             )
-            if run.diagnose and failures and declared
+            if run.diagnose and declared and any(a.failed for a in answered)
             else {}
         )
         footer = {

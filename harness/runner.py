@@ -24,7 +24,7 @@ from weakref import WeakKeyDictionary
 from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.answer import CaseAnswer
-from ndcgspec.harness.diagnosis import Failure
+from ndcgspec.harness.diagnosis import Answered
 from ndcgspec.harness.outcome import Verdict, judge, partial_comparison, summed_terms
 from ndcgspec.harness.plan import case_config, fill_expected
 from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, pooled
@@ -47,7 +47,7 @@ MAX_BATCH = 16
 OnResult = Callable[[CaseResult, LoadedCase], CaseResult]
 """Takes each result, with the case it judges, and gives the result to keep: the same, or
 marked as a departure a preset declares."""
-OnFailure = Callable[[Failure], None]
+OnAnswered = Callable[[Answered], None]
 Plan = Callable[[Declaration], Sequence[LoadedCase]]
 """The cases to run, made from the adapter's declaration in its start reply."""
 
@@ -209,11 +209,12 @@ def run_cases(
     on_result: OnResult,
     on_start: Callable[[Declaration, Sequence[LoadedCase]], None] | None = None,
     data: Path | None = None,
-    on_failure: OnFailure | None = None,
+    on_answered: OnAnswered | None = None,
 ) -> list[CaseResult]:
     """Run the cases `plan` makes of the adapter's start reply against the adapter `command`;
     every result goes to `on_result` as it completes, and the results it keeps are returned in
-    case order. A case that fails also goes to `on_failure`, with the adapter's answer."""
+    case order. A case that passes or fails also goes to `on_answered`, with the adapter's
+    answer."""
     data = data or data_root()
     pool = WorkerPool(command, options)
     try:
@@ -228,7 +229,7 @@ def run_cases(
             raise HarnessError(str(error)) from None
         if on_start:
             on_start(adapter, cases)
-        return _dispatch(cases, pool, adapter, options, on_result, data, on_failure)
+        return _dispatch(cases, pool, adapter, options, on_result, data, on_answered)
     finally:
         pool.close()
 
@@ -240,7 +241,7 @@ def _dispatch(
     options: PoolOptions,
     on_result: OnResult,
     data: Path | None,
-    on_failure: OnFailure | None = None,
+    on_answered: OnAnswered | None = None,
 ) -> list[CaseResult]:
     records: dict[str, CaseResult] = {}
     lock = threading.Lock()
@@ -254,8 +255,8 @@ def _dispatch(
         with lock:
             record = on_result(case_result(loaded, verdict, reason), loaded)
             records[record.id] = record
-            if on_failure and answer is not None and verdict.outcome == "fail":
-                on_failure(Failure(record, loaded.case, answer))
+            if on_answered and answer is not None and verdict.outcome in ("pass", "fail"):
+                on_answered(Answered(record, loaded.case, answer))
 
     pending: dict[str, _Pending] = {}
     expected = ExpectedCache(cache_root())

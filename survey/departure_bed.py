@@ -144,7 +144,7 @@ def reported(departure: Departure, fit: JointFit) -> tuple[str, ...]:
         a["id"]
         for a in choice_axes()
         if a["id"] in fit.departed
-        or fit.configuration.choice(a["id"]) != departure.declared.choice(a["id"])
+        or fit.on(departure.declared).choice(a["id"]) != departure.declared.choice(a["id"])
     )
 
 

@@ -155,17 +155,18 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     if fit.departed:
         # Whole-ranking probes missed because the implementation applies a cutoff of its own
         # are no departure of an axis: the search is run again with that cutoff on them.
-        unasked = chosen_cutoff(command, fit.configuration, probes, numbers)
+        unasked = chosen_cutoff(command, fit.on(own), probes, numbers)
         if unasked is not None and unasked.outcome == CHOSEN_CUTOFF:
             whole = unasked.cutoffs[0]
             fit = answers_fit(own, searched, probes, answers, numbers, refused is None, whole)
+    found = fit.on(own)
     findings: list[AxisFinding] = []
     for a, asked in plans:
         aside = fit.set_aside_for(a)
         finding = identify_axis(
             a,
             asked,
-            replaced(fit.configuration, **{a: asked.choice(a)}),
+            replaced(found, **{a: asked.choice(a)}),
             [p for p in probes if p.case_id not in aside],
             command,
             numbers,
@@ -174,8 +175,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
         finding.set_aside = sorted(
             p.case_id
             for p in probes
-            if p.case_id in aside
-            and distinguishing(p, replaced(fit.configuration, cutoff=p.config.cutoff), a)
+            if p.case_id in aside and distinguishing(p, replaced(found, cutoff=p.config.cutoff), a)
         )
         findings.append(finding)
     identified = _identified(own, findings)

@@ -1,13 +1,17 @@
-"""The joint search of ``identify``: one configuration of the spec's choices, and the fewest
-axes on which the implementation departs from every choice, that together explain the
-adapter's answers to the probes.
+"""The joint search of ``identify`` and of ``run``'s diagnosis: the choices the implementation
+computes where it is asked others, and the fewest axes on which it departs from every choice,
+that together explain the adapter's answers to the probes.
 
-Every axis and every choice is read from ``spec/ndcg.yaml`` (``ndcg.axes``): a choice the spec
-declares is a candidate with no change here. The adapter's declared configuration is only
-where the search starts and what breaks its ties: the answers decide. A probe the configuration
-does not meet is explained by a departed axis when the reference's answer to it depends on that
-axis (it differs between the axis's choices), and is attributed to that axis alone; every
-other axis keeps the choice the search found for it.
+Each probe is asked under a configuration of its own: ``identify`` asks every probe under the
+adapter's declared configuration, a run each case under the case's. What the search finds is
+a set of changes (`Changes`): on an axis, asked one choice, the implementation computes
+another; with one asked configuration they make one configuration of the spec's choices
+(`JointFit.on`). Every axis and every choice is read from ``spec/ndcg.yaml`` (``ndcg.axes``): a
+choice the spec declares is a candidate with no change here. The asked configurations are only
+where the search starts and what breaks its ties: the answers decide. A probe the changed
+configuration does not meet is explained by a departed axis when the reference's answer to it
+depends on that axis (it differs between the axis's choices); every other axis keeps the choice
+the search found for it.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from ndcgspec.reference.config import choice_ids
 from ndcgspec.survey.probes import (
     Answer,
     ProbeInput,
-    distinguishing,
+    depends_on,
     meets,
     outcome_key,
     replaced,
@@ -33,22 +37,73 @@ Met = Callable[[ProbeInput, Config], bool | None]
 """Whether the adapter's answer to a probe meets the reference under a configuration (at the
 probe's cutoff); None when the answer is evidence of nothing (the adapter failed)."""
 
+Asked = Callable[[ProbeInput], Config]
+"""The configuration a probe was asked under (its cutoff aside)."""
+
 MOST_DEPARTED = 2
 """The most axes the search lets depart at once: beyond two, nearly every probe depends on
 some departed axis, and the departures explain everything and so nothing."""
 
 
 @dataclass(frozen=True)
-class JointFit:
-    """The configuration the search found (`configuration`), the axes on which no choice of
-    the spec explains the answers (`departed`), for each the probes attributed to it
-    (`attributed`), and the probes neither the configuration nor a departure explains
-    (`unexplained`)."""
+class Change:
+    """Asked `asked` on `axis`, the implementation computes the spec's choice `computes`."""
 
-    configuration: Config
+    axis: str
+    asked: str
+    computes: str
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What the implementation computes where it is asked another choice: at most one
+    `Change` per axis and asked choice, in a fixed order, so that equal sets are equal."""
+
+    found: tuple[Change, ...] = ()
+
+    def computes(self, axis_id: str, asked: str) -> str:
+        """The choice computed on `axis_id` where `asked` is asked."""
+        return next(
+            (c.computes for c in self.found if (c.axis, c.asked) == (axis_id, asked)), asked
+        )
+
+    def setting(self, axis_id: str, asked: str, computes: str) -> Changes:
+        """These changes with `asked` on `axis_id` computing `computes` (none: `asked`)."""
+        kept = [c for c in self.found if (c.axis, c.asked) != (axis_id, asked)]
+        if computes != asked:
+            kept.append(Change(axis_id, asked, computes))
+        return Changes(tuple(sorted(kept, key=lambda c: (c.axis, c.asked))))
+
+    def applying(self, asked: Config) -> tuple[Change, ...]:
+        """The changes whose asked choice `asked` makes."""
+        return tuple(c for c in self.found if asked.choice(c.axis) == c.asked)
+
+    def on(self, asked: Config) -> Config:
+        """What the implementation computes when asked `asked`: the changes that apply to it
+        applied (every other axis, and the cutoff, as asked)."""
+        config = asked
+        for change in self.applying(asked):
+            changed = with_choice(config, change.axis, change.computes, asked)
+            # The search proposes no choice the asked configuration cannot give.
+            assert changed is not None, change
+            config = changed
+        return config
+
+
+@dataclass(frozen=True)
+class JointFit:
+    """The changes the search found (`changes`), the axes on which no choice of the spec
+    explains the answers (`departed`), for each the probes attributed to it (`attributed`),
+    and the probes neither the changes nor a departure explains (`unexplained`)."""
+
+    changes: Changes
     departed: tuple[str, ...]
     attributed: Mapping[str, tuple[str, ...]]
     unexplained: tuple[str, ...]
+
+    def on(self, asked: Config) -> Config:
+        """The configuration found for the probes asked under `asked`."""
+        return self.changes.on(asked)
 
     def set_aside_for(self, axis_id: str) -> set[str]:
         """The probes that are no evidence about `axis_id`: those another departed axis
@@ -57,71 +112,88 @@ class JointFit:
 
 
 class _Table:
-    """Each probe's verdict under each candidate, and its dependence on each axis, computed
-    once: the search visits the same few configurations many times."""
+    """Each probe's configuration under each set of changes, its verdict under each
+    candidate and its dependence on each axis, computed once: the search visits the same few
+    configurations many times."""
 
     def __init__(
-        self, probes: Sequence[ProbeInput], met: Met, axes: Sequence[str], whole: int | None
+        self,
+        probes: Sequence[ProbeInput],
+        asked: Asked,
+        met: Met,
+        axes: Sequence[str],
+        whole: int | None,
     ) -> None:
         self.probes = probes
+        self.asked = asked
         self.axes = axes
         self._whole = whole
         self._met = met
+        self._configs: dict[tuple[Config, int | None, tuple[Change, ...]], Config] = {}
         self._verdicts: dict[tuple[str, str], bool | None] = {}
         self._depends: dict[tuple[str, Config, str], bool] = {}
-        self._misses: dict[Config, list[ProbeInput]] = {}
+        self._misses: dict[Changes, list[ProbeInput]] = {}
 
-    def placed(self, probe: ProbeInput, config: Config) -> Config:
-        """`config` at the probe's cutoff, or at the cutoff the implementation applies when
-        asked for the whole ranking."""
+    def config(self, probe: ProbeInput, changes: Changes) -> Config:
+        """What `changes` make of the probe's asked configuration, at the probe's cutoff, or
+        at the cutoff the implementation applies when asked for the whole ranking."""
         cutoff = probe.config.cutoff
-        return replaced(config, cutoff=self._whole if cutoff is None else cutoff)
+        asked = self.asked(probe)
+        # Keyed by the changes that apply: most changes leave most probes as they were.
+        key = (asked, cutoff, changes.applying(asked))
+        if key not in self._configs:
+            placed = replaced(asked, cutoff=self._whole if cutoff is None else cutoff)
+            self._configs[key] = changes.on(placed)
+        return self._configs[key]
 
-    def verdict(self, probe: ProbeInput, config: Config) -> bool | None:
+    def verdict(self, probe: ProbeInput, changes: Changes) -> bool | None:
         # Keyed by the reference's answer, not the configuration: most candidates answer a
         # probe alike, and judging an answer is the search's costliest step.
-        placed = self.placed(probe, config)
+        placed = self.config(probe, changes)
         key = (probe.case_id, outcome_key(probe, placed))
         if key not in self._verdicts:
             self._verdicts[key] = self._met(probe, placed)
         return self._verdicts[key]
 
-    def depends(self, probe: ProbeInput, config: Config, axis_id: str) -> bool:
-        key = (probe.case_id, config, axis_id)
+    def depends(self, probe: ProbeInput, changes: Changes, axis_id: str) -> bool:
+        placed = self.config(probe, changes)
+        key = (probe.case_id, placed, axis_id)
         if key not in self._depends:
-            placed = self.placed(probe, config)
-            self._depends[key] = distinguishing(probe, placed, axis_id) is not None
+            self._depends[key] = depends_on(probe, placed, axis_id)
         return self._depends[key]
 
-    def misses(self, config: Config) -> list[ProbeInput]:
-        # The descent asks again of the configurations it compares and moves to.
-        if config not in self._misses:
-            self._misses[config] = [p for p in self.probes if self.verdict(p, config) is False]
-        return self._misses[config]
+    def misses(self, changes: Changes) -> list[ProbeInput]:
+        # The descent asks again of the changes it compares and moves to.
+        if changes not in self._misses:
+            self._misses[changes] = [p for p in self.probes if self.verdict(p, changes) is False]
+        return self._misses[changes]
 
 
-def _cost(
-    table: _Table, config: Config, departed: Sequence[str], start: Config
-) -> tuple[int, int, int]:
-    """What the search minimises: the probes nothing explains, then the probes the
-    configuration misses (a departure explains as few as it can), then the axes on which it
-    differs from the declared configuration (the declaration breaks ties)."""
-    missed = table.misses(config)
-    unexplained = sum(not any(table.depends(p, config, a) for a in departed) for p in missed)
-    differing = sum(config.choice(a) != start.choice(a) for a in table.axes)
-    return unexplained, len(missed), differing
+def _cost(table: _Table, changes: Changes, departed: Sequence[str]) -> tuple[int, int, int]:
+    """What the search minimises: the probes nothing explains, then the probes the changed
+    configurations miss (a departure explains as few as it can), then the changes (the asked
+    configurations break ties)."""
+    missed = table.misses(changes)
+    unexplained = sum(not any(table.depends(p, changes, a) for a in departed) for p in missed)
+    return unexplained, len(missed), len(changes.found)
 
 
-def _neighbours(config: Config, axes: Sequence[str]) -> list[Config]:
-    """`config` with one axis set to another of the spec's choices."""
+def _neighbours(table: _Table, changes: Changes) -> list[Changes]:
+    """`changes` with the choice computed for one asked choice of one axis set to another of
+    the spec's choices. Only the choices asked of probes the changes miss: another change
+    alters what met probes compute, and mends nothing."""
+    missed = table.misses(changes)
     found = []
-    for axis_id in axes:
-        for choice in choice_ids(axis_id):
-            if choice == config.choice(axis_id):
-                continue
-            changed = with_choice(config, axis_id, choice, config)
-            if changed is not None:
-                found.append(changed)
+    for axis_id in table.axes:
+        examples = {table.asked(p).choice(axis_id): table.asked(p) for p in missed}
+        for asked in (c for c in choice_ids(axis_id) if c in examples):
+            example = examples[asked]
+            now = changes.computes(axis_id, asked)
+            for choice in choice_ids(axis_id):
+                if choice == now:
+                    continue
+                if choice == asked or with_choice(example, axis_id, choice, example) is not None:
+                    found.append(changes.setting(axis_id, asked, choice))
     return found
 
 
@@ -131,49 +203,49 @@ of the best single changes: enough for two axes whose changes each mend nothing 
 
 
 def _descend(
-    table: _Table, config: Config, axes: Sequence[str], departed: Sequence[str], start: Config
-) -> tuple[Config, tuple[int, int, int]]:
-    """From `config`, the best single-axis change while one lowers the cost, then the best
-    change of two axes at once where no single change does and probes are still missed (two
-    departures from the declaration may each break probes the other's change alone cannot
-    mend)."""
+    table: _Table, changes: Changes, departed: Sequence[str]
+) -> tuple[Changes, tuple[int, int, int]]:
+    """From `changes`, the best single change while one lowers the cost, then the best
+    change of two at once where no single change does and probes are still missed (two
+    departures from the asked configurations may each break probes the other's change alone
+    cannot mend)."""
 
-    costs: dict[Config, tuple[int, int, int]] = {}
+    costs: dict[Changes, tuple[int, int, int]] = {}
 
-    def cost_of(candidate: Config) -> tuple[int, int, int]:
+    def cost_of(candidate: Changes) -> tuple[int, int, int]:
         if candidate not in costs:
-            costs[candidate] = _cost(table, candidate, departed, start)
+            costs[candidate] = _cost(table, candidate, departed)
         return costs[candidate]
 
-    cost = cost_of(config)
+    cost = cost_of(changes)
     while cost[1]:
-        moves = sorted(_neighbours(config, axes), key=cost_of)
+        moves = sorted(_neighbours(table, changes), key=cost_of)
         if not moves:
             break
         best = moves[0]
         if cost_of(best) >= cost:
-            pairs = [n for m in moves[:PAIRED_MOVES] for n in _neighbours(m, axes)]
-            best = min(pairs, key=cost_of, default=config)
+            pairs = [n for m in moves[:PAIRED_MOVES] for n in _neighbours(table, m)]
+            best = min(pairs, key=cost_of, default=changes)
             if cost_of(best) >= cost:
                 break
-        config, cost = best, cost_of(best)
-    return config, cost
+        changes, cost = best, cost_of(best)
+    return changes, cost
 
 
 def _departures(
-    table: _Table, config: Config, axes: Sequence[str]
+    table: _Table, changes: Changes, axes: Sequence[str]
 ) -> tuple[tuple[int, int], tuple[str, ...]]:
     """The fewest axes (at most `MOST_DEPARTED`) whose departure explains the most probes
-    `config` misses, with how many stay unexplained. Among as many explaining as much, those
+    `changes` miss, with how many stay unexplained. Among as many explaining as much, those
     on which the fewest met probes depend: a departure shows on the probes that depend on its
     axis, and the discount, on which nearly every answer depends, would otherwise explain
     every miss."""
-    missed = table.misses(config)
-    met = [p for p in table.probes if table.verdict(p, config)]
+    missed = table.misses(changes)
+    met = [p for p in table.probes if table.verdict(p, changes)]
 
     def cost(departed: tuple[str, ...]) -> tuple[int, int]:
-        unexplained = sum(not any(table.depends(p, config, a) for a in departed) for p in missed)
-        contradicted = sum(any(table.depends(p, config, a) for a in departed) for p in met)
+        unexplained = sum(not any(table.depends(p, changes, a) for a in departed) for p in missed)
+        contradicted = sum(any(table.depends(p, changes, a) for a in departed) for p in met)
         return unexplained, contradicted
 
     best: tuple[tuple[int, int], tuple[str, ...]] = ((len(missed), 0), ())
@@ -187,6 +259,34 @@ def _departures(
     return best
 
 
+def changes_fit(
+    asked: Asked,
+    axes: Sequence[str],
+    probes: Sequence[ProbeInput],
+    met: Met,
+    whole: int | None = None,
+) -> JointFit:
+    """The changes and the fewest departed axes (at most `MOST_DEPARTED`) that explain the
+    most probes, each probe asked under `asked(probe)`, searched over every choice of `axes`
+    from no change: first the changes that miss the fewest probes, then the departures that
+    explain their misses, then the changes again with the probes they explain left out.
+    `whole` is the cutoff the implementation applies when asked for the whole ranking, if it
+    chooses one (``identify``'s chosen cutoff)."""
+    table = _Table(probes, asked, met, axes, whole)
+    changes, _ = _descend(table, Changes(), ())
+    _, departed = _departures(table, changes, axes)
+    if departed:
+        changes, _ = _descend(table, changes, departed)
+    missed = table.misses(changes)
+    attributed = {
+        a: tuple(p.case_id for p in missed if table.depends(p, changes, a)) for a in departed
+    }
+    unexplained = tuple(
+        p.case_id for p in missed if not any(table.depends(p, changes, a) for a in departed)
+    )
+    return JointFit(changes, departed, attributed, unexplained)
+
+
 def joint_fit(
     start: Config,
     axes: Sequence[str],
@@ -194,25 +294,9 @@ def joint_fit(
     met: Met,
     whole: int | None = None,
 ) -> JointFit:
-    """The configuration and the fewest departed axes (at most `MOST_DEPARTED`) that explain
-    the most probes, searched over every choice of `axes` from the declared `start`: first
-    the configuration that misses the fewest probes, then the departures that explain its
-    misses, then the configuration again with the probes they explain left out. `whole` is
-    the cutoff the implementation applies when asked for the whole ranking, if it chooses one
-    (``identify``'s chosen cutoff)."""
-    table = _Table(probes, met, axes, whole)
-    configuration, _ = _descend(table, start, axes, (), start)
-    _, departed = _departures(table, configuration, axes)
-    if departed:
-        configuration, _ = _descend(table, configuration, axes, departed, start)
-    missed = table.misses(configuration)
-    attributed = {
-        a: tuple(p.case_id for p in missed if table.depends(p, configuration, a)) for a in departed
-    }
-    unexplained = tuple(
-        p.case_id for p in missed if not any(table.depends(p, configuration, a) for a in departed)
-    )
-    return JointFit(configuration, departed, attributed, unexplained)
+    """`changes_fit` of probes all asked under the declared `start` (``identify``'s): the
+    configuration found is `JointFit.on(start)`."""
+    return changes_fit(lambda _: start, axes, probes, met, whole)
 
 
 def answers_fit(

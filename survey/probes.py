@@ -21,7 +21,7 @@ import threading
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache, lru_cache, partial
 from types import MappingProxyType
@@ -139,6 +139,15 @@ class ProbeInput:
     qrels: Rows
     run: Rows
     config: Config
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Every cache of the reference's answers is keyed by the probe: hashing its rows
+        # anew on each lookup cost the survey more than some evaluations did.
+        object.__setattr__(self, "_hash", hash((self.case_id, self.qrels, self.run, self.config)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 @dataclass(frozen=True)
@@ -417,6 +426,23 @@ def distinguishing(probe: ProbeInput, asked: Config, axis_id: str) -> dict[str, 
             candidates[choice] = config
     keys = {outcome_key(probe, c) for c in candidates.values()}
     return candidates if len(keys) > 1 else None
+
+
+def depends_on(probe: ProbeInput, asked: Config, axis_id: str) -> bool:
+    """Whether the reference answers the probe differently under some two of the axis's
+    candidates (`distinguishing` is not None), evaluating them only until two differ: the
+    diagnosis asks it of thousands of failing cases, nearly all of which depend on the axis
+    asked."""
+    seen = None
+    for choice in choice_ids(axis_id):
+        config = with_choice(asked, axis_id, choice, probe.config)
+        if config is None:
+            continue
+        key = outcome_key(probe, config)
+        if seen is not None and key != seen:
+            return True
+        seen = key
+    return False
 
 
 def without_unretrieved_labels(probe: ProbeInput) -> ProbeInput:

@@ -61,7 +61,7 @@ def test_a_convention_of_no_choice_is_blamed_on_its_axis_alone() -> None:
 
     fit = joint_fit(default, axes, probes, met)
     assert (fit.departed, fit.unexplained) == (("ideal",), ())
-    assert fit.configuration == default
+    assert fit.on(default) == default
     ideal = {p.case_id for p in probes if distinguishing(p, _at(p, default), "ideal")}
     assert set(fit.attributed["ideal"]) == ideal
     assert fit.set_aside_for("gain") == ideal
