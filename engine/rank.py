@@ -307,6 +307,54 @@ def docid_keys(words: np.ndarray, descending: bool = False) -> tuple[np.ndarray,
     return tuple(keys.T[::-1])
 
 
+def _unsigned(key: np.ndarray) -> np.ndarray:
+    """`key` as unsigned 64-bit integers in the same order (a signed one's sign bit flipped)."""
+    if key.dtype.kind == "i":
+        return key.astype(np.int64).view(np.uint64) ^ np.uint64(1 << 63)
+    return key.astype(np.uint64, copy=False)
+
+
+def grouped_order(groups: np.ndarray, keys: tuple[np.ndarray, ...]) -> np.ndarray:
+    """The stable order of rows by `groups` (non-decreasing, as tie groups are numbered in
+    ranking order) and then by `keys`, least significant first: ``np.lexsort((*keys,
+    groups))``, as one sort of 64-bit integers instead of one per key. Each row's integer is
+    its group's number above the leading bits of its keys, once the bits equal on every row
+    are dropped, so a larger integer means a later row; only rows whose integers are equal
+    while bits were left out (rarely many) are then ordered by the whole keys."""
+    if not len(groups):
+        return np.zeros(0, np.int64)
+    local = (groups - groups[0]).astype(np.uint64)
+    group_bits = int(local[-1]).bit_length()
+    columns = [_unsigned(k) for k in reversed(keys)]
+    varying = [c for c in columns if np.any(c != c[0])]
+    if not varying:
+        # Every key equal: the rows are in order already.
+        return np.arange(len(groups))
+    top = varying[0]
+    spread = int(np.bitwise_or.reduce(top ^ top[0])).bit_length()
+    # The bits of `top` above `spread` are equal on every row; the next column's follow.
+    lead = top << np.uint64(64 - spread) if spread < 64 else top.copy()
+    if spread < 64 and len(varying) > 1:
+        lead |= varying[1] >> np.uint64(spread)
+    packed = lead >> np.uint64(group_bits) if group_bits else lead
+    if group_bits:
+        packed |= local << np.uint64(64 - group_bits)
+    order = np.argsort(packed, kind="stable")
+    if spread + 64 * (len(varying) - 1) <= 64 - group_bits:
+        # Every varying bit is in the integer: equal integers are equal keys.
+        return order
+    ordered = packed[order]
+    equal = ordered[1:] == ordered[:-1]
+    if not equal.any():
+        return order
+    members = np.flatnonzero(np.r_[equal, False] | np.r_[False, equal])
+    run = np.cumsum(np.r_[True, ~equal])[members]
+    rows = order[members]
+    # lexsort is stable, and `rows` are in file order within a run: equal keys keep it.
+    order[members] = rows[np.lexsort((*(k[rows] for k in keys), run))]
+    return order
+
+
 # The `np.lexsort` keys (least significant first) of the rows of tie groups whose gains
 # differ, by ``ndcg.ties`` choice; None where the order within a group changes nothing
 # computed here (``input`` keeps run order, ``average`` credits every member with the
@@ -395,7 +443,7 @@ def rank_config(
         reorder = np.flatnonzero(np.repeat(lowest != highest, sizes))
         keys = tie_key(ranked.words[rows[reorder]], gain_class[reorder])
         # lexsort is stable: equal keys keep run order, as the reference's sorted().
-        gain_class[reorder] = gain_class[reorder][np.lexsort((*keys, group[reorder]))]
+        gain_class[reorder] = gain_class[reorder][grouped_order(group[reorder], keys)]
     starts = ranked.query_starts
     if keep is None:
         lengths = np.diff(np.r_[starts, len(label)]).astype(np.int64)

@@ -255,6 +255,44 @@ def test_the_engine_orders_document_ids_by_the_reference_docid_key(ids: list[str
     assert np.lexsort(rank.docid_keys(words, descending=True)).tolist() == descending
 
 
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.integers(0, 3),
+            st.lists(
+                st.sampled_from([0, 1, 0xFF, 1 << 40, 1 << 63, 2**64 - 1]), min_size=3, max_size=3
+            ),
+            st.integers(-3, 3),
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+    width=st.integers(1, 3),
+    first_group=st.integers(0, 2**30),
+    spread=st.sampled_from([1, 1 << 20, 1 << 29]),
+)
+def test_one_sort_of_packed_keys_orders_tie_groups_as_lexsort(
+    rows: list[tuple[int, list[int], int]], width: int, first_group: int, spread: int
+) -> None:
+    """``ndcg.ties``: `rank.grouped_order` orders rows by tie group, then by document id (either
+    way) or gain, stably, exactly as numpy's lexsort of all the keys, whatever bits the keys
+    share or leave out of the packed integer (ids drawn from few words, so that they share
+    prefixes and repeat)."""
+    steps = np.array([step for step, _, _ in rows], np.int64)
+    groups = (first_group + np.cumsum(steps * spread) - steps[0] * spread).astype(np.int64)
+    words = np.array([w[:width] for _, w, _ in rows], np.uint64)
+    gains = np.array([g for _, _, g in rows], np.int64)
+    for keys in (
+        rank.docid_keys(words),
+        rank.docid_keys(words, descending=True),
+        (gains,),
+        (-gains,),
+    ):
+        expected = np.lexsort((*keys, groups))
+        assert rank.grouped_order(groups, keys).tolist() == expected.tolist()
+
+
 def test_keys_whose_hashes_collide_are_compared_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
     """``ndcg.duplicates``: rows whose hashes repeat are only suspects. With every key hashed
     alike, only the later copies of an id within one query are duplicates."""
