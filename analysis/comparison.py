@@ -14,41 +14,21 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from pathlib import Path
 
 import mpmath
 from tqdm import tqdm
 
+from ndcgspec.analysis.run_labels import run_label, run_name
 from ndcgspec.engine.stream import QueryPresence
 from ndcgspec.engine.sweep import Sweep
-from ndcgspec.engine.table import table_format
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import held
 from ndcgspec.reference.errors import InputError, NdcgSpecError
 from ndcgspec.reference.evaluate import Evaluation
 from ndcgspec.reference.precision import working_precision
-from ndcgspec.reference.trec_io import Source, read_qrels, read_run, run_tag
+from ndcgspec.reference.trec_io import Source, read_qrels, read_run
 
 CONTRIBUTIONS_SHOWN = 5
-
-
-def run_name(path: str) -> str:
-    """A run's name: its file name without ``.gz`` and the TREC ``input.`` prefix."""
-    name = Path(path).name.removesuffix(".gz")
-    return name.removeprefix("input.")
-
-
-def run_label(run: str | Source, taken: set[str], fallback: str) -> str:
-    """What a run is called among several, added to `taken`: its tag, trec_eval's ``runid``
-    (the tag of its last line, ``reference/trec_io.run_tag``) and the name its users know, or
-    `fallback` where it has none (a table, or a path another engine reads) or an earlier run
-    already goes by it."""
-    tag = None
-    if isinstance(run, Source) and table_format(run) is None:
-        tag = run_tag(run) or None
-    label = tag if tag is not None and tag not in taken else fallback
-    taken.add(label)
-    return label
 
 
 @dataclass(frozen=True)

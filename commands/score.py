@@ -42,7 +42,7 @@ from contextlib import ExitStack
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ndcgspec.analysis.comparison import run_label
+from ndcgspec.analysis.run_labels import run_label
 from ndcgspec.commands.score_notes import check_shared, missing_note, query_probes, unjudged_note
 from ndcgspec.commands.score_output import text_lines
 from ndcgspec.commands.statistics_flags import add_interval_flags, add_seed_flag

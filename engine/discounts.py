@@ -49,6 +49,7 @@ class Discounts:
     low_prefix: tuple[int, ...] = (0,)
     high_prefix: tuple[int, ...] = (0,)
     width: np.ndarray = field(default_factory=lambda: _frozen(np.zeros(1, np.int64)))
+    low_limbs: np.ndarray = field(default_factory=lambda: _frozen(np.zeros((1, 1), np.int64)))
 
     @property
     def ranks(self) -> int:
@@ -73,7 +74,28 @@ class Discounts:
             tuple(accumulate(low)),
             tuple(accumulate(high)),
             _frozen(width),
+            _frozen(limbs(low)),
         )
+
+    def low_sums(self, ranks: np.ndarray, starts: np.ndarray) -> list[int]:
+        """The exact sum of the low ends of the discounts of `ranks` from each of `starts` to
+        the next, each run of at most 2^31 ranks: numpy sums each limb (`limbs`) of every run
+        with no carry lost and carries each limb's excess into the next; each run's limbs are
+        then the bytes of one integer."""
+        sums = np.add.reduceat(self.low_limbs[ranks], starts, axis=0)
+        for i in range(sums.shape[1] - 1):
+            # An arithmetic shift: the limb left is in [0, 2^LIMB_BITS) whatever the sign.
+            sums[:, i + 1] += sums[:, i] >> LIMB_BITS
+            sums[:, i] &= (1 << LIMB_BITS) - 1
+        raw = np.concatenate(
+            [sums[:, :-1].astype("<u4").view(np.uint8), sums[:, -1:].astype("<i8").view(np.uint8)],
+            axis=1,
+        )
+        width, data = raw.shape[1], raw.tobytes()
+        return [
+            int.from_bytes(data[at : at + width], "little", signed=True)
+            for at in range(0, len(data), width)
+        ]
 
     def between(self, first: int, last: int) -> Bounds:
         """The sum of the discounts of ranks first .. last (covered)."""
@@ -81,6 +103,23 @@ class Discounts:
             self.low_prefix[last] - self.low_prefix[first - 1],
             self.high_prefix[last] - self.high_prefix[first - 1],
         )
+
+
+# Bits per limb: a sum of up to 2^31 limbs fits an int64.
+LIMB_BITS = 32
+
+
+def limbs(values: list[int]) -> np.ndarray:
+    """Integers as rows of limbs, least significant first, so that value = sum of limb i ×
+    2^(LIMB_BITS i): every limb but the last is LIMB_BITS bits, the last (a floor shift)
+    carries the sign and is below 2^LIMB_BITS in magnitude."""
+    count = -(-(max(v.bit_length() for v in values) + 1) // LIMB_BITS)
+    mask = (1 << LIMB_BITS) - 1
+    top = LIMB_BITS * (count - 1)
+    return np.array(
+        [[(v >> (LIMB_BITS * i)) & mask for i in range(count - 1)] + [v >> top] for v in values],
+        np.int64,
+    )
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:

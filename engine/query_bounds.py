@@ -77,19 +77,15 @@ def dcg_bounds(
     qidx, credit, rank = qidx[order], credit[order], rank[order]
     starts = np.flatnonzero(np.r_[True, (qidx[1:] != qidx[:-1]) | (credit[1:] != credit[:-1])])
     widths = np.add.reduceat(discounts.width[rank], starts)
-    ends = np.r_[starts[1:], len(rank)].tolist()
-    ranks, dlow = rank.tolist(), discounts.low
     sums: dict[int, Bounds] = {}
     groups = zip(
-        starts.tolist(),
-        ends,
+        discounts.low_sums(rank, starts),
         widths.tolist(),
         qidx[starts].tolist(),
         credit[starts].tolist(),
         strict=True,
     )
-    for start, end, width, q, value in groups:
-        low_sum = sum(map(dlow.__getitem__, ranks[start:end]))
+    for low_sum, width, q, value in groups:
         term = product_bounds(values[value], (low_sum, low_sum + width))
         low, high = sums.get(q, (0, 0))
         sums[q] = (low + term[0], high + term[1])

@@ -307,6 +307,52 @@ def docid_keys(words: np.ndarray, descending: bool = False) -> tuple[np.ndarray,
     return tuple(keys.T[::-1])
 
 
+def _unsigned(key: np.ndarray) -> np.ndarray:
+    """`key` as unsigned 64-bit integers in the same order (a signed one's sign bit flipped)."""
+    if key.dtype.kind == "i":
+        return key.astype(np.int64).view(np.uint64) ^ np.uint64(1 << 63)
+    return key.astype(np.uint64, copy=False)
+
+
+def grouped_order(groups: np.ndarray, keys: tuple[np.ndarray, ...]) -> np.ndarray:
+    """The stable order of rows by `groups` and then by `keys`, least significant first:
+    ``np.lexsort((*keys, groups))``, as one sort of 64-bit integers instead of one per key.
+    Each row's integer is its group above the leading bits of its keys, once the bits equal
+    on every row are dropped, so a larger integer means a later row; only rows whose integers
+    are equal while bits were left out (rarely many) are then ordered by the whole keys."""
+    if not len(groups):
+        return np.zeros(0, np.int64)
+    local = (groups.astype(np.int64) - int(groups.min())).astype(np.uint64)
+    group_bits = int(local.max()).bit_length()
+    packed, exact = local, True
+    varying = [c for c in (_unsigned(k) for k in reversed(keys)) if np.any(c != c[0])]
+    if varying:
+        top = varying[0]
+        spread = int(np.bitwise_or.reduce(top ^ top[0])).bit_length()
+        # The bits of `top` above `spread` are equal on every row; the next column's follow.
+        lead = top << np.uint64(64 - spread) if spread < 64 else top.copy()
+        if spread < 64 and len(varying) > 1:
+            lead |= varying[1] >> np.uint64(spread)
+        packed = lead >> np.uint64(group_bits) if group_bits else lead
+        if group_bits:
+            packed |= local << np.uint64(64 - group_bits)
+        # Every varying bit in the integer: equal integers are equal keys.
+        exact = spread + 64 * (len(varying) - 1) <= 64 - group_bits
+    order = np.argsort(packed, kind="stable")
+    if exact:
+        return order
+    ordered = packed[order]
+    equal = ordered[1:] == ordered[:-1]
+    if not equal.any():
+        return order
+    members = np.flatnonzero(np.r_[equal, False] | np.r_[False, equal])
+    run = np.cumsum(np.r_[True, ~equal])[members]
+    rows = order[members]
+    # lexsort is stable, and `rows` are in file order within a run: equal keys keep it.
+    order[members] = rows[np.lexsort((*(k[rows] for k in keys), run))]
+    return order
+
+
 # The `np.lexsort` keys (least significant first) of the rows of tie groups whose gains
 # differ, by ``ndcg.ties`` choice; None where the order within a group changes nothing
 # computed here (``input`` keeps run order, ``average`` credits every member with the
@@ -319,6 +365,12 @@ TIE_KEYS: dict[str, Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, ...]] |
     "pessimistic": lambda words, gains: (gains,),
     "optimistic": lambda words, gains: (-gains,),
 }
+
+
+# The ties whose keys are document ids, of many distinct values: one sort of packed integers
+# (`grouped_order`) orders them in half a lexsort's time; a gain's few values lexsort sorts
+# faster (5 M rows: 0.23-0.28 s of CPU against 0.58-1.2 s).
+DOCID_TIES = frozenset({"docid-desc", "docid-asc"})
 
 
 @dataclass
@@ -394,8 +446,13 @@ def rank_config(
         highest = np.maximum.reduceat(gain_class, group_starts)
         reorder = np.flatnonzero(np.repeat(lowest != highest, sizes))
         keys = tie_key(ranked.words[rows[reorder]], gain_class[reorder])
-        # lexsort is stable: equal keys keep run order, as the reference's sorted().
-        gain_class[reorder] = gain_class[reorder][np.lexsort((*keys, group[reorder]))]
+        # Both sorts are stable: equal keys keep run order, as the reference's sorted().
+        order = (
+            grouped_order(group[reorder], keys)
+            if choices["ties"] in DOCID_TIES
+            else np.lexsort((*keys, group[reorder]))
+        )
+        gain_class[reorder] = gain_class[reorder][order]
     starts = ranked.query_starts
     if keep is None:
         lengths = np.diff(np.r_[starts, len(label)]).astype(np.int64)

@@ -336,8 +336,13 @@ def read_qrels_columns(source: Source) -> QrelsColumns:
         qidx.extend(np.repeat(segment_qidx, np.diff(first, append=len(chunk.lines))))
         words.extend(_token_words(chunk, 2)[0])
         label_words, _ = _token_words(chunk, 3)
-        # Tokens hold no zero byte, so the zero-padded words identify the text.
-        keys = label_words.view(np.dtype((np.void, 8 * label_words.shape[1]))).ravel()
+        # Tokens hold no zero byte, so the zero-padded words identify the text; a label of
+        # one word (nearly all) is keyed by it alone, whose sort is several times a void's.
+        keys = (
+            label_words[:, 0]
+            if label_words.shape[1] == 1
+            else label_words.view(np.dtype((np.void, 8 * label_words.shape[1]))).ravel()
+        )
         firsts, inverse = np.unique(keys, return_index=True, return_inverse=True)[1:]
         local = [labels.setdefault(text, len(labels)) for text in token_texts(label_words[firsts])]
         label_id.extend(np.array(local, np.int32)[inverse.ravel()])

@@ -20,7 +20,7 @@ from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcgspec.engine import fixed_point, rank, scoring, support, sweep
+from ndcgspec.engine import discounts, fixed_point, rank, scoring, support, sweep
 from ndcgspec.engine import ideal as engine_ideal
 from ndcgspec.engine import read as fast_read
 from ndcgspec.engine.route import LOG
@@ -253,6 +253,65 @@ def test_the_engine_orders_document_ids_by_the_reference_docid_key(ids: list[str
     # sorted(reverse=True) keeps equal ids in their order too.
     assert np.lexsort(rank.docid_keys(words)).tolist() == ascending
     assert np.lexsort(rank.docid_keys(words, descending=True)).tolist() == descending
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.integers(0, 3),
+            st.lists(
+                st.sampled_from([0, 1, 0xFF, 1 << 40, 1 << 63, 2**64 - 1]), min_size=3, max_size=3
+            ),
+            st.integers(-3, 3),
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+    width=st.integers(1, 3),
+    first_group=st.integers(0, 2**30),
+    spread=st.sampled_from([1, 1 << 20, 1 << 29]),
+)
+def test_one_sort_of_packed_keys_orders_tie_groups_as_lexsort(
+    rows: list[tuple[int, list[int], int]], width: int, first_group: int, spread: int
+) -> None:
+    """``ndcg.ties``: `rank.grouped_order` orders rows by group (a tie group, a query), then by
+    document id (either way) or gain, stably, exactly as numpy's lexsort of all the keys,
+    whatever bits the keys share or leave out of the packed integer (ids drawn from few
+    words, so that they share prefixes and repeat)."""
+    groups = first_group + spread * np.array([group for group, _, _ in rows], np.int64)
+    words = np.array([w[:width] for _, w, _ in rows], np.uint64)
+    gains = np.array([g for _, _, g in rows], np.int64)
+    for keys in (
+        rank.docid_keys(words),
+        rank.docid_keys(words, descending=True),
+        (gains,),
+        (-gains,),
+    ):
+        expected = np.lexsort((*keys, groups))
+        assert rank.grouped_order(groups, keys).tolist() == expected.tolist()
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    low=st.lists(
+        st.one_of(st.sampled_from([0, 1, -1, 2**256, 2**32 - 1]), st.integers(-(2**300), 2**300)),
+        min_size=1,
+        max_size=30,
+    ),
+    data=st.data(),
+)
+def test_sums_of_discounts_by_limbs_are_the_integer_sums(low: list[int], data: Any) -> None:
+    """``ndcg.definition.dcg``: `Discounts.low_sums`, numpy's sums of 32-bit limbs carried
+    into whole integers, equals Python's exact sum of the low ends of every run of ranks."""
+    ranks = data.draw(st.lists(st.integers(0, len(low) - 1), min_size=1, max_size=100))
+    cuts = data.draw(st.sets(st.integers(1, len(ranks) - 1))) if len(ranks) > 1 else set()
+    starts = [0, *sorted(cuts)]
+    config = parse_measure("nDCG")
+    held = discounts.Discounts(config, low=tuple(low), low_limbs=discounts.limbs(low))
+    ends = [*starts[1:], len(ranks)]
+    expected = [sum(low[r] for r in ranks[a:b]) for a, b in zip(starts, ends, strict=True)]
+    assert held.low_sums(np.array(ranks), np.array(starts)) == expected
 
 
 def test_keys_whose_hashes_collide_are_compared_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
