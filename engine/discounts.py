@@ -21,6 +21,7 @@ import numpy as np
 
 from ndcgspec.engine.choice_keys import ChoiceKey, discount_key
 from ndcgspec.engine.fixed_point import DISCOUNT_DPS, Bounds, fixed_enclosure
+from ndcgspec.engine.log_discounts import sieved_discounts
 from ndcgspec.reference.arithmetic import computing_with, enclosing
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.discount import RankWeights, discount
@@ -61,9 +62,13 @@ class Discounts:
         if ranks <= self.ranks:
             return self
         low, high = list(self.low), list(self.high)
+        first = len(low)
         with computing_with(enclosing(DISCOUNT_DPS)):
-            for rank in range(len(low), ranks + 1):
-                rank_low, rank_high = fixed_enclosure(discount(rank, self.config))
+            weights = sieved_discounts(self.config, first, ranks)
+            if weights is None:
+                weights = [discount(rank, self.config) for rank in range(first, ranks + 1)]
+            for weight in weights:
+                rank_low, rank_high = fixed_enclosure(weight)
                 low.append(rank_low)
                 high.append(rank_high)
         width = np.array([h - lo for lo, h in zip(low, high, strict=True)], np.int64)
