@@ -6,8 +6,6 @@ and matrix take their probes' expected values from it."""
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import threading
 from collections.abc import Callable
 from functools import cache
@@ -15,6 +13,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from ndcgspec.suite.expected_values import ExpectedValues
+from ndcgspec.suite.json_lines import append_line, json_lines
 
 
 @cache
@@ -67,31 +66,14 @@ class ExpectedCache:
 
     def _keep(self, fingerprint: str, key: str, expected: ExpectedValues) -> None:
         self._values[fingerprint][key] = expected
-        path = self._file(fingerprint)
-        if path is None:
-            return
-        line = json.dumps({"input": key, "expected": expected.to_json()}) + "\n"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # One append of one line: processes that share the cache never interleave a line.
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-            try:
-                os.write(descriptor, line.encode("utf-8"))
-            finally:
-                os.close(descriptor)
-        except OSError:
-            # A cache that cannot be written costs time, never a result.
-            return
+        append_line(self._file(fingerprint), {"input": key, "expected": expected.to_json()})
 
 
 def _read_cache(path: Path | None) -> dict[str, ExpectedValues]:
-    """The cached values of one fingerprint; a line cut short by a killed run is passed over."""
+    """The cached values of one fingerprint."""
     found: dict[str, ExpectedValues] = {}
-    if path is None or not path.is_file():
-        return found
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    for entry in json_lines(path):
         try:
-            entry = json.loads(line)
             found[entry["input"]] = ExpectedValues.from_json(entry["expected"])
         except (ValueError, KeyError, TypeError, AttributeError):
             continue

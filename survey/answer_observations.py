@@ -11,6 +11,7 @@ from ndcgspec.harness.adapters.base import NumberFormat
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import axis
 from ndcgspec.suite.tolerance import is_undefined
+from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.identification import (
     DIVIDES_NEGATIVE_IDEAL,
     NEGATIVE_IDEAL,
@@ -23,7 +24,6 @@ from ndcgspec.survey.identification import (
     Observation,
 )
 from ndcgspec.survey.probes import (
-    Answer,
     ProbeInput,
     expected_of,
     meets,

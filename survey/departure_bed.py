@@ -14,9 +14,9 @@ from itertools import combinations
 
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes, choice_ids, presets
+from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.joint_search import JointFit, joint_fit
 from ndcgspec.survey.probes import (
-    Answer,
     ProbeInput,
     expected_of,
     meets,

@@ -38,11 +38,11 @@ from ndcgspec.harness.diagnosis import (
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes
 from ndcgspec.suite.tolerance import float_widths
+from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.axis_identification import axis_verdict
 from ndcgspec.survey.identification import NONE, NONE_SHARE
 from ndcgspec.survey.joint_search import Changes, JointFit, Met, changes_fit
 from ndcgspec.survey.probes import (
-    Answer,
     ProbeInput,
     depends_on,
     distinguishing,

@@ -12,6 +12,7 @@ from ndcgspec.harness.adapters.base import ApiView, NumberFormat
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import axis
 from ndcgspec.spec import load_spec
+from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.answer_observations import leaves_undefined
 from ndcgspec.survey.identification import (
     CHOSEN_CUTOFF,
@@ -35,7 +36,6 @@ from ndcgspec.survey.identification import (
 from ndcgspec.survey.probes import (
     RESOLUTION_GAPS,
     ULP,
-    Answer,
     ProbeInput,
     ask,
     beyond_view,

@@ -23,8 +23,8 @@ from itertools import combinations
 from ndcgspec.harness.adapters.base import NumberFormat
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_ids
+from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.probes import (
-    Answer,
     ProbeInput,
     depends_on,
     meets,

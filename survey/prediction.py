@@ -84,6 +84,7 @@ from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import preset
 from ndcgspec.reference.decimals import canonical_decimal
 from ndcgspec.suite.tolerance import Tolerance, compare_value, is_undefined
+from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.identification import (
     DIVIDES_NEGATIVE_IDEAL,
     NEGATIVE_IDEAL,
@@ -103,7 +104,6 @@ from ndcgspec.survey.identification import (
 from ndcgspec.survey.preset_check import asked_and_expected
 from ndcgspec.survey.probes import (
     ULP,
-    Answer,
     ProbeInput,
     analysis_pool,
     ask,

@@ -23,8 +23,8 @@ from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import preset
 from ndcgspec.spec.presets import Departure
+from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.probes import (
-    Answer,
     ProbeInput,
     analysis_pool,
     ask,

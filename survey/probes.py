@@ -33,7 +33,7 @@ from ndcgspec.engine.sweep import Sweep
 from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.outcome import judge, summed_terms
-from ndcgspec.harness.pool import PoolOptions
+from ndcgspec.harness.pool import PoolOptions, declared_adapter
 from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.runner import Question, ask_adapter
 from ndcgspec.reference import Config, NdcgSpecError
@@ -48,7 +48,8 @@ from ndcgspec.suite.expected_values import ExpectedValues
 from ndcgspec.suite.folders import cache_root
 from ndcgspec.suite.load import case_files, cases_root, inline_inputs, iter_cases
 from ndcgspec.suite.tolerance import Tolerance, compare_value, exact, is_undefined
-from ndcgspec.survey.reasons import failure_key, refusal_key
+from ndcgspec.survey.adapter_answer import Answer
+from ndcgspec.survey.kept_answers import KeptAnswers, KeptQuestion, builtin_name, kept_answers
 
 Rows = tuple[tuple[str, str, str], ...]
 
@@ -148,28 +149,6 @@ class ProbeInput:
 
     def __hash__(self) -> int:
         return self._hash
-
-
-@dataclass(frozen=True)
-class Answer:
-    """An adapter's reply for one (input, asked configuration): the protocol result object."""
-
-    result: Mapping[str, Any]
-
-    @property
-    def failed(self) -> bool:
-        """Whether the adapter raised or its process failed (not a deliberate rejection)."""
-        return "error" in self.result
-
-    @property
-    def refusal(self) -> str | None:
-        """The name of the adapter's rejection (`refusal_key`), None when it did not reject."""
-        return refusal_key(self.result["rejected"]) if "rejected" in self.result else None
-
-    @property
-    def failure(self) -> str | None:
-        """The name of the adapter's failure (`failure_key`), None when it did not fail."""
-        return failure_key(self.result["error"]) if self.failed else None
 
 
 @cache
@@ -484,18 +463,26 @@ def ask(
     `ask_adapter`, so that inside `shared_pools` a question the same processes answered
     before is not sent again: identify, the preset checks and the page ask many of the same.
     With `progress`, a bar on stderr counts the answers."""
+    options = options or analysis_pool()
     distinct: dict[tuple[str, str], tuple[ProbeInput, Config]] = {}
     for probe, asked in questions:
         distinct.setdefault((probe.case_id, asked.full()), (probe, asked))
+    kept = _kept_answers(command, options)
     answers: dict[tuple[str, str], Answer] = {}
-    bar = tqdm(
-        total=len(distinct), unit="probe", file=sys.stderr, leave=False, disable=not progress
-    )
+    for name, (probe, asked) in distinct.items():
+        known = None if kept is None else kept.answer(_kept_question(probe, asked))
+        if known is not None:
+            answers[name] = known
+    unknown = {name: question for name, question in distinct.items() if name not in answers}
+    bar = tqdm(total=len(unknown), unit="probe", file=sys.stderr, leave=False, disable=not progress)
 
-    names: dict[Hashable, tuple[str, str]] = {key: name for name, key in distinct.items()}
+    names: dict[Hashable, tuple[str, str]] = {key: name for name, key in unknown.items()}
 
     def keep(question: Question, result: Mapping[str, Any]) -> None:
-        answers[names[question.key]] = Answer(result)
+        name = names[question.key]
+        answers[name] = Answer(result)
+        if kept is not None:
+            kept.keep(_kept_question(*unknown[name]), answers[name])
         bar.update(1)
 
     try:
@@ -503,14 +490,25 @@ def ask(
             command,
             [
                 Question((probe, asked), partial(_payload, probe=probe, asked=asked))
-                for probe, asked in distinct.values()
+                for probe, asked in unknown.values()
             ],
-            options or analysis_pool(),
+            options,
             keep,
         )
     finally:
         bar.close()
     return answers
+
+
+def _kept_answers(command: Sequence[str] | str, options: PoolOptions) -> KeptAnswers | None:
+    """The answers kept of a built-in adapter (``survey/kept_answers.py``), as it declares
+    itself in the processes that answer; None for any other adapter."""
+    name = builtin_name(command)
+    return None if name is None else kept_answers(name, declared_adapter(command, options))
+
+
+def _kept_question(probe: ProbeInput, asked: Config) -> KeptQuestion:
+    return (probe.case_id, probe.qrels, probe.run, asked.full())
 
 
 def _payload(case_id: str, probe: ProbeInput, asked: Config) -> ProtocolCase:

@@ -10,7 +10,8 @@ from typing import Any
 
 from ndcgspec.reference import Config
 from ndcgspec.suite.tolerance import is_undefined
-from ndcgspec.survey.probes import Answer, ProbeInput, expected_of
+from ndcgspec.survey.adapter_answer import Answer
+from ndcgspec.survey.probes import ProbeInput, expected_of
 
 UNDEFINED_RULES: dict[str, tuple[str, Any]] = {
     "nothing-relevant-retrieved": (

@@ -18,6 +18,7 @@ from conftest import REPO_ROOT
 from ndcgspec.harness.registry import PEER_ADAPTERS
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config
+from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.prediction import (
     CUTOFFS,
     ERRORS_ID,
@@ -36,7 +37,7 @@ from ndcgspec.survey.prediction import (
     fresh_inputs,
     predict,
 )
-from ndcgspec.survey.probes import Answer, ProbeInput, meets
+from ndcgspec.survey.probes import ProbeInput, meets
 
 DOCS = REPO_ROOT / "docs"
 FLOAT64 = (64, None)

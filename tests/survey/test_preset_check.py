@@ -28,6 +28,7 @@ from ndcgspec.reference import Config
 from ndcgspec.reference.config import presets
 from ndcgspec.spec import load_schema
 from ndcgspec.spec.presets import Departure
+from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.preset_check import (
     CRASHES,
     DEPARTURE_OUTCOMES,
@@ -37,7 +38,7 @@ from ndcgspec.survey.preset_check import (
     check_preset,
     departure,
 )
-from ndcgspec.survey.probes import Answer, ProbeInput, beyond_view, compared_answer, probe_inputs
+from ndcgspec.survey.probes import ProbeInput, beyond_view, compared_answer, probe_inputs
 
 ARRAYS = ApiView({}, unretrieved_labels=False)
 RETRIEVED = Config.from_mapping({"ideal": "retrieved", "aggregate": "run"})

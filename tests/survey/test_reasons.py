@@ -6,8 +6,9 @@ from __future__ import annotations
 import tempfile
 
 from ndcgspec.reference import Config
+from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.prediction import ERRORS_ID, MODELS, REFUSES_ID, Miss, ModelParams
-from ndcgspec.survey.probes import Answer, ProbeInput
+from ndcgspec.survey.probes import ProbeInput
 from ndcgspec.survey.reasons import failure_key, first_line, refusal_key
 
 

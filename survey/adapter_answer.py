@@ -1,0 +1,32 @@
+"""An adapter's answer to one probe, as the survey reads it: the protocol's result object,
+whether it failed, rejected the input, and for what reason (``survey/reasons.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ndcgspec.survey.reasons import failure_key, refusal_key
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An adapter's reply for one (input, asked configuration): the protocol result object."""
+
+    result: Mapping[str, Any]
+
+    @property
+    def failed(self) -> bool:
+        """Whether the adapter raised or its process failed (not a deliberate rejection)."""
+        return "error" in self.result
+
+    @property
+    def refusal(self) -> str | None:
+        """The name of the adapter's rejection (`refusal_key`), None when it did not reject."""
+        return refusal_key(self.result["rejected"]) if "rejected" in self.result else None
+
+    @property
+    def failure(self) -> str | None:
+        """The name of the adapter's failure (`failure_key`), None when it did not fail."""
+        return failure_key(self.result["error"]) if self.failed else None

@@ -1,0 +1,129 @@
+"""A built-in adapter's answers to probes, kept between runs: identify, the preset checks and
+predict ask a library thousands of questions whose answers depend on the library's code and
+the adapter's alone (issue 41: identify "caches a library's answers by version").
+
+A built-in adapter's code ships with ndcgspec, so its answers are keyed by what decides them:
+the adapter's declaration (name, library version, number format, capabilities), the harness's
+own code (every module of ``ndcgspec.harness``, the adapters among them), every distribution
+installed beside it with its version (a library's providers and numerical dependencies), and
+the interpreter. A change to any of them reads none of the old answers. A user's adapter may
+change without a new version, so its answers are always asked. A failed answer (an error, a
+crash, a timeout) depends on the machine's load as much as on the code, and is never kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import sys
+import threading
+from collections.abc import Sequence
+from functools import cache
+from importlib import metadata
+from importlib.resources import files
+from pathlib import Path
+
+from ndcgspec.harness.adapters.declaration import Declaration
+from ndcgspec.harness.registry import BUILTIN_ADAPTERS
+from ndcgspec.harness.worker import python_host_command
+from ndcgspec.spec import cache_root
+from ndcgspec.suite.json_lines import append_line, json_lines
+from ndcgspec.survey.adapter_answer import Answer
+
+KeptQuestion = tuple[str, tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...], str]
+"""What an answer is kept under: the case id, the qrels and run rows, and the full
+configuration string asked."""
+
+
+def builtin_name(command: Sequence[str] | str) -> str | None:
+    """The built-in Python adapter that `command` serves, if it serves one."""
+    if isinstance(command, str):
+        return None
+    return next(
+        (name for name in BUILTIN_ADAPTERS if list(command) == python_host_command(name)), None
+    )
+
+
+@cache
+def _harness_digest() -> str:
+    """A digest of every module of the harness: the adapters, the host and how an answer is
+    read."""
+    digest = hashlib.sha256()
+    root = Path(str(files("ndcgspec.harness")))
+    for path in sorted(root.rglob("*.py")):
+        digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@cache
+def _installed() -> str:
+    """Every installed distribution with its version, and the interpreter."""
+    found = sorted(
+        f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions() if d.metadata
+    )
+    return json.dumps([sys.version, platform.machine(), *found])
+
+
+def adapter_key(name: str, declaration: Declaration) -> str:
+    """What a built-in adapter's answers are kept under: its name and declaration, the
+    harness's code and the installed distributions."""
+    parts = [name, json.dumps(declaration.to_json(), sort_keys=True), _harness_digest()]
+    digest = hashlib.sha256("\0".join([*parts, _installed()]).encode("utf-8"))
+    return digest.hexdigest()[:24]
+
+
+def _question_key(question: KeptQuestion) -> str:
+    return hashlib.sha256(json.dumps(question).encode("utf-8")).hexdigest()
+
+
+class KeptAnswers:
+    """The kept answers of one built-in adapter, in one JSON-lines file below the cache folder
+    (none when caching is off): read once, then appended to, a line at a time, so that
+    processes sharing the folder never interleave a line. Safe to share between threads."""
+
+    def __init__(self, key: str, root: Path | None) -> None:
+        self._path = None if root is None else root / "answers" / f"{key}.jsonl"
+        self._known: dict[str, Answer] | None = None
+        self._lock = threading.Lock()
+
+    def answer(self, question: KeptQuestion) -> Answer | None:
+        """The kept answer to `question`, if any."""
+        with self._lock:
+            return self._read().get(_question_key(question))
+
+    def keep(self, question: KeptQuestion, answer: Answer) -> None:
+        """Keep an answer that is no failure (see the module's docstring)."""
+        if answer.failed:
+            return
+        key = _question_key(question)
+        with self._lock:
+            self._read()[key] = answer
+            append_line(self._path, {"question": key, "result": dict(answer.result)})
+
+    def _read(self) -> dict[str, Answer]:
+        if self._known is None:
+            self._known = {}
+            for entry in json_lines(self._path):
+                try:
+                    self._known[entry["question"]] = Answer(dict(entry["result"]))
+                except (KeyError, TypeError):
+                    continue
+        return self._known
+
+
+_KEPT: dict[str, KeptAnswers] = {}
+_KEPT_LOCK = threading.Lock()
+
+
+def kept_answers(name: str, declaration: Declaration) -> KeptAnswers:
+    """The kept answers of the built-in adapter `name` as it declares itself now, one store
+    per process and cache folder."""
+    root = cache_root()
+    key = f"{adapter_key(name, declaration)}@{root}"
+    with _KEPT_LOCK:
+        found = _KEPT.get(key)
+        if found is None:
+            found = _KEPT[key] = KeptAnswers(adapter_key(name, declaration), root)
+    return found
