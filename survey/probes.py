@@ -32,7 +32,7 @@ from tqdm import tqdm
 from ndcgspec.engine.sweep import Sweep
 from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.answer import CaseAnswer
-from ndcgspec.harness.outcome import judge, summed_terms
+from ndcgspec.harness.outcome import Expectation, judge, summed_terms
 from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.runner import Question, ask_adapter
@@ -44,9 +44,10 @@ from ndcgspec.reference.ties import docid_key
 from ndcgspec.spec import kept
 from ndcgspec.suite.expect import swept_outcome
 from ndcgspec.suite.expected_cache import ExpectedCache
-from ndcgspec.suite.expected_values import ExpectedValues
+from ndcgspec.suite.expected_values import ExpectedValues, QueryValues
 from ndcgspec.suite.folders import cache_root
-from ndcgspec.suite.load import case_files, cases_root, inline_inputs, iter_cases
+from ndcgspec.suite.load import case_files, cases_root, inline_inputs
+from ndcgspec.suite.loaded import iter_cases
 from ndcgspec.suite.tolerance import Tolerance, compare_value, exact, is_undefined
 from ndcgspec.survey.reasons import failure_key, refusal_key
 
@@ -202,13 +203,13 @@ def _probe_rows(per_file: int) -> list[tuple[str, Rows, Rows, dict[str, Any]]]:
     taken: dict[str, int] = {}
     found = []
     for loaded in iter_cases():
-        case = loaded.case
-        own_input = "input" in case and "input_of" not in case
-        if not own_input or taken.get(loaded.group, 0) >= per_file:
+        case, given = loaded.case, loaded.case.input
+        if given is None or case.input_of is not None or taken.get(loaded.group, 0) >= per_file:
             continue
         taken[loaded.group] = taken.get(loaded.group, 0) + 1
-        rows = [tuple(tuple(r) for r in case["input"][kind]) for kind in ("qrels", "run")]
-        found.append((case["id"], *rows, case["config"]))
+        qrels = tuple((qid, docid, label) for qid, docid, label in given.qrels)
+        run = tuple((qid, docid, score) for qid, docid, score in given.run)
+        found.append((case.id, qrels, run, case.config.to_mapping()))
     return found
 
 
@@ -280,15 +281,16 @@ def _fingerprint(config: Config) -> str:
 
 
 @cache
-def _outcome(probe: ProbeInput, config: Config) -> tuple[str, dict[str, Any]]:
+def _outcome(probe: ProbeInput, config: Config) -> tuple[str, dict[str, Any], ExpectedValues]:
     def compute() -> ExpectedValues:
         sweep, lock = _sweep(probe, config.cutoff)
         with lock:
             return swept_outcome(sweep, config)
 
-    found = _expected_values().value(_fingerprint(config), _input_key(probe), compute).to_json()
+    values = _expected_values().value(_fingerprint(config), _input_key(probe), compute)
+    found = values.to_json()
     # A canonical text makes outcomes comparable and hashable.
-    return repr(sorted(found.items())), found
+    return repr(sorted(found.items())), found, values
 
 
 def expected_of(probe: ProbeInput, config: Config) -> dict[str, Any]:
@@ -302,12 +304,10 @@ def outcome_key(probe: ProbeInput, config: Config) -> str:
 
 
 @cache
-def _asked_as(probe: ProbeInput, asked: Config) -> tuple[Mapping[str, Any], Mapping[str, int]]:
-    """The asked configuration as a case carries it, and the n of each query's comparison
-    (``ndcg.comparison.float``): judged against several candidates, read-only views."""
-    mapping = asked.to_mapping()
-    terms = summed_terms(probe.qrels, probe.run, asked)
-    return MappingProxyType(mapping), MappingProxyType(terms)
+def _terms(probe: ProbeInput, asked: Config) -> Mapping[str, int]:
+    """The n of each query's comparison (``ndcg.comparison.float``) under the asked
+    configuration: judged against several candidates, a read-only view."""
+    return MappingProxyType(summed_terms(probe.qrels, probe.run, asked))
 
 
 def meets(
@@ -323,9 +323,11 @@ def meets(
     failed (error or crash), which is evidence of nothing but the failure."""
     if answer.failed:
         return None
-    mapping, terms = _asked_as(probe, asked)
-    case = {"config": mapping, "expected": expected_of(probe, config)}
-    return judge(case, CaseAnswer.from_json(answer.result), terms, width, places).outcome == "pass"
+    expectation = Expectation((_outcome(probe, config)[2],), asked)
+    verdict = judge(
+        expectation, CaseAnswer.from_json(answer.result), _terms(probe, asked), width, places
+    )
+    return verdict.outcome == "pass"
 
 
 def meets_aggregate(
@@ -342,9 +344,11 @@ def meets_aggregate(
     if answer.failed or "aggregate" not in expected:
         return False
     # Only the values listed are compared: here, the mean alone.
-    mapping, terms = _asked_as(probe, asked)
-    case = {"config": mapping, "expected": {"aggregate": expected["aggregate"]}}
-    verdict = judge(case, CaseAnswer.from_json(answer.result), terms, width, places, partial=True)
+    expectation = Expectation((ExpectedValues(aggregate=expected["aggregate"]),), asked)
+    terms = _terms(probe, asked)
+    verdict = judge(
+        expectation, CaseAnswer.from_json(answer.result), terms, width, places, partial=True
+    )
     return verdict.outcome == "pass"
 
 
@@ -376,9 +380,12 @@ def meets_values(
     """Whether the answer's per-query values meet `per_query` (its mean aside)."""
     if answer.failed:
         return False
-    mapping, terms = _asked_as(probe, asked)
-    case = {"config": mapping, "expected": {"per_query": dict(per_query)}}
-    verdict = judge(case, CaseAnswer.from_json(answer.result), terms, width, places, partial=True)
+    values = {qid: QueryValues(ndcg, stated=("ndcg",)) for qid, ndcg in per_query.items()}
+    expectation = Expectation((ExpectedValues(values, states_aggregate=False),), asked)
+    terms = _terms(probe, asked)
+    verdict = judge(
+        expectation, CaseAnswer.from_json(answer.result), terms, width, places, partial=True
+    )
     return verdict.outcome == "pass"
 
 
@@ -398,7 +405,7 @@ def within_tie_bounds(
     given = answer.result.get("per_query")
     if answer.failed or not given or "per_query" not in low:
         return False
-    _, terms = _asked_as(probe, asked)
+    terms = _terms(probe, asked)
     for qid, entry in low["per_query"].items():
         value = given.get(qid)
         bounds = (entry["ndcg"], high["per_query"][qid]["ndcg"])
