@@ -179,7 +179,7 @@ def pytest_collection_modifyitems(
     supported = [
         c
         for c in cases
-        if adapter.unsupported_reason(c.case.config.to_mapping()) is None
+        if adapter.unsupported_reason(c.case.config) is None
         and adapter.unseen_reason(c.case) is None
     ]
     if not supported:

@@ -109,10 +109,12 @@ class Declaration:
                 values[name] = accepted[0]
         return Config.from_mapping(values)
 
-    def unsupported_reason(self, config: Mapping[str, Any]) -> str | None:
-        """Why the adapter cannot compute `config` (a full configuration object), or None. A
-        parameter the adapter does not declare supports only its spec default; one without a
-        default (a required table) any value its declared choice takes."""
+    def unsupported_reason(self, chosen: Config) -> str | None:
+        """Why the adapter cannot compute `chosen`, or None. A parameter the adapter does not
+        declare supports only its spec default; one without a default (a required table) any
+        value its declared choice takes."""
+        # The values as a configuration object writes them, which the reason quotes.
+        config = chosen.to_mapping()
         for axis_id, choices in self.capabilities().items():
             if config[axis_id] not in choices:
                 return f"{axis_id}={config[axis_id]} is not among the declared {sorted(choices)}"
