@@ -138,13 +138,13 @@ def ulp_errors(
     for probe, asked in questions:
         answer = answers[(probe.case_id, asked.full())].result
         expected = expected_of(probe, asked)
-        if "per_query" not in answer or "per_query" not in expected:
+        if "per_query" not in answer or expected.per_query is None:
             continue
-        for qid, entry in expected["per_query"].items():
+        for qid, entry in expected.per_query.items():
             value = answer["per_query"].get(qid)
-            if entry["ndcg"] is None or not isinstance(value, float):
+            if entry.ndcg is None or not isinstance(value, float):
                 continue
-            want = exact(entry["ndcg"])
+            want = exact(entry.ndcg)
             gap = abs(exact(value) - want) / ulp(want if want else Fraction(1), width)
             if gap < 2**20:
                 errors.append(float(gap))

@@ -281,19 +281,18 @@ def _fingerprint(config: Config) -> str:
 
 
 @cache
-def _outcome(probe: ProbeInput, config: Config) -> tuple[str, dict[str, Any], ExpectedValues]:
+def _outcome(probe: ProbeInput, config: Config) -> tuple[str, ExpectedValues]:
     def compute() -> ExpectedValues:
         sweep, lock = _sweep(probe, config.cutoff)
         with lock:
             return swept_outcome(sweep, config)
 
     values = _expected_values().value(_fingerprint(config), _input_key(probe), compute)
-    found = values.to_json()
     # A canonical text makes outcomes comparable and hashable.
-    return repr(sorted(found.items())), found, values
+    return repr(sorted(values.to_json().items())), values
 
 
-def expected_of(probe: ProbeInput, config: Config) -> dict[str, Any]:
+def expected_of(probe: ProbeInput, config: Config) -> ExpectedValues:
     """What the reference answers for the probe's input under `config`."""
     return _outcome(probe, config)[1]
 
@@ -323,7 +322,7 @@ def meets(
     failed (error or crash), which is evidence of nothing but the failure."""
     if answer.failed:
         return None
-    expectation = Expectation((_outcome(probe, config)[2],), asked)
+    expectation = Expectation((expected_of(probe, config),), asked)
     verdict = judge(
         expectation, CaseAnswer.from_json(answer.result), _terms(probe, asked), width, places
     )
@@ -341,10 +340,10 @@ def meets_aggregate(
     """Whether the answer's mean (given, or implied by its per-query values) meets the
     reference's mean under `config`, whatever its per-query values are."""
     expected = expected_of(probe, config)
-    if answer.failed or "aggregate" not in expected:
+    if answer.failed or expected.error is not None or not expected.states_aggregate:
         return False
     # Only the values listed are compared: here, the mean alone.
-    expectation = Expectation((ExpectedValues(aggregate=expected["aggregate"]),), asked)
+    expectation = Expectation((ExpectedValues(aggregate=expected.aggregate),), asked)
     terms = _terms(probe, asked)
     verdict = judge(
         expectation, CaseAnswer.from_json(answer.result), terms, width, places, partial=True
@@ -356,16 +355,17 @@ def quotient_values(probe: ProbeInput, config: Config) -> dict[str, str | None] 
     """The reference's per-query values under `config` with every query whose ideal DCG is
     negative (negative labels in the ideal, ``ndcg.negative``) scored DCG / IDCG instead of as
     empty (``ndcg.empty``); None when no query has a negative ideal DCG."""
-    found = expected_of(probe, config)
-    per_query = found.get("per_query", {})
+    per_query = expected_of(probe, config).per_query or {}
+    # A query has a DCG wherever it has an ideal DCG: the DCG is bounded by it.
     negative = {
-        q for q, v in per_query.items() if v.get("idcg") is not None and Decimal(v["idcg"]) < 0
+        q: Decimal(v.dcg) / Decimal(v.idcg)
+        for q, v in per_query.items()
+        if v.idcg is not None and v.dcg is not None and Decimal(v.idcg) < 0
     }
     if not negative:
         return None
     return {
-        q: canonical_decimal(Decimal(v["dcg"]) / Decimal(v["idcg"])) if q in negative else v["ndcg"]
-        for q, v in per_query.items()
+        q: canonical_decimal(negative[q]) if q in negative else v.ndcg for q, v in per_query.items()
     }
 
 
@@ -400,19 +400,20 @@ def within_tie_bounds(
     """Whether every per-query value of the answer lies between the reference's values under
     the pessimistic and the optimistic tie rule (``ndcg.ties``), bounds included under the
     comparison rule: some order of the tied documents may explain it."""
-    low = expected_of(probe, replaced(config, ties="pessimistic"))
-    high = expected_of(probe, replaced(config, ties="optimistic"))
+    low = expected_of(probe, replaced(config, ties="pessimistic")).per_query
+    high = expected_of(probe, replaced(config, ties="optimistic")).per_query or {}
     given = answer.result.get("per_query")
-    if answer.failed or not given or "per_query" not in low:
+    if answer.failed or not given or low is None:
         return False
     terms = _terms(probe, asked)
-    for qid, entry in low["per_query"].items():
+    for qid, entry in low.items():
         value = given.get(qid)
-        bounds = (entry["ndcg"], high["per_query"][qid]["ndcg"])
-        if is_undefined(value) or None in bounds:
-            if not is_undefined(value) or bounds != (None, None):
+        low_value, high_value = entry.ndcg, high[qid].ndcg
+        if is_undefined(value) or low_value is None or high_value is None:
+            if not is_undefined(value) or (low_value, high_value) != (None, None):
                 return False
             continue
+        bounds = (low_value, high_value)
         rule = Tolerance(width, terms.get(qid, 1), places)
         if any(compare_value(qid, bound, value, rule) is None for bound in bounds):
             continue
@@ -464,9 +465,9 @@ def compared_answer(probe: ProbeInput, config: Config) -> Any:
     """What an adapter's answer is compared with: the rejection, or each query's nDCG and
     the mean (not the DCG and IDCG the reference also gives)."""
     found = expected_of(probe, config)
-    if "error" in found:
-        return found["error"]
-    return {q: v["ndcg"] for q, v in found["per_query"].items()}, found["aggregate"]
+    if found.error is not None:
+        return {"anchor": found.error}
+    return {q: v.ndcg for q, v in (found.per_query or {}).items()}, found.aggregate
 
 
 def beyond_view(probe: ProbeInput, config: Config, view: ApiView) -> bool:
