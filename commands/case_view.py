@@ -56,8 +56,8 @@ def _candidates(
     if measure:
         yield parse_measure(measure)
     judged = judged_configuration(cache_root(), case_id.partition("@")[2])
-    if judged:
-        yield Config.from_mapping(judged)
+    if judged is not None:
+        yield judged
     if report:
         recorded = _report_config(report, case_id)
         if recorded:
