@@ -267,7 +267,7 @@ def _dispatch(
     expected = ExpectedCache(cache_root())
     jobs: list[tuple[LoadedCase, Job]] = []
     for loaded in cases:
-        why = adapter.unsupported_reason(loaded.case.config) or (adapter.unseen_reason(loaded.case))
+        why = adapter.unsupported_reason(loaded.case.config) or adapter.unseen_reason(loaded.case)
         if why:
             emit(loaded, Verdict("unsupported"), why)
         elif loaded.unavailable:
