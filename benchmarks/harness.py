@@ -24,13 +24,12 @@ from ndcgspec.harness.adapters.reference import ReferenceAdapter
 from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.host import values_message
-from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
-from ndcgspec.harness.plan import case_config
+from ndcgspec.harness.outcome import Expectation, judge, partial_comparison, summed_terms
 from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.runner import case_rows, fixed_cases, load_cases
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.suite.folders import data_root
-from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.loaded import LoadedCase
 
 # Filled in the parent before the worker processes fork, which inherit them ready-made, as the
 # protocol's workers start with the cases already parsed by the harness.
@@ -44,13 +43,13 @@ def judged_in_process(index: int) -> str:
     rows = case_rows(loaded, data_root())
     case_input = CaseInput([tuple(r) for r in rows["qrels"]], [tuple(r) for r in rows["run"]])
     try:
-        values: Values = adapter.compute(case_input, loaded.case["config"])
-        answer = values_message(loaded.case["id"], values)
+        values: Values = adapter.compute(case_input, loaded.case.config.to_mapping())
+        answer = values_message(loaded.case.id, values)
     except Exception as error:
         answer = {"rejected": str(error)}
-    terms = summed_terms(rows["qrels"], rows["run"], case_config(loaded))
+    terms = summed_terms(rows["qrels"], rows["run"], loaded.case.config)
     return judge(
-        loaded.case,
+        Expectation.of_case(loaded.case),
         CaseAnswer.from_json(answer),
         terms,
         64,

@@ -15,7 +15,6 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ndcgspec.harness.plan import configured_case, fill_expected
 from ndcgspec.harness.report import read_report
@@ -25,9 +24,10 @@ from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config, ConfigError, InputError, Location, NdcgSpecError
 from ndcgspec.reference.config import choice_axes, presets, shown
 from ndcgspec.suite.expected_cache import ExpectedCache
+from ndcgspec.suite.expected_values import ExpectedValues
 from ndcgspec.suite.folders import cache_root
 from ndcgspec.suite.judged import judged_configuration, judged_result
-from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.loaded import LoadedCase
 from ndcgspec.suite.result import CaseResult
 
 ROWS_SHOWN = 50
@@ -56,16 +56,15 @@ def _candidates(
     if measure:
         yield parse_measure(measure)
     judged = judged_configuration(cache_root(), case_id.partition("@")[2])
-    if judged:
-        yield Config.from_mapping(judged)
+    if judged is not None:
+        yield judged
     if report:
         recorded = _report_config(report, case_id)
         if recorded:
             yield recorded
     # Thousands of stored cases share a few hundred configurations.
-    distinct = {json.dumps(c.case["config"], sort_keys=True) for c in stored}
-    for config in sorted(distinct):
-        yield Config.from_mapping(json.loads(config))
+    distinct = {c.case.config for c in stored}
+    yield from sorted(distinct, key=lambda config: json.dumps(config.to_mapping(), sort_keys=True))
     for entry in presets():
         yield Config.from_mapping(entry.config)
 
@@ -82,21 +81,19 @@ def find_case(
     user's own is checked as ``run --suite`` checks it, a bad file named."""
     stored = load_cases(root=root, data=data)
     for loaded in stored:
-        if loaded.case["id"] == case_id:
+        if loaded.case.id == case_id:
             return loaded
     input_id, _, fingerprint = case_id.partition("@")
-    source = next((c for c in stored if c.case["id"] == input_id and fingerprint), None)
+    source = next((c for c in stored if c.case.id == input_id and fingerprint), None)
     if source is None:
         where = "the suite" if root is None else str(root)
         raise NdcgSpecError(f"no case {shown(case_id)} in {where}")
-    cutoff = source.case["config"]["cutoff"]
+    cutoff = source.case.config.cutoff
     for config in _candidates(stored, report, case_id, measure):
         at_cutoff = config if config.cutoff is not None else config.replace(cutoff=cutoff)
         for candidate in (config, at_cutoff):
             if candidate.fingerprint() == fingerprint:
-                computed = configured_case(source, candidate)
-                fill_expected(ExpectedCache(None), computed, data)
-                return computed
+                return fill_expected(ExpectedCache(None), configured_case(source, candidate), data)
     raise NdcgSpecError(
         f"case {shown(input_id)} exists, but no known configuration has the fingerprint "
         f"{shown(fingerprint)}: run it again, or give the run's report (--report FILE.jsonl) or "
@@ -112,14 +109,12 @@ def _rows(title: str, rows: list[list[str]]) -> list[str]:
     return shown
 
 
-def _expected(expected: dict[str, Any]) -> list[str]:
-    if "error" in expected:
-        error = expected["error"]
-        return [f"expected: the input is rejected ({error.get('anchor', '')})"]
-    lines = [f"expected: mean {expected.get('aggregate')}"]
-    for qid, value in (expected.get("per_query") or {}).items():
-        shown = value.get("ndcg") if isinstance(value, dict) else value
-        lines.append(f"  {qid}: nDCG {shown}")
+def _expected(expected: ExpectedValues) -> list[str]:
+    if expected.error is not None:
+        return [f"expected: the input is rejected ({expected.error})"]
+    lines = [f"expected: mean {expected.aggregate}"]
+    for qid, value in (expected.per_query or {}).items():
+        lines.append(f"  {qid}: nDCG {value.ndcg}")
     return lines
 
 
@@ -189,31 +184,32 @@ def configuration_anchors(config: Config) -> list[str]:
 def case_text(loaded: LoadedCase, data: Path | None, result: AdapterAnswer | None = None) -> str:
     """The case as text, with the adapter's `result` record when one is given."""
     case = loaded.case
-    config = Config.from_mapping(case["config"])
-    described = case.get("description", "")
-    if case.get("input_of"):
-        described = f"the input of {case['input_of']} under this configuration"
+    config = case.config
+    described = case.description
+    if case.input_of:
+        described = f"the input of {case.input_of} under this configuration"
     lines = [
-        f"case {case['id']} ({loaded.path.name}): {described}",
+        f"case {case.id} ({loaded.path.name}): {described}",
         f"configuration: {config.canonical()}",
         f"full form: {config.full()}",
     ]
-    if case.get("input_of"):
+    if case.input_of:
         # The stored case's citations are of its own configuration, not of this one.
         lines.append("spec: " + ", ".join(configuration_anchors(config)))
-        lines.append(f"input of: {case['input_of']} (computed by the reference at run time)")
+        lines.append(f"input of: {case.input_of} (computed by the reference at run time)")
     else:
-        for cited in case.get("spec", []):
-            lines.append(f"spec {cited['anchor']}: {cited.get('quote', '')}".rstrip(": "))
-    if "input" in case:
-        lines += _rows("qrels", case["input"]["qrels"]) + _rows("run", case["input"]["run"])
-    else:
-        lines.append("input files: " + ", ".join(f["path"] for f in case["input_files"].values()))
-    expected = case.get("expected") or {}
+        for cited in case.spec:
+            lines.append(f"spec {cited.anchor}: {cited.quote}".rstrip(": "))
+    if case.input is not None:
+        lines += _rows("qrels", case.input.qrels) + _rows("run", case.input.run)
+    elif case.input_files is not None:
+        files = (case.input_files.qrels, case.input_files.run)
+        lines.append("input files: " + ", ".join(f.path for f in files))
+    expected = case.expected or ExpectedValues()
     lines += _expected(expected)
     if result:
         lines += result.lines()
-    queries = list(expected.get("per_query") or {})
+    queries = list(expected.per_query or {})
     if queries:
         lines.append("reference trace:")
         lines += reference_trace(loaded, queries, data)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ndcgspec.harness.adapters.declaration import Declaration
+from ndcgspec.suite.case_record import Case
 from ndcgspec.suite.result import CaseResult
 
 NONE_CHOICE = "none"
@@ -39,7 +40,7 @@ class Answered:
     (the protocol result object)."""
 
     record: CaseResult
-    case: Mapping[str, Any]
+    case: Case
     answer: Mapping[str, Any]
 
     @property

@@ -30,7 +30,7 @@ from ndcgspec.harness.versions import versions
 from ndcgspec.reference import NdcgSpecError
 from ndcgspec.suite.folders import cache_root
 from ndcgspec.suite.judged import remember
-from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.loaded import LoadedCase
 from ndcgspec.suite.result import CaseResult
 from ndcgspec.suite.tolerance import error_constant
 

@@ -16,6 +16,8 @@ from typing import Any
 from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.reference import Config, InputError, aggregate, empty
 from ndcgspec.reference.precision import working_precision
+from ndcgspec.suite.case_record import Case
+from ndcgspec.suite.expected_values import ExpectedValues
 from ndcgspec.suite.tolerance import Mismatch, Tolerance, compare_value, is_undefined
 
 OUTCOMES = ("pass", "fail", "error", "unsupported", "skip")
@@ -88,12 +90,30 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _golden(entry: Any) -> str | None:
-    return entry.get("ndcg") if isinstance(entry, Mapping) else entry
+@dataclass(frozen=True)
+class Expectation:
+    """What an answer is judged against: the expected values it may meet (several where a case
+    leaves an axis open, ``ndcg.precision``), the configuration it was asked under, and the
+    decimal places a published value is printed to."""
+
+    allowed: tuple[ExpectedValues, ...]
+    config: Config
+    decimal_places: int | None = None
+
+    @classmethod
+    def of_case(cls, case: Case) -> Expectation:
+        """A golden case's: its ``expected_any``, else its ``expected``."""
+        alone = () if case.expected is None else (case.expected,)
+        return cls(case.expected_any or alone, case.config, case.decimal_places)
+
+    @property
+    def rejected_by(self) -> str | None:
+        """The anchor of the choice that rejects the input, when the input must be rejected."""
+        return next((e.error for e in self.allowed if e.error is not None), None)
 
 
 def value_mismatches(
-    expected: Mapping[str, Any],
+    expected: ExpectedValues,
     answer: CaseAnswer,
     empty_choice: str,
     terms: Mapping[str, int],
@@ -105,14 +125,14 @@ def value_mismatches(
     the configuration's `empty_choice`; `partial` when the golden per-query values list only
     some queries (published cases)."""
     actual = answer.per_query or {}
-    golden = expected.get("per_query") or {}
+    golden = expected.per_query or {}
     found: list[Mismatch] = []
     for qid, entry in golden.items():
         if qid not in actual:
-            found.append(Mismatch(qid, _golden(entry), None, note="query missing from the result"))
+            found.append(Mismatch(qid, entry.ndcg, None, note="query missing from the result"))
             continue
         rule = Tolerance(width, terms.get(qid, 1), decimal_places)
-        miss = compare_value(qid, _golden(entry), actual[qid], rule)
+        miss = compare_value(qid, entry.ndcg, actual[qid], rule)
         if miss:
             found.append(miss)
     if not partial:
@@ -120,59 +140,56 @@ def value_mismatches(
             if qid not in golden:
                 note = "query not scored under this configuration"
                 found.append(Mismatch(qid, None, actual[qid], note=note))
-    if "aggregate" in expected:
+    if expected.states_aggregate:
         value = (
             answer.aggregate if answer.has_aggregate else implied_aggregate(actual, empty_choice)
         )
         queries = list(golden) or list(terms)
         largest = max((terms.get(q, 1) for q in queries), default=1)
         rule = Tolerance(width, largest + len(queries), decimal_places)
-        miss = compare_value("aggregate", expected["aggregate"], value, rule)
+        miss = compare_value("aggregate", expected.aggregate, value, rule)
         if miss:
             found.append(miss)
     return found
 
 
-def partial_comparison(case: Mapping[str, Any]) -> bool:
+def partial_comparison(case: Case) -> bool:
     """Whether a golden case's expected values list only some of its queries: a published
     case gives the values its source printed, for the queries the source printed
     (``cases/README.md``), and an answer's other queries are not compared with anything."""
-    return case.get("origin") == "published"
+    return case.origin == "published"
 
 
 def judge(
-    case: Mapping[str, Any],
+    expectation: Expectation,
     answer: CaseAnswer,
     terms: Mapping[str, int],
     width: int,
     places: int | None = None,
     partial: bool = False,
 ) -> Verdict:
-    """The verdict on `case` (a case object of the case format) given the answer of an adapter
-    of float width `width` that rounds its values to `places` decimals, if it says so;
+    """The verdict on `expectation` (`Expectation.of_case` of a golden case) given the answer of
+    an adapter of float width `width` that rounds its values to `places` decimals, if it says so;
     `partial` when the expected values list only some of the queries, so that the answer's
     other queries are not compared (`partial_comparison` of a golden case)."""
     if answer.error is not None:
         said = answer.error if answer.process_failed else f"adapter error: {answer.error}"
         return Verdict("error", said, detail=answer.detail)
-    expected_error = case.get("expected", {}).get("error")
+    expected_error = expectation.rejected_by
     if expected_error is not None:
         if answer.rejected is not None:
             return Verdict("pass")
-        miss = Mismatch(
-            "result", None, None, note=f"the input must be rejected ({expected_error['anchor']})"
-        )
+        miss = Mismatch("result", None, None, note=f"the input must be rejected ({expected_error})")
         return Verdict("fail", miss.note, (miss,))
     if answer.rejected is not None:
         note = f"adapter rejected a valid input: {answer.rejected}"
         return Verdict("fail", note, (Mismatch("result", None, None, note=note),))
     places = min(
-        (p for p in (case.get("precision", {}).get("decimal_places"), places) if p is not None),
+        (p for p in (expectation.decimal_places, places) if p is not None),
         default=None,
     )
-    alternatives = case.get("expected_any") or [case["expected"]]
-    config = case["config"]
-    empty_choice = config["empty"] if "empty" in config else Config.default().choice("empty")
+    alternatives = expectation.allowed
+    empty_choice = expectation.config.choice("empty")
     attempts = [
         value_mismatches(alt, answer, empty_choice, terms, width, places, partial)
         for alt in alternatives

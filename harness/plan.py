@@ -29,22 +29,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any
 
 from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.reference import Config
+from ndcgspec.suite.case_record import Case
 from ndcgspec.suite.expect import outcome, published_outcome
 from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.expected_values import ExpectedValues
-from ndcgspec.suite.load import LoadedCase, PublishedFiles, inline_inputs
+from ndcgspec.suite.loaded import LoadedCase
 from ndcgspec.suite.targets import Target, measure_target, preset_target
 
 COMPUTED = "computed"
 
 
 def input_digest(loaded: LoadedCase) -> str:
-    """A key of a case's input: its inline rows or its published files' checksums."""
-    source = loaded.case.get("input") or loaded.case["input_files"]
+    """A key of a case's input: its inline rows or its published files' checksums, as the case
+    file writes them (the key of the cache of expected values on disk)."""
+    given, files = loaded.case.input, loaded.case.input_files
+    source = given.to_json() if given is not None else files.to_json() if files else None
     return hashlib.sha256(json.dumps(source, sort_keys=True).encode("utf-8")).hexdigest()
 
 
@@ -75,17 +77,17 @@ class Selection:
         at_cutoff: dict[int | None, set[str]] = {}
         chosen = []
         for loaded in self.stored:
-            cutoff = loaded.case["config"]["cutoff"]
+            cutoff = loaded.case.config.cutoff
             if cutoff not in at_cutoff:
                 at_cutoff[cutoff] = {t.for_input(cutoff).fingerprint() for t in wanted}
             if not wanted or _fingerprint(loaded) in at_cutoff[cutoff]:
                 chosen.append(loaded)
         # A case that judges another case's input reports in that case's group: the axis the
         # input was written for.
-        groups = {c.case["id"]: c.group for c in self.stored}
+        groups = {c.case.id: c.group for c in self.stored}
         return [
             replace(loaded, group=groups[source])
-            if (source := loaded.case.get("input_of")) in groups
+            if (source := loaded.case.input_of) is not None and source in groups
             else loaded
             for loaded in chosen
         ]
@@ -104,7 +106,7 @@ class Selection:
         for target in self.targets(adapter):
             under: dict[int | None, _Configured] = {}
             for loaded, digest in self._inputs:
-                cutoff = loaded.case["config"]["cutoff"]
+                cutoff = loaded.case.config.cutoff
                 if cutoff not in under:
                     under[cutoff] = _Configured(target.for_input(cutoff))
                 configured = under[cutoff]
@@ -114,34 +116,24 @@ class Selection:
         return chosen + computed
 
 
-def case_config(loaded: LoadedCase) -> Config:
-    """The configuration of a case."""
-    return _config_of(json.dumps(loaded.case["config"], sort_keys=True))
-
-
 def _fingerprint(loaded: LoadedCase) -> str:
-    return _fingerprint_of(json.dumps(loaded.case["config"], sort_keys=True))
+    return _fingerprint_of(loaded.case.config)
 
 
 @cache
-def _fingerprint_of(config_json: str) -> str:
-    return _config_of(config_json).fingerprint()
-
-
-@cache
-def _config_of(config_json: str) -> Config:
+def _fingerprint_of(config: Config) -> str:
     # Stored cases share a few hundred configurations among thousands of cases.
-    return Config.from_mapping(json.loads(config_json))
+    return config.fingerprint()
 
 
 def _distinct_inputs(cases: Iterable[LoadedCase]) -> list[LoadedCase]:
     """The first case of each distinct (input, cutoff), in suite order, leaving out the cases
     that judge another case's input (``input_of``): the input's own case says which axis it
     was written for."""
-    seen: dict[tuple[str, Any], LoadedCase] = {}
+    seen: dict[tuple[str, int | None], LoadedCase] = {}
     for loaded in cases:
-        if "input_of" not in loaded.case:
-            key = (input_digest(loaded), loaded.case["config"]["cutoff"])
+        if loaded.case.input_of is None:
+            key = (input_digest(loaded), loaded.case.config.cutoff)
             seen.setdefault(key, loaded)
     return list(seen.values())
 
@@ -150,29 +142,25 @@ class _Configured:
     """One configuration's texts, computed once for every input judged under it."""
 
     def __init__(self, config: Config) -> None:
+        self.config = config
         self.fingerprint = config.fingerprint()
-        self.measure = config.canonical()
-        self.mapping = config.to_mapping()
 
     def case_of(self, loaded: LoadedCase) -> LoadedCase:
         """The input of `loaded` under this configuration, its expected values left for
         `fill_expected`; its id is the input's case id and the fingerprint."""
         source = loaded.case
-        case: dict[str, Any] = {
-            "id": f"{source['id']}@{self.fingerprint}",
-            "description": source["description"],
-            "measure": self.measure,
-            "config": self.mapping,
-            "spec": source["spec"],
-            "sources": source["sources"],
-            "origin": source["origin"],
-            "expected_source": COMPUTED,
-            "input_of": source["id"],
-        }
-        for key in ("input", "input_files"):
-            if key in source:
-                case[key] = source[key]
-        return replace(loaded, case=case)
+        case = Case(
+            id=f"{source.id}@{self.fingerprint}",
+            description=source.description,
+            config=self.config,
+            spec=source.spec,
+            sources=source.sources,
+            origin=source.origin,
+            input=source.input,
+            input_files=source.input_files,
+            input_of=source.id,
+        )
+        return replace(loaded, case=case, expected_source=COMPUTED)
 
 
 def configured_case(loaded: LoadedCase, config: Config) -> LoadedCase:
@@ -180,20 +168,20 @@ def configured_case(loaded: LoadedCase, config: Config) -> LoadedCase:
     return _Configured(config).case_of(loaded)
 
 
-def fill_expected(cache: ExpectedCache, loaded: LoadedCase, data: Path | None) -> None:
-    """Give a computed case its expected values from `cache` (a stored case has them
-    already)."""
+def fill_expected(cache: ExpectedCache, loaded: LoadedCase, data: Path | None) -> LoadedCase:
+    """The case with its expected values: a computed case's from `cache`, a stored case's its
+    own."""
     case = loaded.case
-    if case.get("expected_source") != COMPUTED or "expected" in case:
-        return
-    case["expected"] = cache.value(
-        _fingerprint(loaded), input_digest(loaded), lambda: _reference_outcome(loaded, data)
-    ).to_json()
+    if loaded.expected_source != COMPUTED or case.expected is not None:
+        return loaded
+    expected = cache.value(
+        _fingerprint(loaded), input_digest(loaded), lambda: _reference_outcome(case, data)
+    )
+    return replace(loaded, case=replace(case, expected=expected))
 
 
-def _reference_outcome(loaded: LoadedCase, data: Path | None) -> ExpectedValues:
-    case, config = loaded.case, case_config(loaded)
-    if "input_files" in case:
-        return published_outcome(config, PublishedFiles.from_json(case["input_files"]), data)
-    qrels, run = inline_inputs(case["input"]["qrels"], case["input"]["run"])
-    return outcome(config, qrels, run)
+def _reference_outcome(case: Case, data: Path | None) -> ExpectedValues:
+    if case.input_files is not None:
+        return published_outcome(case.config, case.input_files, data)
+    qrels, run = case.inputs(data)
+    return outcome(case.config, qrels, run)

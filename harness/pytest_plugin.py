@@ -31,7 +31,8 @@ from ndcgspec.harness.runner import fixed_cases, load_cases
 from ndcgspec.harness.trace import reference_trace
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import NdcgSpecError
-from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.expected_values import ExpectedValues
+from ndcgspec.suite.loaded import LoadedCase
 from ndcgspec.suite.result import CaseResult
 
 BRIEF_ROWS = 6
@@ -100,7 +101,7 @@ class CaseItem(pytest.Item):
         self.loaded = loaded
 
     def runtest(self) -> None:
-        record = _answers(self.session)[self.loaded.case["id"]]
+        record = _answers(self.session)[self.loaded.case.id]
         if record.outcome == "skip":
             pytest.skip(record.reason or "skipped")
         declared = record.declared_departure
@@ -118,7 +119,7 @@ class CaseItem(pytest.Item):
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.loaded.path, None, f"ndcgspec case {self.loaded.case['id']}"
+        return self.loaded.path, None, f"ndcgspec case {self.loaded.case.id}"
 
 
 def _command(config: pytest.Config) -> list[str] | str:
@@ -178,7 +179,7 @@ def pytest_collection_modifyitems(
     supported = [
         c
         for c in cases
-        if adapter.unsupported_reason(c.case["config"]) is None
+        if adapter.unsupported_reason(c.case.config) is None
         and adapter.unseen_reason(c.case) is None
     ]
     if not supported:
@@ -186,7 +187,7 @@ def pytest_collection_modifyitems(
             f"ndcgspec: no case ran: the adapter supports none of the {len(cases)} selected"
         )
     suite = ConformanceSuite.from_parent(session, name="ndcgspec", nodeid="ndcgspec")
-    items += [CaseItem.from_parent(suite, name=c.case["id"], loaded=c) for c in supported]
+    items += [CaseItem.from_parent(suite, name=c.case.id, loaded=c) for c in supported]
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -227,15 +228,16 @@ def explain_failure(loaded: LoadedCase, record: CaseResult, data: Path | None) -
     """The readable account of a failed or errored case, published files read below `data`."""
     case = loaded.case
     lines = [
-        f"case {case['id']} ({loaded.path.name}): {case.get('description', '')}",
+        f"case {case.id} ({loaded.path.name}): {case.description}",
         f"outcome: {record.outcome}: {record.message or ''}",
-        f"measure: {case['measure']}",
-        "config: " + ", ".join(f"{k}={_plain(v)}" for k, v in case["config"].items()),
+        f"measure: {case.config.canonical()}",
+        "config: " + ", ".join(f"{k}={_plain(v)}" for k, v in case.config.to_mapping().items()),
     ]
-    if "input" in case:
-        lines += ["qrels:", _brief(case["input"]["qrels"]), "run:", _brief(case["input"]["run"])]
-    else:
-        lines.append("input files: " + ", ".join(f["path"] for f in case["input_files"].values()))
+    if case.input is not None:
+        lines += ["qrels:", _brief(case.input.qrels), "run:", _brief(case.input.run)]
+    elif case.input_files is not None:
+        files = (case.input_files.qrels, case.input_files.run)
+        lines.append("input files: " + ", ".join(f.path for f in files))
     mismatches = record.mismatches
     if mismatches:
         lines.append("expected vs actual:")
@@ -258,7 +260,6 @@ def explain_failure(loaded: LoadedCase, record: CaseResult, data: Path | None) -
     queries = [m["what"] for m in mismatches if m["what"] not in ("aggregate", "result")]
     if queries or record.outcome == "error":
         lines.append("reference trace:")
-        lines += reference_trace(
-            loaded, queries or list(case.get("expected", {}).get("per_query", {})), data
-        )
+        expected = case.expected or ExpectedValues()
+        lines += reference_trace(loaded, queries or list(expected.per_query or {}), data)
     return "\n".join(lines)

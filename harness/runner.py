@@ -25,8 +25,14 @@ from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.diagnosis import Answered
-from ndcgspec.harness.outcome import Verdict, judge, partial_comparison, summed_terms
-from ndcgspec.harness.plan import case_config, fill_expected
+from ndcgspec.harness.outcome import (
+    Expectation,
+    Verdict,
+    judge,
+    partial_comparison,
+    summed_terms,
+)
+from ndcgspec.harness.plan import fill_expected
 from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, pooled
 from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.worker import WorkerFailure
@@ -34,14 +40,9 @@ from ndcgspec.reference import Config, ConfigError, NdcgSpecError
 from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.folders import cache_root, data_root
 from ndcgspec.suite.lint import parse_file, schema_problems
-from ndcgspec.suite.load import (
-    LoadedCase,
-    PublishedFiles,
-    case_files,
-    file_inputs,
-    iter_cases,
-)
-from ndcgspec.suite.result import STORED, CaseResult
+from ndcgspec.suite.load import PublishedFiles, case_files, file_inputs
+from ndcgspec.suite.loaded import LoadedCase, iter_cases
+from ndcgspec.suite.result import CaseResult
 
 MAX_BATCH = 16
 OnResult = Callable[[CaseResult, LoadedCase], CaseResult]
@@ -94,10 +95,12 @@ def _check_suite(root: Path, glob: str | None) -> None:
 
 def case_rows(loaded: LoadedCase, data: Path | None) -> dict[str, list[list[str]]]:
     """The input of a case as protocol rows: inline, or read from its published files."""
-    case = loaded.case
-    if "input" in case:
-        return {"qrels": case["input"]["qrels"], "run": case["input"]["run"]}
-    return _file_rows(PublishedFiles.from_json(case["input_files"]), data)
+    given, files = loaded.case.input, loaded.case.input_files
+    if given is not None:
+        return given.to_json()
+    if files is None:
+        raise ValueError(f"case {loaded.case.id} has no input")
+    return _file_rows(files, data)
 
 
 @cache
@@ -114,7 +117,9 @@ def _file_rows(files: PublishedFiles, data: Path | None) -> dict[str, list[list[
 def stripped_case(loaded: LoadedCase, rows: Mapping[str, list[list[str]]]) -> ProtocolCase:
     """The case the adapter receives: no expected values, no provenance."""
     case = loaded.case
-    return ProtocolCase(case["id"], case["measure"], case["config"], rows["qrels"], rows["run"])
+    return ProtocolCase(
+        case.id, case.config.canonical(), case.config.to_mapping(), rows["qrels"], rows["run"]
+    )
 
 
 def case_result(loaded: LoadedCase, verdict: Verdict, reason: str | None = None) -> CaseResult:
@@ -122,18 +127,18 @@ def case_result(loaded: LoadedCase, verdict: Verdict, reason: str | None = None)
     case = loaded.case
     failed = verdict.outcome in ("fail", "error")
     return CaseResult(
-        id=case["id"],
+        id=case.id,
         outcome=verdict.outcome,
         group=loaded.group,
-        measure=case["measure"],
-        config=case["config"],
-        expected_source=case.get("expected_source", STORED),
+        measure=case.config.canonical(),
+        config=case.config.to_mapping(),
+        expected_source=loaded.expected_source,
         message=verdict.message,
         reason=reason,
         mismatches=tuple(m.to_json() for m in verdict.mismatches),
         detail=verdict.detail,
         # The input a failure was judged on, which `ndcgspec cases show` prints.
-        input_of=case.get("input_of") if failed else None,
+        input_of=case.input_of if failed else None,
     )
 
 
@@ -146,10 +151,10 @@ class _Pending:
 def _batches(jobs: list[tuple[LoadedCase, Job]], workers: int) -> list[list[Job]]:
     """Inline cases in batches of up to MAX_BATCH, sized so every worker gets several;
     published cases (whole data files) alone."""
-    inline = [job for loaded, job in jobs if "input" in loaded.case]
+    inline = [job for loaded, job in jobs if loaded.case.input is not None]
     size = max(1, min(MAX_BATCH, math.ceil(len(inline) / (4 * workers)) if inline else 1))
     batches = [inline[i : i + size] for i in range(0, len(inline), size)]
-    return batches + [[job] for loaded, job in jobs if "input" not in loaded.case]
+    return batches + [[job] for loaded, job in jobs if loaded.case.input is None]
 
 
 @dataclass(frozen=True)
@@ -262,16 +267,14 @@ def _dispatch(
     expected = ExpectedCache(cache_root())
     jobs: list[tuple[LoadedCase, Job]] = []
     for loaded in cases:
-        why = adapter.unsupported_reason(loaded.case["config"]) or adapter.unseen_reason(
-            loaded.case
-        )
+        why = adapter.unsupported_reason(loaded.case.config) or adapter.unseen_reason(loaded.case)
         if why:
             emit(loaded, Verdict("unsupported"), why)
         elif loaded.unavailable:
             emit(loaded, Verdict("skip"), loaded.unavailable)
         else:
             builder = _builder(loaded, data, pending, emit, expected)
-            jobs.append((loaded, Job(loaded.case["id"], builder)))
+            jobs.append((loaded, Job(loaded.case.id, builder)))
 
     numbers = adapter.number_format
 
@@ -279,7 +282,7 @@ def _dispatch(
         item = pending.pop(case_id)
         case = item.loaded.case
         verdict = judge(
-            case,
+            Expectation.of_case(case),
             CaseAnswer.from_json(answer),
             item.terms,
             *numbers,
@@ -288,7 +291,7 @@ def _dispatch(
         emit(item.loaded, verdict, answer=answer)
 
     pool.run(_batches(jobs, options.jobs), deliver)
-    return [records[c.case["id"]] for c in cases if c.case["id"] in records]
+    return [records[c.case.id] for c in cases if c.case.id in records]
 
 
 def _builder(
@@ -300,14 +303,14 @@ def _builder(
 ) -> Callable[[], ProtocolCase | None]:
     def build() -> ProtocolCase | None:
         try:
-            fill_expected(expected, loaded, data)
-            rows = case_rows(loaded, data)
+            filled = fill_expected(expected, loaded, data)
+            rows = case_rows(filled, data)
         except NdcgSpecError as error:
             emit(loaded, Verdict("skip"), f"input unreadable: {error}")
             return None
-        pending[loaded.case["id"]] = _Pending(
-            loaded, summed_terms(rows["qrels"], rows["run"], case_config(loaded))
+        pending[filled.case.id] = _Pending(
+            filled, summed_terms(rows["qrels"], rows["run"], filled.case.config)
         )
-        return stripped_case(loaded, rows)
+        return stripped_case(filled, rows)
 
     return build

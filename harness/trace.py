@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ndcgspec.reference import Config, NdcgSpecError
+from ndcgspec.reference import NdcgSpecError
 from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.precision import decimal_string
-from ndcgspec.suite.load import LoadedCase, case_inputs
+from ndcgspec.suite.loaded import LoadedCase
 
 TRACE_DIGITS = 10
 TRACE_RANKS = 20
@@ -25,8 +25,8 @@ def reference_trace(loaded: LoadedCase, qids: list[str], data: Path | None) -> I
     """The reference's per-rank trace of the queries `qids`, as text lines; a published case's
     files are read below the data root `data`, the one the session ran the case with."""
     try:
-        qrels, run = case_inputs(loaded.case, data)
-        evaluation = evaluate(Config.from_mapping(loaded.case["config"]), qrels, run)
+        qrels, run = loaded.case.inputs(data)
+        evaluation = evaluate(loaded.case.config, qrels, run)
     except NdcgSpecError as error:
         yield f"  the reference rejects this input: {error}"
         return

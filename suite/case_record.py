@@ -4,8 +4,10 @@ only where the case files are written."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,12 @@ def _text(entry: SourceEntry, key: str) -> str:
     if value is None:
         raise ValueError(f"{key}: text wanted, not null")
     return value
+
+
+@cache
+def _config_of(config_json: str) -> Config:
+    # The suite's cases share a few hundred configurations among thousands of cases.
+    return Config.from_mapping(json.loads(config_json))
 
 
 @dataclass(frozen=True)
@@ -172,7 +180,7 @@ class Case:
         return cls(
             id=case["id"],
             description=case["description"],
-            config=Config.from_mapping(case["config"]),
+            config=_config_of(json.dumps(case["config"], sort_keys=True)),
             spec=tuple(Citation(s["anchor"], s["quote"]) for s in case["spec"]),
             sources=tuple(Source.from_json(s) for s in case["sources"]),
             origin=case["origin"],

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ndcgspec.reference import Config
 from ndcgspec.suite.result import CaseResult
 
 CONFIGURATIONS = "judged-configurations"
@@ -62,12 +63,13 @@ def remember(root: Path | None, results: Sequence[CaseResult]) -> None:
             path.unlink(missing_ok=True)
 
 
-def judged_configuration(root: Path | None, fingerprint: str) -> dict[str, Any] | None:
-    """The configuration a run judged under `fingerprint`, or None."""
+def judged_configuration(root: Path | None, fingerprint: str) -> Config | None:
+    """The configuration a run judged under `fingerprint`, or None; a ConfigError when the
+    file holds no configuration of the spec."""
     if root is None or not fingerprint.isalnum():
         return None
     found = _read(root / CONFIGURATIONS / f"{fingerprint}.json")
-    return found if isinstance(found, dict) else None
+    return Config.from_mapping(found) if isinstance(found, dict) and found else None
 
 
 def judged_result(root: Path | None, case_id: str) -> CaseResult | None:

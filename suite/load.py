@@ -1,4 +1,4 @@
-"""Reading the golden cases: iterate the case files, and turn a case's input into qrels and a
+"""Reading the golden cases: find the case files, and turn a case's input into qrels and a
 run for the reference. Published cases name files of the shared data root
 (``suite/folders.py``) by relative path and checksum; when those files are absent, or no
 shared folder is known (a data root of None), the case is reported as unavailable, never
@@ -7,8 +7,7 @@ failed."""
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -20,7 +19,7 @@ from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import InputError, Location
 from ndcgspec.reference.inputs import Qrels, Run, add_judgment
 from ndcgspec.reference.trec_io import read_qrels, read_run
-from ndcgspec.suite.folders import UNKNOWN, data_root
+from ndcgspec.suite.folders import UNKNOWN
 
 CASE_GLOB = "**/*.json"
 
@@ -46,46 +45,6 @@ def case_files(root: Path | None = None, glob: str | None = None) -> list[Path]:
 def group_of(path: Path, root: Path) -> str:
     """The group a case file must declare: its path below the root without ``.json``."""
     return path.relative_to(root).with_suffix("").as_posix()
-
-
-@dataclass(frozen=True)
-class LoadedCase:
-    """One case with the file it came from (its path, group and the suite version it declares);
-    `unavailable` says why its input cannot be read."""
-
-    path: Path
-    group: str
-    suite_version: str | None
-    case: dict[str, Any]
-    index: int
-    unavailable: str | None
-
-
-def iter_cases(
-    glob: str | None = None, root: Path | None = None, data: Path | None = None
-) -> Iterator[LoadedCase]:
-    """Every case of every case file (parsed JSON), with published inputs resolved against the
-    data root `data` (the shared folder's by default); raises ValueError on a file that is not
-    valid JSON (the linter reports those)."""
-    root = root or cases_root()
-    data = data or data_root()
-    for path in case_files(root, glob):
-        try:
-            content = json.loads(path.read_text(encoding="utf-8"))
-        except RecursionError:
-            raise ValueError(f"{path}: nested too deep to read") from None
-        group = group_of(path, root)
-        for index, case in enumerate(content.get("cases", [])):
-            yield LoadedCase(
-                path,
-                group,
-                content.get("suite_version"),
-                case,
-                index,
-                unavailable_reason(
-                    [ref["path"] for ref in case.get("input_files", {}).values()], data
-                ),
-            )
 
 
 def unavailable_reason(paths: Iterable[str], data: Path | None) -> str | None:
@@ -185,10 +144,3 @@ def file_inputs(files: PublishedFiles, data: Path | None) -> tuple[Qrels, Run]:
     qrels = _file_qrels(checked_file(files.qrels, data))
     run = _file_run(checked_file(files.run, data), files.run.extra_fields_ignored)
     return qrels, run
-
-
-def case_inputs(case: dict[str, Any], data: Path | None = None) -> tuple[Qrels, Run]:
-    """The qrels and run of any case, inline or published."""
-    if "input" in case:
-        return inline_inputs(case["input"]["qrels"], case["input"]["run"])
-    return file_inputs(PublishedFiles.from_json(case["input_files"]), data or data_root())

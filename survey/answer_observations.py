@@ -44,7 +44,7 @@ def rejected_valid_inputs(
     for probe in probes:
         sent = replaced(own, cutoff=probe.config.cutoff)
         answer = answers.get((probe.case_id, sent.full()))
-        if answer and "rejected" in answer.result and "error" not in expected_of(probe, sent):
+        if answer and "rejected" in answer.result and expected_of(probe, sent).error is None:
             refused.append((probe.case_id, str(answer.result["rejected"])))
     if not refused:
         return None
@@ -62,8 +62,8 @@ def leaves_undefined(probe: ProbeInput, config: Config, answer: Answer) -> bool:
     given = answer.result.get("per_query") or {}
     expected = expected_of(probe, config)
     return any(
-        entry["ndcg"] is not None and is_undefined(given.get(qid))
-        for qid, entry in expected.get("per_query", {}).items()
+        entry.ndcg is not None and is_undefined(given.get(qid))
+        for qid, entry in (expected.per_query or {}).items()
     )
 
 
@@ -83,7 +83,7 @@ def undefined_values(
         answer = answers.get((probe.case_id, sent.full()))
         expected_config = replaced(identified, cutoff=probe.config.cutoff)
         expected = expected_of(probe, expected_config)
-        if answer is None or "per_query" not in answer.result or "per_query" not in expected:
+        if answer is None or "per_query" not in answer.result or expected.per_query is None:
             continue
         if leaves_undefined(probe, expected_config, answer):
             shown.append(probe.case_id)

@@ -26,7 +26,7 @@ from ndcgspec.survey.probes import ProbeInput, ask, distinguishing, expected_of,
 def _rejects_on(axis_id: str, probe: ProbeInput, candidates: Mapping[str, Config]) -> bool:
     """Whether some candidate of the axis makes the reference reject the input because of
     that axis itself (its ``error`` choice)."""
-    anchors = {expected_of(probe, c).get("error", {}).get("anchor") for c in candidates.values()}
+    anchors = {expected_of(probe, c).error for c in candidates.values()}
     return choice_anchor(axis_id, REJECTING_CHOICE) in anchors
 
 

@@ -44,12 +44,12 @@ class Departure:
 def _answer(probe: ProbeInput, config: Config) -> Answer:
     """The reference's answer under `config`, as an adapter of doubles gives it."""
     found = expected_of(probe, config)
-    if "error" in found:
-        return Answer({"rejected": found["error"].get("anchor", "rejected")})
+    if found.error is not None:
+        return Answer({"rejected": found.error})
     per_query = {
-        q: None if v["ndcg"] is None else float(v["ndcg"]) for q, v in found["per_query"].items()
+        q: None if v.ndcg is None else float(v.ndcg) for q, v in (found.per_query or {}).items()
     }
-    aggregate = found.get("aggregate")
+    aggregate = found.aggregate
     return Answer(
         {"per_query": per_query, "aggregate": None if aggregate is None else float(aggregate)}
     )

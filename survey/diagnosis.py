@@ -18,7 +18,6 @@ change explains are grouped by reason (``identify``'s "rejections").
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -88,22 +87,20 @@ class _Case:
 
 def _inline(case: Answered) -> bool:
     """Whether the case's input is inline and of at most `EXAMINED_ROWS` rows."""
-    given = case.case.get("input")
-    return given is not None and len(given["qrels"]) + len(given["run"]) <= EXAMINED_ROWS
+    given = case.case.input
+    return given is not None and len(given.qrels) + len(given.run) <= EXAMINED_ROWS
 
 
-def _examined(case: Answered, configs: dict[str, Config]) -> _Case:
-    """The case as a probe; `configs` keeps each configuration read, since thousands of cases
-    share a few hundred."""
-    given = case.case["input"]
-    key = json.dumps(case.record.config, sort_keys=True)
-    if key not in configs:
-        configs[key] = Config.from_mapping(case.record.config)
+def _examined(case: Answered) -> _Case:
+    """The case as a probe, asked under its own configuration."""
+    given = case.case.input
+    if given is None:
+        raise ValueError(f"case {case.record.id} has no inline input")
     probe = ProbeInput(
         case.record.id,
-        tuple(tuple(r) for r in given["qrels"]),
-        tuple(tuple(r) for r in given["run"]),
-        configs[key],
+        tuple((qid, docid, label) for qid, docid, label in given.qrels),
+        tuple((qid, docid, score) for qid, docid, score in given.run),
+        case.case.config,
     )
     return _Case(probe, Answer(case.answer), case.failed)
 
@@ -129,8 +126,7 @@ def diagnose(adapter: Declaration, answered: Sequence[Answered]) -> Diagnosis:
     axes = [a["id"] for a in choice_axes() if a["id"] not in adapter.view.hidden]
     inline = [a for a in answered if _inline(a)]
     chosen = _evidence(inline)
-    configs: dict[str, Config] = {}
-    cases = [_examined(a, configs) for a in inline if a.failed or a.record.id in chosen]
+    cases = [_examined(a) for a in inline if a.failed or a.record.id in chosen]
     answers = {c.probe.case_id: c.answer for c in cases}
     narrow = _narrow(cases, adapter.number_format)
     # Values of float32 where float64 is declared miss every candidate by their rounding

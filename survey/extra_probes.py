@@ -77,7 +77,7 @@ def chosen_cutoff(
     missed: dict[str, int] = {}
     for probe in whole:
         answer = answers[(probe.case_id, asked.full())]
-        scored = "per_query" in answer.result and "error" not in expected_of(probe, asked)
+        scored = "per_query" in answer.result and expected_of(probe, asked).error is None
         if not scored or meets(probe, asked, answer, asked, *numbers):
             continue
         if leaves_undefined(probe, asked, answer):

@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from fractions import Fraction
 from importlib import import_module
 from pathlib import Path
@@ -28,7 +29,7 @@ from ndcgspec.harness.adapters.base import (
     distribution_version,
 )
 from ndcgspec.harness.answer import CaseAnswer
-from ndcgspec.harness.outcome import judge, partial_comparison, summed_terms
+from ndcgspec.harness.outcome import Expectation, judge, partial_comparison, summed_terms
 from ndcgspec.harness.outputs import staged
 from ndcgspec.harness.pool import shared_pools
 from ndcgspec.harness.registry import PEER_ADAPTERS, preset_adapters
@@ -36,7 +37,7 @@ from ndcgspec.harness.versions import versions
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.reference.errors import NdcgSpecError, install_hint
-from ndcgspec.suite.load import case_inputs, iter_cases
+from ndcgspec.suite.loaded import iter_cases
 from ndcgspec.suite.tolerance import exact, ulp
 from ndcgspec.survey import figures, page_html
 from ndcgspec.survey.evidence_files import (
@@ -137,13 +138,13 @@ def ulp_errors(
     for probe, asked in questions:
         answer = answers[(probe.case_id, asked.full())].result
         expected = expected_of(probe, asked)
-        if "per_query" not in answer or "per_query" not in expected:
+        if "per_query" not in answer or expected.per_query is None:
             continue
-        for qid, entry in expected["per_query"].items():
+        for qid, entry in expected.per_query.items():
             value = answer["per_query"].get(qid)
-            if entry["ndcg"] is None or not isinstance(value, float):
+            if entry.ndcg is None or not isinstance(value, float):
                 continue
-            want = exact(entry["ndcg"])
+            want = exact(entry.ndcg)
             gap = abs(exact(value) - want) / ulp(want if want else Fraction(1), width)
             if gap < 2**20:
                 errors.append(float(gap))
@@ -158,12 +159,12 @@ def published_results(name: str, configuration: Config, numbers: NumberFormat) -
         return {}
     probes, questions = [], []
     for loaded in cases:
-        qrels, run = case_inputs(loaded.case)
+        qrels, run = loaded.case.inputs(None)
         probe = ProbeInput(
-            loaded.case["id"],
+            loaded.case.id,
             tuple((q, d, str(j.label)) for q, docs in qrels.items() for d, j in docs.items()),
             tuple((q, p.docid, str(p.score)) for q, ps in run.items() for p in ps),
-            Config.from_mapping(loaded.case["config"]),
+            loaded.case.config,
         )
         probes.append((loaded, probe))
         questions.append((probe, configuration.replace(cutoff=probe.config.cutoff)))
@@ -171,10 +172,14 @@ def published_results(name: str, configuration: Config, numbers: NumberFormat) -
     found = {}
     for (loaded, probe), (_, asked) in zip(probes, questions, strict=True):
         answer = answers[(probe.case_id, asked.full())].result
-        case = {**loaded.case, "config": asked.to_mapping()}
+        case = replace(loaded.case, config=asked)
         terms = summed_terms(probe.qrels, probe.run, asked)
         verdict = judge(
-            case, CaseAnswer.from_json(answer), terms, *numbers, partial=partial_comparison(case)
+            Expectation.of_case(case),
+            CaseAnswer.from_json(answer),
+            terms,
+            *numbers,
+            partial=partial_comparison(case),
         )
         if verdict.outcome == "pass":
             found[probe.case_id] = "yes"

@@ -334,7 +334,7 @@ def _undefined_where_scored(miss: Miss, params: ModelParams) -> bool:
     want = expected_of(miss.probe, miss.expected)
     result = miss.answer.result
     given = result.get("per_query")
-    if given is None or "per_query" not in want:
+    if given is None or want.per_query is None:
         return False
     if params.when and not undefined_rule(miss.probe, miss.expected, miss.answer, params.when):
         return False
@@ -342,11 +342,11 @@ def _undefined_where_scored(miss: Miss, params: ModelParams) -> bool:
     mean_kept = params.mean_kept is not False
     if not miss.mean_met() and (mean_kept or not mean_undefined):
         return False
-    for qid, entry in want["per_query"].items():
+    for qid, entry in want.per_query.items():
         value = given.get(qid)
-        if is_undefined(value) and entry["ndcg"] is not None:
+        if is_undefined(value) and entry.ndcg is not None:
             continue
-        if compare_value(qid, entry["ndcg"], value, miss.rule(qid)):
+        if compare_value(qid, entry.ndcg, value, miss.rule(qid)):
             return False
     return True
 
@@ -379,9 +379,9 @@ def order_decides(probe: ProbeInput, expected: Config, params: ModelParams) -> b
     declares arbitrary, meets the configuration's only by chance."""
     if _longest_ranking(probe) < _from_length(params):
         return False
-    low = expected_of(probe, replaced(expected, ties="pessimistic")).get("per_query", {})
-    high = expected_of(probe, replaced(expected, ties="optimistic")).get("per_query", {})
-    return any(entry["ndcg"] != high[qid]["ndcg"] for qid, entry in low.items())
+    low = expected_of(probe, replaced(expected, ties="pessimistic")).per_query or {}
+    high = expected_of(probe, replaced(expected, ties="optimistic")).per_query or {}
+    return any(entry.ndcg != high[qid].ndcg for qid, entry in low.items())
 
 
 def _refuses(miss: Miss, params: ModelParams) -> bool:
@@ -429,8 +429,8 @@ def _ideal_dcg(probe: ProbeInput, config: Config, qid: str, labels: list[str], k
     rows = [(qid, f"ideal-{i:06d}", label) for i, label in enumerate(ordered)]
     run = tuple((q, d, str(len(rows) - i)) for i, (q, d, _) in enumerate(rows))
     ideal = ProbeInput(f"{probe.case_id}~ideal", tuple(rows), run, config)
-    dcg = expected_of(ideal, config.replace(cutoff=k)).get("per_query", {}).get(qid, {})
-    return Decimal(dcg.get("dcg") or 0)
+    found = (expected_of(ideal, config.replace(cutoff=k)).per_query or {}).get(qid)
+    return Decimal((None if found is None else found.dcg) or 0)
 
 
 def _with_ideal(miss: Miss, ideal: Callable[[str, int], Decimal], empty_nan: bool) -> bool:
@@ -438,19 +438,19 @@ def _with_ideal(miss: Miss, ideal: Callable[[str, int], Decimal], empty_nan: boo
     cutoff, or the longest list of the input when none is asked): 0 where that ideal DCG is 0,
     or undefined when `empty_nan`."""
     want = expected_of(miss.probe, miss.expected)
-    if "per_query" not in want:
+    if want.per_query is None:
         return False
     judged = Counter(q for q, *_ in miss.probe.qrels)
     retrieved = Counter(q for q, *_ in miss.probe.run)
     k_whole = max(max(judged.values(), default=1), max(retrieved.values(), default=1))
     values: dict[str, str | None] = {}
-    for qid, entry in want["per_query"].items():
-        if entry["dcg"] is None:
-            values[qid] = entry["ndcg"]
+    for qid, entry in want.per_query.items():
+        if entry.dcg is None:
+            values[qid] = entry.ndcg
             continue
         below = ideal(qid, miss.expected.cutoff or k_whole)
         if below:
-            values[qid] = canonical_decimal(Decimal(entry["dcg"]) / below)
+            values[qid] = canonical_decimal(Decimal(entry.dcg) / below)
         else:
             values[qid] = None if empty_nan else "0"
     return meets_values(miss.probe, values, miss.answer, miss.asked, *miss.numbers)
@@ -484,15 +484,16 @@ def _ideal_floored(miss: Miss, params: ModelParams) -> bool:
     ``dcg / max(eps, idcg)`` (pyltr): a query whose ideal DCG is 0 or below scores its DCG
     over 2^-52 instead of as empty."""
     want = expected_of(miss.probe, miss.expected)
-    if "per_query" not in want:
+    if want.per_query is None:
         return False
     values: dict[str, str | None] = {}
-    for qid, entry in want["per_query"].items():
-        if entry["dcg"] is None:
-            values[qid] = entry["ndcg"]
+    for qid, entry in want.per_query.items():
+        # The reference gives a query's DCG and its ideal DCG together, or neither.
+        if entry.dcg is None or entry.idcg is None:
+            values[qid] = entry.ndcg
             continue
-        floored = max(FLOAT64_EPSILON, Decimal(entry["idcg"]))
-        values[qid] = canonical_decimal(Decimal(entry["dcg"]) / floored)
+        floored = max(FLOAT64_EPSILON, Decimal(entry.idcg))
+        values[qid] = canonical_decimal(Decimal(entry.dcg) / floored)
     return meets_values(miss.probe, values, miss.answer, miss.asked, *miss.numbers)
 
 

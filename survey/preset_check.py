@@ -105,10 +105,10 @@ def _what_happened(probe: ProbeInput, expected: Config, answer: Answer, found: s
     if found == CRASHES:
         return f"crashes: {first_line(result['error'])}"
     wanted = expected_of(probe, expected)
-    if "error" in wanted:
-        want = f"a rejection ({wanted['error']['anchor']})"
+    if wanted.error is not None:
+        want = f"a rejection ({wanted.error})"
     else:
-        want = "undefined" if wanted["aggregate"] is None else wanted["aggregate"]
+        want = "undefined" if wanted.aggregate is None else wanted.aggregate
     if found == REFUSES:
         return f"refuses where the preset gives {want}: {first_line(result['rejected'])}"
     got = result["aggregate"] if "aggregate" in result else result.get("per_query")

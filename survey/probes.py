@@ -32,7 +32,7 @@ from tqdm import tqdm
 from ndcgspec.engine.sweep import Sweep
 from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.answer import CaseAnswer
-from ndcgspec.harness.outcome import judge, summed_terms
+from ndcgspec.harness.outcome import Expectation, judge, summed_terms
 from ndcgspec.harness.pool import PoolOptions, declared_adapter
 from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.runner import Question, ask_adapter
@@ -44,9 +44,10 @@ from ndcgspec.reference.ties import docid_key
 from ndcgspec.spec import kept
 from ndcgspec.suite.expect import swept_outcome
 from ndcgspec.suite.expected_cache import ExpectedCache
-from ndcgspec.suite.expected_values import ExpectedValues
+from ndcgspec.suite.expected_values import ExpectedValues, QueryValues
 from ndcgspec.suite.folders import cache_root
-from ndcgspec.suite.load import case_files, cases_root, inline_inputs, iter_cases
+from ndcgspec.suite.load import case_files, cases_root, inline_inputs
+from ndcgspec.suite.loaded import iter_cases
 from ndcgspec.suite.tolerance import Tolerance, compare_value, exact, is_undefined
 from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.kept_answers import KeptAnswers, KeptQuestion, builtin_name, kept_answers
@@ -181,13 +182,13 @@ def _probe_rows(per_file: int) -> list[tuple[str, Rows, Rows, dict[str, Any]]]:
     taken: dict[str, int] = {}
     found = []
     for loaded in iter_cases():
-        case = loaded.case
-        own_input = "input" in case and "input_of" not in case
-        if not own_input or taken.get(loaded.group, 0) >= per_file:
+        case, given = loaded.case, loaded.case.input
+        if given is None or case.input_of is not None or taken.get(loaded.group, 0) >= per_file:
             continue
         taken[loaded.group] = taken.get(loaded.group, 0) + 1
-        rows = [tuple(tuple(r) for r in case["input"][kind]) for kind in ("qrels", "run")]
-        found.append((case["id"], *rows, case["config"]))
+        qrels = tuple((qid, docid, label) for qid, docid, label in given.qrels)
+        run = tuple((qid, docid, score) for qid, docid, score in given.run)
+        found.append((case.id, qrels, run, case.config.to_mapping()))
     return found
 
 
@@ -259,18 +260,18 @@ def _fingerprint(config: Config) -> str:
 
 
 @cache
-def _outcome(probe: ProbeInput, config: Config) -> tuple[str, dict[str, Any]]:
+def _outcome(probe: ProbeInput, config: Config) -> tuple[str, ExpectedValues]:
     def compute() -> ExpectedValues:
         sweep, lock = _sweep(probe, config.cutoff)
         with lock:
             return swept_outcome(sweep, config)
 
-    found = _expected_values().value(_fingerprint(config), _input_key(probe), compute).to_json()
+    values = _expected_values().value(_fingerprint(config), _input_key(probe), compute)
     # A canonical text makes outcomes comparable and hashable.
-    return repr(sorted(found.items())), found
+    return repr(sorted(values.to_json().items())), values
 
 
-def expected_of(probe: ProbeInput, config: Config) -> dict[str, Any]:
+def expected_of(probe: ProbeInput, config: Config) -> ExpectedValues:
     """What the reference answers for the probe's input under `config`."""
     return _outcome(probe, config)[1]
 
@@ -281,12 +282,10 @@ def outcome_key(probe: ProbeInput, config: Config) -> str:
 
 
 @cache
-def _asked_as(probe: ProbeInput, asked: Config) -> tuple[Mapping[str, Any], Mapping[str, int]]:
-    """The asked configuration as a case carries it, and the n of each query's comparison
-    (``ndcg.comparison.float``): judged against several candidates, read-only views."""
-    mapping = asked.to_mapping()
-    terms = summed_terms(probe.qrels, probe.run, asked)
-    return MappingProxyType(mapping), MappingProxyType(terms)
+def _terms(probe: ProbeInput, asked: Config) -> Mapping[str, int]:
+    """The n of each query's comparison (``ndcg.comparison.float``) under the asked
+    configuration: judged against several candidates, a read-only view."""
+    return MappingProxyType(summed_terms(probe.qrels, probe.run, asked))
 
 
 def meets(
@@ -302,9 +301,11 @@ def meets(
     failed (error or crash), which is evidence of nothing but the failure."""
     if answer.failed:
         return None
-    mapping, terms = _asked_as(probe, asked)
-    case = {"config": mapping, "expected": expected_of(probe, config)}
-    return judge(case, CaseAnswer.from_json(answer.result), terms, width, places).outcome == "pass"
+    expectation = Expectation((expected_of(probe, config),), asked)
+    verdict = judge(
+        expectation, CaseAnswer.from_json(answer.result), _terms(probe, asked), width, places
+    )
+    return verdict.outcome == "pass"
 
 
 def meets_aggregate(
@@ -318,12 +319,14 @@ def meets_aggregate(
     """Whether the answer's mean (given, or implied by its per-query values) meets the
     reference's mean under `config`, whatever its per-query values are."""
     expected = expected_of(probe, config)
-    if answer.failed or "aggregate" not in expected:
+    if answer.failed or expected.error is not None or not expected.states_aggregate:
         return False
     # Only the values listed are compared: here, the mean alone.
-    mapping, terms = _asked_as(probe, asked)
-    case = {"config": mapping, "expected": {"aggregate": expected["aggregate"]}}
-    verdict = judge(case, CaseAnswer.from_json(answer.result), terms, width, places, partial=True)
+    expectation = Expectation((ExpectedValues(aggregate=expected.aggregate),), asked)
+    terms = _terms(probe, asked)
+    verdict = judge(
+        expectation, CaseAnswer.from_json(answer.result), terms, width, places, partial=True
+    )
     return verdict.outcome == "pass"
 
 
@@ -331,16 +334,17 @@ def quotient_values(probe: ProbeInput, config: Config) -> dict[str, str | None] 
     """The reference's per-query values under `config` with every query whose ideal DCG is
     negative (negative labels in the ideal, ``ndcg.negative``) scored DCG / IDCG instead of as
     empty (``ndcg.empty``); None when no query has a negative ideal DCG."""
-    found = expected_of(probe, config)
-    per_query = found.get("per_query", {})
+    per_query = expected_of(probe, config).per_query or {}
+    # A query has a DCG wherever it has an ideal DCG: the DCG is bounded by it.
     negative = {
-        q for q, v in per_query.items() if v.get("idcg") is not None and Decimal(v["idcg"]) < 0
+        q: Decimal(v.dcg) / Decimal(v.idcg)
+        for q, v in per_query.items()
+        if v.idcg is not None and v.dcg is not None and Decimal(v.idcg) < 0
     }
     if not negative:
         return None
     return {
-        q: canonical_decimal(Decimal(v["dcg"]) / Decimal(v["idcg"])) if q in negative else v["ndcg"]
-        for q, v in per_query.items()
+        q: canonical_decimal(negative[q]) if q in negative else v.ndcg for q, v in per_query.items()
     }
 
 
@@ -355,9 +359,12 @@ def meets_values(
     """Whether the answer's per-query values meet `per_query` (its mean aside)."""
     if answer.failed:
         return False
-    mapping, terms = _asked_as(probe, asked)
-    case = {"config": mapping, "expected": {"per_query": dict(per_query)}}
-    verdict = judge(case, CaseAnswer.from_json(answer.result), terms, width, places, partial=True)
+    values = {qid: QueryValues(ndcg, stated=("ndcg",)) for qid, ndcg in per_query.items()}
+    expectation = Expectation((ExpectedValues(values, states_aggregate=False),), asked)
+    terms = _terms(probe, asked)
+    verdict = judge(
+        expectation, CaseAnswer.from_json(answer.result), terms, width, places, partial=True
+    )
     return verdict.outcome == "pass"
 
 
@@ -372,19 +379,20 @@ def within_tie_bounds(
     """Whether every per-query value of the answer lies between the reference's values under
     the pessimistic and the optimistic tie rule (``ndcg.ties``), bounds included under the
     comparison rule: some order of the tied documents may explain it."""
-    low = expected_of(probe, replaced(config, ties="pessimistic"))
-    high = expected_of(probe, replaced(config, ties="optimistic"))
+    low = expected_of(probe, replaced(config, ties="pessimistic")).per_query
+    high = expected_of(probe, replaced(config, ties="optimistic")).per_query or {}
     given = answer.result.get("per_query")
-    if answer.failed or not given or "per_query" not in low:
+    if answer.failed or not given or low is None:
         return False
-    _, terms = _asked_as(probe, asked)
-    for qid, entry in low["per_query"].items():
+    terms = _terms(probe, asked)
+    for qid, entry in low.items():
         value = given.get(qid)
-        bounds = (entry["ndcg"], high["per_query"][qid]["ndcg"])
-        if is_undefined(value) or None in bounds:
-            if not is_undefined(value) or bounds != (None, None):
+        low_value, high_value = entry.ndcg, high[qid].ndcg
+        if is_undefined(value) or low_value is None or high_value is None:
+            if not is_undefined(value) or (low_value, high_value) != (None, None):
                 return False
             continue
+        bounds = (low_value, high_value)
         rule = Tolerance(width, terms.get(qid, 1), places)
         if any(compare_value(qid, bound, value, rule) is None for bound in bounds):
             continue
@@ -436,9 +444,9 @@ def compared_answer(probe: ProbeInput, config: Config) -> Any:
     """What an adapter's answer is compared with: the rejection, or each query's nDCG and
     the mean (not the DCG and IDCG the reference also gives)."""
     found = expected_of(probe, config)
-    if "error" in found:
-        return found["error"]
-    return {q: v["ndcg"] for q, v in found["per_query"].items()}, found["aggregate"]
+    if found.error is not None:
+        return {"anchor": found.error}
+    return {q: v.ndcg for q, v in (found.per_query or {}).items()}, found.aggregate
 
 
 def beyond_view(probe: ProbeInput, config: Config, view: ApiView) -> bool:

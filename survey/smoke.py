@@ -19,7 +19,7 @@ from ndcgspec.harness.report import Report
 from ndcgspec.harness.runner import HarnessError, fixed_cases
 from ndcgspec.reference import Config, ConfigError
 from ndcgspec.suite.case import cite, computed_case
-from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.loaded import LoadedCase
 from ndcgspec.suite.result import CaseResult
 
 Rows = list[list[str]]
@@ -72,7 +72,7 @@ def smoke_cases(config: Config) -> list[LoadedCase]:
             qrels=qrels,
             run=run,
         )
-        cases.append(LoadedCase(Path("<smoke>"), "smoke", None, case.to_json(), index, None))
+        cases.append(LoadedCase(Path("<smoke>"), "smoke", None, case, index, None))
     return cases
 
 

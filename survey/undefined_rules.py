@@ -16,7 +16,7 @@ from ndcgspec.survey.probes import ProbeInput, expected_of
 UNDEFINED_RULES: dict[str, tuple[str, Any]] = {
     "nothing-relevant-retrieved": (
         "no document of positive gain is retrieved within the cutoff (its DCG is 0)",
-        lambda entry, retrieved: entry["dcg"] is not None and Decimal(entry["dcg"]) == 0,
+        lambda entry, retrieved: entry.dcg is not None and Decimal(entry.dcg) == 0,
     ),
     "nothing-retrieved": (
         "the run retrieves no document for the query",
@@ -37,8 +37,8 @@ def undefined_rule(probe: ProbeInput, config: Config, answer: Answer, rule: str)
         return None
     retrieved = {q for q, _, _ in probe.run}
     test = UNDEFINED_RULES[rule][1]
-    for qid, entry in expected_of(probe, config).get("per_query", {}).items():
-        if entry["ndcg"] is None:
+    for qid, entry in (expected_of(probe, config).per_query or {}).items():
+        if entry.ndcg is None:
             continue
         if is_undefined(given.get(qid)) != bool(test(entry, qid in retrieved)):
             return False

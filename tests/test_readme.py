@@ -46,7 +46,7 @@ from ndcgspec.commands.cli import build_parser
 from ndcgspec.engine.memory import Inputs
 from ndcgspec.harness.runner import load_cases
 from ndcgspec.reference import Config, NdcgSpecError
-from ndcgspec.suite.load import LoadedCase, case_inputs
+from ndcgspec.suite.loaded import LoadedCase
 
 README = REPO_ROOT / "README.md"
 ADAPTERS = REPO_ROOT / "docs" / "adapters.md"
@@ -300,7 +300,7 @@ def tie_order_matters(loaded: LoadedCase, config: dict) -> bool:
     """Whether the input scores differently with docid-asc ties, the bug: the reference's
     answer, from the engine's in-memory scoring (``tests/engine/test_equals_reference.py`` holds
     it equal to the reference on every case)."""
-    inputs = Inputs(*case_inputs(loaded.case))
+    inputs = Inputs(*loaded.case.inputs(None))
     right = Config.from_mapping(config)
     try:
         values = [inputs.result(c) for c in (right, right.replace(ties="docid-asc"))]
@@ -322,7 +322,7 @@ def test_one_bug_fails_only_where_tied_documents_decide(tmp_path: Path) -> None:
     failed = [r for r in results if r["outcome"] == "fail"]
     assert not [r for r in results if r["outcome"] == "error"]
     assert any(r["group"].startswith("ties/") for r in failed)
-    cases = {c.case["id"]: c for c in load_cases()}
+    cases = {c.case.id: c for c in load_cases()}
     for record in failed:
         assert tie_order_matters(case_of(record["id"], cases), record["config"]), record["id"]
     # A repeated document is unsupported for the dict helper (a dict cannot hold one), so the

@@ -15,6 +15,7 @@ from ndcgspec.reference import Config
 from ndcgspec.reference.aggregate import CHOICES as AGGREGATE_CHOICES
 from ndcgspec.reference.config import axes, choice_axes, choice_ids
 from ndcgspec.reference.decimals import canonical_decimal, parse_decimal
+from ndcgspec.suite.case_record import Case
 from ndcgspec.suite.tolerance import float_widths
 
 
@@ -108,10 +109,12 @@ class Declaration:
                 values[name] = accepted[0]
         return Config.from_mapping(values)
 
-    def unsupported_reason(self, config: Mapping[str, Any]) -> str | None:
-        """Why the adapter cannot compute `config` (a full configuration object), or None. A
-        parameter the adapter does not declare supports only its spec default; one without a
-        default (a required table) any value its declared choice takes."""
+    def unsupported_reason(self, chosen: Config) -> str | None:
+        """Why the adapter cannot compute `chosen`, or None. A parameter the adapter does not
+        declare supports only its spec default; one without a default (a required table) any
+        value its declared choice takes."""
+        # The values as a configuration object writes them, which the reason quotes.
+        config = chosen.to_mapping()
         for axis_id, choices in self.capabilities().items():
             if config[axis_id] not in choices:
                 return f"{axis_id}={config[axis_id]} is not among the declared {sorted(choices)}"
@@ -132,7 +135,7 @@ class Declaration:
                 return f"{name}={config[name]} is not among the declared {accepted}"
         return None
 
-    def unseen_reason(self, case: Mapping[str, Any]) -> str | None:
+    def unseen_reason(self, case: Case) -> str | None:
         """Why the adapter's API cannot be shown the case's input, or None: a run that repeats
         a document, for an adapter that declares the duplicates axis not observable
         (``ndcg.duplicates``: label and score arrays, or a ``{docid: score}`` mapping, cannot
@@ -140,15 +143,14 @@ class Declaration:
         library); or, under ``negative=error``, negative labels on unretrieved documents alone,
         for an adapter that is never given the labels of unretrieved documents: the rejection
         the case expects depends on what its API cannot be shown."""
-        given = case.get("input") or {}
-        rows = given.get("run", [])
+        rows = [] if case.input is None else case.input.run
         reason = self.view.hidden.get("duplicates")
         if reason is not None and len({(q, d) for q, d, _ in rows}) < len(rows):
             return f"the run repeats a document, which this API cannot be shown: {reason}"
-        config = case.get("config") or {}
-        if not self.view.unretrieved_labels and config.get("negative") == "error":
-            qrels = given.get("qrels", [])
-            scored = AGGREGATE_CHOICES[config["aggregate"]](
+        config = case.config
+        if not self.view.unretrieved_labels and config.choice("negative") == "error":
+            qrels = [] if case.input is None else case.input.qrels
+            scored = AGGREGATE_CHOICES[config.choice("aggregate")](
                 dict.fromkeys(q for q, _, _ in qrels), dict.fromkeys(q for q, _, _ in rows)
             )
             negative = {(q, d) for q, d, label in qrels if q in scored and parse_decimal(label) < 0}

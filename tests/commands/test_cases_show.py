@@ -18,7 +18,7 @@ from hostile.cli import ndcgspec
 from ndcgspec.commands import case_view
 from ndcgspec.commands.cli import main
 from ndcgspec.reference import Config
-from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.loaded import LoadedCase
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -62,7 +62,8 @@ from ndcgspec.reference.inputs import Judgment, Posting
 from ndcgspec.reference.trec_io import Source, read_qrels, read_run
 from ndcgspec.spark import partition, score_frames, score_paths
 from ndcgspec.suite import load as suite_load
-from ndcgspec.suite.load import case_files, case_inputs, cases_root, iter_cases
+from ndcgspec.suite.load import case_files, cases_root, inline_inputs
+from ndcgspec.suite.loaded import iter_cases
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -618,8 +619,8 @@ def inline_cases(path: Path) -> list[dict[str, Any]]:
     """Every inline case of the file (the published ones are read from files, which
     `test_fast_engine` covers)."""
     glob = path.relative_to(cases_root()).as_posix()
-    cases = [c.case for c in iter_cases(glob) if "input" in c.case]
-    assert cases or all("input_files" in c.case for c in iter_cases(glob))
+    cases = [c.case.to_json() for c in iter_cases(glob) if c.case.input is not None]
+    assert cases or all(c.case.input_files is not None for c in iter_cases(glob))
     return cases
 
 
@@ -650,7 +651,7 @@ def assert_golden_inputs(cases: list[dict[str, Any]]) -> None:
     """Each case's input on one `Inputs` for all its configurations: the reference's result
     object or error."""
     for case in cases:
-        qrels, run = case_inputs(case)
+        qrels, run = inline_inputs(case["input"]["qrels"], case["input"]["run"])
         inputs = Inputs(qrels, run)
         # Every golden input with a judgment fits the columns: the comparison is the
         # engine's, not the reference's with itself.
@@ -958,10 +959,8 @@ def golden_sample() -> list[dict[str, Any]]:
     for path in suite_load.case_files():
         group = suite_load.group_of(path, suite_load.cases_root())
         taken = 0
-        for loaded in suite_load.iter_cases(
-            glob=path.relative_to(suite_load.cases_root()).as_posix()
-        ):
-            case = loaded.case
+        for loaded in iter_cases(glob=path.relative_to(suite_load.cases_root()).as_posix()):
+            case = loaded.case.to_json()
             rows = case.get("input", {})
             if (
                 "expected" not in case

@@ -122,7 +122,7 @@ def test_a_batch_gets_the_per_case_timeout(monkeypatch: pytest.MonkeyPatch) -> N
 @pytest.mark.parametrize("validate", [False, True])
 def test_a_malformed_result_is_an_error(behaviour: str, validate: bool) -> None:
     from ndcgspec.harness.runner import fixed_cases, run_cases
-    from ndcgspec.suite.load import iter_cases
+    from ndcgspec.suite.loaded import iter_cases
 
     fixtures = TESTS_DIR / "fixtures"
     cases = list(iter_cases("fixtures.json", fixtures / "harness_cases"))[:3]
@@ -138,7 +138,7 @@ def test_a_malformed_result_is_an_error(behaviour: str, validate: bool) -> None:
 def test_infinite_values_are_each_cases_mismatch_and_the_run_goes_on() -> None:
     # Infinity was an OverflowError of the exact mean that stopped the whole run (status 2).
     from ndcgspec.harness.runner import fixed_cases, run_cases
-    from ndcgspec.suite.load import iter_cases
+    from ndcgspec.suite.loaded import iter_cases
 
     cases = list(iter_cases("fixtures.json", TESTS_DIR / "fixtures" / "harness_cases"))[:3]
     records = run_cases(

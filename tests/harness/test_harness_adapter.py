@@ -87,15 +87,20 @@ def test_trec_adapter_applies_the_duplicates_choice_a_dict_cannot_carry() -> Non
 def test_an_undeclared_parameter_supports_only_its_spec_default() -> None:
     declared = {"float_width": 64, "capabilities": {"discount": ["log"]}}
     full = Config.from_mapping({"discount": "log"}).to_mapping()
-    assert Declaration.from_json(declared).unsupported_reason(full) is None
+    assert Declaration.from_json(declared).unsupported_reason(Config.from_mapping(full)) is None
     assert "log_offset=2" in Declaration.from_json(declared).unsupported_reason(
-        {**full, "log_offset": "2"}
+        Config.from_mapping({**full, "log_offset": "2"})
     )
     assert "log_base=e" in Declaration.from_json(declared).unsupported_reason(
-        {**full, "log_base": "e"}
+        Config.from_mapping({**full, "log_base": "e"})
     )
     anything = {**declared, "params": {"log_offset": "any"}}
-    assert Declaration.from_json(anything).unsupported_reason({**full, "log_offset": "2"}) is None
+    assert (
+        Declaration.from_json(anything).unsupported_reason(
+            Config.from_mapping({**full, "log_offset": "2"})
+        )
+        is None
+    )
 
 
 def test_an_exception_is_a_rejection_only_where_the_adapter_names_it() -> None:

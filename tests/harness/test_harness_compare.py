@@ -14,9 +14,16 @@ import numpy as np
 import pytest
 
 from ndcgspec.harness.answer import CaseAnswer
-from ndcgspec.harness.outcome import implied_aggregate, judge, partial_comparison, summed_terms
+from ndcgspec.harness.outcome import (
+    Expectation,
+    implied_aggregate,
+    judge,
+    partial_comparison,
+    summed_terms,
+)
 from ndcgspec.harness.protocol import message_schema
 from ndcgspec.reference import Config
+from ndcgspec.suite.case_record import Case
 from ndcgspec.suite.tolerance import (
     Tolerance,
     compare_value,
@@ -153,25 +160,32 @@ def test_implied_aggregate_is_the_exact_mean_rounded_once() -> None:
 CONFIG = {"cutoff": None, "ties": "docid-desc", "empty": "zero", "aggregate": "qrels"}
 
 
-def _case(**expected: object) -> dict:
-    return {"id": "c", "config": CONFIG, "origin": "hand", **expected}
+def _case(**fields: object) -> Case:
+    """A hand case under CONFIG, with the case format's `fields` (its expected values)."""
+    case = {"id": "c", "description": "", "config": CONFIG, "spec": [], "sources": []}
+    return Case.from_json({**case, "origin": "hand", **fields})
+
+
+def _judged(**fields: object) -> Expectation:
+    """What an answer to `_case(**fields)` is judged against."""
+    return Expectation.of_case(_case(**fields))
 
 
 def test_a_required_rejection_passes_only_when_rejected() -> None:
-    case = _case(expected={"error": {"anchor": "ndcg.duplicates.error"}})
+    case = _judged(expected={"error": {"anchor": "ndcg.duplicates.error"}})
     assert judge(case, CaseAnswer(rejected="dup"), {}, 64).outcome == "pass"
     verdict = judge(case, answered({"q1": 1.0}), {}, 64)
     assert verdict.outcome == "fail" and "ndcg.duplicates.error" in verdict.message
 
 
 def test_rejecting_a_valid_input_fails_and_errors_are_errors() -> None:
-    case = _case(expected={"per_query": {"q1": {"ndcg": "1"}}, "aggregate": "1"})
+    case = _judged(expected={"per_query": {"q1": {"ndcg": "1"}}, "aggregate": "1"})
     assert judge(case, CaseAnswer(rejected="no"), {}, 64).outcome == "fail"
     assert judge(case, CaseAnswer(error="boom"), {}, 64).outcome == "error"
 
 
 def test_missing_and_extra_queries_fail() -> None:
-    case = _case(expected={"per_query": {"q1": {"ndcg": "1"}}, "aggregate": "1"})
+    case = _judged(expected={"per_query": {"q1": {"ndcg": "1"}}, "aggregate": "1"})
     assert judge(case, answered({"q1": 1.0}), {"q1": 1}, 64).outcome == "pass"
     missing = judge(case, answered({}), {}, 64)
     assert missing.outcome == "fail" and "missing" in missing.message
@@ -180,7 +194,7 @@ def test_missing_and_extra_queries_fail() -> None:
 
 
 def test_a_partial_comparison_leaves_unlisted_queries_alone() -> None:
-    case = _case(expected={"per_query": {"q1": {"ndcg": "1"}}})
+    case = _judged(expected={"per_query": {"q1": {"ndcg": "1"}}})
     answer = {"per_query": {"q1": 1.0, "q2": 0.0}}
     assert judge(case, CaseAnswer.from_json(answer), {"q1": 1}, 64, partial=True).outcome == "pass"
     # A listed query is still compared: 0.5 misses 1 by far more than the float rule allows.
@@ -188,12 +202,15 @@ def test_a_partial_comparison_leaves_unlisted_queries_alone() -> None:
 
 
 def test_origin_is_provenance_and_the_caller_asks_for_a_partial_comparison() -> None:
-    published = {**_case(expected={"per_query": {"q1": {"ndcg": "1"}}}), "origin": "published"}
+    published = _case(expected={"per_query": {"q1": {"ndcg": "1"}}}, origin="published")
     answer = {"per_query": {"q1": 1.0, "q2": 0.0}}
-    assert judge(published, CaseAnswer.from_json(answer), {"q1": 1}, 64).outcome == "fail"
+    assert (
+        judge(Expectation.of_case(published), CaseAnswer.from_json(answer), {"q1": 1}, 64).outcome
+        == "fail"
+    )
     assert partial_comparison(published) and not partial_comparison(_case())
     verdict = judge(
-        published,
+        Expectation.of_case(published),
         CaseAnswer.from_json(answer),
         {"q1": 1},
         64,
@@ -203,14 +220,14 @@ def test_origin_is_provenance_and_the_caller_asks_for_a_partial_comparison() -> 
 
 
 def test_adapter_aggregate_is_compared_when_given() -> None:
-    case = _case(expected={"per_query": {"q1": {"ndcg": "1"}}, "aggregate": "1"})
+    case = _judged(expected={"per_query": {"q1": {"ndcg": "1"}}, "aggregate": "1"})
     answer = {"per_query": {"q1": 1.0}, "aggregate": 0.5}
     verdict = judge(case, CaseAnswer.from_json(answer), {"q1": 1}, 64)
     assert verdict.outcome == "fail" and verdict.mismatches[0].what == "aggregate"
 
 
 def test_any_allowed_answer_passes() -> None:
-    case = _case(
+    case = _judged(
         expected_any=[
             {"per_query": {"q1": {"ndcg": "1"}}, "aggregate": "1"},
             {"per_query": {"q1": {"ndcg": "0.5"}}, "aggregate": "0.5"},
@@ -225,7 +242,7 @@ ONE_OVER_LOG2_3 = "0.6309297535714574370995271143427608542996"
 
 
 def test_an_adapter_that_prints_five_decimals_is_compared_at_five_decimals() -> None:
-    case = _case(expected={"per_query": {"q1": {"ndcg": ONE_OVER_LOG2_3}}})
+    case = _judged(expected={"per_query": {"q1": {"ndcg": ONE_OVER_LOG2_3}}})
     assert judge(case, answered({"q1": 0.63093}), {"q1": 2}, 64).outcome == "fail"
     assert judge(case, answered({"q1": 0.63093}), {"q1": 2}, 64, 5).outcome == "pass"
     # Half a unit in the fifth place is the bound: 0.63094 is off by 1.02e-5.
@@ -233,7 +250,7 @@ def test_an_adapter_that_prints_five_decimals_is_compared_at_five_decimals() -> 
 
 
 def test_the_coarser_of_the_case_and_adapter_precisions_applies() -> None:
-    case = _case(
+    case = _judged(
         expected={"per_query": {"q1": {"ndcg": ONE_OVER_LOG2_3}}},
         precision={"decimal_places": 5},
     )

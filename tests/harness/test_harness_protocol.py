@@ -32,6 +32,7 @@ from ndcgspec.harness.protocol import (
 )
 from ndcgspec.harness.runner import HarnessError, fixed_cases, load_cases
 from ndcgspec.harness.worker import adapter_command, example_program
+from ndcgspec.reference import Config
 
 FIXTURES = TESTS_DIR / "fixtures"
 SUITE = FIXTURES / "harness_cases"
@@ -107,12 +108,12 @@ def test_undeclared_axes_support_only_the_default() -> None:
         "aggregate": "qrels",
         "cutoff": None,
     }
-    assert Declaration.from_json(adapter).unsupported_reason(full) is None
+    assert Declaration.from_json(adapter).unsupported_reason(Config.from_mapping(full)) is None
     assert "gain=exponential" in Declaration.from_json(adapter).unsupported_reason(
-        {**full, "gain": "exponential"}
+        Config.from_mapping({**full, "gain": "exponential"})
     )
     assert "log_offset=2" in Declaration.from_json(adapter).unsupported_reason(
-        {**full, "log_offset": "2"}
+        Config.from_mapping({**full, "log_offset": "2"})
     )
 
 

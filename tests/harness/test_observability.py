@@ -22,6 +22,8 @@ from ndcgspec.harness.host import answer
 from ndcgspec.harness.pool import declared_adapter
 from ndcgspec.harness.protocol import schema_violation, start_message
 from ndcgspec.harness.worker import adapter_command
+from ndcgspec.reference import Config
+from ndcgspec.suite.case_record import Case, InlineInput
 
 # A protocol adapter that is no Python adapter: it answers `start` with a fixed reply.
 BLIND_PROGRAM = """
@@ -89,12 +91,17 @@ def test_a_malformed_declaration_is_one_line(observability: object, message: str
         Declaration.from_json(described)
 
 
+def inline_case(qrels: list[list[str]], run: list[list[str]], config: dict | None = None) -> Case:
+    """A hand case of these rows under `config` (the defaults elsewhere)."""
+    return Case("c", "", Config.from_mapping(config or {}), (), (), "hand", InlineInput(qrels, run))
+
+
 def test_a_repeated_document_is_unsupported_where_duplicates_cannot_be_shown():
     # Label and score arrays hold a repeated document as two entries: whatever the case
     # expects of the repetition (a rejection, under the default) is no evidence about the API.
     arrays = {"float_width": 64, "observability": {"not_observable": ARRAYS_NOT_OBSERVABLE}}
-    repeated = {"input": {"qrels": [], "run": [["q1", "a", "1"], ["q1", "a", "2"]]}}
-    distinct = {"input": {"qrels": [], "run": [["q1", "a", "1"], ["q1", "b", "2"]]}}
+    repeated = inline_case([], [["q1", "a", "1"], ["q1", "a", "2"]])
+    distinct = inline_case([], [["q1", "a", "1"], ["q1", "b", "2"]])
     assert "repeats a document" in Declaration.from_json(arrays).unseen_reason(repeated)
     assert Declaration.from_json(arrays).unseen_reason(distinct) is None
     assert Declaration.from_json({"float_width": 64}).unseen_reason(repeated) is None
@@ -115,16 +122,16 @@ def test_a_negative_label_it_is_never_given_is_unsupported_where_negative_error_
     arrays = {"float_width": 64, "observability": {"sees_unretrieved_labels": False}}
     config = {"negative": "error", "aggregate": "run"}
     run = [["q1", "a", "2"], ["q1", "b", "1"]]
-    unretrieved = {"config": config, "input": {"qrels": [["q1", "u", "-1"]], "run": run}}
-    retrieved = {"config": config, "input": {"qrels": [["q1", "a", "-1"]], "run": run}}
+    unretrieved = inline_case([["q1", "u", "-1"]], run, config)
+    retrieved = inline_case([["q1", "a", "-1"]], run, config)
     # q2 is not in the run: under aggregate=run it is not scored, and its label decides nothing.
-    unscored = {"config": config, "input": {"qrels": [["q2", "u", "-1"]], "run": run}}
+    unscored = inline_case([["q2", "u", "-1"]], run, config)
     # -0 is no negative label.
-    zero = {"config": config, "input": {"qrels": [["q1", "u", "-0"]], "run": run}}
+    zero = inline_case([["q1", "u", "-0"]], run, config)
     assert "negative label" in Declaration.from_json(arrays).unseen_reason(unretrieved)
     assert Declaration.from_json(arrays).unseen_reason(retrieved) is None
     assert Declaration.from_json(arrays).unseen_reason(unscored) is None
     assert Declaration.from_json(arrays).unseen_reason(zero) is None
     assert Declaration.from_json({"float_width": 64}).unseen_reason(unretrieved) is None
-    zero_rule = {**unretrieved, "config": {**config, "negative": "zero"}}
+    zero_rule = inline_case([["q1", "u", "-1"]], run, {**config, "negative": "zero"})
     assert Declaration.from_json(arrays).unseen_reason(zero_rule) is None

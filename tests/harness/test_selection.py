@@ -3,7 +3,6 @@ the adapter's native configuration, a preset or a measure, with the cutoff rule 
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import pytest
@@ -14,7 +13,7 @@ from ndcgspec.harness.plan import COMPUTED, Selection
 from ndcgspec.harness.runner import load_cases
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import preset, presets
-from ndcgspec.suite.load import LoadedCase
+from ndcgspec.suite.loaded import LoadedCase
 
 MINIMUM_PER_PRESET = 1000
 
@@ -74,39 +73,37 @@ def test_every_preset_judges_at_least_a_thousand_cases(
     assert len(cases) >= MINIMUM_PER_PRESET
     wanted = Config.from_mapping(preset(preset_id).config).replace(cutoff=None)
     # Each configuration written once, though thousands of cases carry it.
-    configs = {json.dumps(c.case["config"], sort_keys=True) for c in cases}
-    fingerprints = {
-        Config.from_mapping(json.loads(c)).replace(cutoff=None).fingerprint() for c in configs
-    }
+    configs = {c.case.config for c in cases}
+    fingerprints = {c.replace(cutoff=None).fingerprint() for c in configs}
     assert fingerprints == {wanted.fingerprint()}
-    stored = [c for c in cases if c.case.get("expected_source") != COMPUTED]
+    stored = [c for c in cases if c.expected_source != COMPUTED]
     assert len([c for c in stored if c.path.parent.name == "presets"]) >= 500
 
 
 def by_input(cases: list[LoadedCase], input_of: str) -> LoadedCase:
-    return next(c for c in cases if c.case.get("input_of", c.case["id"]) == input_of)
+    return next(c for c in cases if (c.case.input_of or c.case.id) == input_of)
 
 
 def test_a_preset_cutoff_applies_only_to_inputs_without_one(suite: list[LoadedCase]) -> None:
     cases = Selection(suite, ["xgboost"]).cases_for(reference())
     # cutoff.k/k-1 is written for a cutoff of 1; cutoff.none/one-document for none.
-    assert by_input(cases, "cutoff.k/k-1").case["config"]["cutoff"] == 1
-    assert by_input(cases, "cutoff.none/one-document").case["config"]["cutoff"] == 32
+    assert by_input(cases, "cutoff.k/k-1").case.config.cutoff == 1
+    assert by_input(cases, "cutoff.none/one-document").case.config.cutoff == 32
 
 
 def test_a_measure_cutoff_applies_to_every_input(suite: list[LoadedCase]) -> None:
     cases = Selection(suite, measures=["nDCG@3"]).cases_for(reference())
-    assert {c.case["config"]["cutoff"] for c in cases} == {3}
+    assert {c.case.config.cutoff for c in cases} == {3}
 
 
 def test_results_keep_the_group_the_input_was_written_for(suite: list[LoadedCase]) -> None:
-    groups = {c.case["id"]: c.group for c in suite}
+    groups = {c.case.id: c.group for c in suite}
     cases = Selection(suite, ["sklearn"]).cases_for(reference())
-    judged_elsewhere = [c for c in cases if "input_of" in c.case]
+    judged_elsewhere = [c for c in cases if c.case.input_of is not None]
     assert "presets" in {c.path.parent.name for c in judged_elsewhere}
-    assert any(c.case.get("expected_source") == COMPUTED for c in judged_elsewhere)
+    assert any(c.expected_source == COMPUTED for c in judged_elsewhere)
     for loaded in judged_elsewhere:
-        assert loaded.group == groups[loaded.case["input_of"]], loaded.case["id"]
+        assert loaded.group == groups[loaded.case.input_of or ""], loaded.case.id
     assert by_input(cases, "ties.average/group-at-top").group == "ties/average"
 
 
@@ -115,13 +112,13 @@ def test_a_stored_case_is_judged_as_stored_not_again_as_computed(
 ) -> None:
     cases = Selection(suite).cases_for(reference())
     keys = Counter(
-        (c.case.get("input_of", c.case["id"].split("@")[0]), c.case["measure"])
+        (c.case.input_of or c.case.id.split("@")[0], c.case.config.canonical())
         for c in cases
-        if c.case.get("expected_source") == COMPUTED
+        if c.expected_source == COMPUTED
     )
     assert max(keys.values()) == 1
-    stored_ids = {c.case["id"] for c in suite}
-    assert {c.case["id"] for c in cases if c.case.get("expected_source") != COMPUTED} == stored_ids
+    stored_ids = {c.case.id for c in suite}
+    assert {c.case.id for c in cases if c.expected_source != COMPUTED} == stored_ids
 
 
 def test_computed_expectations_are_cached_between_runs(
@@ -134,12 +131,11 @@ def test_computed_expectations_are_cached_between_runs(
     computed = [
         c
         for c in Selection(suite).cases_for(declaration(gain=["exponential"]))
-        if c.case.get("expected_source") == COMPUTED and "input" in c.case
+        if c.expected_source == COMPUTED and c.case.input is not None
     ][:3]
     first = ExpectedCache(tmp_path)
-    for loaded in computed:
-        plan.fill_expected(first, loaded, data_root())
-    values = [c.case.pop("expected") for c in computed]
+    values = [plan.fill_expected(first, loaded, data_root()).case.expected for loaded in computed]
+    assert None not in values
     # A later run reads them back without computing anything, a line cut short by a killed
     # run notwithstanding.
     cached = sorted((tmp_path / "expected" / definition_digest()).glob("*.jsonl"))
@@ -152,6 +148,5 @@ def test_computed_expectations_are_cached_between_runs(
 
     monkeypatch.setattr(plan, "_reference_outcome", computing)
     later = ExpectedCache(tmp_path)
-    for loaded in computed:
-        plan.fill_expected(later, loaded, data_root())
-    assert [c.case["expected"] for c in computed] == values
+    again = [plan.fill_expected(later, loaded, data_root()).case.expected for loaded in computed]
+    assert again == values

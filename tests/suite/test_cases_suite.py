@@ -12,7 +12,8 @@ from ndcgspec.reference.config import axes
 from ndcgspec.suite.check import check
 from ndcgspec.suite.folders import data_root
 from ndcgspec.suite.generate import generate, published_available
-from ndcgspec.suite.load import case_files, cases_root, iter_cases
+from ndcgspec.suite.load import case_files, cases_root
+from ndcgspec.suite.loaded import iter_cases
 from ndcgspec.suite.manifest import manifest_is_current
 
 ROOT = cases_root()
@@ -71,34 +72,36 @@ def test_every_folder_has_cases() -> None:
 def test_generated_cases_are_many_and_marked() -> None:
     generated = list(iter_cases("generated/*.json"))
     assert len(generated) >= 2000
-    assert all(c.case["origin"] == "generated" for c in generated)
+    assert all(c.case.origin == "generated" for c in generated)
     files = {
         path: json.loads(path.read_text(encoding="utf-8")) for path in {c.path for c in generated}
     }
     assert all(isinstance(content["generator"]["seed"], int) for content in files.values())
     sizes = [
-        len({row[1] for row in c.case["input"]["run"] if row[0] == qid})
+        len({row[1] for row in c.case.input.run if row[0] == qid})
         for c in generated
-        for qid in {row[0] for row in c.case["input"]["run"]}
+        if c.case.input is not None
+        for qid in {row[0] for row in c.case.input.run}
     ]
     assert min(sizes) >= 1 and 500 <= max(sizes) <= 1000
 
 
 def test_interaction_cases_exist() -> None:
-    ids = {c.case["id"] for c in iter_cases()}
+    ids = {c.case.id for c in iter_cases()}
     assert not [i for i in INTERACTIONS if i not in ids]
 
 
 def test_ten_thousand_documents_in_one_query() -> None:
     (large,) = list(iter_cases("cutoff/large.json"))
-    assert len({row[1] for row in large.case["input"]["run"]}) == 10000
+    assert large.case.input is not None
+    assert len({row[1] for row in large.case.input.run}) == 10000
 
 
 def test_published_cases_reference_files_without_embedding_them() -> None:
     published = list(iter_cases("published/*.json"))
     assert len(published) == 54
-    assert all("input" not in c.case and "input_files" in c.case for c in published)
-    expected = {c.case["id"]: c.case["expected"].get("aggregate") for c in published}
+    assert all(c.case.input is None and c.case.input_files is not None for c in published)
+    expected = {c.case.id: c.case.expected and c.case.expected.aggregate for c in published}
     assert expected["published.bm25/dl19-passage-ndcg_cut_10"] == "0.5058"
     assert expected["published.bm25/trec-covid-ndcg_cut_10"] == "0.5947"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hostile.cli import ndcgspec
 
-from ndcgspec.suite.load import iter_cases
+from ndcgspec.suite.loaded import iter_cases
 
 DEPTH = 100_000
 

@@ -15,7 +15,7 @@ from ndcgspec.harness.adapters.peers.trec_eval_build import trec_eval_program
 from ndcgspec.reference import InputError
 from ndcgspec.suite import folders
 from ndcgspec.suite.folders import SHARED_ENV, data_root, shared_root, trec_eval_source
-from ndcgspec.suite.load import case_inputs, iter_cases
+from ndcgspec.suite.loaded import iter_cases
 
 BM25 = "published/bm25.json"
 
@@ -92,7 +92,7 @@ def test_with_no_folder_known_published_cases_say_how_to_name_it(installed: Path
     assert cases and all(c.unavailable and SHARED_ENV in c.unavailable for c in cases)
     assert not any("site-packages" in c.unavailable for c in cases if c.unavailable)
     with pytest.raises(InputError, match=SHARED_ENV):
-        case_inputs(cases[0].case)
+        cases[0].case.inputs(None)
 
 
 def test_with_no_folder_known_trec_eval_says_how_to_name_it(

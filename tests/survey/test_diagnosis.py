@@ -35,6 +35,7 @@ from ndcgspec.harness.report import read_report
 from ndcgspec.harness.runner import load_cases
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
+from ndcgspec.suite.case_record import Case, InlineInput
 from ndcgspec.suite.result import CaseResult
 from ndcgspec.survey.diagnosis import diagnose
 
@@ -50,7 +51,7 @@ def answered(
     per_query: dict[str, Any],
     outcome: str = "fail",
 ) -> Answered:
-    case = {"id": case_id, "input": {"qrels": qrels, "run": run}}
+    case = Case(case_id, "", Config.default(), (), (), "hand", InlineInput(qrels, run))
     record = {"id": case_id, "outcome": outcome, "config": DEFAULTS}
     return Answered(CaseResult.from_json(record), case, {"per_query": per_query})
 
@@ -209,7 +210,11 @@ def test_values_of_float32_where_float64_is_declared_are_a_cause_of_their_own():
 
 def test_refused_valid_inputs_are_grouped_by_reason():
     refused = [
-        Answered(CaseResult(f"hand/{n}", "fail", config=DEFAULTS), {}, {"rejected": why})
+        Answered(
+            CaseResult(f"hand/{n}", "fail", config=DEFAULTS),
+            Case(f"hand/{n}", "", Config.default(), (), (), "hand"),
+            {"rejected": why},
+        )
         for n, why in enumerate(["query q1: bad label", "query q2: bad label", "exit 4"])
     ]
     found = diagnose(ADAPTER, refused)
