@@ -120,10 +120,9 @@ _KEPT_LOCK = threading.Lock()
 def kept_answers(name: str, declaration: Declaration) -> KeptAnswers:
     """The kept answers of the built-in adapter `name` as it declares itself now, one store
     per process and cache folder."""
-    root = cache_root()
-    key = f"{adapter_key(name, declaration)}@{root}"
+    root, key = cache_root(), adapter_key(name, declaration)
     with _KEPT_LOCK:
-        found = _KEPT.get(key)
+        found = _KEPT.get(f"{key}@{root}")
         if found is None:
-            found = _KEPT[key] = KeptAnswers(adapter_key(name, declaration), root)
+            found = _KEPT[f"{key}@{root}"] = KeptAnswers(key, root)
     return found

@@ -30,7 +30,7 @@ from typing import Any
 from tqdm import tqdm
 
 from ndcgspec.engine.sweep import Sweep
-from ndcgspec.harness.adapters.base import ApiView
+from ndcgspec.harness.adapters.base import AdapterError, ApiView
 from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.outcome import Expectation, judge, summed_terms
 from ndcgspec.harness.pool import PoolOptions, declared_adapter
@@ -510,9 +510,16 @@ def ask(
 
 def _kept_answers(command: Sequence[str] | str, options: PoolOptions) -> KeptAnswers | None:
     """The answers kept of a built-in adapter (``survey/kept_answers.py``), as it declares
-    itself in the processes that answer; None for any other adapter."""
+    itself in the processes that answer; None for any other adapter, and for one that does
+    not start or declares what the spec does not know, whose questions are then answered by
+    that failure as before."""
     name = builtin_name(command)
-    return None if name is None else kept_answers(name, declared_adapter(command, options))
+    if name is None:
+        return None
+    try:
+        return kept_answers(name, declared_adapter(command, options))
+    except AdapterError:
+        return None
 
 
 def _kept_question(probe: ProbeInput, asked: Config) -> KeptQuestion:

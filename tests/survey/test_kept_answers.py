@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import ndcgspec.survey.probes as probes
+from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.pool import declared_adapter
 from ndcgspec.harness.worker import adapter_command
@@ -93,3 +94,17 @@ def test_another_library_version_reads_none_of_the_old_answers() -> None:
     newer = Declaration.from_json({**sent, "version": f"{sent['version']}.1"})
     assert adapter_key("reference", newer) != adapter_key("reference", declaration)
     assert adapter_key("reference", declaration) == adapter_key("reference", declaration)
+
+
+def test_a_builtin_that_cannot_declare_itself_is_asked_as_before(
+    cache: Path, sent: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A library that is not installed: its start reply fails, and each question's failure is
+    # the answer, as for any adapter, rather than an error before any question is asked.
+    def no_start(command, options):  # type: ignore[no-untyped-def]
+        raise AdapterError("the adapter did not start: no module named 'ranx'")
+
+    monkeypatch.setattr(probes, "declared_adapter", no_start)
+    answers = ask(adapter_command("reference", None), ASKED)
+    assert sent == [2] and len(answers) == 2
+    assert not (cache / "answers").exists()
