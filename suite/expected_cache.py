@@ -9,11 +9,10 @@ import hashlib
 import threading
 from collections.abc import Callable
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 
 from ndcgspec.suite.expected_values import ExpectedValues
-from ndcgspec.suite.json_lines import append_line, json_lines
+from ndcgspec.suite.json_lines import append_line, digest_packages, json_lines
 
 
 @cache
@@ -21,12 +20,8 @@ def definition_digest() -> str:
     """A digest of every file that decides an expected value: the spec, the reference, the
     engine and the expected-value rules of the suite. A cached value is keyed by it."""
     digest = hashlib.sha256()
-    for package in ("ndcgspec.spec", "ndcgspec.reference", "ndcgspec.engine"):
-        root = Path(str(files(package)))
-        for path in sorted(root.rglob("*")):
-            if path.suffix in (".py", ".yaml", ".json"):
-                digest.update(f"{package}/{path.relative_to(root).as_posix()}\0".encode())
-                digest.update(path.read_bytes())
+    packages = ("ndcgspec.spec", "ndcgspec.reference", "ndcgspec.engine")
+    digest_packages(digest, packages, (".py", ".yaml", ".json"))
     digest.update(Path(__file__).with_name("expect.py").read_bytes())
     return digest.hexdigest()[:16]
 

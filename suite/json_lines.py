@@ -1,14 +1,19 @@
 """Files of one JSON value a line, kept between runs and shared by processes: the expected
 values of the reference (``suite/expected_cache.py``) and the answers of built-in adapters
-(``survey/kept_answers.py``)."""
+(``survey/kept_answers.py``); and the digest of the code a kept value depends on, which names
+its file."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hashlib import _Hash
 
 
 def json_lines(path: Path | None) -> Iterator[Any]:
@@ -29,24 +34,30 @@ def append_line(path: Path | None, value: Any) -> None:
     A file that cannot be written costs time, never a result: nothing is raised."""
     if path is None:
         return
-    line = (json.dumps(value) + "\n").encode("utf-8")
-    for attempt in range(2):
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+    try:
         try:
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            descriptor = os.open(path, flags, 0o644)
         except FileNotFoundError:
-            if attempt:
-                return
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError:
-                return
-            continue
-        except OSError:
-            return
-        try:
-            os.write(descriptor, line)
-        except OSError:
-            pass
-        finally:
-            os.close(descriptor)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            descriptor = os.open(path, flags, 0o644)
+    except OSError:
         return
+    try:
+        os.write(descriptor, (json.dumps(value) + "\n").encode("utf-8"))
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def digest_packages(digest: _Hash, packages: Iterable[str], suffixes: Iterable[str]) -> None:
+    """Add to `digest` every file of the installed `packages` whose suffix is one of
+    `suffixes`, each by its path below the package and its bytes, in path order."""
+    kinds = set(suffixes)
+    for package in packages:
+        root = Path(str(files(package)))
+        for path in sorted(root.rglob("*")):
+            if path.suffix in kinds:
+                digest.update(f"{package}/{path.relative_to(root).as_posix()}\0".encode())
+                digest.update(path.read_bytes())

@@ -21,19 +21,18 @@ import threading
 from collections.abc import Sequence
 from functools import cache
 from importlib import metadata
-from importlib.resources import files
 from pathlib import Path
 
 from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.registry import BUILTIN_ADAPTERS
 from ndcgspec.harness.worker import python_host_command
 from ndcgspec.spec import cache_root
-from ndcgspec.suite.json_lines import append_line, json_lines
+from ndcgspec.suite.json_lines import append_line, digest_packages, json_lines
 from ndcgspec.survey.adapter_answer import Answer
 
-KeptQuestion = tuple[str, tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...], str]
-"""What an answer is kept under: the case id, the qrels and run rows, and the full
-configuration string asked."""
+KeptQuestion = tuple[str, str, str]
+"""What an answer is kept under: the case id, the digest of the qrels and run rows (the one the
+expected values are kept under) and the full configuration string asked."""
 
 
 def builtin_name(command: Sequence[str] | str) -> str | None:
@@ -50,10 +49,7 @@ def _harness_digest() -> str:
     """A digest of every module of the harness: the adapters, the host and how an answer is
     read."""
     digest = hashlib.sha256()
-    root = Path(str(files("ndcgspec.harness")))
-    for path in sorted(root.rglob("*.py")):
-        digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
-        digest.update(path.read_bytes())
+    digest_packages(digest, ["ndcgspec.harness"], [".py"])
     return digest.hexdigest()
 
 

@@ -523,7 +523,7 @@ def _kept_answers(command: Sequence[str] | str, options: PoolOptions) -> KeptAns
 
 
 def _kept_question(probe: ProbeInput, asked: Config) -> KeptQuestion:
-    return (probe.case_id, probe.qrels, probe.run, asked.full())
+    return (probe.case_id, _input_key(probe), asked.full())
 
 
 def _payload(case_id: str, probe: ProbeInput, asked: Config) -> ProtocolCase:

@@ -73,7 +73,7 @@ def test_a_users_adapter_is_always_asked(cache: Path, sent: list[int]) -> None:
 
 def test_a_failure_is_never_kept(cache: Path) -> None:
     kept = KeptAnswers("k", cache)
-    question = ("c", (("q", "d", "1"),), (("q", "d", "1"),), "nDCG")
+    question = ("c", "rows-digest", "nDCG")
     kept.keep(question, Answer({"id": "c", "error": "adapter timed out after 120 s"}))
     assert kept.answer(question) is None
     kept.keep(question, Answer({"id": "c", "aggregate": "1"}))
@@ -81,7 +81,7 @@ def test_a_failure_is_never_kept(cache: Path) -> None:
 
 
 def test_a_line_cut_short_is_passed_over(cache: Path) -> None:
-    question = ("c", (), (), "nDCG")
+    question = ("c", "rows-digest", "nDCG")
     KeptAnswers("k", cache).keep(question, Answer({"id": "c", "aggregate": "1"}))
     with (cache / "answers" / "k.jsonl").open("a", encoding="utf-8") as file:
         file.write('{"question": "trunc')
