@@ -14,7 +14,8 @@ class CaseAnswer:
     """Values (`per_query`, and the `aggregate` when the adapter gives one: `has_aggregate`),
     a rejection of the input (`rejected`, the reason), or an `error` with the adapter's
     `detail`; `process_failed` when the error is the process's, not an exception the adapter
-    reported."""
+    reported. `result` is the result object it was read from, as the survey reads and keeps
+    it."""
 
     per_query: Mapping[str, Any] | None = None
     aggregate: float | None = None
@@ -23,6 +24,7 @@ class CaseAnswer:
     error: str | None = None
     detail: str | None = None
     process_failed: bool = field(default=False, kw_only=True)
+    result: Mapping[str, Any] = field(default_factory=dict, kw_only=True, repr=False, compare=False)
 
     @classmethod
     def from_json(cls, result: Mapping[str, Any]) -> CaseAnswer:
@@ -36,4 +38,5 @@ class CaseAnswer:
             error=result.get("error"),
             detail=result.get("detail"),
             process_failed=bool(result.get("process_failed")),
+            result=result,
         )

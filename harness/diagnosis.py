@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ndcgspec.harness.adapters.declaration import Declaration
+from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.suite.case_record import Case
 from ndcgspec.suite.result import CaseResult
 
@@ -36,12 +37,12 @@ declares (``ndcg.comparison``): no axis either."""
 @dataclass(frozen=True)
 class Answered:
     """A case the adapter answered with values or a rejection, judged pass or fail: its
-    result, the case as the suite holds it (inline input included) and the adapter's answer
-    (the protocol result object)."""
+    result, the case as the suite holds it (inline input included) and the adapter's
+    answer."""
 
     record: CaseResult
     case: Case
-    answer: Mapping[str, Any]
+    answer: CaseAnswer
 
     @property
     def failed(self) -> bool:

@@ -72,26 +72,27 @@ def case_result(adapter: Adapter, case: Mapping[str, Any]) -> dict[str, Any]:
         }
 
 
-def answer(adapter: Adapter, message: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The reply to one harness message; None for ``stop``."""
+def answer(adapter: Adapter, line: bytes) -> bytes | None:
+    """The reply line to one line of the harness; None for ``stop``."""
+    message = decode(line)
     command = message.get("cmd")
     if command == "start":
-        return {"protocol": protocol_version(), "adapter": adapter.describe()}
+        return encode({"protocol": protocol_version(), "adapter": adapter.describe()})
     if command == "run":
         cases: Sequence[Mapping[str, Any]] = message["cases"]
-        return {"seq": message["seq"], "results": [case_result(adapter, c) for c in cases]}
+        return encode({"seq": message["seq"], "results": [case_result(adapter, c) for c in cases]})
     if command == "stop":
         return None
     raise ProtocolError(f"unknown command {command!r}")
 
 
 def serve(adapter: Adapter, source: IO[bytes], sink: IO[bytes]) -> None:
-    """Answer messages from `source` on `sink` until ``stop`` or end of input."""
+    """Answer lines from `source` on `sink` until ``stop`` or end of input."""
     for line in source:
-        reply = answer(adapter, decode(line))
+        reply = answer(adapter, line)
         if reply is None:
             return
-        sink.write(encode(reply))
+        sink.write(reply)
         sink.flush()
 
 

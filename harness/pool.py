@@ -9,15 +9,15 @@ from __future__ import annotations
 import json
 import queue
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.declaration import Declaration
-from ndcgspec.harness.protocol import ProtocolCase
+from ndcgspec.harness.answer import CaseAnswer
+from ndcgspec.harness.protocol import ProtocolCase, StartReply
 from ndcgspec.harness.worker import Worker, WorkerFailure, WorkerTimeout
 
 
@@ -29,7 +29,7 @@ class Job:
     build: Callable[[], ProtocolCase | None]
 
 
-Deliver = Callable[[str, Mapping[str, Any]], None]
+Deliver = Callable[[str, CaseAnswer], None]
 
 
 def _built(payload: ProtocolCase) -> Callable[[], ProtocolCase]:
@@ -51,18 +51,22 @@ class PoolOptions:
     stop_after_timeout: bool = False
 
 
-def failure_answer(failure: WorkerFailure) -> dict[str, Any]:
+def failure_answer(failure: WorkerFailure) -> CaseAnswer:
     """The answer recorded for a case whose process failed."""
-    return {"error": str(failure), "detail": failure.detail, "process_failed": True}
+    return CaseAnswer.from_json(
+        {"error": str(failure), "detail": failure.detail, "process_failed": True}
+    )
 
 
-def skipped_answer(timeout: WorkerFailure) -> dict[str, Any]:
+def skipped_answer(timeout: WorkerFailure) -> CaseAnswer:
     """The answer recorded for a case not sent because the adapter had timed out before."""
-    return {
-        "error": f"not sent: the adapter hung on an earlier case ({timeout})",
-        "detail": timeout.detail,
-        "process_failed": True,
-    }
+    return CaseAnswer.from_json(
+        {
+            "error": f"not sent: the adapter hung on an earlier case ({timeout})",
+            "detail": timeout.detail,
+            "process_failed": True,
+        }
+    )
 
 
 class WorkerPool:
@@ -76,7 +80,7 @@ class WorkerPool:
         self._lock = threading.Lock()
         self._closed = False
         self._hung: WorkerFailure | None = None
-        self.start_reply: dict[str, Any] = {}
+        self.start_reply = StartReply({})
 
     def _spawn(self) -> Worker:
         worker = Worker(
@@ -99,7 +103,7 @@ class WorkerPool:
         else:
             worker.kill()
 
-    def open(self) -> dict[str, Any]:
+    def open(self) -> StartReply:
         """Start the first process; its start reply (WorkerFailure if it does not start)."""
         worker = self._spawn()
         try:
@@ -164,9 +168,10 @@ class WorkerPool:
             if retry is not None:
                 self._retire(retry, graceful=True)
             return None
-        by_id = {r.get("id"): r for r in results}
         for key in payloads:
-            answer = by_id.get(key) or {"error": "the adapter's reply has no result for this case"}
+            answer = results.get(key) or CaseAnswer.from_json(
+                {"error": "the adapter's reply has no result for this case"}
+            )
             deliver(key, answer)
         return worker
 
@@ -196,7 +201,7 @@ class WorkerPool:
             pending.put(batch)
         lock = threading.Lock()
 
-        def serialised(key: str, answer: Mapping[str, Any]) -> None:
+        def serialised(key: str, answer: CaseAnswer) -> None:
             with lock:
                 if not self._closed:
                     deliver(key, answer)
@@ -282,7 +287,7 @@ def declared_adapter(
     options = options or PoolOptions()
     try:
         with pooled(command, options) as pool:
-            reply = pool.start_reply["adapter"]
+            reply = pool.start_reply
     except WorkerFailure as failure:
         raise AdapterError(f"the adapter did not start: {failure.summary()}") from None
-    return Declaration.from_json(reply)
+    return Declaration.from_json(reply.adapter)

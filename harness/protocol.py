@@ -25,28 +25,36 @@ class ProtocolError(Exception):
     """A message that breaks the protocol; its text is one line naming what is wrong."""
 
 
+def _schema_text(kind: str) -> str:
+    return spec_file(f"schema/protocol/{kind}.json").read_text(encoding="utf-8")
+
+
 @cache
-def message_schema(kind: str) -> dict[str, Any]:
-    """The JSON Schema of one message kind (``spec/schema/protocol/<kind>.json``)."""
-    schema: dict[str, Any] = json.loads(
-        spec_file(f"schema/protocol/{kind}.json").read_text(encoding="utf-8")
+def message_validator(kind: str) -> Draft202012Validator:
+    """The validator of one message kind, of its JSON Schema
+    ``spec/schema/protocol/<kind>.json``."""
+    return Draft202012Validator(json.loads(_schema_text(kind)))
+
+
+@cache
+def result_validator() -> Draft202012Validator:
+    """The validator of one result object of a ``run-reply``."""
+    return Draft202012Validator(
+        json.loads(_schema_text("run-reply"))["properties"]["results"]["items"]
     )
-    return schema
 
 
 @cache
-def _validator(kind: str) -> Draft202012Validator:
-    return Draft202012Validator(message_schema(kind))
-
-
 def protocol_version() -> int:
     """The protocol version, the constant of the ``start`` schema."""
-    return int(message_schema("start")["properties"]["protocol"]["const"])
+    return int(json.loads(_schema_text("start"))["properties"]["protocol"]["const"])
 
 
 def schema_violation(kind: str, message: Any) -> str | None:
     """None when `message` is a valid `kind` message, else the first violation in one line."""
-    errors = sorted(_validator(kind).iter_errors(message), key=lambda e: list(e.absolute_path))
+    errors = sorted(
+        message_validator(kind).iter_errors(message), key=lambda e: list(e.absolute_path)
+    )
     if not errors:
         return None
     error = errors[0]
@@ -72,19 +80,29 @@ class ProtocolCase:
         return {"id": self.id, "measure": self.measure, "config": self.config, "input": rows}
 
 
-def start_message(harness_version: str) -> dict[str, Any]:
-    """The ``start`` message."""
-    return {"cmd": "start", "protocol": protocol_version(), "harness": harness_version}
+@dataclass(frozen=True)
+class StartReply:
+    """The adapter's reply to ``start`` (``spec/schema/protocol/start-reply.json``), its
+    protocol version checked: the ``adapter`` object, which ``adapters/declaration.py``
+    reads."""
+
+    adapter: Mapping[str, Any]
 
 
-def run_message(seq: int, cases: Sequence[ProtocolCase]) -> dict[str, Any]:
-    """A ``run`` message: one batch of cases under sequence number `seq`."""
-    return {"cmd": "run", "seq": seq, "cases": [case.to_json() for case in cases]}
+def start_line(harness_version: str) -> bytes:
+    """The ``start`` message, as its protocol line."""
+    return encode({"cmd": "start", "protocol": protocol_version(), "harness": harness_version})
 
 
-def stop_message() -> dict[str, Any]:
-    """The ``stop`` message."""
-    return {"cmd": "stop"}
+def run_line(seq: int, cases: Sequence[ProtocolCase]) -> bytes:
+    """A ``run`` message, as its protocol line: one batch of cases under sequence number
+    `seq`."""
+    return encode({"cmd": "run", "seq": seq, "cases": [case.to_json() for case in cases]})
+
+
+def stop_line() -> bytes:
+    """The ``stop`` message, as its protocol line."""
+    return encode({"cmd": "stop"})
 
 
 def encode(message: Mapping[str, Any]) -> bytes:

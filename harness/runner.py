@@ -18,7 +18,6 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
-from typing import Any
 from weakref import WeakKeyDictionary
 
 from ndcgspec.harness.adapters.base import AdapterError
@@ -167,7 +166,7 @@ class Question:
     build: Callable[[str], ProtocolCase]
 
 
-OnAnswer = Callable[[Question, Mapping[str, Any]], None]
+OnAnswer = Callable[[Question, CaseAnswer], None]
 
 
 def ask_adapter(
@@ -176,8 +175,8 @@ def ask_adapter(
     options: PoolOptions,
     on_answer: OnAnswer,
 ) -> None:
-    """Send each question to the adapter `command` and give its answer (the protocol result
-    object: values, a rejection, or an error) to `on_answer`, serially, as it arrives. Inside
+    """Send each question to the adapter `command` and give its answer (values, a rejection,
+    or an error) to `on_answer`, serially, as it arrives. Inside
     `shared_pools` the processes stay open for the next call, and a question whose key they
     answered before is answered from that answer without being sent again: one answer is one
     observation (a failure too: the pool has already sent a failed case again on its own).
@@ -191,9 +190,9 @@ def ask_adapter(
             else:
                 unanswered.append(question)
 
-        def keep(job_id: str, result: Mapping[str, Any]) -> None:
+        def keep(job_id: str, answer: CaseAnswer) -> None:
             question = unanswered[int(job_id)]
-            known[question.key] = answer = dict(result)
+            known[question.key] = answer
             on_answer(question, answer)
 
         jobs = [
@@ -202,7 +201,7 @@ def ask_adapter(
         pool.run([jobs[i : i + MAX_BATCH] for i in range(0, len(jobs), MAX_BATCH)], keep)
 
 
-_ANSWERED: WeakKeyDictionary[WorkerPool, dict[Hashable, dict[str, Any]]] = WeakKeyDictionary()
+_ANSWERED: WeakKeyDictionary[WorkerPool, dict[Hashable, CaseAnswer]] = WeakKeyDictionary()
 """Per open pool, the answers its processes gave to questions (`ask_adapter`), by key: a pool
 kept by `shared_pools` keeps them until it closes."""
 
@@ -228,7 +227,7 @@ def run_cases(
         except WorkerFailure as failure:
             raise HarnessError(f"the adapter did not start: {failure.summary()}") from None
         try:
-            adapter = Declaration.from_json(reply["adapter"])
+            adapter = Declaration.from_json(reply.adapter)
             cases = plan(adapter)
         except (AdapterError, ConfigError) as error:
             raise HarnessError(str(error)) from None
@@ -255,7 +254,7 @@ def _dispatch(
         loaded: LoadedCase,
         verdict: Verdict,
         reason: str | None = None,
-        answer: Mapping[str, Any] | None = None,
+        answer: CaseAnswer | None = None,
     ) -> None:
         with lock:
             record = on_result(case_result(loaded, verdict, reason), loaded)
@@ -278,12 +277,12 @@ def _dispatch(
 
     numbers = adapter.number_format
 
-    def deliver(case_id: str, answer: Mapping[str, Any]) -> None:
+    def deliver(case_id: str, answer: CaseAnswer) -> None:
         item = pending.pop(case_id)
         case = item.loaded.case
         verdict = judge(
             Expectation.of_case(case),
-            CaseAnswer.from_json(answer),
+            answer,
             item.terms,
             *numbers,
             partial=partial_comparison(case),

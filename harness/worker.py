@@ -25,26 +25,26 @@ import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 import ndcgspec
+from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.protocol import (
     ProtocolCase,
     ProtocolError,
+    StartReply,
     decode,
     encode,
-    message_schema,
     protocol_version,
-    run_message,
+    result_validator,
+    run_line,
     schema_violation,
-    start_message,
-    stop_message,
+    start_line,
+    stop_line,
 )
 from ndcgspec.harness.registry import BUILTIN_PROGRAMS
 
@@ -103,25 +103,22 @@ def _signal_name(status: int) -> str:
         return f"signal {-status}"
 
 
-@cache
-def _result_validator() -> Draft202012Validator:
-    return Draft202012Validator(message_schema("run-reply")["properties"]["results"]["items"])
-
-
-def checked_result(result: dict[str, Any]) -> dict[str, Any]:
-    """`result` when it is a result object of the protocol; otherwise an error result of the
-    same case (values as strings, missing fields: bad output is an error, not a fail)."""
-    error = best_match(_result_validator().iter_errors(result))
+def checked_result(result: Mapping[str, Any]) -> tuple[str, CaseAnswer]:
+    """The case id and answer of `result` when it is a result object of the protocol;
+    otherwise an error answer of the same case (values as strings, missing fields: bad output
+    is an error, not a fail)."""
+    error = best_match(result_validator().iter_errors(result))
     if error is None:
-        return result
+        return result["id"], CaseAnswer.from_json(result)
     where = "/".join(str(p) for p in error.absolute_path)
     text = error.message if len(error.message) <= 160 else error.message[:157] + "..."
     case_id = result.get("id")
-    return {
+    malformed = {
         "id": case_id if isinstance(case_id, str) else "",
         "error": f"malformed result{' at ' + where if where else ''}: {text}",
         "detail": encode(result)[:_STDERR_TAIL].decode("utf-8", "replace"),
     }
+    return malformed["id"], CaseAnswer.from_json(malformed)
 
 
 def _piped(stream: IO[bytes] | None) -> IO[bytes]:
@@ -182,9 +179,9 @@ class Worker:
         self._writable = selectors.DefaultSelector()
         self._writable.register(self._stdin, selectors.EVENT_WRITE)
 
-    def start(self, timeout: float) -> dict[str, Any]:
+    def start(self, timeout: float) -> StartReply:
         """Send ``start``; the adapter's start reply."""
-        reply = self._exchange(start_message(ndcgspec.__version__), "start-reply", timeout)
+        reply = self._exchange(start_line(ndcgspec.__version__), "start-reply", timeout)
         if reply.get("protocol") != protocol_version():
             self._fail(
                 f"adapter speaks protocol {reply.get('protocol')!r}, not {protocol_version()}"
@@ -195,25 +192,26 @@ class Worker:
         violation = schema_violation("start-reply", reply)
         if violation:
             self._fail(violation)
-        return reply
+        return StartReply(reply["adapter"])
 
-    def run(self, cases: Sequence[ProtocolCase], timeout: float) -> list[dict[str, Any]]:
-        """Send one batch; the results of the reply, checked for the batch's sequence number,
-        each result checked against the protocol's schema (`checked_result`)."""
+    def run(self, cases: Sequence[ProtocolCase], timeout: float) -> dict[str, CaseAnswer]:
+        """Send one batch; the answers of the reply by case id, checked for the batch's
+        sequence number, each result checked against the protocol's schema
+        (`checked_result`)."""
         self.seq += 1
-        reply = self._exchange(run_message(self.seq, cases), "run-reply", timeout)
+        reply = self._exchange(run_line(self.seq, cases), "run-reply", timeout)
         if reply.get("seq") != self.seq:
             self._fail(f"reply carries seq {reply.get('seq')!r}, the request had seq {self.seq}")
         results = reply.get("results")
         if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
             self._fail("run reply has no list of result objects")
-        return [checked_result(r) for r in results]
+        return dict(checked_result(r) for r in results)
 
     def stop(self, grace: float = 2.0) -> None:
         """Send ``stop`` and let the process exit; kill its group if it does not."""
         with contextlib.suppress(WorkerFailure, OSError, subprocess.TimeoutExpired):
             if self.process.poll() is None:
-                self._write(encode(stop_message()), time.monotonic() + grace)
+                self._write(stop_line(), time.monotonic() + grace)
                 self._stdin.close()
                 self.process.wait(timeout=grace)
         self.kill()
@@ -256,11 +254,9 @@ class Worker:
             except OSError:
                 self._fail_dead("input")
 
-    def _exchange(
-        self, message: Mapping[str, Any], reply_kind: str, timeout: float
-    ) -> dict[str, Any]:
+    def _exchange(self, line: bytes, reply_kind: str, timeout: float) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
-        self._write(encode(message), deadline)
+        self._write(line, deadline)
         try:
             reply = decode(self._read_line(deadline, timeout))
         except ProtocolError as error:

@@ -102,7 +102,7 @@ def _examined(case: Answered) -> _Case:
         tuple((qid, docid, score) for qid, docid, score in given.run),
         case.case.config,
     )
-    return _Case(probe, Answer(case.answer), case.failed)
+    return _Case(probe, Answer(case.answer.result), case.failed)
 
 
 def _evidence(cases: Sequence[Answered]) -> set[str]:
@@ -148,7 +148,7 @@ def diagnose(adapter: Declaration, answered: Sequence[Answered]) -> Diagnosis:
         for c in failing
     }
     for failure in answered:
-        reason = failure.answer.get("rejected")
+        reason = failure.answer.rejected
         if failure.failed and reason is not None and not needs.get(failure.record.id):
             needs[failure.record.id] = ((REFUSALS, refusal_key(reason)),)
     found = _Found(fit, departures, {c.probe.case_id: c for c in failing}, numbers)

@@ -486,9 +486,9 @@ def ask(
 
     names: dict[Hashable, tuple[str, str]] = {key: name for name, key in unknown.items()}
 
-    def keep(question: Question, result: Mapping[str, Any]) -> None:
+    def keep(question: Question, answer: CaseAnswer) -> None:
         name = names[question.key]
-        answers[name] = Answer(result)
+        answers[name] = Answer(answer.result)
         if kept is not None:
             kept.keep(_kept_question(*unknown[name]), answers[name])
         bar.update(1)

@@ -262,13 +262,13 @@ def serve_broken(name: str) -> int:
     adapter.name = f"fake-{name}"
     for line in source:
         message = decode(line)
-        reply = answer(adapter, message)
+        reply = answer(adapter, line)
         if reply is None:
             return 0
         broken = message.get("cmd") == "run" and any(
             not c["input"]["run"] for c in message["cases"]
         )
-        sink.write(PROTOCOL_FAKES[name](reply) if broken else encode(reply))
+        sink.write(PROTOCOL_FAKES[name](decode(reply)) if broken else reply)
         sink.flush()
     return 0
 

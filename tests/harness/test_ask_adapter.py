@@ -5,9 +5,9 @@ ranked second of two, 1/log2(3)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from typing import Any
 
+from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.pool import PoolOptions, shared_pools
 from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.runner import MAX_BATCH, Question, ask_adapter
@@ -28,8 +28,8 @@ def _case(first: str) -> Question:
     return Question(("first", first), build)
 
 
-def _asked(questions: list[Question]) -> list[tuple[Any, Mapping[str, Any]]]:
-    answers: list[tuple[Any, Mapping[str, Any]]] = []
+def _asked(questions: list[Question]) -> list[tuple[Any, CaseAnswer]]:
+    answers: list[tuple[Any, CaseAnswer]] = []
     ask_adapter(
         adapter_command("reference", None),
         questions,
@@ -47,7 +47,7 @@ def test_every_question_is_answered_once_by_its_key() -> None:
     assert sorted(answers) == sorted(q.key for q in keyed)
     for (_, (_, first)), answer in answers.items():
         expected = 1.0 if first == "a" else 1 / math.log2(3)
-        assert math.isclose(answer["per_query"]["q1"], expected, rel_tol=1e-12)
+        assert math.isclose(answer.per_query["q1"], expected, rel_tol=1e-12)
 
 
 def test_inside_shared_pools_a_key_answered_before_is_answered_from_memory() -> None:
@@ -65,4 +65,4 @@ def test_inside_shared_pools_a_key_answered_before_is_answered_from_memory() -> 
         again = dict(_asked([counted(_case("a")), counted(_case("b"))]))
     assert len(sent) == 2
     assert again[("first", "a")] == first[("first", "a")]
-    assert math.isclose(again[("first", "b")]["per_query"]["q1"], 1 / math.log2(3))
+    assert math.isclose(again[("first", "b")].per_query["q1"], 1 / math.log2(3))

@@ -21,7 +21,7 @@ from ndcgspec.harness.outcome import (
     partial_comparison,
     summed_terms,
 )
-from ndcgspec.harness.protocol import message_schema
+from ndcgspec.harness.protocol import message_validator
 from ndcgspec.reference import Config
 from ndcgspec.suite.case_record import Case
 from ndcgspec.suite.tolerance import (
@@ -89,7 +89,7 @@ def test_published_precision_boundary() -> None:
 
 
 def test_the_protocol_allows_exactly_the_float_widths_of_the_spec() -> None:
-    schema = message_schema("start-reply")["properties"]["adapter"]["properties"]
+    schema = message_validator("start-reply").schema["properties"]["adapter"]["properties"]
     assert float_widths() == (64, 32)
     assert tuple(schema["float_width"]["enum"]) == float_widths()
 

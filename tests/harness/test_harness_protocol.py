@@ -23,12 +23,13 @@ from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.protocol import (
     MESSAGES,
     ProtocolCase,
-    message_schema,
+    decode,
+    message_validator,
     protocol_version,
-    run_message,
+    run_line,
     schema_violation,
-    start_message,
-    stop_message,
+    start_line,
+    stop_line,
 )
 from ndcgspec.harness.runner import HarnessError, fixed_cases, load_cases
 from ndcgspec.harness.worker import adapter_command, example_program
@@ -42,24 +43,24 @@ CASE = ProtocolCase("c1", "nDCG", {"gain": "linear"}, [["q1", "d1", "1"]], [["q1
 
 @pytest.mark.parametrize("kind", MESSAGES)
 def test_every_schema_is_a_valid_schema(kind: str) -> None:
-    Draft202012Validator.check_schema(message_schema(kind))
+    Draft202012Validator.check_schema(message_validator(kind).schema)
 
 
 def test_protocol_version_is_one_constant_in_every_schema() -> None:
     assert protocol_version() == 1
-    assert message_schema("start-reply")["properties"]["protocol"]["const"] == 1
+    assert message_validator("start-reply").schema["properties"]["protocol"]["const"] == 1
 
 
 def test_harness_messages_meet_their_schemas() -> None:
-    assert schema_violation("start", start_message("0.1.0")) is None
-    assert schema_violation("run", run_message(1, [CASE])) is None
-    assert schema_violation("stop", stop_message()) is None
+    assert schema_violation("start", decode(start_line("0.1.0"))) is None
+    assert schema_violation("run", decode(run_line(1, [CASE]))) is None
+    assert schema_violation("stop", decode(stop_line())) is None
 
 
 def test_host_replies_meet_their_schemas() -> None:
     adapter = ReferenceAdapter()
-    assert schema_violation("start-reply", answer(adapter, start_message("x"))) is None
-    reply = answer(adapter, run_message(7, [CASE]))
+    assert schema_violation("start-reply", decode(answer(adapter, start_line("x")))) is None
+    reply = decode(answer(adapter, run_line(7, [CASE])))
     assert schema_violation("run-reply", reply) is None
     assert reply == {
         "seq": 7,
@@ -68,8 +69,8 @@ def test_host_replies_meet_their_schemas() -> None:
 
 
 def test_host_serves_until_stop() -> None:
-    lines = [start_message("x"), run_message(1, [CASE]), stop_message(), run_message(2, [CASE])]
-    source = io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in lines))
+    lines = [start_line("x"), run_line(1, [CASE]), stop_line(), run_line(2, [CASE])]
+    source = io.BytesIO(b"".join(lines))
     sink = io.BytesIO()
     serve(ReferenceAdapter(), source, sink)
     replies = [json.loads(line) for line in sink.getvalue().splitlines()]

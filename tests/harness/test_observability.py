@@ -20,7 +20,7 @@ from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
 from ndcgspec.harness.host import answer
 from ndcgspec.harness.pool import declared_adapter
-from ndcgspec.harness.protocol import schema_violation, start_message
+from ndcgspec.harness.protocol import decode, schema_violation, start_line
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.suite.case_record import Case, InlineInput
@@ -38,7 +38,7 @@ sys.stdin.readline()
 
 
 def start_reply(adapter: object) -> dict:
-    reply = answer(adapter, start_message("0.1.0"))
+    reply = decode(answer(adapter, start_line("0.1.0")))
     assert schema_violation("start-reply", reply) is None
     return reply["adapter"]
 

@@ -70,12 +70,12 @@ def serve(behaviour: str) -> int:
     source, sink = protocol_streams()
     adapter = ReferenceAdapter()
     for line in source:
-        reply = answer(adapter, decode(line))
-        if reply is None:
+        reply_line = answer(adapter, line)
+        if reply_line is None:
             return 0
         if behaviour == "closes_input":
             os.close(0)
-            sink.write(encode(reply))
+            sink.write(reply_line)
             sink.flush()
             time.sleep(300)
         if behaviour == "floods_stderr":
@@ -84,6 +84,7 @@ def serve(behaviour: str) -> int:
                 os.write(2, chunk)
             os.write(2, LAST_WORDS.encode() + b"\n")
             return 1
+        reply = decode(reply_line)
         if "results" in reply and behaviour in RESULT_CHANGES:
             reply = RESULT_CHANGES[behaviour](reply)
         line = encode(reply)

@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 from ndcgspec.harness.adapters.declaration import Declaration
+from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.diagnosis import Answered, Cause, diagnosis_lines, diagnosis_rows
 from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.plan import Selection
@@ -53,7 +54,9 @@ def answered(
 ) -> Answered:
     case = Case(case_id, "", Config.default(), (), (), "hand", InlineInput(qrels, run))
     record = {"id": case_id, "outcome": outcome, "config": DEFAULTS}
-    return Answered(CaseResult.from_json(record), case, {"per_query": per_query})
+    return Answered(
+        CaseResult.from_json(record), case, CaseAnswer.from_json({"per_query": per_query})
+    )
 
 
 NEGATIVE_KEPT = answered(
@@ -213,7 +216,7 @@ def test_refused_valid_inputs_are_grouped_by_reason():
         Answered(
             CaseResult(f"hand/{n}", "fail", config=DEFAULTS),
             Case(f"hand/{n}", "", Config.default(), (), (), "hand"),
-            {"rejected": why},
+            CaseAnswer.from_json({"rejected": why}),
         )
         for n, why in enumerate(["query q1: bad label", "query q2: bad label", "exit 4"])
     ]
