@@ -106,67 +106,87 @@ Diagnose = Callable[[Declaration, Sequence[Answered]], Diagnosis]
 """The adapter's declaration and the cases it answered → the diagnosis of the failing ones."""
 
 
-def cause_text(entries: Sequence[Mapping[str, Any]]) -> str:
-    """Diagnosis entries of one axis that compute alike in words, their axis aside: "computes
-    retrieved (asked judged or top-k)", or a refusal's reason."""
-    first = entries[0]
-    if first["axis"] == REFUSALS:
-        return str(first["description"])
-    asked = [e["asked"] for e in entries]
+@dataclass(frozen=True)
+class Diagnosed:
+    """The diagnosis of a run's `failures` failing cases, as the footer of its report carries
+    it (`Diagnosis.footer`)."""
+
+    diagnosis: Diagnosis
+    failures: int
+
+    @classmethod
+    def from_footer(cls, footer: Mapping[str, Any] | None) -> Diagnosed | None:
+        """The diagnosis of a report's footer; None without one."""
+        summary = (footer or {}).get("diagnosed")
+        if not summary:
+            return None
+        causes = tuple(Cause(**entry) for entry in (footer or {}).get("diagnosis") or [])
+        found = Diagnosis(
+            causes, summary["examined"], summary["explained"], summary.get("together", 0)
+        )
+        return cls(found, summary["failures"])
+
+
+def cause_text(causes: Sequence[Cause]) -> str:
+    """Causes of one axis that compute alike in words, their axis aside: "computes retrieved
+    (asked judged or top-k)", or a refusal's reason."""
+    first = causes[0]
+    if first.axis == REFUSALS:
+        return first.description
+    asked = [c.asked for c in causes]
     choices = asked[0] if len(asked) == 1 else f"{', '.join(asked[:-1])} or {asked[-1]}"
-    if first["computes"] != NONE_CHOICE:
-        return f"computes {first['computes']} (asked {choices})"
+    if first.computes != NONE_CHOICE:
+        return f"computes {first.computes} (asked {choices})"
     said = f"computes none of the spec's choices (asked {choices})"
-    return f"{said}: {first['description']}" if first.get("description") else said
+    return f"{said}: {first.description}" if first.description else said
 
 
-def diagnosis_rows(footer: Mapping[str, Any] | None) -> list[list[str]]:
+def diagnosis_rows(diagnosed: Diagnosed | None) -> list[list[str]]:
     """The diagnosis as table rows, one per axis on which the adapter departs, in the
     footer's order: the failing cases counted under it, its causes (those computing alike
     together), an example case."""
-    merged: dict[str, dict[tuple[str, str], list[Mapping[str, Any]]]] = {}
-    for entry in (footer or {}).get("diagnosis") or []:
-        alike = (entry["computes"], entry.get("description", ""))
-        if entry["axis"] == REFUSALS:
-            alike = (entry["asked"], entry.get("description", ""))
-        merged.setdefault(entry["axis"], {}).setdefault(alike, []).append(entry)
+    merged: dict[str, dict[tuple[str, str], list[Cause]]] = {}
+    for cause in diagnosed.diagnosis.causes if diagnosed else ():
+        alike = (cause.computes, cause.description)
+        if cause.axis == REFUSALS:
+            alike = (cause.asked, cause.description)
+        merged.setdefault(cause.axis, {}).setdefault(alike, []).append(cause)
     rows = []
     for axis_id, groups in merged.items():
-        found = [e for group in groups.values() for e in group]
-        cause = f"{axis_id}: " + "; ".join(map(cause_text, groups.values()))
-        together = sum(e.get("together", 0) for e in found)
+        found = [c for group in groups.values() for c in group]
+        said = f"{axis_id}: " + "; ".join(map(cause_text, groups.values()))
+        together = sum(c.together for c in found)
         also = f" (and in {together} counted above, with another departure)" if together else ""
-        rows.append([str(sum(e["explains"] for e in found)), cause + also, found[0]["example"]])
+        rows.append([str(sum(c.explains for c in found)), said + also, found[0].example])
     return rows
 
 
-def diagnosis_headline(footer: Mapping[str, Any] | None) -> str | None:
+def diagnosis_headline(diagnosed: Diagnosed | None) -> str | None:
     """How many of the failing cases the diagnosis explains, how many it leaves and how it
     counts them; None without a diagnosis."""
-    summary = (footer or {}).get("diagnosed")
-    if not summary:
+    if diagnosed is None:
         return None
-    failures, examined, explained = summary["failures"], summary["examined"], summary["explained"]
+    found, failures = diagnosed.diagnosis, diagnosed.failures
+    examined, explained = found.examined, found.explained
     said = [f"diagnosis: {explained} of {failures} failing cases explained"]
     if examined > explained:
         said.append(f"{examined - explained} left unexplained")
     if failures > examined:
         said.append(f"{failures - examined} not examined (published or long inputs)")
-    together = summary.get("together", 0)
-    if together:
+    if found.together:
         said.append(
-            f"{together} need several departures together, each counted once, on the first "
-            "of their rows"
+            f"{found.together} need several departures together, each counted once, on the "
+            "first of their rows"
         )
     return "; ".join(said)
 
 
-def diagnosis_lines(footer: Mapping[str, Any] | None) -> list[str]:
+def diagnosis_lines(diagnosed: Diagnosed | None) -> list[str]:
     """The diagnosis as text lines, headline first; nothing when there is none."""
-    headline = diagnosis_headline(footer)
+    headline = diagnosis_headline(diagnosed)
     if headline is None:
         return []
-    rows = diagnosis_rows(footer)
+    rows = diagnosis_rows(diagnosed)
     width = max((len(r[0]) for r in rows), default=0)
     return [
         headline,

@@ -22,7 +22,7 @@ import pytest
 from _pytest._code.code import TerminalRepr
 
 from ndcgspec.harness.departures import declared_departures
-from ndcgspec.harness.diagnosis import Diagnose, diagnosis_lines
+from ndcgspec.harness.diagnosis import Diagnose, Diagnosed, diagnosis_lines
 from ndcgspec.harness.execution import Execution, checked_pool_options, execute
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions, declared_adapter
@@ -37,7 +37,7 @@ from ndcgspec.suite.result import CaseResult
 
 BRIEF_ROWS = 6
 _ANSWERS = pytest.StashKey[dict[str, CaseResult]]()
-_FOOTER = pytest.StashKey[dict[str, Any]]()
+_DIAGNOSED = pytest.StashKey[Diagnosed | None]()
 
 
 class DiagnosisHook:
@@ -151,7 +151,7 @@ def _answers(session: pytest.Session) -> dict[str, CaseResult]:
             )
         )
         config.stash[_ANSWERS] = {r.id: r for r in report.results}
-        config.stash[_FOOTER] = report.footer or {}
+        config.stash[_DIAGNOSED] = Diagnosed.from_footer(report.footer)
     return config.stash[_ANSWERS]
 
 
@@ -205,7 +205,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> Iterator[None]:
     """The diagnosis of the failures, before pytest lists them."""
-    lines = diagnosis_lines(terminalreporter.config.stash.get(_FOOTER, None))
+    lines = diagnosis_lines(terminalreporter.config.stash.get(_DIAGNOSED, None))
     if lines:
         terminalreporter.write_sep("=", "ndcgspec diagnosis")
         for line in lines:

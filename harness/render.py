@@ -16,7 +16,12 @@ from dataclasses import fields, replace
 from typing import Any
 from xml.etree import ElementTree
 
-from ndcgspec.harness.diagnosis import diagnosis_headline, diagnosis_lines, diagnosis_rows
+from ndcgspec.harness.diagnosis import (
+    Diagnosed,
+    diagnosis_headline,
+    diagnosis_lines,
+    diagnosis_rows,
+)
 from ndcgspec.harness.outcome import OUTCOMES
 from ndcgspec.harness.report import DEPARTED, RAN, Report, Tally, tally
 from ndcgspec.reference.config import choice_axes, choice_ids
@@ -169,7 +174,7 @@ def render_text(report: Report) -> str:
     lines = [*_warning(report), _title(report), _headline(tallied), ""]
     reasons = reason_lines(tallied)
     lines += [*reasons, ""] if reasons else []
-    diagnosis = diagnosis_lines(report.footer)
+    diagnosis = diagnosis_lines(Diagnosed.from_footer(report.footer))
     lines += [*diagnosis, ""] if diagnosis else []
     lines += _aligned(axis_columns(tallied), axis_rows(tallied))
     problems = _problems(report)
@@ -201,12 +206,11 @@ def render_markdown(report: Report) -> str:
     tallied = tally(report.results)
     lines = [f"> {w}" for w in _warning(report)]
     lines += [f"## nDCG conformance: {_title(report)}", "", _headline(tallied), ""]
-    headline = diagnosis_headline(report.footer)
+    diagnosed = Diagnosed.from_footer(report.footer)
+    headline = diagnosis_headline(diagnosed)
     if headline:
         lines += [f"**{headline}**", ""]
-        lines += _markdown_table(
-            ["failing cases", "cause", "example"], diagnosis_rows(report.footer)
-        )
+        lines += _markdown_table(["failing cases", "cause", "example"], diagnosis_rows(diagnosed))
         lines.append("")
     lines += _markdown_table(axis_columns(tallied), axis_rows(tallied))
     problems = _problems(report)
@@ -237,10 +241,11 @@ def render_html(report: Report) -> str:
         f"<h1>nDCG conformance: {esc(_title(report))}</h1>",
         f"<p>{esc(_headline(tallied))}</p>",
     ]
-    headline = diagnosis_headline(report.footer)
+    diagnosed = Diagnosed.from_footer(report.footer)
+    headline = diagnosis_headline(diagnosed)
     if headline:
         parts.append(f"<h2>{esc(headline)}</h2>")
-        parts.append(table(["failing cases", "cause", "example"], diagnosis_rows(report.footer)))
+        parts.append(table(["failing cases", "cause", "example"], diagnosis_rows(diagnosed)))
     parts.append(table(axis_columns(tallied), axis_rows(tallied)))
     problems = _problems(report)
     if problems:
@@ -267,10 +272,11 @@ def render_junit(report: Report) -> str:
         skipped=str(tallied.counts["skip"] + tallied.counts["unsupported"]),
     )
     said = [("partial", warning) for warning in _warning(report)]
-    headline = diagnosis_headline(report.footer)
+    diagnosed = Diagnosed.from_footer(report.footer)
+    headline = diagnosis_headline(diagnosed)
     if headline:
         said.append(("diagnosis", headline))
-        for count, cause, example in diagnosis_rows(report.footer):
+        for count, cause, example in diagnosis_rows(diagnosed):
             said.append(("cause", f"{count} failing cases: {cause} (e.g. {example})"))
     if said:
         # What the suite is first, as its properties, before the test cases.

@@ -27,7 +27,13 @@ import pytest
 
 from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.answer import CaseAnswer
-from ndcgspec.harness.diagnosis import Answered, Cause, diagnosis_lines, diagnosis_rows
+from ndcgspec.harness.diagnosis import (
+    Answered,
+    Cause,
+    Diagnosed,
+    diagnosis_lines,
+    diagnosis_rows,
+)
 from ndcgspec.harness.execution import Execution, execute
 from ndcgspec.harness.plan import Selection
 from ndcgspec.harness.pool import PoolOptions
@@ -145,7 +151,7 @@ def test_each_departure_is_named_once_and_a_case_that_needs_two_is_counted_once(
         Cause("negative", "keep-in-ideal", "zero", 1, "hand/negative", together=1),
     )
     assert (found.examined, found.explained, found.together) == (4, 4, 1)
-    lines = diagnosis_lines(found.footer(4))
+    lines = diagnosis_lines(Diagnosed(found, 4))
     assert lines == [
         "diagnosis: 4 of 4 failing cases explained; 1 need several departures together, each "
         "counted once, on the first of their rows",
@@ -226,7 +232,7 @@ def test_refused_valid_inputs_are_grouped_by_reason():
         ("rejections", 1, "refuses: exit 4"),
     ]
     assert (found.examined, found.explained) == (3, 3)
-    assert diagnosis_rows(found.footer(3)) == [
+    assert diagnosis_rows(Diagnosed(found, 3)) == [
         ["3", "rejections: refuses: bad label; refuses: exit 4", "hand/0"]
     ]
 
@@ -248,7 +254,7 @@ def test_the_headline_says_what_is_left_and_how_cases_are_counted():
         ],
         "diagnosed": {"failures": 9, "examined": 8, "explained": 7, "together": 2},
     }
-    assert diagnosis_lines(footer) == [
+    assert diagnosis_lines(Diagnosed.from_footer(footer)) == [
         "diagnosis: 7 of 9 failing cases explained; 1 left unexplained; 1 not examined "
         "(published or long inputs); 2 need several departures together, each counted once, on "
         "the first of their rows",
@@ -281,7 +287,7 @@ def assert_counts_add_up(report) -> None:
     left unexplained and those not examined are the failures; one row per axis."""
     summary = report.footer["diagnosed"]
     entries = report.footer["diagnosis"]
-    rows = diagnosis_rows(report.footer)
+    rows = diagnosis_rows(Diagnosed.from_footer(report.footer))
     assert summary["failures"] == report.footer["counts"]["fail"] > 0
     assert sum(e["explains"] for e in entries) == sum(int(r[0]) for r in rows)
     assert sum(int(r[0]) for r in rows) == summary["explained"]
@@ -305,7 +311,7 @@ def test_the_run_footer_names_the_numpy_users_departures_and_shows_them_first(tm
         "axis choice"
     )
     assert '<property name="diagnosis"' in render_junit(report)
-    assert diagnosis_lines(report.footer)[0] in text.splitlines()
+    assert diagnosis_lines(Diagnosed.from_footer(report.footer))[0] in text.splitlines()
 
 
 # What each fake computes, read from its code in tests/fakes.py: the axes on which it departs
