@@ -23,7 +23,7 @@ from ndcgspec.harness.adapters.base import CaseInput, Values
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
 from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.execution import Execution, execute
-from ndcgspec.harness.host import values_message
+from ndcgspec.harness.host import values_answer
 from ndcgspec.harness.outcome import Expectation, judge, partial_comparison, summed_terms
 from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.runner import case_rows, fixed_cases, load_cases
@@ -44,13 +44,13 @@ def judged_in_process(index: int) -> str:
     case_input = CaseInput([tuple(r) for r in rows["qrels"]], [tuple(r) for r in rows["run"]])
     try:
         values: Values = adapter.compute(case_input, loaded.case.config.to_mapping())
-        answer = values_message(loaded.case.id, values)
+        answer = values_answer(values)
     except Exception as error:
-        answer = {"rejected": str(error)}
+        answer = CaseAnswer(rejected=str(error))
     terms = summed_terms(rows["qrels"], rows["run"], loaded.case.config)
     return judge(
         Expectation.of_case(loaded.case),
-        CaseAnswer.from_json(answer),
+        answer,
         terms,
         64,
         partial=partial_comparison(loaded.case),

@@ -14,8 +14,8 @@ class CaseAnswer:
     """Values (`per_query`, and the `aggregate` when the adapter gives one: `has_aggregate`),
     a rejection of the input (`rejected`, the reason), or an `error` with the adapter's
     `detail`; `process_failed` when the error is the process's, not an exception the adapter
-    reported. `result` is the result object it was read from, as the survey reads and keeps
-    it."""
+    reported. `result` is the result object it was read from (none for an answer the host
+    makes), as the survey reads and keeps it."""
 
     per_query: Mapping[str, Any] | None = None
     aggregate: float | None = None
@@ -40,3 +40,15 @@ class CaseAnswer:
             process_failed=bool(result.get("process_failed")),
             result=result,
         )
+
+    def to_json(self, case_id: str) -> dict[str, Any]:
+        """The result object of case `case_id` in a ``run`` reply."""
+        if self.rejected is not None:
+            return {"id": case_id, "rejected": self.rejected}
+        if self.error is not None:
+            detail = {} if self.detail is None else {"detail": self.detail}
+            return {"id": case_id, "error": self.error, **detail}
+        values: dict[str, Any] = {"id": case_id, "per_query": dict(self.per_query or {})}
+        if self.has_aggregate:
+            values["aggregate"] = self.aggregate
+        return values

@@ -91,16 +91,6 @@ class Diagnosis:
     explained: int
     together: int = 0
 
-    def footer(self, failures: int) -> dict[str, Any]:
-        """The footer's fields: the causes, and the counts under ``diagnosed``."""
-        counts = {
-            "failures": failures,
-            "examined": self.examined,
-            "explained": self.explained,
-            "together": self.together,
-        }
-        return {"diagnosis": [c.to_json() for c in self.causes], "diagnosed": counts}
-
 
 Diagnose = Callable[[Declaration, Sequence[Answered]], Diagnosis]
 """The adapter's declaration and the cases it answered → the diagnosis of the failing ones."""
@@ -109,10 +99,21 @@ Diagnose = Callable[[Declaration, Sequence[Answered]], Diagnosis]
 @dataclass(frozen=True)
 class Diagnosed:
     """The diagnosis of a run's `failures` failing cases, as the footer of its report carries
-    it (`Diagnosis.footer`)."""
+    it."""
 
     diagnosis: Diagnosis
     failures: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The footer's fields: the causes, and the counts under ``diagnosed``."""
+        found = self.diagnosis
+        counts = {
+            "failures": self.failures,
+            "examined": found.examined,
+            "explained": found.explained,
+            "together": found.together,
+        }
+        return {"diagnosis": [c.to_json() for c in found.causes], "diagnosed": counts}
 
     @classmethod
     def from_footer(cls, footer: Mapping[str, Any] | None) -> Diagnosed | None:

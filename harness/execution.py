@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.departures import Departures
-from ndcgspec.harness.diagnosis import Answered, Diagnose
+from ndcgspec.harness.diagnosis import Answered, Diagnose, Diagnosed
 from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.report import REPORT_FORMAT, Report, ReportWriter, tally
 from ndcgspec.harness.runner import HarnessError, Plan, case_rows, run_cases
@@ -191,9 +191,10 @@ def execute(run: Execution) -> Report:
         remember(cache_root(), ordered)
         tallied = tally(ordered)
         explained = (
-            run.diagnose(declared, answered).footer(
-                sum(r.outcome == "fail" and r.declared_departure is None for r in ordered)
-            )
+            Diagnosed(
+                run.diagnose(declared, answered),
+                sum(r.outcome == "fail" and r.declared_departure is None for r in ordered),
+            ).to_json()
             if run.diagnose and declared and any(a.failed for a in answered)
             else {}
         )

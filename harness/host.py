@@ -15,18 +15,26 @@ import math
 import os
 import sys
 import traceback
-from collections.abc import Mapping, Sequence
-from typing import IO, Any, NoReturn
+from collections.abc import Sequence
+from typing import IO, Any, NoReturn, cast
 
 from ndcgspec.harness.adapters.base import (
     Adapter,
     CaseInput,
     PerQuery,
     Rejected,
+    Row,
     Values,
     load_adapter,
 )
-from ndcgspec.harness.protocol import ProtocolError, decode, encode, protocol_version
+from ndcgspec.harness.answer import CaseAnswer
+from ndcgspec.harness.protocol import (
+    ProtocolCase,
+    ProtocolError,
+    decode,
+    encode,
+    protocol_version,
+)
 from ndcgspec.harness.registry import adapter_target
 
 LOAD_FAILURE_STATUS = 3
@@ -42,34 +50,29 @@ def reply_number(value: Any) -> float | None:
     return None if math.isnan(number) else number
 
 
-def values_message(case_id: str, values: Values | PerQuery) -> dict[str, Any]:
-    """The run-reply result of a case the adapter computed; NaN becomes null (undefined)."""
+def values_answer(values: Values | PerQuery) -> CaseAnswer:
+    """The answer of a case the adapter computed; NaN becomes None (undefined)."""
     per_query = values.per_query if isinstance(values, Values) else values
-    out: dict[str, Any] = {
-        "id": case_id,
-        "per_query": {str(q): reply_number(v) for q, v in per_query.items()},
-    }
+    numbers = {str(q): reply_number(v) for q, v in per_query.items()}
     if isinstance(values, Values) and values.has_aggregate:
-        out["aggregate"] = reply_number(values.aggregate)
-    return out
+        return CaseAnswer(numbers, reply_number(values.aggregate), has_aggregate=True)
+    return CaseAnswer(numbers)
 
 
-def case_result(adapter: Adapter, case: Mapping[str, Any]) -> dict[str, Any]:
+def case_result(adapter: Adapter, case: ProtocolCase) -> CaseAnswer:
     """One case computed: its values, the adapter's rejection, or the exception it raised."""
-    case_id = case["id"]
     try:
-        case_input = CaseInput(
-            [tuple(r) for r in case["input"]["qrels"]], [tuple(r) for r in case["input"]["run"]]
-        )
-        return values_message(case_id, adapter.compute(case_input, case["config"]))
+        # Three strings each, as the run message's schema has them.
+        qrels = [cast(Row, tuple(r)) for r in case.qrels]
+        case_input = CaseInput(qrels, [cast(Row, tuple(r)) for r in case.run])
+        return values_answer(adapter.compute(case_input, case.config))
     except Rejected as rejection:
-        return {"id": case_id, "rejected": str(rejection) or "rejected"}
+        return CaseAnswer(rejected=str(rejection) or "rejected")
     except Exception as error:
-        return {
-            "id": case_id,
-            "error": f"{type(error).__name__}: {error}".splitlines()[0][:500],
-            "detail": traceback.format_exc(limit=-8),
-        }
+        return CaseAnswer(
+            error=f"{type(error).__name__}: {error}".splitlines()[0][:500],
+            detail=traceback.format_exc(limit=-8),
+        )
 
 
 def answer(adapter: Adapter, line: bytes) -> bytes | None:
@@ -79,8 +82,9 @@ def answer(adapter: Adapter, line: bytes) -> bytes | None:
     if command == "start":
         return encode({"protocol": protocol_version(), "adapter": adapter.describe()})
     if command == "run":
-        cases: Sequence[Mapping[str, Any]] = message["cases"]
-        return encode({"seq": message["seq"], "results": [case_result(adapter, c) for c in cases]})
+        cases = [ProtocolCase.from_json(c) for c in message["cases"]]
+        results = [case_result(adapter, c).to_json(c.id) for c in cases]
+        return encode({"seq": message["seq"], "results": results})
     if command == "stop":
         return None
     raise ProtocolError(f"unknown command {command!r}")

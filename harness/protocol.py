@@ -74,6 +74,12 @@ class ProtocolCase:
     qrels: Sequence[Sequence[str]]
     run: Sequence[Sequence[str]]
 
+    @classmethod
+    def from_json(cls, case: Mapping[str, Any]) -> ProtocolCase:
+        """The case of a ``run`` message's case object."""
+        rows = case["input"]
+        return cls(case["id"], case["measure"], case["config"], rows["qrels"], rows["run"])
+
     def to_json(self) -> dict[str, Any]:
         """The case object of a ``run`` message (``spec/schema/protocol/run.json``)."""
         rows = {"qrels": [list(r) for r in self.qrels], "run": [list(r) for r in self.run]}
