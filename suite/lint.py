@@ -23,6 +23,8 @@ from ndcgspec.reference.config import choice_ids
 from ndcgspec.spec import load_schema, load_spec
 from ndcgspec.suite.anchors import anchor_texts
 from ndcgspec.suite.case import SUITE_VERSION
+from ndcgspec.suite.case_record import OpenAxis
+from ndcgspec.suite.expected_values import ExpectedValues
 from ndcgspec.suite.load import group_of
 
 MIN_SIGNIFICANT_DIGITS = 30
@@ -138,12 +140,12 @@ def _config_problems(path: str, where: str, case: dict[str, Any]) -> list[Proble
     return found
 
 
-def _digit_problems(path: str, where: str, values: dict[str, Any]) -> list[Problem]:
+def _digit_problems(path: str, where: str, values: ExpectedValues) -> list[Problem]:
     found = []
-    items = [(f"{where}/aggregate", values.get("aggregate"))] + [
-        (f"{where}/per_query{pointer(q, k)}", v)
-        for q, row in values.get("per_query", {}).items()
-        for k, v in row.items()
+    items = [(f"{where}/aggregate", values.aggregate)] + [
+        (f"{where}/per_query{pointer(q, k)}", row.value(k))
+        for q, row in (values.per_query or {}).items()
+        for k in row.stated
     ]
     for at, value in items:
         if value is None or value == "0":
@@ -162,14 +164,14 @@ def _digit_problems(path: str, where: str, values: dict[str, Any]) -> list[Probl
     return found
 
 
-def _open_problems(path: str, where: str, open_: dict[str, Any]) -> list[Problem]:
+def _open_problems(path: str, where: str, open_: OpenAxis) -> list[Problem]:
     try:
-        valid = choice_ids(open_["axis"])
+        valid = choice_ids(open_.axis)
     except NdcgSpecError as error:
         return [Problem(path, where + "/open/axis", "open", str(error))]
-    wrong = [c for c in open_["choices"] if c not in valid]
+    wrong = [c for c in open_.choices if c not in valid]
     return (
-        [Problem(path, where + "/open/choices", "open", f"not choices of {open_['axis']}: {wrong}")]
+        [Problem(path, where + "/open/choices", "open", f"not choices of {open_.axis}: {wrong}")]
         if wrong
         else []
     )
@@ -198,13 +200,13 @@ def case_problems(path: str, where: str, case: dict[str, Any], file_origin: str)
             )
         )
     if "open" in case:
-        found += _open_problems(path, where, case["open"])
+        found += _open_problems(path, where, OpenAxis.from_json(case["open"]))
     if case["origin"] != "published":
         outcomes = case.get("expected_any") or [case["expected"]]
         for i, values in enumerate(outcomes):
             at = f"{where}/expected" + (f"_any/{i}" if "expected_any" in case else "")
             if "error" not in values:
-                found += _digit_problems(path, at, values)
+                found += _digit_problems(path, at, ExpectedValues.from_json(values))
                 if "aggregate" not in values:
                     found.append(Problem(path, at, "schema", "'aggregate' is a required property"))
     return found

@@ -50,7 +50,7 @@ class Declaration:
         the spec does not know, a float width it does not define or a malformed
         ``observability`` is a DeclarationError."""
         claimed = adapter.get("capabilities") or {}
-        view = _view(adapter)
+        view = _view(adapter.get("observability", {}))
         for axis_id, choices in claimed.items():
             _check_axis(axis_id)
             unknown = [c for c in choices if c not in choice_ids(axis_id)]
@@ -170,10 +170,9 @@ def _check_axis(axis_id: object, context: str = "") -> None:
         )
 
 
-def _view(adapter: Mapping[str, Any]) -> ApiView:
-    """The view the ``adapter`` object declares in ``observability``; an adapter that declares
-    nothing shows everything."""
-    declared = adapter.get("observability", {})
+def _view(declared: object) -> ApiView:
+    """The view an ``adapter`` object declares in its ``observability`` value (`declared`);
+    an adapter that declares nothing shows everything."""
     if not isinstance(declared, Mapping):
         raise DeclarationError(OBSERVABILITY_SHAPE)
     hidden = declared.get("not_observable", {})
