@@ -1,7 +1,7 @@
 """A built-in adapter's answers to probes are kept between runs (``survey/kept_answers.py``):
 asked again, nothing is sent to the adapter, which is not even started, and the answers are the
-same; a user's adapter is always asked, a failure is never kept, and a changed declaration
-reads none of the old answers."""
+same; a user's adapter is always asked, an exception the library raised is kept but a
+process's failure never is, and a changed declaration reads none of the old answers."""
 
 from __future__ import annotations
 
@@ -87,13 +87,21 @@ def test_a_users_adapter_is_always_asked(cache: Path, sent: list[int]) -> None:
     assert not (cache / "answers").exists()
 
 
-def test_a_failure_is_never_kept(cache: Path) -> None:
+def test_a_process_failure_is_never_kept(cache: Path) -> None:
     kept = KeptAnswers("k", cache)
     question = ("c", "rows-digest", "nDCG")
-    kept.keep(question, Answer({"id": "c", "error": "adapter timed out after 120 s"}))
+    timed_out = {"id": "c", "error": "adapter timed out after 120 s", "process_failed": True}
+    kept.keep(question, Answer(timed_out))
     assert kept.answer(question) is None
     kept.keep(question, Answer({"id": "c", "aggregate": "1"}))
     assert KeptAnswers("k", cache).answer(question) == Answer({"id": "c", "aggregate": "1"})
+
+
+def test_an_exception_the_library_raised_is_kept_as_its_answer(cache: Path) -> None:
+    question = ("c", "rows-digest", "nDCG")
+    raised = Answer({"id": "c", "error": "ValueError: max() arg is an empty sequence"})
+    KeptAnswers("k", cache).keep(question, raised)
+    assert KeptAnswers("k", cache).answer(question) == raised
 
 
 def test_a_line_cut_short_is_passed_over(cache: Path) -> None:
