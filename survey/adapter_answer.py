@@ -22,6 +22,13 @@ class Answer:
         return "error" in self.result
 
     @property
+    def process_failed(self) -> bool:
+        """Whether the adapter's process crashed, hung or was not sent the question: a
+        failure of the machine's moment, where an exception the adapter raised is its answer
+        to the input (``harness/pool.py`` marks the first kind)."""
+        return bool(self.result.get("process_failed"))
+
+    @property
     def refusal(self) -> str | None:
         """The name of the adapter's rejection (`refusal_key`), None when it did not reject."""
         return refusal_key(self.result["rejected"]) if "rejected" in self.result else None

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ndcgspec.harness.pool import declared_adapter, shared_pools
+from ndcgspec.harness.pool import shared_pools
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes, presets
@@ -56,6 +56,7 @@ from ndcgspec.survey.identification import (
     own_configuration,
 )
 from ndcgspec.survey.joint_search import answers_fit
+from ndcgspec.survey.kept_answers import declaration
 from ndcgspec.survey.probes import (
     ProbeInput,
     analysis_pool,
@@ -124,7 +125,7 @@ def identify(
 
 
 def _identify(command: list[str] | str, progress: bool) -> Identification:
-    described = declared_adapter(command, analysis_pool())
+    described = declaration(command, analysis_pool())
     numbers = described.number_format
     view = described.view
     hidden = view.hidden

@@ -7,8 +7,13 @@ the adapter's declaration (name, library version, number format, capabilities), 
 own code (every module of ``ndcgspec.harness``, the adapters among them), every distribution
 installed beside it with its version (a library's providers and numerical dependencies), and
 the interpreter. A change to any of them reads none of the old answers. A user's adapter may
-change without a new version, so its answers are always asked. A failed answer (an error, a
-crash, a timeout) depends on the machine's load as much as on the code, and is never kept.
+change without a new version, so its answers are always asked. An exception the library
+raises is its answer to the input, kept as a value is; a process that crashed, hung or was not
+sent the question depends on the machine's load as much as on the code, and is never kept.
+
+The declaration itself is decided by the same code and versions, and is kept under them
+(`declaration`): an adapter whose every answer is kept is then never started, which for a
+library that takes seconds to import is most of a warm identify.
 """
 
 from __future__ import annotations
@@ -24,9 +29,10 @@ from importlib import metadata
 from pathlib import Path
 
 from ndcgspec.harness.adapters.declaration import Declaration
+from ndcgspec.harness.pool import PoolOptions, declared_adapter
 from ndcgspec.harness.registry import BUILTIN_ADAPTERS
 from ndcgspec.harness.worker import python_host_command
-from ndcgspec.spec import cache_root
+from ndcgspec.spec import cache_root, kept
 from ndcgspec.suite.json_lines import append_line, digest_packages, json_lines
 from ndcgspec.survey.adapter_answer import Answer
 
@@ -62,12 +68,32 @@ def _installed() -> str:
     return json.dumps([sys.version, platform.machine(), *found])
 
 
+def _environment_key(name: str) -> str:
+    """A digest of what decides a built-in adapter's declaration: its name, the harness's code
+    and the installed distributions."""
+    digest = hashlib.sha256("\0".join([name, _harness_digest(), _installed()]).encode("utf-8"))
+    return digest.hexdigest()[:24]
+
+
+def declaration(command: Sequence[str] | str, options: PoolOptions) -> Declaration:
+    """The adapter's declaration (`declared_adapter`): a built-in adapter's as it declared
+    itself before under the same code and versions, or, the first time and for any other
+    adapter, from its start reply. An AdapterError when it does not start; a start that fails
+    is never kept."""
+    name = builtin_name(command)
+    if name is None:
+        return declared_adapter(command, options)
+    key = _environment_key(name)
+    return Declaration.from_json(
+        kept("declarations", key, lambda: declared_adapter(command, options).to_json())
+    )
+
+
 def adapter_key(name: str, declaration: Declaration) -> str:
     """What a built-in adapter's answers are kept under: its name and declaration, the
     harness's code and the installed distributions."""
-    parts = [name, json.dumps(declaration.to_json(), sort_keys=True), _harness_digest()]
-    digest = hashlib.sha256("\0".join([*parts, _installed()]).encode("utf-8"))
-    return digest.hexdigest()[:24]
+    sent = json.dumps(declaration.to_json(), sort_keys=True)
+    return hashlib.sha256(f"{_environment_key(name)}\0{sent}".encode()).hexdigest()[:24]
 
 
 def _question_key(question: KeptQuestion) -> str:
@@ -90,8 +116,8 @@ class KeptAnswers:
             return self._read().get(_question_key(question))
 
     def keep(self, question: KeptQuestion, answer: Answer) -> None:
-        """Keep an answer that is no failure (see the module's docstring)."""
-        if answer.failed:
+        """Keep an answer whose process did not fail (see the module's docstring)."""
+        if answer.process_failed:
             return
         key = _question_key(question)
         with self._lock:

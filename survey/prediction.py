@@ -77,7 +77,6 @@ import numpy as np
 
 from ndcgspec.harness.adapters.base import ApiView, NumberFormat
 from ndcgspec.harness.outcome import summed_terms
-from ndcgspec.harness.pool import declared_adapter
 from ndcgspec.harness.registry import preset_adapters
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config, NdcgSpecError
@@ -101,6 +100,7 @@ from ndcgspec.survey.identification import (
     Identification,
     Observation,
 )
+from ndcgspec.survey.kept_answers import declaration
 from ndcgspec.survey.preset_check import asked_and_expected
 from ndcgspec.survey.probes import (
     ULP,
@@ -653,7 +653,7 @@ def predict(
     sort every answer as predicted, explained by one of the `declared` departures, unexplained
     or left out."""
     command = adapter_command(adapter, None)
-    described = declared_adapter(command, analysis_pool())
+    described = declaration(command, analysis_pool())
     # An axis the adapter cannot be asked about is one its way of giving the input to the
     # library settles (an unjudged document becomes label 0): the published choice holds there.
     # Labels the library is never given still leave a query out when its value depends on them.

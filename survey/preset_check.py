@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ndcgspec.harness.departures import CRASHES, DIFFERS, REFUSES
-from ndcgspec.harness.pool import declared_adapter
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import preset
 from ndcgspec.spec.presets import Departure
 from ndcgspec.survey.adapter_answer import Answer
+from ndcgspec.survey.kept_answers import declaration
 from ndcgspec.survey.probes import (
     ProbeInput,
     analysis_pool,
@@ -125,7 +125,7 @@ def check_preset(
     """The outcome of `probes` on the built-in or ``module:object`` `adapter`, for a preset
     `name` of configuration `config` that declares `departures`."""
     command = adapter_command(adapter, None)
-    described = declared_adapter(command, analysis_pool())
+    described = declaration(command, analysis_pool())
     view = described.view
     numbers = described.number_format
     check = PresetCheck(name, adapter, list(departures))

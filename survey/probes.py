@@ -33,7 +33,7 @@ from ndcgspec.engine.sweep import Sweep
 from ndcgspec.harness.adapters.base import AdapterError, ApiView
 from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.outcome import Expectation, judge, summed_terms
-from ndcgspec.harness.pool import PoolOptions, declared_adapter
+from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.runner import Question, ask_adapter
 from ndcgspec.reference import Config, NdcgSpecError
@@ -50,7 +50,13 @@ from ndcgspec.suite.load import case_files, cases_root, inline_inputs
 from ndcgspec.suite.loaded import iter_cases
 from ndcgspec.suite.tolerance import Tolerance, compare_value, exact, is_undefined
 from ndcgspec.survey.adapter_answer import Answer
-from ndcgspec.survey.kept_answers import KeptAnswers, KeptQuestion, builtin_name, kept_answers
+from ndcgspec.survey.kept_answers import (
+    KeptAnswers,
+    KeptQuestion,
+    builtin_name,
+    declaration,
+    kept_answers,
+)
 
 Rows = tuple[tuple[str, str, str], ...]
 
@@ -482,6 +488,9 @@ def ask(
         if known is not None:
             answers[name] = known
     unknown = {name: question for name, question in distinct.items() if name not in answers}
+    if not unknown:
+        # Every answer kept: the adapter's processes are not started for nothing.
+        return answers
     bar = tqdm(total=len(unknown), unit="probe", file=sys.stderr, leave=False, disable=not progress)
 
     names: dict[Hashable, tuple[str, str]] = {key: name for name, key in unknown.items()}
@@ -517,7 +526,7 @@ def _kept_answers(command: Sequence[str] | str, options: PoolOptions) -> KeptAns
     if name is None:
         return None
     try:
-        return kept_answers(name, declared_adapter(command, options))
+        return kept_answers(name, declaration(command, options))
     except AdapterError:
         return None
 

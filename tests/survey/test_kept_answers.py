@@ -1,7 +1,7 @@
 """A built-in adapter's answers to probes are kept between runs (``survey/kept_answers.py``):
-asked again, nothing is sent to the adapter and the answers are the same; a user's adapter is
-always asked, a failure is never kept, and a changed declaration reads none of the old
-answers."""
+asked again, nothing is sent to the adapter, which is not even started, and the answers are the
+same; a user's adapter is always asked, an exception the library raised is kept but a
+process's failure never is, and a changed declaration reads none of the old answers."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+import ndcgspec.survey.kept_answers as kept_answers
 import ndcgspec.survey.probes as probes
 from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.adapters.declaration import Declaration
-from ndcgspec.harness.pool import declared_adapter
+from ndcgspec.harness.pool import WorkerPool, declared_adapter
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.survey.adapter_answer import Answer
@@ -54,12 +55,27 @@ def test_a_builtin_adapters_answers_are_not_asked_again(cache: Path, sent: list[
     command = adapter_command("reference", None)
     first = ask(command, ASKED)
     again = ask(command, ASKED)
-    assert sent == [2, 0]
+    assert sent == [2]
     assert again == first
     # A float64 adapter's 1/log2 3, within a few units in the last place of the true value.
     aggregate = first[("kept/one", Config.default().full())].result["aggregate"]
     assert math.isclose(aggregate, 1 / math.log2(3), rel_tol=4 * 2**-52)
     assert len(list((cache / "answers").glob("*.jsonl"))) == 1
+
+
+def test_a_builtin_adapter_whose_answers_are_all_kept_is_not_started(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    command = adapter_command("reference", None)
+    first = ask(command, ASKED)
+
+    def no_start(pool: WorkerPool) -> None:
+        raise AssertionError(f"{pool} started")
+
+    monkeypatch.setattr(WorkerPool, "open", no_start)
+    assert ask(command, ASKED) == first
+    assert kept_answers.declaration(command, probes.analysis_pool()).name == "ndcgspec-reference"
+    assert len(list((cache / "declarations").iterdir())) == 1
 
 
 def test_a_users_adapter_is_always_asked(cache: Path, sent: list[int]) -> None:
@@ -71,13 +87,21 @@ def test_a_users_adapter_is_always_asked(cache: Path, sent: list[int]) -> None:
     assert not (cache / "answers").exists()
 
 
-def test_a_failure_is_never_kept(cache: Path) -> None:
+def test_a_process_failure_is_never_kept(cache: Path) -> None:
     kept = KeptAnswers("k", cache)
     question = ("c", "rows-digest", "nDCG")
-    kept.keep(question, Answer({"id": "c", "error": "adapter timed out after 120 s"}))
+    timed_out = {"id": "c", "error": "adapter timed out after 120 s", "process_failed": True}
+    kept.keep(question, Answer(timed_out))
     assert kept.answer(question) is None
     kept.keep(question, Answer({"id": "c", "aggregate": "1"}))
     assert KeptAnswers("k", cache).answer(question) == Answer({"id": "c", "aggregate": "1"})
+
+
+def test_an_exception_the_library_raised_is_kept_as_its_answer(cache: Path) -> None:
+    question = ("c", "rows-digest", "nDCG")
+    raised = Answer({"id": "c", "error": "ValueError: max() arg is an empty sequence"})
+    KeptAnswers("k", cache).keep(question, raised)
+    assert KeptAnswers("k", cache).answer(question) == raised
 
 
 def test_a_line_cut_short_is_passed_over(cache: Path) -> None:
@@ -104,7 +128,7 @@ def test_a_builtin_that_cannot_declare_itself_is_asked_as_before(
     def no_start(command, options):  # type: ignore[no-untyped-def]
         raise AdapterError("the adapter did not start: no module named 'ranx'")
 
-    monkeypatch.setattr(probes, "declared_adapter", no_start)
+    monkeypatch.setattr(kept_answers, "declared_adapter", no_start)
     answers = ask(adapter_command("reference", None), ASKED)
     assert sent == [2] and len(answers) == 2
-    assert not (cache / "answers").exists()
+    assert not (cache / "answers").exists() and not (cache / "declarations").exists()
