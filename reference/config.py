@@ -71,6 +71,7 @@ def since(axis_id: str, choice_id: str) -> tuple[int, ...]:
     return _choice(axis_id, choice_id).since
 
 
+@cache
 def _version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split("."))
 
@@ -326,7 +327,8 @@ class Config:
         """Validate a configuration object (axis and parameter ids as keys, as in
         ``spec/schema/config.schema.json``) and fill in the defaults. A ConfigError names
         the key it concerns in `error_key`."""
-        unknown = [k for k in values if k not in key_names()]
+        known = set(key_names())
+        unknown = [k for k in values if k not in known]
         if unknown:
             with _concerning(unknown[0]):
                 raise ConfigError(

@@ -265,16 +265,21 @@ def _fingerprint(config: Config) -> str:
     return config.fingerprint()
 
 
+OutcomeKey = tuple[str | None, str | None, bool, tuple[tuple[str, QueryValues], ...] | None]
+"""An outcome's values in a canonical order: equal exactly when the outcomes are."""
+
+
 @cache
-def _outcome(probe: ProbeInput, config: Config) -> tuple[str, ExpectedValues]:
+def _outcome(probe: ProbeInput, config: Config) -> tuple[OutcomeKey, ExpectedValues]:
     def compute() -> ExpectedValues:
         sweep, lock = _sweep(probe, config.cutoff)
         with lock:
             return swept_outcome(sweep, config)
 
     values = _expected_values().value(_fingerprint(config), _input_key(probe), compute)
-    # A canonical text makes outcomes comparable and hashable.
-    return repr(sorted(values.to_json().items())), values
+    # The per-query mapping in query order makes outcomes comparable and hashable.
+    per_query = None if values.per_query is None else tuple(sorted(values.per_query.items()))
+    return (values.error, values.aggregate, values.states_aggregate, per_query), values
 
 
 def expected_of(probe: ProbeInput, config: Config) -> ExpectedValues:
@@ -282,8 +287,8 @@ def expected_of(probe: ProbeInput, config: Config) -> ExpectedValues:
     return _outcome(probe, config)[1]
 
 
-def outcome_key(probe: ProbeInput, config: Config) -> str:
-    """A text equal for two configurations exactly when they answer the same on the input."""
+def outcome_key(probe: ProbeInput, config: Config) -> OutcomeKey:
+    """A key equal for two configurations exactly when they answer the same on the input."""
     return _outcome(probe, config)[0]
 
 
