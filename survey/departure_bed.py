@@ -17,6 +17,7 @@ from ndcgspec.reference.config import choice_axes, choice_ids, presets
 from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.joint_search import JointFit, joint_fit
 from ndcgspec.survey.probes import (
+    OutcomeKey,
     ProbeInput,
     expected_of,
     meets,
@@ -117,7 +118,7 @@ def sample(departures: Sequence[Departure], count: int, seed: int = 0) -> list[D
     return random.Random(seed).sample(list(departures), min(count, len(departures)))
 
 
-_VERDICTS: dict[tuple[str, str, str, str], bool | None] = {}
+_VERDICTS: dict[tuple[str, str, OutcomeKey, OutcomeKey], bool | None] = {}
 """The bed's verdicts by probe, asked configuration and the two answers compared: the
 departures of one preset answer most probes alike, and judging is the bed's costliest step."""
 

@@ -25,6 +25,7 @@ from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_ids
 from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.probes import (
+    OutcomeKey,
     ProbeInput,
     depends_on,
     meets,
@@ -130,7 +131,7 @@ class _Table:
         self._whole = whole
         self._met = met
         self._configs: dict[tuple[Config, int | None, tuple[Change, ...]], Config] = {}
-        self._verdicts: dict[tuple[str, str], bool | None] = {}
+        self._verdicts: dict[tuple[str, OutcomeKey], bool | None] = {}
         self._depends: dict[tuple[str, Config, str], bool] = {}
         self._misses: dict[Changes, list[ProbeInput]] = {}
 
