@@ -8,10 +8,10 @@ import argparse
 import os
 import signal
 import sys
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from ndcgspec.commands.parser import Parser
 from ndcgspec.commands.subcommands import COMMANDS
 
 
@@ -33,9 +33,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     imported (``score`` needs no harness machinery), otherwise every subcommand of `COMMANDS`
     is listed by its summary alone, for the help and the list of valid commands, with none of
     their modules imported."""
-    from importlib import import_module
-
-    parser = argparse.ArgumentParser(
+    # Typed as argparse's own: the subcommands' modules register on its subparsers.
+    parser: argparse.ArgumentParser = Parser(
         prog="ndcgspec", description="nDCG specification, exact reference and conformance suite"
     )
     parser.add_argument(
@@ -48,6 +47,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         if named is None:
             subparsers.add_parser(command, help=subcommand.summary)
         elif named == command:
+            from importlib import import_module
+
             import_module(subcommand.module).register(subparsers)
     return parser
 
@@ -65,9 +66,6 @@ class Terminated(BaseException):
 def _terminable() -> Iterator[None]:
     """SIGTERM raises `Terminated` in this process while the block runs. A process forked
     from it (a worker of a process pool) that gets SIGTERM ends at once, as it would have."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     pid = os.getpid()
 
     def terminated(number: int, _: object) -> None:
@@ -77,11 +75,19 @@ def _terminable() -> Iterator[None]:
             return
         raise Terminated
 
-    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        previous = signal.signal(signal.SIGTERM, terminated)
+        handled = True
+    except ValueError:
+        # Not the main thread, the only one Python sets handlers in (asked this way rather
+        # than of threading, which costs a millisecond of every start): SIGTERM keeps its
+        # action.
+        handled = False
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if handled:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _run(argv: Sequence[str] | None) -> int:
