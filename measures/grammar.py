@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ndcgspec.reference.config import MEASURE_NAME, Config, preset, shown
+from ndcgspec.reference.config import MEASURE_NAME, Config, preset_config, shown
 from ndcgspec.reference.errors import ConfigError
 from ndcgspec.spec import load_grammar
 
@@ -126,6 +126,6 @@ def _parsed_measure(text: str) -> Config:
     try:
         if head.lower() == MEASURE_NAME.lower():
             return Config.from_mapping(values)
-        return Config.from_mapping(preset(head).config).replace(**values)
+        return preset_config(head).replace(**values)
     except ConfigError as error:
         raise ConfigError(f"measure {shown(text)}: {error}") from None

@@ -20,15 +20,20 @@ import re
 import reprlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cache
-from typing import Any, Literal, overload
 
 from ndcgspec.reference.decimals import BeyondLimits, canonical_decimal, parse_decimal
 from ndcgspec.reference.errors import ConfigError, NdcgSpecError
-from ndcgspec.spec import load_presets, load_spec
-from ndcgspec.spec.presets import Preset
+from ndcgspec.spec import load_presets, load_spec, load_yaml
+
+# typing, dataclasses and the presets' records cost milliseconds of every start that reads a
+# measure (issue 41); type checkers read the name TYPE_CHECKING as true whatever its value.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal, overload
+
+    from ndcgspec.spec.presets import ConfigValue, Preset
 
 MEASURE_NAME = "nDCG"
 LIMITS: dict[str, Any] = load_spec()["limits"]
@@ -75,14 +80,16 @@ def _version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split("."))
 
 
-@dataclass(frozen=True)
 class _Choice:
     """What a configuration needs of one choice of an axis: its id, the parameters it takes
     and the spec version that added it."""
 
-    id: str
-    params: tuple[str, ...]
-    since: tuple[int, ...]
+    __slots__ = ("id", "params", "since")
+
+    def __init__(self, id: str, params: tuple[str, ...], since: tuple[int, ...]) -> None:
+        self.id = id
+        self.params = params
+        self.since = since
 
 
 def _choice(axis_id: str, choice_id: str) -> _Choice:
@@ -99,22 +106,48 @@ def _choice(axis_id: str, choice_id: str) -> _Choice:
     )
 
 
-@dataclass(frozen=True)
 class Param:
     """A parameter of the choices of one axis, as ``spec/ndcg.yaml`` declares it (an axis's
     ``params``): its kind (``label_map``, ``log_base``, ``decimal``), its exact bounds and
     default, and the choices that take it."""
 
-    id: str
-    axis: str
-    kind: str
-    anchor: str
-    description: str
-    default: str | None
-    exclusive_minimum: Decimal | None
-    exclusive_maximum: Decimal | None
-    required: bool
-    users: tuple[str, ...]
+    __slots__ = (
+        "anchor",
+        "axis",
+        "default",
+        "description",
+        "exclusive_maximum",
+        "exclusive_minimum",
+        "id",
+        "kind",
+        "required",
+        "users",
+    )
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        axis: str,
+        kind: str,
+        anchor: str,
+        description: str,
+        default: str | None,
+        exclusive_minimum: Decimal | None,
+        exclusive_maximum: Decimal | None,
+        required: bool,
+        users: tuple[str, ...],
+    ) -> None:
+        self.id = id
+        self.axis = axis
+        self.kind = kind
+        self.anchor = anchor
+        self.description = description
+        self.default = default
+        self.exclusive_minimum = exclusive_minimum
+        self.exclusive_maximum = exclusive_maximum
+        self.required = required
+        self.users = users
 
 
 def _bound(value: str | None) -> Decimal | None:
@@ -368,16 +401,18 @@ class Config:
         """The choice id this configuration makes on `axis_id`."""
         return self._choices[axis_id]
 
-    # The parameters of spec/ndcg.yaml by their type there: a label_map, a log_base (a
-    # decimal or "e") and decimals; a parameter not listed is any ParamValue.
-    @overload
-    def param(self, name: Literal["gain_map"]) -> LabelMap: ...
-    @overload
-    def param(self, name: Literal["log_base"]) -> Decimal | Literal["e"]: ...
-    @overload
-    def param(self, name: Literal["log_offset", "persistence"]) -> Decimal: ...
-    @overload
-    def param(self, name: str) -> ParamValue: ...
+    if TYPE_CHECKING:
+        # The parameters of spec/ndcg.yaml by their type there: a label_map, a log_base (a
+        # decimal or "e") and decimals; a parameter not listed is any ParamValue.
+        @overload
+        def param(self, name: Literal["gain_map"]) -> LabelMap: ...
+        @overload
+        def param(self, name: Literal["log_base"]) -> Decimal | Literal["e"]: ...
+        @overload
+        def param(self, name: Literal["log_offset", "persistence"]) -> Decimal: ...
+        @overload
+        def param(self, name: str) -> ParamValue: ...
+
     def param(self, name: str) -> ParamValue:
         """The value of a parameter of one of the chosen choices."""
         return self._params[name]
@@ -467,8 +502,33 @@ def presets() -> tuple[Preset, ...]:
 
 def preset(name: str) -> Preset:
     """The preset whose id or alias is `name` (case-insensitive); ConfigError lists the ids."""
+    return presets()[_preset_index(name)]
+
+
+def preset_config(name: str) -> Config:
+    """The configuration of the preset whose id or alias is `name` (`preset`), read from the
+    file's parse: building every preset's record (`load_presets`) costs milliseconds of each
+    start that reads a measure naming one (issue 41)."""
+    return Config.from_mapping(_preset_entries()[_preset_index(name)][1])
+
+
+@cache
+def _preset_entries() -> tuple[tuple[tuple[str, ...], Mapping[str, ConfigValue]], ...]:
+    """Each preset of ``spec/presets.yaml`` as its id and aliases and its configuration object,
+    in file order."""
+    return tuple(
+        ((p["id"], *p.get("aliases", [])), p["config"])
+        for p in load_yaml("presets.yaml")["presets"]
+    )
+
+
+def _preset_index(name: str) -> int:
+    """The place in the file of the preset whose id or alias is `name` (case-insensitive);
+    ConfigError lists the ids."""
     wanted = name.lower()
-    for entry in presets():
-        if wanted == entry.id.lower() or wanted in [a.lower() for a in entry.aliases]:
-            return entry
-    raise ConfigError(f"unknown preset {shown(name)}; valid: {', '.join(p.id for p in presets())}")
+    entries = _preset_entries()
+    for index, (names, _) in enumerate(entries):
+        if wanted in [known.lower() for known in names]:
+            return index
+    ids = ", ".join(names[0] for names, _ in entries)
+    raise ConfigError(f"unknown preset {shown(name)}; valid: {ids}")

@@ -8,7 +8,6 @@ extras it names itself expanded, since ``ndcgspec`` is not on the package index.
 from __future__ import annotations
 
 import re
-import shlex
 from functools import cache
 from typing import NamedTuple
 
@@ -96,6 +95,9 @@ def extra_requirements(extra: str) -> list[str]:
 def install_hint(*extras: str) -> str:
     """``pip install scikit-learn (ndcgspec's extra sklearn)``: the command that installs
     what `extras` bring, and the extras' names for an install from a clone or a wheel."""
+    # Imported for a hint only: every command imports this module.
+    import shlex
+
     requirements = [r for e in extras for r in extra_requirements(e)]
     command = " ".join(shlex.quote(r) for r in dict.fromkeys(requirements))
     noun = "extra" if len(extras) == 1 else "extras"
