@@ -6,10 +6,11 @@ spec's YAML is, so that ``ndcgspec explain`` imports neither PyYAML nor importli
 
 from __future__ import annotations
 
-import hashlib
 import os
+from functools import cache
 
 from ndcgspec.spec import kept
+from ndcgspec.spec.digest import sha256_hex
 
 CffFields = tuple[str, list[str], str, str | None, str | None]
 """A `Citation`'s fields as CITATION.cff gives them, in plain values that `kept` stores."""
@@ -51,14 +52,15 @@ def _cff_fields(text: str) -> CffFields:
     )
 
 
+@cache
 def citation() -> Citation:
-    """The citation of the installed ndcgspec, from its CITATION.cff."""
+    """The citation of the installed ndcgspec, from its CITATION.cff, read once a process."""
     try:
         with open(os.path.join(os.path.dirname(__file__), "CITATION.cff"), encoding="utf-8") as cff:
             text = cff.read()
     except FileNotFoundError:
         text = ""
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    digest = sha256_hex(text.encode("utf-8"))
     title, authors, version, year, url = kept(
         "citation", f"CITATION-{digest}", lambda: _cff_fields(text)
     )

@@ -8,8 +8,7 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 from ndcgspec.commands.parser import Parser
 from ndcgspec.commands.subcommands import COMMANDS
@@ -62,32 +61,34 @@ class Terminated(BaseException):
     would end the process at once."""
 
 
-@contextmanager
-def _terminable() -> Iterator[None]:
+class _Terminable:
     """SIGTERM raises `Terminated` in this process while the block runs. A process forked
-    from it (a worker of a process pool) that gets SIGTERM ends at once, as it would have."""
-    pid = os.getpid()
+    from it (a worker of a process pool) that gets SIGTERM ends at once, as it would have. A
+    class, not a contextlib generator: contextlib costs a millisecond of every start (issue
+    41)."""
 
-    def terminated(number: int, _: object) -> None:
-        if os.getpid() != pid:
-            signal.signal(number, signal.SIG_DFL)
-            os.kill(os.getpid(), number)
-            return
-        raise Terminated
+    def __enter__(self) -> None:
+        pid = os.getpid()
 
-    try:
-        previous = signal.signal(signal.SIGTERM, terminated)
-        handled = True
-    except ValueError:
-        # Not the main thread, the only one Python sets handlers in (asked this way rather
-        # than of threading, which costs a millisecond of every start): SIGTERM keeps its
-        # action.
-        handled = False
-    try:
-        yield
-    finally:
-        if handled:
-            signal.signal(signal.SIGTERM, previous)
+        def terminated(number: int, _: object) -> None:
+            if os.getpid() != pid:
+                signal.signal(number, signal.SIG_DFL)
+                os.kill(os.getpid(), number)
+                return
+            raise Terminated
+
+        try:
+            self.previous = signal.signal(signal.SIGTERM, terminated)
+            self.handled = True
+        except ValueError:
+            # Not the main thread, the only one Python sets handlers in (asked this way rather
+            # than of threading, which costs a millisecond of every start): SIGTERM keeps its
+            # action.
+            self.handled = False
+
+    def __exit__(self, *_: object) -> None:
+        if self.handled:
+            signal.signal(signal.SIGTERM, self.previous)
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -122,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; exit status 0 on success, 1 on a failed check, 2 on an error, 130
     when interrupted (Ctrl-C), 143 when terminated (SIGTERM)."""
     try:
-        with _terminable():
+        with _Terminable():
             return _run(argv)
     except KeyboardInterrupt:
         print("ndcgspec: interrupted", file=sys.stderr)

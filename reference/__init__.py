@@ -17,9 +17,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ndcgspec.reference.config import Config
-    from ndcgspec.reference.errors import ConfigError, InputError, Location, NdcgSpecError
+    from ndcgspec.reference.errors import ConfigError, InputError, NdcgSpecError
     from ndcgspec.reference.evaluate import Evaluation
     from ndcgspec.reference.inputs import Judgment, Posting, qrels_from_labels, run_from_scores
+    from ndcgspec.reference.location import Location
     from ndcgspec.reference.query import QueryResult, TraceRow
 
 __all__ = [
@@ -40,7 +41,7 @@ _MODULE_OF = {
     "Config": "config",
     "ConfigError": "errors",
     "InputError": "errors",
-    "Location": "errors",
+    "Location": "location",
     "NdcgSpecError": "errors",
     "Evaluation": "evaluate",
     "Judgment": "inputs",

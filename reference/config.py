@@ -15,17 +15,16 @@ round-trip through `parse_measure`, and configurations are equal when their full
 
 from __future__ import annotations
 
-import hashlib
 import re
 import reprlib
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from functools import cache
 
 from ndcgspec.reference.decimals import BeyondLimits, canonical_decimal, parse_decimal
 from ndcgspec.reference.errors import ConfigError, NdcgSpecError
 from ndcgspec.spec import load_presets, load_spec, load_yaml
+from ndcgspec.spec.digest import sha256_hex
 
 # typing, dataclasses and the presets' records cost milliseconds of every start that reads a
 # measure (issue 41); type checkers read the name TYPE_CHECKING as true whatever its value.
@@ -314,16 +313,22 @@ def _cutoff(raw: Any) -> int | None:
     return value
 
 
-@contextmanager
-def _concerning(key: str) -> Iterator[None]:
+class _Concerning:
     """Mark a ConfigError raised inside as concerning the configuration key `key`, unless an
-    inner key already claimed it; a configuration file then names that key's line."""
-    try:
-        yield
-    except ConfigError as error:
-        if error_key(error) is None:
-            error.config_key = key  # type: ignore[attr-defined]
-        raise
+    inner key already claimed it; a configuration file then names that key's line. A class,
+    not a contextlib generator: contextlib costs a millisecond of every start (issue 41)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, error: BaseException | None, traceback: object) -> None:
+        if isinstance(error, ConfigError) and error_key(error) is None:
+            error.config_key = self.key  # type: ignore[attr-defined]
 
 
 def error_key(error: ConfigError) -> str | None:
@@ -361,7 +366,7 @@ class Config:
         the key it concerns in `error_key`."""
         unknown = [k for k in values if k not in key_names()]
         if unknown:
-            with _concerning(unknown[0]):
+            with _Concerning(unknown[0]):
                 raise ConfigError(
                     f"unknown configuration key {shown(unknown[0])}; "
                     f"valid: {', '.join(key_names())}"
@@ -370,7 +375,7 @@ class Config:
         chosen_params: dict[str, ParamValue] = {}
         param_specs = parameters()
         for entry in choice_axes():
-            with _concerning(entry["id"]):
+            with _Concerning(entry["id"]):
                 raw = values.get(entry["id"], entry["default"])
                 if not isinstance(raw, str):
                     valid = ", ".join(choice_ids(entry["id"]))
@@ -380,7 +385,7 @@ class Config:
                 for name in chosen.params:
                     spec = param_specs[name]
                     if name in values:
-                        with _concerning(name):
+                        with _Concerning(name):
                             chosen_params[name] = _param_value(spec, values[name])
                     elif spec.required:
                         raise ConfigError(f"{entry['id']}={chosen.id} requires parameter {name!r}")
@@ -389,12 +394,12 @@ class Config:
         for name, spec in param_specs.items():
             if name in values and name not in chosen_params:
                 owner = spec.axis
-                with _concerning(name):
+                with _Concerning(name):
                     raise ConfigError(
                         f"parameter {name!r} applies only to {owner}={' or '.join(spec.users)}, "
                         f"not {owner}={choices[owner]}"
                     )
-        with _concerning("cutoff"):
+        with _Concerning("cutoff"):
             return cls(choices, chosen_params, _cutoff(values.get("cutoff")))
 
     def choice(self, axis_id: str) -> str:
@@ -479,7 +484,7 @@ class Config:
         """A 16-hex-digit hash of the full form and the spec's major version, for citing
         (``ndcg.definition.versions``)."""
         text = f"ndcgspec {_version(load_spec()['spec_version'])[0]} {self.full()}"
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        return sha256_hex(text.encode("utf-8"))[:16]
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Config) and self.full() == other.full()

@@ -16,10 +16,11 @@ and is parsed again; a kept parse that cannot be read is parsed again and replac
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 from functools import cache
+
+from ndcgspec.spec.digest import sha256_hex
 
 # typing and pathlib cost milliseconds of every start (issue 41): the files are read by their
 # paths as text. Type checkers read the name TYPE_CHECKING as true whatever its value.
@@ -102,7 +103,7 @@ def load_yaml(name: str) -> dict[str, Any]:
     with open(spec_path(name), "rb") as file:
         data = file.read()
     stem = os.path.splitext(os.path.basename(name))[0]
-    key = f"{stem}-{hashlib.sha256(data).hexdigest()}"
+    key = f"{stem}-{sha256_hex(data)}"
     return kept("spec", key, lambda: _parsed_yaml(data))
 
 

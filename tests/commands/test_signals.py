@@ -46,9 +46,9 @@ sys.exit(main(sys.argv[1:]))
 # by the signal, as before, not raise in the parent's place.
 FORKED = """
 import os, signal, time
-from ndcgspec.commands.cli import _terminable
+from ndcgspec.commands.cli import _Terminable
 
-with _terminable():
+with _Terminable():
     child = os.fork()
     if child == 0:
         os.kill(os.getpid(), signal.SIGTERM)
