@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import textwrap
 from collections.abc import Sequence
+from functools import cache
 
 from ndcgspec.commands.citation import citation
 from ndcgspec.measures.grammar import parse_measure
@@ -70,8 +71,10 @@ class AxisSetting:
         self.is_choice = is_choice
 
 
-def axis_settings(config: Config) -> list[AxisSetting]:
-    """The configuration's setting on every axis, in spec order."""
+@cache
+def axis_settings(config: Config) -> tuple[AxisSetting, ...]:
+    """The configuration's setting on every axis, in spec order; made once for the lines, the
+    sentence and the paragraphs that each list them."""
     values = config.to_mapping()
     settings = []
     for axis in axes():
@@ -91,7 +94,7 @@ def axis_settings(config: Config) -> list[AxisSetting]:
         settings.append(
             AxisSetting(axis["id"], name, entry["anchor"], text, params, cites, "choices" in axis)
         )
-    return settings
+    return tuple(settings)
 
 
 def _wrapped(text: str, indent: str) -> list[str]:

@@ -364,12 +364,12 @@ class Config:
         """Validate a configuration object (axis and parameter ids as keys, as in
         ``spec/schema/config.schema.json``) and fill in the defaults. A ConfigError names
         the key it concerns in `error_key`."""
-        unknown = [k for k in values if k not in key_names()]
+        names = key_names()
+        unknown = [k for k in values if k not in names]
         if unknown:
             with _Concerning(unknown[0]):
                 raise ConfigError(
-                    f"unknown configuration key {shown(unknown[0])}; "
-                    f"valid: {', '.join(key_names())}"
+                    f"unknown configuration key {shown(unknown[0])}; valid: {', '.join(names)}"
                 )
         choices: dict[str, str] = {}
         chosen_params: dict[str, ParamValue] = {}
