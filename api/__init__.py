@@ -12,9 +12,12 @@ so that ``import ndcgspec.<subpackage>`` stays light.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+# The typing module costs a few milliseconds of every start; type checkers read the name
+# TYPE_CHECKING as true whatever its value.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ndcgspec.evaluation import ScoreError, score, score_runs
     from ndcgspec.harness.adapters.base import (
         Adapter,

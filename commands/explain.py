@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
+from functools import cache
 
 from ndcgspec.commands.citation import citation
 from ndcgspec.measures.grammar import parse_measure
@@ -30,32 +30,51 @@ def _param_text(value: str | dict[str, str]) -> str:
     return str(value)
 
 
-@dataclass(frozen=True)
+# The records below are plain classes: a dataclass imports inspect and compiles its methods,
+# milliseconds of every explanation (issue 41).
+
+
 class SpecCitation:
     """A citation of a choice in ``spec/ndcg.yaml``: its kind, reference and note."""
 
-    kind: str
-    ref: str
-    note: str
+    __slots__ = ("kind", "note", "ref")
+
+    def __init__(self, kind: str, ref: str, note: str) -> None:
+        self.kind = kind
+        self.ref = ref
+        self.note = note
 
 
-@dataclass(frozen=True)
 class AxisSetting:
     """What a configuration sets on one axis: the choice's name (for the cutoff, its value or
     "null"), its anchor, its definition with the parameters' values in place (for the cutoff,
     the axis's description), its parameters as written and its citations."""
 
-    axis: str
-    name: str
-    anchor: str
-    definition: str
-    params: dict[str, str]
-    citations: tuple[SpecCitation, ...]
-    is_choice: bool
+    __slots__ = ("anchor", "axis", "citations", "definition", "is_choice", "name", "params")
+
+    def __init__(
+        self,
+        axis: str,
+        name: str,
+        anchor: str,
+        definition: str,
+        params: dict[str, str],
+        citations: tuple[SpecCitation, ...],
+        is_choice: bool,
+    ) -> None:
+        self.axis = axis
+        self.name = name
+        self.anchor = anchor
+        self.definition = definition
+        self.params = params
+        self.citations = citations
+        self.is_choice = is_choice
 
 
-def axis_settings(config: Config) -> list[AxisSetting]:
-    """The configuration's setting on every axis, in spec order."""
+@cache
+def axis_settings(config: Config) -> tuple[AxisSetting, ...]:
+    """The configuration's setting on every axis, in spec order; made once for the lines, the
+    sentence and the paragraphs that each list them."""
     values = config.to_mapping()
     settings = []
     for axis in axes():
@@ -75,7 +94,7 @@ def axis_settings(config: Config) -> list[AxisSetting]:
         settings.append(
             AxisSetting(axis["id"], name, entry["anchor"], text, params, cites, "choices" in axis)
         )
-    return settings
+    return tuple(settings)
 
 
 def _wrapped(text: str, indent: str) -> list[str]:

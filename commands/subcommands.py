@@ -3,15 +3,17 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
-
-class Subcommand(NamedTuple):
+class Subcommand:
     """Where a subcommand lives (the module whose ``register`` adds it) and its line in
-    ``ndcgspec --help``, which is printed without importing the module."""
+    ``ndcgspec --help``, which is printed without importing the module. A plain class: a
+    NamedTuple would import typing, and a dataclass inspect, at every start."""
 
-    module: str
-    summary: str
+    __slots__ = ("module", "summary")
+
+    def __init__(self, module: str, summary: str) -> None:
+        self.module = module
+        self.summary = summary
 
 
 COMMANDS: dict[str, Subcommand] = {

@@ -60,8 +60,9 @@ from ndcgspec.measures.trec_eval_names import (
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import computing_mp
 from ndcgspec.reference.discount import RankWeights
-from ndcgspec.reference.errors import ConfigError, InputError, Location
+from ndcgspec.reference.errors import ConfigError, InputError
 from ndcgspec.reference.inputs import Judgment, Posting
+from ndcgspec.reference.location import Location
 from ndcgspec.reference.precision import decimal_string, working_precision
 from ndcgspec.reference.query import QueryResult, evaluate_query
 from ndcgspec.reference.trec_io import (

@@ -24,8 +24,8 @@ from ndcgspec.engine.rank import (
 )
 from ndcgspec.engine.read import QrelsColumns, RunColumns, token_texts
 from ndcgspec.reference.decimals import parse_decimal
-from ndcgspec.reference.errors import Location
 from ndcgspec.reference.inputs import Judgment, Posting, Qrels, Run, add_judgment
+from ndcgspec.reference.location import Location
 
 
 def _judgment(qrels: QrelsColumns, row: int) -> Judgment:

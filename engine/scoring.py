@@ -32,9 +32,10 @@ from ndcgspec.engine.stream import (
     score_trec_run,
 )
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.errors import InputError, Location
+from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.inputs import Judgment, Posting
+from ndcgspec.reference.location import Location
 from ndcgspec.reference.trec_io import STDIN, Source, opened, read_qrels, read_run
 
 

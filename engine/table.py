@@ -32,8 +32,9 @@ from ndcgspec.engine.read import (
     words_of,
 )
 from ndcgspec.reference.decimals import BeyondLimits, exact_decimal, parse_decimal
-from ndcgspec.reference.errors import InputError, Location, NdcgSpecError, install_hint
+from ndcgspec.reference.errors import InputError, NdcgSpecError, install_hint
 from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
+from ndcgspec.reference.location import Location
 from ndcgspec.reference.trec_io import FIELD_BYTES, FORBIDDEN, SEPARATORS, Source
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")

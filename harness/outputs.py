@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ndcgspec.reference.errors import InputError, Location
+from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.location import Location
 
 
 def output_path(path: Path, option: str, *, folder: bool = False) -> Path:

@@ -18,7 +18,8 @@ import yaml
 
 from ndcgspec.reference.config import LIMITS, Config, error_key, shown
 from ndcgspec.reference.decimals import parse_decimal
-from ndcgspec.reference.errors import ConfigError, Location, NdcgSpecError
+from ndcgspec.reference.errors import ConfigError, NdcgSpecError
+from ndcgspec.reference.location import Location
 
 
 class _Problem(ConfigError):

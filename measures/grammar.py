@@ -6,25 +6,33 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
-from ndcgspec.reference.config import MEASURE_NAME, Config, preset, shown
+from ndcgspec.reference.config import MEASURE_NAME, Config, preset_config, shown
 from ndcgspec.reference.errors import ConfigError
 from ndcgspec.spec import load_grammar
 
-_TOKENS = load_grammar().tokens
-_ATOM = re.compile(_TOKENS.atom)
-_PUNCTUATION = f"[{re.escape(_TOKENS.punctuation)}]"
-_TOKEN = re.compile(rf"\s*(?:(?P<atom>{_TOKENS.atom})|(?P<punct>{_PUNCTUATION}))")
 MeasureValue = str | list[tuple[str, str]]
 """A value of a measure string: an atom, or the ``{key:value,...}`` pairs of a map."""
 
 
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """An atom, and a token (an atom or punctuation) after white space: compiled when a
+    measure is first read in this grammar, not by a start that reads another tool's name."""
+    tokens = load_grammar().tokens
+    punctuation = f"[{re.escape(tokens.punctuation)}]"
+    token = rf"\s*(?:(?P<atom>{tokens.atom})|(?P<punct>{punctuation}))"
+    return re.compile(tokens.atom), re.compile(token)
+
+
 def _tokens(text: str) -> list[str]:
     tokens, pos = [], 0
+    _, token_pattern = _patterns()
     while pos < len(text):
         if text[pos:].strip() == "":
             break
-        match = _TOKEN.match(text, pos)
+        match = token_pattern.match(text, pos)
         if not match:
             raise ConfigError(
                 f"measure {shown(text)}: unexpected character {text[pos:].lstrip()[0]!r}"
@@ -57,7 +65,7 @@ class _Parser:
 
     def atom(self) -> str:
         token = self.peek()
-        if token is None or not _ATOM.fullmatch(token):
+        if token is None or not _patterns()[0].fullmatch(token):
             raise self.fail(f"expected a name or value, found {shown(token or 'the end')}")
         self.pos += 1
         return token
@@ -126,6 +134,6 @@ def _parsed_measure(text: str) -> Config:
     try:
         if head.lower() == MEASURE_NAME.lower():
             return Config.from_mapping(values)
-        return Config.from_mapping(preset(head).config).replace(**values)
+        return preset_config(head).replace(**values)
     except ConfigError as error:
         raise ConfigError(f"measure {shown(text)}: {error}") from None

@@ -12,13 +12,17 @@ the exponential gain gdeval.pl computes, which serves it only with a cutoff.
 
 from __future__ import annotations
 
-import ast
 from decimal import Decimal
-from typing import Any
 
-from ndcgspec.reference.config import Config, key_names, preset
+from ndcgspec.reference.config import Config, key_names, preset_config
 from ndcgspec.reference.errors import ConfigError
 from ndcgspec.spec import load_grammar
+
+# The typing module costs milliseconds of every start that reads a measure (issue 41); type
+# checkers read the name TYPE_CHECKING as true whatever its value.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _DIALECT = load_grammar().ir_measures
 #: ir_measures' names of nDCG, its parameters and their values (``spec/grammar.yaml``).
@@ -37,6 +41,9 @@ def _fail(text: str, problem: str) -> ConfigError:
 def parse_ir_measures(text: str) -> tuple[str, dict[str, object]]:
     """(measure name, parameters) of an ir_measures string, parsed as ir_measures does: each
     value the Python literal written, checked by `ir_measures_config`."""
+    # Imported to read an ir_measures string only: a start that reads another needs none of it.
+    import ast
+
     try:
         node = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as error:
@@ -72,8 +79,8 @@ def _gain_map(text: str, gains: object) -> tuple[tuple[Decimal, Decimal], ...]:
 def _judged_only(config: Config) -> Config:
     """`config` with what trec_eval's -J changes (the preset trec_eval_judged_only against
     trec_eval)."""
-    base = Config.from_mapping(preset("trec_eval").config).to_mapping()
-    flag = Config.from_mapping(preset("trec_eval_judged_only").config).to_mapping()
+    base = preset_config("trec_eval").to_mapping()
+    flag = preset_config("trec_eval_judged_only").to_mapping()
     return config.replace(**{k: v for k, v in flag.items() if base.get(k) != v})
 
 
@@ -106,13 +113,17 @@ def ir_measures_config(text: str) -> Config:
         changes["gain"] = "exponential"
     if "gains" in params:
         changes.update(gain="map", gain_map=_gain_map(text, params["gains"]))
-    config = Config.from_mapping(preset("ir_measures").config).replace(**changes)
+    config = preset_config("ir_measures").replace(**changes)
     return _judged_only(config) if judged_only else config
 
 
 def is_ir_measures_string(text: str) -> bool:
     """Whether `text` uses what only ir_measures' syntax has: quotes, Python literals, or one
     of its parameters the canonical grammar lacks (`ONLY_IR_MEASURES`)."""
+    if not any(key in text for key in ONLY_IR_MEASURES):
+        # Not ir_measures' without one of those parameters written: a canonical string is
+        # told apart without parsing Python (ast costs a millisecond of its start, issue 41).
+        return False
     try:
         name, params = parse_ir_measures(text)
     except ConfigError:

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 
-from ndcgspec.reference.config import Config, preset
+from ndcgspec.reference.config import Config, preset_config
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import ConfigError, NdcgSpecError
 from ndcgspec.spec import load_grammar
@@ -47,13 +46,16 @@ _ATOL = re.compile(r"[ \t\n\v\f\r]*(?P<sign>[+-]?)0*(?P<digits>[0-9]*)")
 _LONG_DIGITS = len(str(LONG_MAX))
 
 
-@dataclass(frozen=True)
 class TrecMeasure:
     """One ``-m`` argument: a measure name and its parameter text, as trec_eval splits them
-    at the first '.' (trec_eval.c mark_measure)."""
+    at the first '.' (trec_eval.c mark_measure). A plain class: a dataclass imports inspect and
+    compiles its methods, milliseconds of every start that reads a measure (issue 41)."""
 
-    name: str
-    params: str | None = None
+    __slots__ = ("name", "params")
+
+    def __init__(self, name: str, params: str | None = None) -> None:
+        self.name = name
+        self.params = params
 
     @property
     def cutoffs(self) -> tuple[int, ...]:
@@ -197,20 +199,16 @@ def parse_trec_measure(text: str) -> TrecMeasure:
     return measure
 
 
-def _preset_config(preset_id: str) -> Config:
-    return Config.from_mapping(preset(preset_id).config)
-
-
 def trec_eval_config(complete: bool = False, judged_only: bool = False) -> Config:
     """trec_eval's configuration of nDCG without a cutoff, with -c (`complete`) and -J
     (`judged_only`): preset ``trec_eval`` changed where ``trec_eval_complete`` and
     ``trec_eval_judged_only`` differ from it."""
-    base = _preset_config("trec_eval")
+    base = preset_config("trec_eval")
     config = base
     flags = ((complete, "trec_eval_complete"), (judged_only, "trec_eval_judged_only"))
     for wanted, preset_id in flags:
         if wanted:
-            flag = _preset_config(preset_id).to_mapping()
+            flag = preset_config(preset_id).to_mapping()
             changes = {k: v for k, v in flag.items() if base.to_mapping().get(k) != v}
             config = config.replace(**changes)
     return config

@@ -9,13 +9,18 @@ explain``) loads neither mpmath nor the evaluation. `evaluate` is imported from 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
+# The typing module costs milliseconds of every start (issue 41); type checkers read the name
+# TYPE_CHECKING as true whatever its value.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ndcgspec.reference.config import Config
-    from ndcgspec.reference.errors import ConfigError, InputError, Location, NdcgSpecError
+    from ndcgspec.reference.errors import ConfigError, InputError, NdcgSpecError
     from ndcgspec.reference.evaluate import Evaluation
     from ndcgspec.reference.inputs import Judgment, Posting, qrels_from_labels, run_from_scores
+    from ndcgspec.reference.location import Location
     from ndcgspec.reference.query import QueryResult, TraceRow
 
 __all__ = [
@@ -36,7 +41,7 @@ _MODULE_OF = {
     "Config": "config",
     "ConfigError": "errors",
     "InputError": "errors",
-    "Location": "errors",
+    "Location": "location",
     "NdcgSpecError": "errors",
     "Evaluation": "evaluate",
     "Judgment": "inputs",

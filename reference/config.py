@@ -15,20 +15,24 @@ round-trip through `parse_measure`, and configurations are equal when their full
 
 from __future__ import annotations
 
-import hashlib
 import re
 import reprlib
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from functools import cache
-from typing import Any, Literal, overload
 
 from ndcgspec.reference.decimals import BeyondLimits, canonical_decimal, parse_decimal
 from ndcgspec.reference.errors import ConfigError, NdcgSpecError
-from ndcgspec.spec import load_presets, load_spec
-from ndcgspec.spec.presets import Preset
+from ndcgspec.spec import load_presets, load_spec, load_yaml
+from ndcgspec.spec.digest import sha256_hex
+
+# typing, dataclasses and the presets' records cost milliseconds of every start that reads a
+# measure (issue 41); type checkers read the name TYPE_CHECKING as true whatever its value.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal, overload
+
+    from ndcgspec.spec.presets import ConfigValue, Preset
 
 MEASURE_NAME = "nDCG"
 LIMITS: dict[str, Any] = load_spec()["limits"]
@@ -76,14 +80,16 @@ def _version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split("."))
 
 
-@dataclass(frozen=True)
 class _Choice:
     """What a configuration needs of one choice of an axis: its id, the parameters it takes
     and the spec version that added it."""
 
-    id: str
-    params: tuple[str, ...]
-    since: tuple[int, ...]
+    __slots__ = ("id", "params", "since")
+
+    def __init__(self, id: str, params: tuple[str, ...], since: tuple[int, ...]) -> None:
+        self.id = id
+        self.params = params
+        self.since = since
 
 
 def _choice(axis_id: str, choice_id: str) -> _Choice:
@@ -100,22 +106,48 @@ def _choice(axis_id: str, choice_id: str) -> _Choice:
     )
 
 
-@dataclass(frozen=True)
 class Param:
     """A parameter of the choices of one axis, as ``spec/ndcg.yaml`` declares it (an axis's
     ``params``): its kind (``label_map``, ``log_base``, ``decimal``), its exact bounds and
     default, and the choices that take it."""
 
-    id: str
-    axis: str
-    kind: str
-    anchor: str
-    description: str
-    default: str | None
-    exclusive_minimum: Decimal | None
-    exclusive_maximum: Decimal | None
-    required: bool
-    users: tuple[str, ...]
+    __slots__ = (
+        "anchor",
+        "axis",
+        "default",
+        "description",
+        "exclusive_maximum",
+        "exclusive_minimum",
+        "id",
+        "kind",
+        "required",
+        "users",
+    )
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        axis: str,
+        kind: str,
+        anchor: str,
+        description: str,
+        default: str | None,
+        exclusive_minimum: Decimal | None,
+        exclusive_maximum: Decimal | None,
+        required: bool,
+        users: tuple[str, ...],
+    ) -> None:
+        self.id = id
+        self.axis = axis
+        self.kind = kind
+        self.anchor = anchor
+        self.description = description
+        self.default = default
+        self.exclusive_minimum = exclusive_minimum
+        self.exclusive_maximum = exclusive_maximum
+        self.required = required
+        self.users = users
 
 
 def _bound(value: str | None) -> Decimal | None:
@@ -282,16 +314,22 @@ def _cutoff(raw: Any) -> int | None:
     return value
 
 
-@contextmanager
-def _concerning(key: str) -> Iterator[None]:
+class _Concerning:
     """Mark a ConfigError raised inside as concerning the configuration key `key`, unless an
-    inner key already claimed it; a configuration file then names that key's line."""
-    try:
-        yield
-    except ConfigError as error:
-        if error_key(error) is None:
-            error.config_key = key  # type: ignore[attr-defined]
-        raise
+    inner key already claimed it; a configuration file then names that key's line. A class,
+    not a contextlib generator: contextlib costs a millisecond of every start (issue 41)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, error: BaseException | None, traceback: object) -> None:
+        if isinstance(error, ConfigError) and error_key(error) is None:
+            error.config_key = self.key  # type: ignore[attr-defined]
 
 
 def error_key(error: ConfigError) -> str | None:
@@ -327,19 +365,19 @@ class Config:
         """Validate a configuration object (axis and parameter ids as keys, as in
         ``spec/schema/config.schema.json``) and fill in the defaults. A ConfigError names
         the key it concerns in `error_key`."""
-        known = set(key_names())
+        names = key_names()
+        known = set(names)
         unknown = [k for k in values if k not in known]
         if unknown:
-            with _concerning(unknown[0]):
+            with _Concerning(unknown[0]):
                 raise ConfigError(
-                    f"unknown configuration key {shown(unknown[0])}; "
-                    f"valid: {', '.join(key_names())}"
+                    f"unknown configuration key {shown(unknown[0])}; valid: {', '.join(names)}"
                 )
         choices: dict[str, str] = {}
         chosen_params: dict[str, ParamValue] = {}
         param_specs = parameters()
         for entry in choice_axes():
-            with _concerning(entry["id"]):
+            with _Concerning(entry["id"]):
                 raw = values.get(entry["id"], entry["default"])
                 if not isinstance(raw, str):
                     valid = ", ".join(choice_ids(entry["id"]))
@@ -349,7 +387,7 @@ class Config:
                 for name in chosen.params:
                     spec = param_specs[name]
                     if name in values:
-                        with _concerning(name):
+                        with _Concerning(name):
                             chosen_params[name] = _param_value(spec, values[name])
                     elif spec.required:
                         raise ConfigError(f"{entry['id']}={chosen.id} requires parameter {name!r}")
@@ -358,28 +396,30 @@ class Config:
         for name, spec in param_specs.items():
             if name in values and name not in chosen_params:
                 owner = spec.axis
-                with _concerning(name):
+                with _Concerning(name):
                     raise ConfigError(
                         f"parameter {name!r} applies only to {owner}={' or '.join(spec.users)}, "
                         f"not {owner}={choices[owner]}"
                     )
-        with _concerning("cutoff"):
+        with _Concerning("cutoff"):
             return cls(choices, chosen_params, _cutoff(values.get("cutoff")))
 
     def choice(self, axis_id: str) -> str:
         """The choice id this configuration makes on `axis_id`."""
         return self._choices[axis_id]
 
-    # The parameters of spec/ndcg.yaml by their type there: a label_map, a log_base (a
-    # decimal or "e") and decimals; a parameter not listed is any ParamValue.
-    @overload
-    def param(self, name: Literal["gain_map"]) -> LabelMap: ...
-    @overload
-    def param(self, name: Literal["log_base"]) -> Decimal | Literal["e"]: ...
-    @overload
-    def param(self, name: Literal["log_offset", "persistence"]) -> Decimal: ...
-    @overload
-    def param(self, name: str) -> ParamValue: ...
+    if TYPE_CHECKING:
+        # The parameters of spec/ndcg.yaml by their type there: a label_map, a log_base (a
+        # decimal or "e") and decimals; a parameter not listed is any ParamValue.
+        @overload
+        def param(self, name: Literal["gain_map"]) -> LabelMap: ...
+        @overload
+        def param(self, name: Literal["log_base"]) -> Decimal | Literal["e"]: ...
+        @overload
+        def param(self, name: Literal["log_offset", "persistence"]) -> Decimal: ...
+        @overload
+        def param(self, name: str) -> ParamValue: ...
+
     def param(self, name: str) -> ParamValue:
         """The value of a parameter of one of the chosen choices."""
         return self._params[name]
@@ -446,7 +486,7 @@ class Config:
         """A 16-hex-digit hash of the full form and the spec's major version, for citing
         (``ndcg.definition.versions``)."""
         text = f"ndcgspec {_version(load_spec()['spec_version'])[0]} {self.full()}"
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        return sha256_hex(text.encode("utf-8"))[:16]
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Config) and self.full() == other.full()
@@ -469,8 +509,33 @@ def presets() -> tuple[Preset, ...]:
 
 def preset(name: str) -> Preset:
     """The preset whose id or alias is `name` (case-insensitive); ConfigError lists the ids."""
+    return presets()[_preset_index(name)]
+
+
+def preset_config(name: str) -> Config:
+    """The configuration of the preset whose id or alias is `name` (`preset`), read from the
+    file's parse: building every preset's record (`load_presets`) costs milliseconds of each
+    start that reads a measure naming one (issue 41)."""
+    return Config.from_mapping(_preset_entries()[_preset_index(name)][1])
+
+
+@cache
+def _preset_entries() -> tuple[tuple[tuple[str, ...], Mapping[str, ConfigValue]], ...]:
+    """Each preset of ``spec/presets.yaml`` as its id and aliases and its configuration object,
+    in file order."""
+    return tuple(
+        ((p["id"], *p.get("aliases", [])), p["config"])
+        for p in load_yaml("presets.yaml")["presets"]
+    )
+
+
+def _preset_index(name: str) -> int:
+    """The place in the file of the preset whose id or alias is `name` (case-insensitive);
+    ConfigError lists the ids."""
     wanted = name.lower()
-    for entry in presets():
-        if wanted == entry.id.lower() or wanted in [a.lower() for a in entry.aliases]:
-            return entry
-    raise ConfigError(f"unknown preset {shown(name)}; valid: {', '.join(p.id for p in presets())}")
+    entries = _preset_entries()
+    for index, (names, _) in enumerate(entries):
+        if wanted in [known.lower() for known in names]:
+            return index
+    ids = ", ".join(names[0] for names, _ in entries)
+    raise ConfigError(f"unknown preset {shown(name)}; valid: {ids}")

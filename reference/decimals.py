@@ -5,15 +5,19 @@ it)."""
 
 from __future__ import annotations
 
-import math
 import numbers
 import re
 from decimal import ROUND_HALF_EVEN, Context, Decimal
-from fractions import Fraction
 from functools import cache
 
 from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.spec import load_spec
+
+# fractions costs milliseconds of every start that reads a measure (issue 41); type checkers
+# read the name TYPE_CHECKING as true whatever its value.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 DPS: int = load_spec()["precision"]["dps"]
 MAX_DPS: int = load_spec()["precision"]["max_dps"]
@@ -22,6 +26,8 @@ NUMBER: re.Pattern[str] = re.compile(load_spec()["input"]["number"]["pattern"], 
 
 
 MAGNITUDE: int = load_spec()["limits"]["number_magnitude"]
+# Not math.inf: math is loaded from a file of its own at every start that imports it (issue 41).
+_INFINITY = float("inf")
 # An exponent of more digits than this is beyond what Decimal holds, and far beyond MAGNITUDE.
 _EXPONENT_DIGITS = 18
 
@@ -87,7 +93,7 @@ def exact_decimal(value: object) -> Decimal:
     if isinstance(value, numbers.Real) and ratio is not None:
         # Comparisons, not arithmetic: they tell NaN and the infinities of every width apart
         # without a warning or a conversion to float64.
-        if value != value or abs(value) == math.inf:
+        if value != value or abs(value) == _INFINITY:
             raise NdcgSpecError(f"{value} is not a finite decimal number")
         numerator, denominator = ratio()
         places = denominator.bit_length() - 1

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from ndcgspec.reference.errors import Location
+from ndcgspec.reference.location import Location
 
 
 @dataclass(frozen=True)

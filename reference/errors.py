@@ -8,20 +8,14 @@ extras it names itself expanded, since ``ndcgspec`` is not on the package index.
 from __future__ import annotations
 
 import re
-import shlex
 from functools import cache
-from typing import NamedTuple
 
-
-class Location(NamedTuple):
-    """Where an input problem is: a file (or a named in-memory input) and, when known, its line
-    (a table's row, ``ndcg.input.table``). A tuple, since one is made for every input line."""
-
-    file: str
-    line: int | None = None
-
-    def __str__(self) -> str:
-        return self.file if self.line is None else f"{self.file}:{self.line}"
+# typing, which a NamedTuple imports, costs milliseconds of every start (issue 41): Location
+# is a module of its own, which the readers import. Type checkers read the name TYPE_CHECKING
+# as true whatever its value.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ndcgspec.reference.location import Location
 
 
 class NdcgSpecError(ValueError):
@@ -58,8 +52,9 @@ class InputError(NdcgSpecError):
         self.axis = axis
 
 
-_MARKER = re.compile(r"""extra\s*==\s*["']([^"']+)["']""")
-_SELF = re.compile(r"ndcgspec\[([^\]]*)\]\s*$")
+# Patterns, not compiled here: every command imports this module, few need an install hint.
+_MARKER = r"""extra\s*==\s*["']([^"']+)["']"""
+_SELF = r"ndcgspec\[([^\]]*)\]\s*$"
 
 
 @cache
@@ -72,7 +67,7 @@ def _requirements() -> dict[str, tuple[str, ...]]:
     found: dict[str, list[str]] = {}
     for line in requires("ndcgspec") or []:
         requirement, _, marker = line.partition(";")
-        extra = _MARKER.search(marker)
+        extra = re.search(_MARKER, marker)
         if extra:
             found.setdefault(extra.group(1), []).append(requirement.strip())
     return {extra: tuple(items) for extra, items in found.items()}
@@ -83,7 +78,7 @@ def extra_requirements(extra: str) -> list[str]:
     replaced by the requirements of extras a and b, in order, each once."""
     out: list[str] = []
     for requirement in _requirements()[extra]:
-        named = _SELF.fullmatch(requirement.replace(" ", ""))
+        named = re.fullmatch(_SELF, requirement.replace(" ", ""))
         inner = (
             [r for e in named.group(1).split(",") for r in extra_requirements(e)]
             if named
@@ -96,6 +91,9 @@ def extra_requirements(extra: str) -> list[str]:
 def install_hint(*extras: str) -> str:
     """``pip install scikit-learn (ndcgspec's extra sklearn)``: the command that installs
     what `extras` bring, and the extras' names for an install from a clone or a wheel."""
+    # Imported for a hint only: every command imports this module.
+    import shlex
+
     requirements = [r for e in extras for r in extra_requirements(e)]
     command = " ".join(shlex.quote(r) for r in dict.fromkeys(requirements))
     noun = "extra" if len(extras) == 1 else "extras"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import ROUND_DOWN, Decimal
 
-from ndcgspec.reference.errors import Location
+from ndcgspec.reference.location import Location
 from ndcgspec.reference.rejection import rejection
 
 

@@ -7,7 +7,8 @@ from decimal import Decimal
 
 from ndcgspec.reference.arithmetic import Number, number, numbers
 from ndcgspec.reference.config import LIMITS, Config
-from ndcgspec.reference.errors import InputError, Location
+from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.location import Location
 
 
 def linear(label: Decimal, config: Config) -> Number:

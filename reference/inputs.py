@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ndcgspec.reference.decimals import exact_decimal
-from ndcgspec.reference.errors import InputError, Location
+from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.location import Location
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from typing import Any
 
 from ndcgspec.reference.arithmetic import number
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.errors import Location
 from ndcgspec.reference.gain import gain
+from ndcgspec.reference.location import Location
 from ndcgspec.reference.rejection import rejection
 
 

@@ -4,7 +4,8 @@ the choice's anchor as the spec names it."""
 from __future__ import annotations
 
 from ndcgspec.reference.config import axis
-from ndcgspec.reference.errors import InputError, Location
+from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.location import Location
 
 REJECTING_CHOICE = "error"
 

@@ -26,8 +26,9 @@ from decimal import Decimal
 from pathlib import Path
 
 from ndcgspec.reference.decimals import BeyondLimits, parse_decimal
-from ndcgspec.reference.errors import InputError, Location, NdcgSpecError
+from ndcgspec.reference.errors import InputError, NdcgSpecError
 from ndcgspec.reference.inputs import Judgment, Posting, add_judgment
+from ndcgspec.reference.location import Location
 from ndcgspec.spec import load_spec
 
 GZIP_MAGIC = b"\x1f\x8b"

@@ -24,8 +24,9 @@ from ndcgspec.engine.prepared import prepare
 from ndcgspec.engine.read import Unsupported, read_qrels_columns, read_run_columns, run_pieces
 from ndcgspec.engine.route import routed
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.errors import InputError, Location
+from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import evaluate
+from ndcgspec.reference.location import Location
 from ndcgspec.reference.trec_io import Source, read_qrels, read_run
 from ndcgspec.spark.transport import exact_decimal_text
 

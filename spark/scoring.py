@@ -19,7 +19,8 @@ from ndcgspec.engine.result_digits import ResultDigits
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import plain_digits
-from ndcgspec.reference.errors import InputError, Location, NdcgSpecError
+from ndcgspec.reference.errors import InputError, NdcgSpecError
+from ndcgspec.reference.location import Location
 from ndcgspec.reference.trec_io import SEPARATORS
 from ndcgspec.spark.partition import (
     COUNTED,

@@ -16,21 +16,28 @@ and is parsed again; a kept parse that cannot be read is parsed again and replac
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
-from collections.abc import Callable
 from functools import cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
 
+from ndcgspec.spec.digest import sha256_hex
+
+# typing and pathlib cost milliseconds of every start (issue 41): the files are read by their
+# paths as text. Type checkers read the name TYPE_CHECKING as true whatever its value.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any, TypeVar
+
     from ndcgspec.spec.comparison import FloatRule
     from ndcgspec.spec.grammar import Grammar
     from ndcgspec.spec.presets import Presets
 
-# What `kept` keeps: the plain values marshal writes.
-T = TypeVar("T", bound="dict[Any, Any] | list[Any] | tuple[Any, ...] | str | bytes | float | None")
+    # What `kept` keeps: the plain values marshal writes.
+    T = TypeVar(
+        "T", bound="dict[Any, Any] | list[Any] | tuple[Any, ...] | str | bytes | float | None"
+    )
 
 CACHE_ENV = "NDCGSPEC_CACHE_DIR"
 """Where computed values are kept between runs (``~/.cache/ndcgspec`` when unset, nowhere
@@ -40,19 +47,34 @@ files, the survey's probe inputs) and expected values (`ndcgspec.suite.expected_
 
 def cache_root() -> Path | None:
     """The cache folder, or None when caching is off."""
+    from pathlib import Path
+
+    folder = _cache_folder()
+    return None if folder is None else Path(folder)
+
+
+def _cache_folder() -> str | None:
+    """`cache_root` as text."""
     configured = os.environ.get(CACHE_ENV)
     if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "ndcgspec"
+        return configured or None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "ndcgspec")
 
 
 def spec_file(name: str) -> Path:
-    """The packaged file `name` of the specification, such as ``"schema/case.schema.json"``:
-    beside this module, since ndcgspec is installed as files (a wheel or a clone, as
-    `suite.load` finds the cases), and importlib.resources would add about 10 ms to every
-    start."""
-    return Path(__file__).parent.joinpath(name)
+    """The packaged file `name` of the specification, such as ``"schema/case.schema.json"``
+    (`spec_path`)."""
+    from pathlib import Path
+
+    return Path(spec_path(name))
+
+
+def spec_path(name: str) -> str:
+    """The path of the packaged file `name` of the specification: beside this module, since
+    ndcgspec is installed as files (a wheel or a clone, as `suite.load` finds the cases), and
+    importlib.resources would add about 10 ms to every start."""
+    return os.path.join(os.path.dirname(__file__), name)
 
 
 def kept(kind: str, key: str, compute: Callable[[], T]) -> T:
@@ -60,11 +82,12 @@ def kept(kind: str, key: str, compute: Callable[[], T]) -> T:
     cache folder's `kind` folder as marshal data (plain dicts, lists, tuples, strings and
     numbers only). The key must name everything the value depends on (a digest of the files
     it is computed from); a kept value that cannot be read is computed again and replaced."""
-    root = cache_root()
-    path = None if root is None else root / kind / f"{key}.marshal{marshal.version}"
+    root = _cache_folder()
+    path = None if root is None else os.path.join(root, kind, f"{key}.marshal{marshal.version}")
     if path is not None:
         try:
-            kept_value: T = marshal.loads(path.read_bytes())
+            with open(path, "rb") as stored:
+                kept_value: T = marshal.loads(stored.read())
             return kept_value
         except (OSError, EOFError, ValueError, TypeError):
             pass
@@ -77,8 +100,10 @@ def kept(kind: str, key: str, compute: Callable[[], T]) -> T:
 def load_yaml(name: str) -> dict[str, Any]:
     """The parsed YAML file `name`, as its JSON Schema validates it: the kept parse of its
     bytes, or parsed and kept."""
-    data = spec_file(name).read_bytes()
-    key = f"{Path(name).stem}-{hashlib.sha256(data).hexdigest()}"
+    with open(spec_path(name), "rb") as file:
+        data = file.read()
+    stem = os.path.splitext(os.path.basename(name))[0]
+    key = f"{stem}-{sha256_hex(data)}"
     return kept("spec", key, lambda: _parsed_yaml(data))
 
 
@@ -91,14 +116,15 @@ def _parsed_yaml(data: bytes) -> dict[str, Any]:
     return parsed
 
 
-def _keep(path: Path, content: bytes) -> None:
+def _keep(path: str, content: bytes) -> None:
     """Write `content` to `path` whole or not at all: a reader sees no partial file."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        folder = os.path.dirname(path)
+        os.makedirs(folder, exist_ok=True)
         # Imported only to write: a start that reads kept values needs none of it.
         import tempfile
 
-        descriptor, partial = tempfile.mkstemp(dir=path.parent, prefix=".partial-")
+        descriptor, partial = tempfile.mkstemp(dir=folder, prefix=".partial-")
         try:
             with os.fdopen(descriptor, "wb") as out:
                 out.write(content)

@@ -10,7 +10,8 @@ from typing import Any
 
 from ndcgspec.reference import Config
 from ndcgspec.reference.decimals import DPS
-from ndcgspec.reference.errors import InputError, Location
+from ndcgspec.reference.errors import InputError
+from ndcgspec.reference.location import Location
 from ndcgspec.spec import load_spec
 from ndcgspec.suite.anchors import first_sentence
 from ndcgspec.suite.case_record import (

@@ -16,8 +16,9 @@ from typing import Any
 
 from ndcgspec.reference import Judgment, Posting
 from ndcgspec.reference.decimals import parse_decimal
-from ndcgspec.reference.errors import InputError, Location
+from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.inputs import Qrels, Run, add_judgment
+from ndcgspec.reference.location import Location
 from ndcgspec.reference.trec_io import read_qrels, read_run
 from ndcgspec.suite.folders import UNKNOWN
 

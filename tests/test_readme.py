@@ -396,6 +396,11 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "it times 15 rounds of each start-up and prints timings; tests/test_benchmarks.py runs "
         "it on two commands for two rounds"
     ),
+    (
+        "docs/performance.md",
+        "PATH=/path/to/venv/bin:$PATH python benchmarks/startup.py --rounds 15 "
+        "--commands help explain-help explain which-help score",
+    ): "it times 15 rounds of each start-up of the ndcgspec of a venv and prints timings",
     ("docs/performance.md", "cd benchmarks && python waits.py --rounds 5"): (
         "it times minutes of work over the DL19 runs against trec_eval's C program and prints "
         "timings"

@@ -286,6 +286,7 @@ def test_missing_presets_file_is_a_clean_error(capsys, files, monkeypatch) -> No
         raise FileNotFoundError("presets.yaml")
 
     monkeypatch.setattr(config_module, "load_presets", absent)
+    monkeypatch.setattr(config_module, "_preset_entries", absent)
     status, out, err = score(capsys, *files, "-m", "trec_eval@10")
     assert (status, out) == (2, "")
     assert "presets are not available" in err and err.count("\n") == 1
@@ -359,6 +360,7 @@ def test_score_imports_only_what_scoring_needs(files) -> None:
         [
             "ndcgspec.commands",
             "ndcgspec.commands.cli",
+            "ndcgspec.commands.parser",
             "ndcgspec.commands.score",
             "ndcgspec.commands.score_notes",
             "ndcgspec.commands.score_output",

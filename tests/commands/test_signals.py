@@ -46,9 +46,9 @@ sys.exit(main(sys.argv[1:]))
 # by the signal, as before, not raise in the parent's place.
 FORKED = """
 import os, signal, time
-from ndcgspec.commands.cli import _terminable
+from ndcgspec.commands.cli import _Terminable
 
-with _terminable():
+with _Terminable():
     child = os.fork()
     if child == 0:
         os.kill(os.getpid(), signal.SIGTERM)
@@ -129,3 +129,21 @@ def test_a_reader_that_goes_away_stops_the_command_quietly() -> None:
     error = child.stderr.read().decode()
     assert child.wait(timeout=60) == 141, error
     assert error == ""
+
+
+def test_main_in_another_thread_runs_and_leaves_sigterm_alone(capsys) -> None:
+    # Python sets a signal's handler in the main thread only: elsewhere `main` runs the
+    # command with SIGTERM's action as it was.
+    import signal
+    import threading
+
+    from ndcgspec.commands.cli import main
+
+    before = signal.getsignal(signal.SIGTERM)
+    statuses: list[int] = []
+    thread = threading.Thread(target=lambda: statuses.append(main(["explain", "nDCG@10"])))
+    thread.start()
+    thread.join(timeout=60)
+    assert statuses == [0]
+    assert capsys.readouterr().out.startswith("measure      nDCG@10\n")
+    assert signal.getsignal(signal.SIGTERM) is before

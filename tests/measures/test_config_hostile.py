@@ -16,9 +16,10 @@ from hostile.timing import deadline
 from ndcgspec.measures.config_file import load_config_file
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import ConfigError
-from ndcgspec.reference.errors import InputError, Location
+from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.reference.inputs import Judgment, Posting
+from ndcgspec.reference.location import Location
 
 
 @pytest.mark.parametrize("name", sorted(CONFIG_FILES))

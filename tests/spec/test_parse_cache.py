@@ -26,7 +26,7 @@ def own_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A YAML file of the test's own in place of the packaged ones."""
     path = tmp_path / "tiny.yaml"
     path.write_text("axes:\n  - id: gain\n    default: exponential\n", encoding="utf-8")
-    monkeypatch.setattr(spec, "spec_file", lambda name: path)
+    monkeypatch.setattr(spec, "spec_path", lambda name: str(path))
     return path
 
 
