@@ -170,13 +170,30 @@ class _Table:
         return self._misses[changes]
 
 
-def _cost(table: _Table, changes: Changes, departed: Sequence[str]) -> tuple[int, int, int]:
+Cost = tuple[int, int, int]
+
+
+def _cost(table: _Table, changes: Changes, departed: Sequence[str]) -> Cost:
     """What the search minimises: the probes nothing explains, then the probes the changed
     configurations miss (a departure explains as few as it can), then the changes (the asked
     configurations break ties)."""
     missed = table.misses(changes)
     unexplained = sum(not any(table.depends(p, changes, a) for a in departed) for p in missed)
     return unexplained, len(missed), len(changes.found)
+
+
+def _beats(table: _Table, changes: Changes, departed: Sequence[str], bound: Cost) -> bool:
+    """Whether `_cost` of `changes` is below `bound`, reading the probes only until the
+    count so far reaches it: the count only grows as probes are read, and most of the pairs
+    the descent tries are worse than where it stands."""
+    unexplained = missed = 0
+    for probe in table.probes:
+        if table.verdict(probe, changes) is False:
+            missed += 1
+            unexplained += not any(table.depends(probe, changes, a) for a in departed)
+            if (unexplained, missed, len(changes.found)) >= bound:
+                return False
+    return (unexplained, missed, len(changes.found)) < bound
 
 
 def _neighbours(table: _Table, changes: Changes) -> list[Changes]:
@@ -203,17 +220,15 @@ PAIRED_MOVES = 8
 of the best single changes: enough for two axes whose changes each mend nothing alone."""
 
 
-def _descend(
-    table: _Table, changes: Changes, departed: Sequence[str]
-) -> tuple[Changes, tuple[int, int, int]]:
+def _descend(table: _Table, changes: Changes, departed: Sequence[str]) -> tuple[Changes, Cost]:
     """From `changes`, the best single change while one lowers the cost, then the best
     change of two at once where no single change does and probes are still missed (two
     departures from the asked configurations may each break probes the other's change alone
     cannot mend)."""
 
-    costs: dict[Changes, tuple[int, int, int]] = {}
+    costs: dict[Changes, Cost] = {}
 
-    def cost_of(candidate: Changes) -> tuple[int, int, int]:
+    def cost_of(candidate: Changes) -> Cost:
         if candidate not in costs:
             costs[candidate] = _cost(table, candidate, departed)
         return costs[candidate]
@@ -225,9 +240,13 @@ def _descend(
             break
         best = moves[0]
         if cost_of(best) >= cost:
-            pairs = [n for m in moves[:PAIRED_MOVES] for n in _neighbours(table, m)]
-            best = min(pairs, key=cost_of, default=changes)
-            if cost_of(best) >= cost:
+            # The first of the pairs with the lowest cost below the current one, as `min`
+            # finds it, without the whole cost of the pairs that cannot be lower.
+            best = changes
+            for pair in (n for m in moves[:PAIRED_MOVES] for n in _neighbours(table, m)):
+                if _beats(table, pair, departed, cost_of(best) if best != changes else cost):
+                    best = pair
+            if best == changes:
                 break
         changes, cost = best, cost_of(best)
     return changes, cost

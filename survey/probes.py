@@ -221,20 +221,34 @@ def questions(asked: Config, probes: Sequence[ProbeInput]) -> list[tuple[ProbeIn
     return [(p, replaced(asked, cutoff=p.config.cutoff)) for p in probes]
 
 
-@cache
 def with_choice(asked: Config, axis_id: str, choice: str, source: Config) -> Config | None:
     """`asked` with `axis_id` set to `choice`. A parameter the spec requires (a gain map) is
     taken from the golden case's `source` configuration, the others keep their defaults so
     that every candidate differs from `asked` on the axis alone; None when the source does
     not give a required parameter."""
-    values: dict[str, Any] = {axis_id: choice}
+    return _with_choice(asked, axis_id, choice, _required_params(source, axis_id, choice))
+
+
+@cache
+def _required_params(source: Config, axis_id: str, choice: str) -> tuple[tuple[str, Any], ...]:
+    """The parameters the spec requires of `choice` that `source` gives."""
+    if source.choice(axis_id) != choice:
+        return ()
     entry = next(c for c in spec_axis(axis_id)["choices"] if c["id"] == choice)
     required = {p["id"] for p in spec_axis(axis_id).get("params", []) if p.get("required")}
-    for name in required.intersection(entry.get("params", [])):
-        if source.choice(axis_id) == choice:
-            values[name] = source.to_mapping()[name]
+    return tuple(
+        (name, source.param(name)) for name in sorted(required) if name in entry.get("params", [])
+    )
+
+
+# Keyed by the parameters taken from the source, not the source: the search asks it of every
+# probe, and nearly all of them give none.
+@cache
+def _with_choice(
+    asked: Config, axis_id: str, choice: str, required: tuple[tuple[str, Any], ...]
+) -> Config | None:
     try:
-        return replaced(asked, **values)
+        return replaced(asked, **{axis_id: choice, **dict(required)})
     except NdcgSpecError:
         return None
 
