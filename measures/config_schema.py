@@ -19,8 +19,9 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from ndcgspec.reference.config import Param, parameters
+from ndcgspec.reference.config import axes
 from ndcgspec.spec import load_spec
+from ndcgspec.spec.axes import ChoiceAxis, Param, ValueAxis
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # The whole text: `$` would also match before a final newline in Python's re, which Python's
@@ -65,22 +66,21 @@ def _param_schema(param: Param) -> dict[str, Any]:
     return value
 
 
-def _cutoff_schema(axis: dict[str, Any]) -> dict[str, Any]:
-    bounds = axis["value"]
-    types = [bounds["type"], "null"] if bounds.get("nullable") else bounds["type"]
+def _cutoff_schema(axis: ValueAxis) -> dict[str, Any]:
+    bounds = axis.value
     return {
-        "type": types,
-        "minimum": bounds["minimum"],
-        "default": axis["default"],
-        "description": f"{' '.join(axis['description'].split())} ({axis['anchor']})",
+        "type": [bounds.type, "null"] if bounds.nullable else bounds.type,
+        "minimum": bounds.minimum,
+        "default": axis.default,
+        "description": f"{' '.join(axis.description.split())} ({axis.anchor})",
     }
 
 
-def _choice_schema(axis: dict[str, Any]) -> dict[str, Any]:
+def _choice_schema(axis: ChoiceAxis) -> dict[str, Any]:
     return {
-        "enum": [c["id"] for c in axis["choices"]],
-        "default": axis["default"],
-        "description": f"{axis['description']} ({axis['anchor']})",
+        "enum": [c.id for c in axis.choices],
+        "default": axis.default,
+        "description": f"{axis.description} ({axis.anchor})",
     }
 
 
@@ -100,21 +100,20 @@ def _param_rules(param: Param, default: str) -> list[dict[str, Any]]:
 
 def config_schema() -> dict[str, Any]:
     """The JSON Schema of a configuration object: axis and parameter ids as keys (``ndcg``)."""
-    spec = load_spec()
     properties: dict[str, Any] = {}
     rules: list[dict[str, Any]] = []
-    for axis in spec["axes"]:
-        if "choices" in axis:
-            properties[axis["id"]] = _choice_schema(axis)
-            for param in (p for p in parameters().values() if p.axis == axis["id"]):
+    for axis in axes():
+        if isinstance(axis, ChoiceAxis):
+            properties[axis.id] = _choice_schema(axis)
+            for param in axis.params:
                 properties[param.id] = _param_schema(param)
-                rules.extend(_param_rules(param, axis["default"]))
+                rules.extend(_param_rules(param, axis.default))
         else:
-            properties[axis["id"]] = _cutoff_schema(axis)
+            properties[axis.id] = _cutoff_schema(axis)
     return {
         "$schema": SCHEMA_DIALECT,
         "$id": "config.schema.json",
-        "title": f"nDCG configuration (spec {spec['spec_version']})",
+        "title": f"nDCG configuration (spec {load_spec()['spec_version']})",
         "description": (
             "A configuration object: one choice per axis and the parameters of the chosen "
             "choices; omitted keys take the spec's defaults. Generated from spec/ndcg.yaml by "

@@ -37,8 +37,7 @@ from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.runner import Question, ask_adapter
 from ndcgspec.reference import Config, NdcgSpecError
-from ndcgspec.reference.config import axis as spec_axis
-from ndcgspec.reference.config import choice_ids
+from ndcgspec.reference.config import choice_ids, parameters, spec_choice
 from ndcgspec.reference.decimals import canonical_decimal
 from ndcgspec.reference.ties import docid_key
 from ndcgspec.spec import kept
@@ -228,9 +227,7 @@ def with_choice(asked: Config, axis_id: str, choice: str, source: Config) -> Con
     that every candidate differs from `asked` on the axis alone; None when the source does
     not give a required parameter."""
     values: dict[str, Any] = {axis_id: choice}
-    entry = next(c for c in spec_axis(axis_id)["choices"] if c["id"] == choice)
-    required = {p["id"] for p in spec_axis(axis_id).get("params", []) if p.get("required")}
-    for name in required.intersection(entry.get("params", [])):
+    for name in (p for p in spec_choice(axis_id, choice).params if parameters()[p].required):
         if source.choice(axis_id) == choice:
             values[name] = source.to_mapping()[name]
     try:
