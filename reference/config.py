@@ -74,7 +74,7 @@ def _reread() -> _Axes:
                     definition=c["definition"],
                     params=tuple(c.get("params", [])),
                     since=_version(c.get("since", "1.0.0")),
-                    citations=tuple(Citation(**cited) for cited in c["citations"]),
+                    citations=tuple(Citation(**cited) for cited in c.get("citations", [])),
                 )
                 for c in a["choices"]
             ),
