@@ -21,7 +21,7 @@ from typing import Any
 
 from ndcgspec.reference.config import axes
 from ndcgspec.spec import load_spec
-from ndcgspec.spec.axes import ChoiceAxis, Param, ValueAxis
+from ndcgspec.spec.axes import Axis, ChoiceAxis, Param
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # The whole text: `$` would also match before a final newline in Python's re, which Python's
@@ -66,22 +66,20 @@ def _param_schema(param: Param) -> dict[str, Any]:
     return value
 
 
-def _cutoff_schema(axis: ValueAxis) -> dict[str, Any]:
-    bounds = axis.value
-    return {
-        "type": [bounds.type, "null"] if bounds.nullable else bounds.type,
-        "minimum": bounds.minimum,
-        "default": axis.default,
-        "description": f"{' '.join(axis.description.split())} ({axis.anchor})",
-    }
-
-
-def _choice_schema(axis: ChoiceAxis) -> dict[str, Any]:
-    return {
-        "enum": [c.id for c in axis.choices],
-        "default": axis.default,
-        "description": f"{axis.description} ({axis.anchor})",
-    }
+def _axis_schema(axis: Axis) -> dict[str, Any]:
+    """The value schema of one axis: one of its choices' ids, or for the cutoff an integer
+    within its bounds."""
+    values: dict[str, Any]
+    if isinstance(axis, ChoiceAxis):
+        values = {"enum": [c.id for c in axis.choices]}
+    else:
+        bounds = axis.value
+        values = {
+            "type": [bounds.type, "null"] if bounds.nullable else bounds.type,
+            "minimum": bounds.minimum,
+        }
+    description = " ".join(axis.description.split())
+    return {**values, "default": axis.default, "description": f"{description} ({axis.anchor})"}
 
 
 def _param_rules(param: Param, default: str) -> list[dict[str, Any]]:
@@ -103,13 +101,11 @@ def config_schema() -> dict[str, Any]:
     properties: dict[str, Any] = {}
     rules: list[dict[str, Any]] = []
     for axis in axes():
+        properties[axis.id] = _axis_schema(axis)
         if isinstance(axis, ChoiceAxis):
-            properties[axis.id] = _choice_schema(axis)
             for param in axis.params:
                 properties[param.id] = _param_schema(param)
                 rules.extend(_param_rules(param, axis.default))
-        else:
-            properties[axis.id] = _cutoff_schema(axis)
     return {
         "$schema": SCHEMA_DIALECT,
         "$id": "config.schema.json",
