@@ -74,6 +74,7 @@ def _reread() -> _Axes:
                     definition=c["definition"],
                     params=tuple(c.get("params", [])),
                     since=_version(c.get("since", "1.0.0")),
+                    # The choices the tests add to the spec cite nothing.
                     citations=tuple(Citation(**cited) for cited in c.get("citations", [])),
                 )
                 for c in a["choices"]

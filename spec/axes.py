@@ -1,7 +1,8 @@
 """The axes of ``ndcg.yaml`` as records: each choice with its anchor, definition, parameters,
 version and citations, each parameter with its bounds, and the cutoff's integer value (anchor
 ``ndcg``; ``spec.schema.json`` says what each field holds). ``reference/config.py`` reads
-them from the parse on each call, since the tests change the spec at run time."""
+them from the parse, again whenever the parse is another object, since the tests replace the
+spec at run time."""
 
 from __future__ import annotations
 
