@@ -21,7 +21,14 @@ from decimal import Decimal
 from itertools import combinations, product
 
 from ndcgspec.measures.trec_eval_names import DEFAULT_CUTOFFS as TREC_EVAL_CUTOFFS
-from ndcgspec.reference.config import Config, choice_axes, choice_ids, presets
+from ndcgspec.reference.config import (
+    Config,
+    choice_axes,
+    choice_ids,
+    parameters,
+    presets,
+    spec_choice,
+)
 from ndcgspec.reference.decimals import canonical_decimal
 
 # The cutoffs papers report.
@@ -108,7 +115,7 @@ def axis_options(
     """Every value each choice axis takes in the search, in spec order."""
     options: dict[str, list[Option]] = {}
     for entry in choice_axes():
-        name = entry["id"]
+        name = entry.id
         plain = [c for c in choice_ids(name) if not _needs_params(name, c)]
         options[name] = [Option(name, c, ((name, c),)) for c in plain]
     maps = [*extra_maps, *(m for m in collapsing_maps(labels) if m not in extra_maps)]
@@ -131,10 +138,7 @@ def axis_options(
 
 def _needs_params(axis_id: str, choice_id: str) -> bool:
     """Whether the choice has a parameter without a spec default (the gain map)."""
-    entry = next(a for a in choice_axes() if a["id"] == axis_id)
-    params = {p["id"]: p for p in entry.get("params", [])}
-    chosen = next(c for c in entry["choices"] if c["id"] == choice_id)
-    return any(params[p].get("required") for p in chosen.get("params", []))
+    return any(parameters()[p].required for p in spec_choice(axis_id, choice_id).params)
 
 
 def _own_options(preset: Config, options: dict[str, list[Option]]) -> list[int]:
@@ -165,9 +169,8 @@ def _by_axis(config: Config) -> dict[str, dict[str, AxisValue]]:
 def _axis_of(key: str) -> str:
     """The axis a configuration key belongs to (a parameter's owning axis)."""
     for entry in choice_axes():
-        if key == entry["id"] or key in {p["id"] for p in entry.get("params", [])}:
-            axis_id: str = entry["id"]
-            return axis_id
+        if key == entry.id or key in {p.id for p in entry.params}:
+            return entry.id
     return key
 
 

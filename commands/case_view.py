@@ -178,7 +178,7 @@ def adapter_result(case_id: str, report: Path | None) -> AdapterAnswer | None:
 def configuration_anchors(config: Config) -> list[str]:
     """The spec anchor of each choice the configuration makes (``ndcg.<axis>.<choice>``)."""
     mapping = config.to_mapping()
-    return [f"ndcg.{a['id']}.{mapping[a['id']]}" for a in choice_axes() if a["id"] in mapping]
+    return [f"ndcg.{a.id}.{mapping[a.id]}" for a in choice_axes() if a.id in mapping]
 
 
 def case_text(loaded: LoadedCase, data: Path | None, result: AdapterAnswer | None = None) -> str:

@@ -19,6 +19,7 @@ from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference.config import Config, axes, choice_axes
 from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.spec import load_spec
+from ndcgspec.spec.axes import Choice, Citation, ValueAxis
 
 WIDTH = 96
 
@@ -30,19 +31,8 @@ def _param_text(value: str | dict[str, str]) -> str:
     return str(value)
 
 
-# The records below are plain classes: a dataclass imports inspect and compiles its methods,
+# The record below is a plain class: a dataclass imports inspect and compiles its methods,
 # milliseconds of every explanation (issue 41).
-
-
-class SpecCitation:
-    """A citation of a choice in ``spec/ndcg.yaml``: its kind, reference and note."""
-
-    __slots__ = ("kind", "note", "ref")
-
-    def __init__(self, kind: str, ref: str, note: str) -> None:
-        self.kind = kind
-        self.ref = ref
-        self.note = note
 
 
 class AxisSetting:
@@ -59,7 +49,7 @@ class AxisSetting:
         anchor: str,
         definition: str,
         params: dict[str, str],
-        citations: tuple[SpecCitation, ...],
+        citations: tuple[Citation, ...],
         is_choice: bool,
     ) -> None:
         self.axis = axis
@@ -78,21 +68,22 @@ def axis_settings(config: Config) -> tuple[AxisSetting, ...]:
     values = config.to_mapping()
     settings = []
     for axis in axes():
-        if "choices" not in axis:
-            cutoff = values[axis["id"]]
-            name, entry, params = ("null" if cutoff is None else str(cutoff)), axis, {}
+        entry: Choice | ValueAxis
+        if isinstance(axis, ValueAxis):
+            cutoff = values[axis.id]
+            entry, name, params = axis, ("null" if cutoff is None else str(cutoff)), {}
+            text = axis.description
         else:
-            entry = next(c for c in axis["choices"] if c["id"] == values[axis["id"]])
-            name = entry["id"]
-            params = {p: _param_text(values[p]) for p in entry.get("params", [])}
-        text = " ".join(entry.get("definition", entry.get("description", "")).split())
+            entry = axis.by_id[values[axis.id]]
+            name, text = entry.id, entry.definition
+            params = {p: _param_text(values[p]) for p in entry.params}
+        text = " ".join(text.split())
         for param, value in params.items():
             text = text.replace(f"`{param}`", f"{value} ({param})")
-        cites = tuple(
-            SpecCitation(c["kind"], c["ref"], c["note"]) for c in entry.get("citations", [])
-        )
         settings.append(
-            AxisSetting(axis["id"], name, entry["anchor"], text, params, cites, "choices" in axis)
+            AxisSetting(
+                axis.id, name, entry.anchor, text, params, entry.citations, entry is not axis
+            )
         )
     return tuple(settings)
 
@@ -231,11 +222,11 @@ def choice_lines() -> list[str]:
     first sentence of its definition: what an adapter's ``capabilities`` name."""
     lines = []
     for axis in choice_axes():
-        lines.append(f"{axis['id']} (default {axis['default']}, {axis['anchor']})")
-        for choice in axis["choices"]:
-            first = " ".join(choice["definition"].split()).split(". ")[0].rstrip(".")
-            lines.append(f"  {choice['id']:<14} {first}.")
-        params = [p["id"] for p in axis.get("params", [])]
+        lines.append(f"{axis.id} (default {axis.default}, {axis.anchor})")
+        for choice in axis.choices:
+            first = " ".join(choice.definition.split()).split(". ")[0].rstrip(".")
+            lines.append(f"  {choice.id:<14} {first}.")
+        params = [p.id for p in axis.params]
         if params:
             lines.append(f"  parameters: {', '.join(params)}")
     return lines

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from ndcgspec.reference.config import Config, axis
+from ndcgspec.reference.config import Config, spec_choice
 
 ChoiceKey = tuple[Hashable, ...]
 
@@ -20,8 +20,7 @@ LABEL_AXES = ("gain", "fractional", "negative")
 def choice_key(config: Config, axis_id: str) -> ChoiceKey:
     """The choice `config` makes on `axis_id`, with that choice's parameters."""
     chosen = config.choice(axis_id)
-    params = next(c for c in axis(axis_id)["choices"] if c["id"] == chosen).get("params", [])
-    return (chosen, *(config.param(name) for name in params))
+    return (chosen, *(config.param(name) for name in spec_choice(axis_id, chosen).params))
 
 
 def discount_key(config: Config) -> ChoiceKey:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ndcgspec.reference.config import Config, axes
+from ndcgspec.reference.config import ChoiceAxis, Config, axes
 
 COMPUTED: frozenset[str] = frozenset(
     {
@@ -81,7 +81,7 @@ def anchors_of(config: Config) -> list[str]:
 
 def _chosen(config: Config) -> tuple[str | None, ...]:
     """The choice `config` makes on each axis, in spec order (None for the cutoff)."""
-    return tuple(config.choice(e["id"]) if "choices" in e else None for e in axes())
+    return tuple(config.choice(e.id) if isinstance(e, ChoiceAxis) else None for e in axes())
 
 
 @lru_cache(maxsize=4096)
@@ -91,13 +91,13 @@ def _anchors(chosen: tuple[str | None, ...]) -> tuple[str, ...]:
     # anchors.
     used = []
     for entry, choice in zip(axes(), chosen, strict=True):
-        if "choices" not in entry:
-            used.append(entry["anchor"])
+        if not isinstance(entry, ChoiceAxis) or choice is None:
+            used.append(entry.anchor)
             continue
-        made = next(c for c in entry["choices"] if c["id"] == choice)
-        used.append(made["anchor"])
-        params = {p["id"]: p["anchor"] for p in entry.get("params", [])}
-        used += [params[name] for name in made.get("params", [])]
+        made = entry.by_id[choice]
+        used.append(made.anchor)
+        params = {p.id: p.anchor for p in entry.params}
+        used += [params[name] for name in made.params]
     return tuple(used)
 
 

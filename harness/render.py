@@ -103,7 +103,7 @@ def axis_rows(tallied: Tally) -> list[list[str]]:
     """The by-axis table: a row per axis choice on which some case ran (pass, fail or error,
     or a declared departure), a column per `axis_columns`; axes and choices in the spec's
     order, cutoffs by value, none first."""
-    order = {a["id"]: (i, choice_ids(a["id"])) for i, a in enumerate(choice_axes())}
+    order = {a.id: (i, choice_ids(a.id)) for i, a in enumerate(choice_axes())}
     cutoff_place = len(order)
 
     def place(key: tuple[str, str]) -> tuple[int, int, int]:

@@ -246,7 +246,7 @@ the adapter does not declare."""
 def tally(results: Iterable[CaseResult]) -> Tally:
     """Count the outcomes of results, overall and for every axis choice they make."""
     out = Tally()
-    axis_ids = [a["id"] for a in choice_axes()]
+    axis_ids = [a.id for a in choice_axes()]
     for result in results:
         out.counts[result.outcome] += 1
         if result.declared_departure is not None:

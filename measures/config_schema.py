@@ -19,8 +19,9 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from ndcgspec.reference.config import Param, parameters
+from ndcgspec.reference.config import axes
 from ndcgspec.spec import load_spec
+from ndcgspec.spec.axes import Axis, ChoiceAxis, Param
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # The whole text: `$` would also match before a final newline in Python's re, which Python's
@@ -65,23 +66,20 @@ def _param_schema(param: Param) -> dict[str, Any]:
     return value
 
 
-def _cutoff_schema(axis: dict[str, Any]) -> dict[str, Any]:
-    bounds = axis["value"]
-    types = [bounds["type"], "null"] if bounds.get("nullable") else bounds["type"]
-    return {
-        "type": types,
-        "minimum": bounds["minimum"],
-        "default": axis["default"],
-        "description": f"{' '.join(axis['description'].split())} ({axis['anchor']})",
-    }
-
-
-def _choice_schema(axis: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "enum": [c["id"] for c in axis["choices"]],
-        "default": axis["default"],
-        "description": f"{axis['description']} ({axis['anchor']})",
-    }
+def _axis_schema(axis: Axis) -> dict[str, Any]:
+    """The value schema of one axis: one of its choices' ids, or for the cutoff an integer
+    within its bounds."""
+    values: dict[str, Any]
+    if isinstance(axis, ChoiceAxis):
+        values = {"enum": [c.id for c in axis.choices]}
+    else:
+        bounds = axis.value
+        values = {
+            "type": [bounds.type, "null"] if bounds.nullable else bounds.type,
+            "minimum": bounds.minimum,
+        }
+    description = " ".join(axis.description.split())
+    return {**values, "default": axis.default, "description": f"{description} ({axis.anchor})"}
 
 
 def _param_rules(param: Param, default: str) -> list[dict[str, Any]]:
@@ -100,21 +98,18 @@ def _param_rules(param: Param, default: str) -> list[dict[str, Any]]:
 
 def config_schema() -> dict[str, Any]:
     """The JSON Schema of a configuration object: axis and parameter ids as keys (``ndcg``)."""
-    spec = load_spec()
     properties: dict[str, Any] = {}
     rules: list[dict[str, Any]] = []
-    for axis in spec["axes"]:
-        if "choices" in axis:
-            properties[axis["id"]] = _choice_schema(axis)
-            for param in (p for p in parameters().values() if p.axis == axis["id"]):
+    for axis in axes():
+        properties[axis.id] = _axis_schema(axis)
+        if isinstance(axis, ChoiceAxis):
+            for param in axis.params:
                 properties[param.id] = _param_schema(param)
-                rules.extend(_param_rules(param, axis["default"]))
-        else:
-            properties[axis["id"]] = _cutoff_schema(axis)
+                rules.extend(_param_rules(param, axis.default))
     return {
         "$schema": SCHEMA_DIALECT,
         "$id": "config.schema.json",
-        "title": f"nDCG configuration (spec {spec['spec_version']})",
+        "title": f"nDCG configuration (spec {load_spec()['spec_version']})",
         "description": (
             "A configuration object: one choice per axis and the parameters of the chosen "
             "choices; omitted keys take the spec's defaults. Generated from spec/ndcg.yaml by "

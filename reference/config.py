@@ -24,6 +24,10 @@ from functools import cache
 from ndcgspec.reference.decimals import BeyondLimits, canonical_decimal, parse_decimal
 from ndcgspec.reference.errors import ConfigError, NdcgSpecError
 from ndcgspec.spec import load_presets, load_spec, load_yaml
+from ndcgspec.spec.axes import Choice, Citation, IntegerValue, Param, ValueAxis
+
+# The engine, which may not import the spec, tells the choice axes by this record.
+from ndcgspec.spec.axes import ChoiceAxis as ChoiceAxis
 from ndcgspec.spec.digest import sha256_hex
 
 # typing, dataclasses and the presets' records cost milliseconds of every start that reads a
@@ -32,6 +36,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Literal, overload
 
+    from ndcgspec.spec.axes import Axis
     from ndcgspec.spec.presets import ConfigValue, Preset
 
 MEASURE_NAME = "nDCG"
@@ -40,39 +45,126 @@ LabelMap = tuple[tuple[Decimal, Decimal], ...]
 ParamValue = Decimal | str | LabelMap
 
 
-def axes() -> list[dict[str, Any]]:
+class _Axes:
+    """The axes as read from one parse of ``ndcg.yaml``, kept with that parse."""
+
+    __slots__ = ("all", "by_id", "choice_axes", "parameters", "parsed")
+
+    def __init__(
+        self,
+        parsed: object,
+        all: tuple[Axis, ...],
+        by_id: dict[str, Axis],
+        choice_axes: tuple[ChoiceAxis, ...],
+        parameters: dict[str, Param],
+    ) -> None:
+        self.parsed = parsed
+        self.all = all
+        self.by_id = by_id
+        self.choice_axes = choice_axes
+        self.parameters = parameters
+
+
+# The axes are read again whenever the spec's parse is another object, since the tests replace
+# the spec at run time; the search reads them hundreds of thousands of times, so each reader
+# checks the parse inline and calls `_reread` only when it changed. No parse is the first.
+_kept = _Axes(object(), (), {}, (), {})
+
+
+def _reread() -> _Axes:
+    """The axes as records, read from the current parse of ``ndcg.yaml`` and kept."""
+    global _kept
+    parsed = load_spec()
+    read = tuple(
+        ChoiceAxis(
+            id=a["id"],
+            anchor=a["anchor"],
+            description=a["description"],
+            default=a["default"],
+            choices=tuple(
+                Choice(
+                    id=c["id"],
+                    anchor=c["anchor"],
+                    definition=c["definition"],
+                    params=tuple(c.get("params", [])),
+                    since=_version(c.get("since", "1.0.0")),
+                    # The choices the tests add to the spec cite nothing.
+                    citations=tuple(Citation(**cited) for cited in c.get("citations", [])),
+                )
+                for c in a["choices"]
+            ),
+            params=tuple(
+                Param(
+                    id=p["id"],
+                    axis=a["id"],
+                    kind=p["type"],
+                    anchor=p["anchor"],
+                    description=p["description"],
+                    default=p.get("default"),
+                    exclusive_minimum=_bound(p.get("exclusive_minimum")),
+                    exclusive_maximum=_bound(p.get("exclusive_maximum")),
+                    required=bool(p.get("required")),
+                    users=tuple(c["id"] for c in a["choices"] if p["id"] in c.get("params", [])),
+                )
+                for p in a.get("params", [])
+            ),
+        )
+        if "choices" in a
+        else ValueAxis(
+            id=a["id"],
+            anchor=a["anchor"],
+            description=a["description"],
+            default=a["default"],
+            value=IntegerValue(**a["value"]),
+            citations=tuple(Citation(**cited) for cited in a["citations"]),
+        )
+        for a in parsed["axes"]
+    )
+    choice_axes = tuple(a for a in read if isinstance(a, ChoiceAxis))
+    _kept = _Axes(
+        parsed,
+        read,
+        {a.id: a for a in read},
+        choice_axes,
+        {p.id: p for a in choice_axes for p in a.params},
+    )
+    return _kept
+
+
+def axes() -> tuple[Axis, ...]:
     """The axes of the specification, in spec order (``ndcg.yaml`` ``axes``)."""
-    entries: list[dict[str, Any]] = load_spec()["axes"]
-    return entries
+    kept = _kept
+    return (kept if kept.parsed is load_spec() else _reread()).all
 
 
-def axis(axis_id: str) -> dict[str, Any]:
+def axis(axis_id: str) -> Axis:
     """The spec entry of one axis; ConfigError lists the valid ids."""
-    for entry in axes():
-        if entry["id"] == axis_id:
-            return entry
-    raise ConfigError(f"unknown axis {shown(axis_id)}; valid: {', '.join(a['id'] for a in axes())}")
+    kept = _kept
+    found = (kept if kept.parsed is load_spec() else _reread()).by_id.get(axis_id)
+    if found is None:
+        valid = ", ".join(a.id for a in axes())
+        raise ConfigError(f"unknown axis {shown(axis_id)}; valid: {valid}")
+    return found
 
 
-def choice_axes() -> list[dict[str, Any]]:
+def choice_axes() -> tuple[ChoiceAxis, ...]:
     """The axes that are a choice among named conventions (every axis but the cutoff)."""
-    return [entry for entry in axes() if "choices" in entry]
+    kept = _kept
+    return (kept if kept.parsed is load_spec() else _reread()).choice_axes
 
 
 def choice_ids(axis_id: str, as_of: str | None = None) -> list[str]:
     """The choice ids of one axis, in spec order; with `as_of`, only the choices that spec
     version had (``ndcg.definition.versions``: a choice's `since`, 1.0.0 when absent)."""
     return [
-        c["id"]
-        for c in axis(axis_id)["choices"]
-        if as_of is None or _version(c.get("since", "1.0.0")) <= _version(as_of)
+        c.id for c in _choice_axis(axis_id).choices if as_of is None or c.since <= _version(as_of)
     ]
 
 
 def since(axis_id: str, choice_id: str) -> tuple[int, ...]:
     """The spec version that added a choice (``ndcg.definition.versions``: its `since`,
     1.0.0 when absent), as a tuple of integers."""
-    return _choice(axis_id, choice_id).since
+    return spec_choice(axis_id, choice_id).since
 
 
 @cache
@@ -80,74 +172,22 @@ def _version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split("."))
 
 
-class _Choice:
-    """What a configuration needs of one choice of an axis: its id, the parameters it takes
-    and the spec version that added it."""
-
-    __slots__ = ("id", "params", "since")
-
-    def __init__(self, id: str, params: tuple[str, ...], since: tuple[int, ...]) -> None:
-        self.id = id
-        self.params = params
-        self.since = since
+def _choice_axis(axis_id: str) -> ChoiceAxis:
+    found = axis(axis_id)
+    if not isinstance(found, ChoiceAxis):
+        raise ConfigError(f"axis {shown(axis_id)} takes a number, not a choice")
+    return found
 
 
-def _choice(axis_id: str, choice_id: str) -> _Choice:
-    # Read from the spec's entry on each call, not kept: a record kept apart from the spec
-    # would outlive any change to it (the tests add choices the engine does not know).
-    for entry in axis(axis_id)["choices"]:
-        if entry["id"] == choice_id:
-            return _Choice(
-                entry["id"], tuple(entry.get("params", [])), _version(entry.get("since", "1.0.0"))
-            )
-    valid = ", ".join(choice_ids(axis_id))
-    raise ConfigError(
-        f"unknown choice {shown(choice_id)} for axis {shown(axis_id)}; valid: {valid}"
-    )
-
-
-class Param:
-    """A parameter of the choices of one axis, as ``spec/ndcg.yaml`` declares it (an axis's
-    ``params``): its kind (``label_map``, ``log_base``, ``decimal``), its exact bounds and
-    default, and the choices that take it."""
-
-    __slots__ = (
-        "anchor",
-        "axis",
-        "default",
-        "description",
-        "exclusive_maximum",
-        "exclusive_minimum",
-        "id",
-        "kind",
-        "required",
-        "users",
-    )
-
-    def __init__(
-        self,
-        *,
-        id: str,
-        axis: str,
-        kind: str,
-        anchor: str,
-        description: str,
-        default: str | None,
-        exclusive_minimum: Decimal | None,
-        exclusive_maximum: Decimal | None,
-        required: bool,
-        users: tuple[str, ...],
-    ) -> None:
-        self.id = id
-        self.axis = axis
-        self.kind = kind
-        self.anchor = anchor
-        self.description = description
-        self.default = default
-        self.exclusive_minimum = exclusive_minimum
-        self.exclusive_maximum = exclusive_maximum
-        self.required = required
-        self.users = users
+def spec_choice(axis_id: str, choice_id: str) -> Choice:
+    """The spec entry of one choice of one axis; ConfigError lists the valid ids."""
+    found = _choice_axis(axis_id).by_id.get(choice_id)
+    if found is None:
+        valid = ", ".join(choice_ids(axis_id))
+        raise ConfigError(
+            f"unknown choice {shown(choice_id)} for axis {shown(axis_id)}; valid: {valid}"
+        )
+    return found
 
 
 def _bound(value: str | None) -> Decimal | None:
@@ -156,30 +196,15 @@ def _bound(value: str | None) -> Decimal | None:
     return None if value is None else Decimal(value)
 
 
-@cache
 def parameters() -> dict[str, Param]:
     """Every parameter of the spec by id, in spec order."""
-    return {
-        p["id"]: Param(
-            id=p["id"],
-            axis=a["id"],
-            kind=p["type"],
-            anchor=p["anchor"],
-            description=p["description"],
-            default=p.get("default"),
-            exclusive_minimum=_bound(p.get("exclusive_minimum")),
-            exclusive_maximum=_bound(p.get("exclusive_maximum")),
-            required=bool(p.get("required")),
-            users=tuple(c["id"] for c in a["choices"] if p["id"] in c.get("params", [])),
-        )
-        for a in choice_axes()
-        for p in a.get("params", [])
-    }
+    kept = _kept
+    return (kept if kept.parsed is load_spec() else _reread()).parameters
 
 
 def key_names() -> list[str]:
     """The keys of a configuration object: every axis id, then every parameter id."""
-    return [a["id"] for a in axes()] + list(parameters())
+    return [a.id for a in axes()] + list(parameters())
 
 
 def _decimal_param(spec: Param, raw: Any) -> Decimal:
@@ -293,7 +318,10 @@ def _cutoff(raw: Any) -> int | None:
     them, counted before the text becomes a number."""
     if raw is None:
         return None
-    minimum = axis("cutoff")["value"]["minimum"]
+    cutoff_axis = axis("cutoff")
+    # The spec's schema makes the cutoff its one axis that is a number.
+    assert isinstance(cutoff_axis, ValueAxis)
+    minimum = cutoff_axis.value.minimum
     expected = f"cutoff must be an integer >= {minimum} or null, got {shown(raw)}"
     if isinstance(raw, bool) or not isinstance(raw, (int, str)):
         raise ConfigError(expected)
@@ -377,20 +405,20 @@ class Config:
         chosen_params: dict[str, ParamValue] = {}
         param_specs = parameters()
         for entry in choice_axes():
-            with _Concerning(entry["id"]):
-                raw = values.get(entry["id"], entry["default"])
+            with _Concerning(entry.id):
+                raw = values.get(entry.id, entry.default)
                 if not isinstance(raw, str):
-                    valid = ", ".join(choice_ids(entry["id"]))
-                    raise ConfigError(f"axis {entry['id']!r} takes a choice id; valid: {valid}")
-                chosen = _choice(entry["id"], raw)
-                choices[entry["id"]] = chosen.id
+                    valid = ", ".join(choice_ids(entry.id))
+                    raise ConfigError(f"axis {entry.id!r} takes a choice id; valid: {valid}")
+                chosen = spec_choice(entry.id, raw)
+                choices[entry.id] = chosen.id
                 for name in chosen.params:
                     spec = param_specs[name]
                     if name in values:
                         with _Concerning(name):
                             chosen_params[name] = _param_value(spec, values[name])
                     elif spec.required:
-                        raise ConfigError(f"{entry['id']}={chosen.id} requires parameter {name!r}")
+                        raise ConfigError(f"{entry.id}={chosen.id} requires parameter {name!r}")
                     else:
                         chosen_params[name] = _param_value(spec, spec.default)
         for name, spec in param_specs.items():
@@ -443,11 +471,11 @@ class Config:
         """The full configuration object, JSON-ready: decimals as canonical strings."""
         out: dict[str, Any] = {}
         for entry in axes():
-            if entry["id"] == "cutoff":
-                out["cutoff"] = self._cutoff
+            if isinstance(entry, ValueAxis):
+                out[entry.id] = self._cutoff
                 continue
-            out[entry["id"]] = self._choices[entry["id"]]
-            for name in _chosen_params(entry["id"], self._choices[entry["id"]]):
+            out[entry.id] = self._choices[entry.id]
+            for name in entry.by_id[self._choices[entry.id]].params:
                 value = self._params[name]
                 out[name] = (
                     {canonical_decimal(k): canonical_decimal(v) for k, v in value}
@@ -459,10 +487,10 @@ class Config:
     def _arguments(self, full: bool) -> list[str]:
         args = []
         for entry in choice_axes():
-            chosen = self._choices[entry["id"]]
-            if full or chosen != entry["default"]:
-                args.append(f"{entry['id']}={chosen}")
-            for name in _chosen_params(entry["id"], chosen):
+            chosen = self._choices[entry.id]
+            if full or chosen != entry.default:
+                args.append(f"{entry.id}={chosen}")
+            for name in entry.by_id[chosen].params:
                 default = parameters()[name].default
                 value = self._params[name]
                 if full or default is None or _format_param(value) != default:
@@ -496,10 +524,6 @@ class Config:
 
     def __repr__(self) -> str:
         return f"Config({self.canonical()!r})"
-
-
-def _chosen_params(axis_id: str, choice_id: str) -> tuple[str, ...]:
-    return _choice(axis_id, choice_id).params
 
 
 def presets() -> tuple[Preset, ...]:

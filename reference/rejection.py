@@ -3,7 +3,7 @@ the choice's anchor as the spec names it."""
 
 from __future__ import annotations
 
-from ndcgspec.reference.config import axis
+from ndcgspec.reference.config import ChoiceAxis, axis
 from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.location import Location
 
@@ -14,12 +14,8 @@ def choice_anchor(axis_id: str, choice_id: str) -> str:
     """The anchor of one choice of one axis, as ``spec/ndcg.yaml`` names it; the axis's own
     anchor when it has no such choice (the cutoff has none)."""
     entry = axis(axis_id)
-    for choice in entry.get("choices", []):
-        if choice["id"] == choice_id:
-            anchor: str = choice["anchor"]
-            return anchor
-    own: str = entry["anchor"]
-    return own
+    found = entry.by_id.get(choice_id) if isinstance(entry, ChoiceAxis) else None
+    return entry.anchor if found is None else found.anchor
 
 
 def rejection(axis_id: str, problem: str, where: Location | None = None) -> InputError:

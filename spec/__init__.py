@@ -2,9 +2,10 @@
 `comparison.yaml` and the JSON Schemas.
 
 This package holds no logic beyond locating and parsing those files, and the records they are
-read into (`presets.py`, `grammar.py`, `comparison.py`); everything else in ndcgspec reads the
-specification through `load_spec` (anchor ``ndcg``; still the parse of ``ndcg.yaml``), and as
-records through `load_presets`, `load_grammar` (``ndcg.grammar``) and `load_comparison`
+read into (`axes.py`, `presets.py`, `grammar.py`, `comparison.py`); everything else in ndcgspec
+reads the specification through `load_spec` (anchor ``ndcg``; still the parse of ``ndcg.yaml``,
+whose axes ``reference/config.py`` reads into `axes.py`'s records), and as records through
+`load_presets`, `load_grammar` (``ndcg.grammar``) and `load_comparison`
 (``ndcg.comparison``), whose parses (`load_yaml`) are read only where their JSON Schemas
 validate them.
 

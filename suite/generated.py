@@ -26,11 +26,7 @@ def seeds_by_spec_version() -> dict[str, range]:
     choice added later never changes the cases of an earlier seed
     (``ndcg.definition.versions``), and a new version's seeds follow from its choices' `since`."""
     versions = sorted(
-        {
-            since(entry["id"], choice)
-            for entry in choice_axes()
-            for choice in choice_ids(entry["id"])
-        }
+        {since(entry.id, choice) for entry in choice_axes() for choice in choice_ids(entry.id)}
     )
     seeds: dict[str, range] = {}
     start = 1
@@ -60,10 +56,9 @@ def random_config(rng: random.Random, as_of: str) -> Config:
     `as_of`, and drawn parameters."""
     values: dict[str, Any] = {}
     for entry in choice_axes():
-        choice = rng.choice(choice_ids(entry["id"], as_of))
-        values[entry["id"]] = choice
-        spec_choice = next(c for c in entry["choices"] if c["id"] == choice)
-        for name in spec_choice.get("params", []):
+        choice = rng.choice(choice_ids(entry.id, as_of))
+        values[entry.id] = choice
+        for name in entry.by_id[choice].params:
             if name == "gain_map":
                 labels = rng.sample(["-1", "0", "1", "2", "3", "4", "2.5"], rng.randint(1, 4))
                 values[name] = {label: str(rng.choice(range(0, 20))) for label in labels}
@@ -139,9 +134,9 @@ def random_case(rng: random.Random, case_id: str, as_of: str) -> Case:
         run.append(["q-unjudged", "x1", "1"])
     sizes = sorted({sum(1 for r in run if r[0] == q) for q in queries})
     spec = [cite("ndcg.definition.ndcg")] + [
-        cite(choice_anchor(entry["id"], config.choice(entry["id"])))
+        cite(choice_anchor(entry.id, config.choice(entry.id)))
         for entry in choice_axes()
-        if config.choice(entry["id"]) != entry["default"]
+        if config.choice(entry.id) != entry.default
     ]
     return computed_case(
         case_id=case_id,

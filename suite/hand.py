@@ -19,7 +19,7 @@ import yaml
 
 from ndcgspec.measures.grammar import parse_measure
 from ndcgspec.reference import Config
-from ndcgspec.reference.config import axis, choice_ids
+from ndcgspec.reference.config import choice_ids, spec_choice
 from ndcgspec.reference.rejection import choice_anchor
 from ndcgspec.suite.case import case_file, cite, computed_case, decimal_text
 from ndcgspec.suite.case_record import Case, CaseFile, Citation, OpenAxis, Printed, Row, Source
@@ -139,8 +139,8 @@ def read_source(source_path: Path) -> HandSource:
 
 
 def _choice_sources(axis_id: str, choice_id: str) -> list[Source]:
-    entry = next(c for c in axis(axis_id)["choices"] if c["id"] == choice_id)
-    return [Source(c["kind"], c["ref"], c["note"]) for c in entry.get("citations", [])]
+    cited = spec_choice(axis_id, choice_id).citations
+    return [Source(c.kind, c.ref, c.note) for c in cited]
 
 
 def choice_cases(axis_id: str, source: HandSource) -> dict[str, list[Case]]:

@@ -82,7 +82,7 @@ def preset_inputs(files: Iterable[CaseFile]) -> list[PresetInput]:
 
 def added_in(config: Config) -> tuple[int, ...]:
     """The spec version that added the newest choice of the configuration `config`."""
-    return max(since(entry["id"], config.choice(entry["id"])) for entry in choice_axes())
+    return max(since(entry.id, config.choice(entry.id)) for entry in choice_axes())
 
 
 def preset_file(preset_id: str, title: str, inputs: Sequence[PresetInput]) -> CaseFile:

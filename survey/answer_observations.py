@@ -97,7 +97,7 @@ def undefined_values(
         own.canonical(),
         evidence=shown,
         mean_meets=mean_meets,
-        anchor=axis("empty")["anchor"],
+        anchor=axis("empty").anchor,
         when=_undefined_when(own, identified, probes, answers),
     )
 
@@ -178,7 +178,7 @@ def negative_ideal(
             shown.append(probe.case_id)
     if not shown:
         return None
-    anchor = axis("empty")["anchor"]
+    anchor = axis("empty").anchor
     return Observation(
         NEGATIVE_IDEAL, DIVIDES_NEGATIVE_IDEAL, own.canonical(), shown, anchor=anchor
     )

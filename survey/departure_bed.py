@@ -94,16 +94,16 @@ def _changes(config: Config, axis_id: str) -> Iterator[Config]:
 def single_departures() -> list[Departure]:
     """Every preset with each axis changed to each other choice of the spec."""
     return [
-        Departure(name, declared, truth, (a["id"],))
+        Departure(name, declared, truth, (a.id,))
         for name, declared in _preset_configs()
         for a in choice_axes()
-        for truth in _changes(declared, a["id"])
+        for truth in _changes(declared, a.id)
     ]
 
 
 def double_departures() -> list[Departure]:
     """Every preset with each pair of axes changed, each to every other choice of the spec."""
-    axes = [a["id"] for a in choice_axes()]
+    axes = [a.id for a in choice_axes()]
     return [
         Departure(name, declared, both, pair)
         for name, declared in _preset_configs()
@@ -125,7 +125,7 @@ departures of one preset answer most probes alike, and judging is the bed's cost
 
 def identified(departure: Departure, probes: Sequence[ProbeInput]) -> JointFit:
     """The joint search's fit of the implementation's answers, asked under its declaration."""
-    axes = [a["id"] for a in choice_axes()]
+    axes = [a.id for a in choice_axes()]
 
     def met(probe: ProbeInput, config: Config) -> bool | None:
         sent = replaced(departure.declared, cutoff=probe.config.cutoff)
@@ -142,10 +142,10 @@ def reported(departure: Departure, fit: JointFit) -> tuple[str, ...]:
     """The axes the fit names: those it found departed and those whose choice differs from
     the declaration."""
     return tuple(
-        a["id"]
+        a.id
         for a in choice_axes()
-        if a["id"] in fit.departed
-        or fit.on(departure.declared).choice(a["id"]) != departure.declared.choice(a["id"])
+        if a.id in fit.departed
+        or fit.on(departure.declared).choice(a.id) != departure.declared.choice(a.id)
     )
 
 
@@ -194,7 +194,7 @@ def render(result: BedResult, title: str) -> str:
     """The confusion matrix as a text table: a row per axis departed, a column per axis
     reported ("-": none), then how many departures were named exactly."""
     counts = result.confusion()
-    axes = [a["id"] for a in choice_axes()]
+    axes = [a.id for a in choice_axes()]
     columns = [*axes, "-"]
     width = max(len(a) for a in columns) + 1
     lines = [

@@ -123,7 +123,7 @@ def _evidence(cases: Sequence[Answered]) -> set[str]:
 def diagnose(adapter: Declaration, answered: Sequence[Answered]) -> Diagnosis:
     """The causes of the failures among the answered cases, one row per axis (the axes in the
     order of how many failing cases each takes part in), and the counts of the headline."""
-    axes = [a["id"] for a in choice_axes() if a["id"] not in adapter.view.hidden]
+    axes = [a.id for a in choice_axes() if a.id not in adapter.view.hidden]
     inline = [a for a in answered if _inline(a)]
     chosen = _evidence(inline)
     cases = [_examined(a) for a in inline if a.failed or a.record.id in chosen]

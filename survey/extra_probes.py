@@ -95,7 +95,7 @@ def chosen_cutoff(
                 break
     if not missed:
         return None
-    anchor = axis(CUTOFF)["anchor"]
+    anchor = axis(CUTOFF).anchor
     by_id = {p.case_id: p for p in whole}
     for k in sorted(found):
         longer = [case for case, length in missed.items() if length > k]
@@ -279,7 +279,7 @@ def tie_order_by_length(
             kept.append(int(probe.case_id.rsplit("-", 1)[1]))
         elif within_tie_bounds(probe, identified, answer, asked, *numbers):
             broken.append(int(probe.case_id.rsplit("-", 1)[1]))
-    anchor = axis("ties")["anchor"]
+    anchor = axis("ties").anchor
     if broken:
         return Observation(
             TIE_ORDER,

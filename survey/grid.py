@@ -63,7 +63,7 @@ def column_choices() -> dict[str, list[str]]:
     """Every column of the grid and its choices in a fixed order (a choice's colour is its
     place there): the spec's choice axes in spec order, then the float width of the values and
     the resolution of the scores."""
-    columns = {entry["id"]: list(choice_ids(entry["id"])) for entry in choice_axes()}
+    columns = {entry.id: list(choice_ids(entry.id)) for entry in choice_axes()}
     columns[VALUES] = ["float64", "float32"]
     columns[SCORES] = list(SCORE_CHOICES)
     return columns
@@ -71,7 +71,7 @@ def column_choices() -> dict[str, list[str]]:
 
 def spec_defaults() -> dict[str, str]:
     """The spec's default choice of every column (float64 values, exact scores)."""
-    found = {entry["id"]: entry["default"] for entry in choice_axes()}
+    found = {entry.id: entry.default for entry in choice_axes()}
     return {**found, VALUES: "float64", SCORES: "exact"}
 
 
@@ -123,7 +123,7 @@ def scores_cell(item: Implementation) -> Cell:
 
 def grid_row(item: Implementation) -> dict[str, Cell]:
     """Every column of the grid for one implementation, in `column_choices` order."""
-    row = {entry["id"]: axis_cell(item, entry["id"]) for entry in choice_axes()}
+    row = {entry.id: axis_cell(item, entry.id) for entry in choice_axes()}
     row[VALUES] = values_cell(item)
     row[SCORES] = scores_cell(item)
     return row

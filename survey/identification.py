@@ -109,7 +109,7 @@ class AxisFinding:
         named = [*self.choices, *([self.closest] if self.closest else [])]
         return {
             **asdict(self),
-            "anchor": axis(self.axis)["anchor"],
+            "anchor": axis(self.axis).anchor,
             "choice_anchors": {c: choice_anchor(self.axis, c) for c in named},
         }
 

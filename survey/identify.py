@@ -100,13 +100,13 @@ def closest_preset(
     for entry in presets():
         theirs = Config.from_mapping(entry.config)
         differences = {
-            a["id"]: [
-                f"preset: {theirs.choice(a['id'])}",
-                *evidence.get(a["id"], [])[:EVIDENCE_SHOWN],
+            a.id: [
+                f"preset: {theirs.choice(a.id)}",
+                *evidence.get(a.id, [])[:EVIDENCE_SHOWN],
             ]
             for a in choice_axes()
-            if (a["id"] in observable and theirs.choice(a["id"]) != configuration.choice(a["id"]))
-            or a["id"] in unmatched
+            if (a.id in observable and theirs.choice(a.id) != configuration.choice(a.id))
+            or a.id in unmatched
         }
         ranked.append((len(differences), entry.id, differences))
     fewest = min(count for count, _, _ in ranked)
@@ -134,11 +134,11 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     probes = [p for p in shown if not p.case_id.startswith(ID_PROBES)]
     declared = described.claims
     plans = [
-        (a["id"], replaced(own, **{a["id"]: choice}))
+        (a.id, replaced(own, **{a.id: choice}))
         for a in choice_axes()
-        if a["id"] not in hidden
-        for choice in declared.get(a["id"], [own.choice(a["id"])])
-        if with_choice(own, a["id"], choice, own) is not None
+        if a.id not in hidden
+        for choice in declared.get(a.id, [own.choice(a.id)])
+        if with_choice(own, a.id, choice, own) is not None
     ]
     # Every probe under the adapter's own configuration; under the other choices it declares,
     # each axis's finding asks the probes that tell its candidates apart.
@@ -151,7 +151,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     # One joint search over every choice the spec declares: the configuration and the fewest
     # departed axes that explain the answers; each axis's finding then reads its probes with
     # every other axis as found, leaving out only those another departure explains.
-    searched = [a["id"] for a in choice_axes() if a["id"] not in hidden]
+    searched = [a.id for a in choice_axes() if a.id not in hidden]
     fit = answers_fit(own, searched, probes, answers, numbers, refused is None)
     if fit.departed:
         # Whole-ranking probes missed because the implementation applies a cutoff of its own
@@ -181,7 +181,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
         findings.append(finding)
     identified = _identified(own, findings)
     confounders = set(fit.departed)
-    order = [a["id"] for a in choice_axes()]
+    order = [a.id for a in choice_axes()]
     findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
     cutoff = chosen_cutoff(
         command,

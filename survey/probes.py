@@ -37,8 +37,7 @@ from ndcgspec.harness.pool import PoolOptions
 from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.runner import Question, ask_adapter
 from ndcgspec.reference import Config, NdcgSpecError
-from ndcgspec.reference.config import axis as spec_axis
-from ndcgspec.reference.config import choice_ids
+from ndcgspec.reference.config import choice_ids, parameters, spec_choice
 from ndcgspec.reference.decimals import canonical_decimal
 from ndcgspec.reference.ties import docid_key
 from ndcgspec.spec import kept
@@ -234,10 +233,11 @@ def _required_params(source: Config, axis_id: str, choice: str) -> tuple[tuple[s
     """The parameters the spec requires of `choice` that `source` gives."""
     if source.choice(axis_id) != choice:
         return ()
-    entry = next(c for c in spec_axis(axis_id)["choices"] if c["id"] == choice)
-    required = {p["id"] for p in spec_axis(axis_id).get("params", []) if p.get("required")}
+    params = parameters()
     return tuple(
-        (name, source.param(name)) for name in sorted(required) if name in entry.get("params", [])
+        (name, source.param(name))
+        for name in sorted(spec_choice(axis_id, choice).params)
+        if params[name].required
     )
 
 

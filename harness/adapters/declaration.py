@@ -13,7 +13,7 @@ from typing import Any
 from ndcgspec.harness.adapters.base import ANY_VALUE, AdapterError, ApiView, NumberFormat
 from ndcgspec.reference import Config
 from ndcgspec.reference.aggregate import CHOICES as AGGREGATE_CHOICES
-from ndcgspec.reference.config import axes, choice_axes, choice_ids
+from ndcgspec.reference.config import choice_axes, choice_ids, parameters
 from ndcgspec.reference.decimals import canonical_decimal, parse_decimal
 from ndcgspec.suite.case_record import Case
 from ndcgspec.suite.tolerance import float_widths
@@ -65,12 +65,11 @@ class Declaration:
                 f"got {adapter.get('float_width')!r}"
             )
         declared_params = adapter.get("params") or {}
-        param_ids = {p["id"] for a in axes() for p in a.get("params", [])}
         for name in declared_params:
-            if name not in param_ids:
+            if name not in parameters():
                 raise DeclarationError(
                     f"adapter declares unknown parameter {name!r}; "
-                    f"valid: {', '.join(sorted(param_ids))}"
+                    f"valid: {', '.join(sorted(parameters()))}"
                 )
         return cls(
             name=str(adapter.get("name", "")),
@@ -92,7 +91,7 @@ class Declaration:
     def capabilities(self) -> dict[str, set[str]]:
         """Every choice axis mapped to the choices the adapter computes: those it claims, or
         the spec's default on an axis it does not name."""
-        return {a["id"]: set(self.claims.get(a["id"], [a["default"]])) for a in choice_axes()}
+        return {a.id: set(self.claims.get(a.id, [a.default])) for a in choice_axes()}
 
     def native_config(self) -> Config:
         """The configuration the adapter declares first: on each axis its first declared
@@ -100,8 +99,7 @@ class Declaration:
         defaults for what it leaves out). A ConfigError when that is no configuration of the
         spec."""
         values: dict[str, Any] = {
-            axis["id"]: (self.claims.get(axis["id"]) or [axis["default"]])[0]
-            for axis in choice_axes()
+            axis.id: (self.claims.get(axis.id) or [axis.default])[0] for axis in choice_axes()
         }
         chosen = Config.from_mapping(values)
         for name, accepted in self.params.items():
@@ -118,8 +116,8 @@ class Declaration:
         for axis_id, choices in self.capabilities().items():
             if config[axis_id] not in choices:
                 return f"{axis_id}={config[axis_id]} is not among the declared {sorted(choices)}"
-        for param in (p for a in axes() for p in a.get("params", [])):
-            name = param["id"]
+        for param in parameters().values():
+            name = param.id
             if name not in config:
                 continue
             declared = self.params.get(name)
@@ -127,8 +125,8 @@ class Declaration:
                 continue
             if declared is not None:
                 accepted = list(declared)
-            elif "default" in param:
-                accepted = [canonical_decimal(parse_decimal(param["default"]))]
+            elif param.default is not None:
+                accepted = [canonical_decimal(parse_decimal(param.default))]
             else:
                 continue
             if str(config[name]) not in accepted:
@@ -163,7 +161,7 @@ class Declaration:
 
 
 def _check_axis(axis_id: object, context: str = "") -> None:
-    known = {a["id"] for a in choice_axes()}
+    known = {a.id for a in choice_axes()}
     if axis_id not in known:
         raise DeclarationError(
             f"adapter declares unknown axis {axis_id!r}{context}; valid: {', '.join(sorted(known))}"

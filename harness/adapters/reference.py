@@ -18,7 +18,7 @@ from ndcgspec.harness.adapters.base import (
     distribution_version,
 )
 from ndcgspec.reference import Config, Judgment, NdcgSpecError, run_from_scores
-from ndcgspec.reference.config import choice_axes
+from ndcgspec.reference.config import choice_axes, parameters
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import InputError
 from ndcgspec.reference.evaluate import evaluate
@@ -44,10 +44,10 @@ class ReferenceAdapter(Adapter):
             version=distribution_version("ndcgspec"),
             # The spec's default first: the reference's native configuration is the default one.
             capabilities={
-                a["id"]: sorted((c["id"] for c in a["choices"]), key=lambda c: c != a["default"])
+                a.id: sorted((c.id for c in a.choices), key=lambda c: c != a.default)
                 for a in choice_axes()
             },
-            params={p["id"]: ANY_VALUE for a in choice_axes() for p in a.get("params", [])},
+            params=dict.fromkeys(parameters(), ANY_VALUE),
         )
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:

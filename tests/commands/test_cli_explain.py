@@ -283,4 +283,4 @@ def test_the_choices_of_the_adapter_docs_are_those_explain_generates(capsys):
     assert block.split("```\n<!-- end of generated text -->")[0] == "\n".join(choice_lines()) + "\n"
     # Every choice of every axis is listed, under its axis.
     for axis in choice_axes():
-        assert all(f"  {c['id']} " in block for c in axis["choices"])
+        assert all(f"  {c.id} " in block for c in axis.choices)

@@ -48,10 +48,10 @@ def first_failures(cases: list[Case], change: dict[str, Any]) -> list[str]:
 
 
 PAIRS = [
-    (a["id"], right, wrong)
+    (a.id, right, wrong)
     for a in choice_axes()
-    for right in choice_ids(a["id"])
-    for wrong in choice_ids(a["id"])
+    for right in choice_ids(a.id)
+    for wrong in choice_ids(a.id)
     if wrong != right
 ]
 

@@ -18,7 +18,7 @@ from ndcgspec.suite.manifest import manifest_is_current
 
 ROOT = cases_root()
 DATA = data_root()
-FOLDERS = [a["id"] for a in axes()] + ["documents", "published", "generated"]
+FOLDERS = [a.id for a in axes()] + ["documents", "published", "generated"]
 INTERACTIONS = (
     "ties.average/straddles-cutoff",
     "unjudged.condense/with-cutoff",

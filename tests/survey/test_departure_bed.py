@@ -52,7 +52,7 @@ def test_a_convention_of_no_choice_is_blamed_on_its_axis_alone() -> None:
     # explains those misses as well, but is met on the probes that depend on it alone.
     probes = _some_probes()
     default = Config.default()
-    axes = [a["id"] for a in choice_axes()]
+    axes = [a.id for a in choice_axes()]
 
     def met(probe: ProbeInput, config: Config) -> bool:
         if distinguishing(probe, _at(probe, default), "ideal") is not None:
