@@ -459,6 +459,11 @@ class Config:
 
     def replace(self, **changes: Any) -> Config:
         """A copy with some axes or parameters changed; parameters of a dropped choice go."""
+        if changes.keys() == {"cutoff"}:
+            # The choices and parameters are valid as they are: only the cutoff is checked.
+            # `which` and identify set a cutoff on tens of thousands of configurations.
+            with _Concerning("cutoff"):
+                return Config(self._choices, self._params, _cutoff(changes["cutoff"]))
         values: dict[str, Any] = dict(self._choices)
         for name, value in self._params.items():
             if parameters()[name].axis not in changes:
