@@ -163,6 +163,11 @@ class _Table:
             self._depends[key] = depends_on(probe, placed, axis_id)
         return self._depends[key]
 
+    def explained(self, probe: ProbeInput, changes: Changes, departed: Sequence[str]) -> bool:
+        """Whether a departure of one of the `departed` axes explains a miss of `probe`: the
+        reference's answer to it depends on that axis."""
+        return any(self.depends(probe, changes, a) for a in departed)
+
     def misses(self, changes: Changes) -> list[ProbeInput]:
         # The descent asks again of the changes it compares and moves to.
         if changes not in self._misses:
@@ -178,7 +183,7 @@ def _cost(table: _Table, changes: Changes, departed: Sequence[str]) -> Cost:
     configurations miss (a departure explains as few as it can), then the changes (the asked
     configurations break ties)."""
     missed = table.misses(changes)
-    unexplained = sum(not any(table.depends(p, changes, a) for a in departed) for p in missed)
+    unexplained = sum(not table.explained(p, changes, departed) for p in missed)
     return unexplained, len(missed), len(changes.found)
 
 
@@ -190,7 +195,7 @@ def _beats(table: _Table, changes: Changes, departed: Sequence[str], bound: Cost
     for probe in table.probes:
         if table.verdict(probe, changes) is False:
             missed += 1
-            unexplained += not any(table.depends(probe, changes, a) for a in departed)
+            unexplained += not table.explained(probe, changes, departed)
             if (unexplained, missed, len(changes.found)) >= bound:
                 return False
     return (unexplained, missed, len(changes.found)) < bound
@@ -264,8 +269,8 @@ def _departures(
     met = [p for p in table.probes if table.verdict(p, changes)]
 
     def cost(departed: tuple[str, ...]) -> tuple[int, int]:
-        unexplained = sum(not any(table.depends(p, changes, a) for a in departed) for p in missed)
-        contradicted = sum(any(table.depends(p, changes, a) for a in departed) for p in met)
+        unexplained = sum(not table.explained(p, changes, departed) for p in missed)
+        contradicted = sum(table.explained(p, changes, departed) for p in met)
         return unexplained, contradicted
 
     best: tuple[tuple[int, int], tuple[str, ...]] = ((len(missed), 0), ())
@@ -301,9 +306,7 @@ def changes_fit(
     attributed = {
         a: tuple(p.case_id for p in missed if table.depends(p, changes, a)) for a in departed
     }
-    unexplained = tuple(
-        p.case_id for p in missed if not any(table.depends(p, changes, a) for a in departed)
-    )
+    unexplained = tuple(p.case_id for p in missed if not table.explained(p, changes, departed))
     return JointFit(changes, departed, attributed, unexplained)
 
 
