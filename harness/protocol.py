@@ -9,6 +9,7 @@ with the results of that batch under the same sequence number. The JSON Schemas 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -112,13 +113,26 @@ def stop_line() -> bytes:
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
-    """One protocol line; NaN and infinities are not JSON and are refused."""
-    return (
-        json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(
-            "utf-8"
-        )
-        + b"\n"
-    )
+    """One protocol line. An infinity (an adapter's value) is written as the number ``1e999``
+    (``-1e999``), which every JSON reader takes as infinity, where the token ``Infinity`` is
+    not JSON; NaN is refused."""
+    try:
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        text = _NON_JSON_NUMBER.sub(_json_number, text)
+    return text.encode("utf-8") + b"\n"
+
+
+# A string is matched whole first, so that a token inside one is left as it is.
+_NON_JSON_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN')
+
+
+def _json_number(match: re.Match[str]) -> str:
+    token = match.group()
+    if token == "NaN":
+        raise ValueError("NaN is not JSON and has no number that stands for it")
+    return token if token.startswith('"') else token.replace("Infinity", "1e999")
 
 
 def decode(line: bytes) -> dict[str, Any]:

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 from conftest import TESTS_DIR
 from jsonschema import Draft202012Validator
 
-from ndcgspec.harness.adapters.base import AdapterError
+from ndcgspec.harness.adapters.base import AdapterError, CaseInput, PerQuery
 from ndcgspec.harness.adapters.declaration import Declaration
 from ndcgspec.harness.adapters.reference import ReferenceAdapter
 from ndcgspec.harness.execution import Execution, execute
@@ -24,6 +27,7 @@ from ndcgspec.harness.protocol import (
     MESSAGES,
     ProtocolCase,
     decode,
+    encode,
     message_validator,
     protocol_version,
     run_line,
@@ -66,6 +70,30 @@ def test_host_replies_meet_their_schemas() -> None:
         "seq": 7,
         "results": [{"id": "c1", "per_query": {"q1": 1.0}, "aggregate": 1.0}],
     }
+
+
+class Unbounded(ReferenceAdapter):
+    """A library whose nDCG overflows: +inf for the first query, -inf for the second."""
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
+        return {"q1": math.inf, "q2": -math.inf, 'q"Infinity"': 0.5}
+
+
+def test_an_infinite_value_reaches_the_harness_as_infinity_not_a_dead_host() -> None:
+    # The encoder had refused it, so the host exited and every later case was lost.
+    tricky = ProtocolCase("Infinity NaN", "nDCG", {}, [["q1", "d1", "1"]], [["q1", "d1", "1"]])
+    line = answer(Unbounded(), run_line(3, [tricky, CASE]))
+    assert b"1e999" in line and b"-1e999" in line
+    reply = json.loads(line)
+    assert schema_violation("run-reply", reply) is None
+    assert [result["id"] for result in reply["results"]] == ["Infinity NaN", "c1"]
+    for result in reply["results"]:
+        assert result["per_query"] == {"q1": math.inf, "q2": -math.inf, 'q"Infinity"': 0.5}
+
+
+def test_the_protocol_has_no_number_for_nan() -> None:
+    with pytest.raises(ValueError, match="NaN is not JSON"):
+        encode({"seq": 1, "results": [{"id": "NaN", "per_query": {"q1": math.nan}}]})
 
 
 def test_host_serves_until_stop() -> None:
