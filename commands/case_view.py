@@ -27,6 +27,7 @@ from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.expected_values import ExpectedValues
 from ndcgspec.suite.folders import cache_root
 from ndcgspec.suite.judged import judged_configuration, judged_result
+from ndcgspec.suite.load import cases_root
 from ndcgspec.suite.loaded import LoadedCase
 from ndcgspec.suite.result import CaseResult
 
@@ -49,10 +50,11 @@ def _report_config(report: Path, case_id: str) -> Config | None:
 
 
 def _candidates(
-    stored: list[LoadedCase], report: Path | None, case_id: str, measure: str | None
+    root: Path | None, data: Path | None, report: Path | None, case_id: str, measure: str | None
 ) -> Iterator[Config]:
     """The configurations a computed id's fingerprint may be: the one given, the report's, the
-    stored cases' and the presets'."""
+    stored cases' (every case file read only when those before did not match) and the
+    presets'."""
     if measure:
         yield parse_measure(measure)
     judged = judged_configuration(cache_root(), case_id.partition("@")[2])
@@ -63,10 +65,25 @@ def _candidates(
         if recorded:
             yield recorded
     # Thousands of stored cases share a few hundred configurations.
-    distinct = {c.case.config for c in stored}
+    distinct = {c.case.config for c in load_cases(root=root, data=data)}
     yield from sorted(distinct, key=lambda config: json.dumps(config.to_mapping(), sort_keys=True))
     for entry in presets():
         yield Config.from_mapping(entry.config)
+
+
+def _cases_beside(case_id: str, root: Path | None, data: Path | None) -> list[LoadedCase]:
+    """The cases of the suite's file that case `case_id` names when it is there, else every
+    case. A stored case's id is mostly its file's group and name (``generated.seed-0003/004``
+    is in ``generated/seed-0003.json``): reading that file alone spares reading the 18,000
+    cases of the others. A folder of the user's own is read whole, since it is checked whole."""
+    group, slash, _ = case_id.partition("/")
+    if root is None and slash and not set(group) & set("*?[]"):
+        named = group.replace(".", "/", 1) + ".json"
+        if (cases_root() / named).is_file():
+            beside = load_cases(glob=named, data=data)
+            if any(loaded.case.id == case_id for loaded in beside):
+                return beside
+    return load_cases(root=root, data=data)
 
 
 def find_case(
@@ -79,17 +96,17 @@ def find_case(
     """The stored case `case_id`, or the computed case it names, its expected values filled
     in by the reference; an NdcgSpecError naming what is missing otherwise. A folder of the
     user's own is checked as ``run --suite`` checks it, a bad file named."""
-    stored = load_cases(root=root, data=data)
+    input_id, _, fingerprint = case_id.partition("@")
+    stored = _cases_beside(input_id, root, data)
     for loaded in stored:
         if loaded.case.id == case_id:
             return loaded
-    input_id, _, fingerprint = case_id.partition("@")
     source = next((c for c in stored if c.case.id == input_id and fingerprint), None)
     if source is None:
         where = "the suite" if root is None else str(root)
         raise NdcgSpecError(f"no case {shown(case_id)} in {where}")
     cutoff = source.case.config.cutoff
-    for config in _candidates(stored, report, case_id, measure):
+    for config in _candidates(root, data, report, case_id, measure):
         at_cutoff = config if config.cutoff is not None else config.replace(cutoff=cutoff)
         for candidate in (config, at_cutoff):
             if candidate.fingerprint() == fingerprint:

@@ -56,6 +56,27 @@ def test_a_stored_case_shows_its_configuration_rows_expected_values_and_trace(ca
     assert "DCG = 1.261859507  IDCG = 2.000000000" in out
 
 
+def test_a_stored_case_is_looked_up_in_the_file_its_id_names_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    globs: list[str | None] = []
+    load = case_view.load_cases
+
+    def spy(*args: Any, **kwargs: Any) -> list[LoadedCase]:
+        globs.append(kwargs.get("glob"))
+        return load(*args, **kwargs)
+
+    monkeypatch.setattr(case_view, "load_cases", spy)
+    found = case_view.find_case("negative.zero/at-defaults", None, None)
+    assert (found.path.parent.name, found.path.name) == ("negative", "zero.json")
+    assert globs == ["negative/zero.json"]
+    # An id that is not its file's group and name: cases/published/trec_eval-test-aqc.json.
+    globs.clear()
+    found = case_view.find_case("published.trec_eval-test/aqc-ndcg", None, None)
+    assert found.path.name == "trec_eval-test-aqc.json"
+    assert globs == [None]
+
+
 def test_a_computed_id_is_the_input_under_the_configuration_its_fingerprint_names(capsys):
     keep = Config.from_mapping({"negative": "keep"})
     status, out, _ = shown(
