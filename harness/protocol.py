@@ -13,11 +13,12 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING, Any
 
 from ndcgspec.spec import spec_file
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 MESSAGES = ("start", "start-reply", "run", "run-reply", "stop")
 
@@ -34,12 +35,17 @@ def _schema_text(kind: str) -> str:
 def message_validator(kind: str) -> Draft202012Validator:
     """The validator of one message kind, of its JSON Schema
     ``spec/schema/protocol/<kind>.json``."""
+    # Imported here: jsonschema costs each adapter process 70 ms, and a host validates nothing.
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(json.loads(_schema_text(kind)))
 
 
 @cache
 def result_validator() -> Draft202012Validator:
     """The validator of one result object of a ``run-reply``."""
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(
         json.loads(_schema_text("run-reply"))["properties"]["results"]["items"]
     )

@@ -31,15 +31,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as package_version
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ndcgspec.reference import InputError, NdcgSpecError, Posting
 from ndcgspec.reference.aggregate import CHOICES as AGGREGATE_CHOICES
 from ndcgspec.reference.duplicates import CHOICES as DUPLICATES
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Row = tuple[str, str, str]
 PerQuery = Mapping[str, float | None]
@@ -172,8 +171,12 @@ class Adapter(ABC):
 
 def distribution_version(distribution: str) -> str:
     """The installed version of a pip distribution, or "unknown"."""
+    # Imported here: importlib.metadata costs each adapter process 40 ms, and only a peer's
+    # declaration asks for a version.
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
-        return package_version(distribution)
+        return version(distribution)
     except PackageNotFoundError:
         return "unknown"
 
@@ -260,6 +263,8 @@ class _FunctionAdapter(Adapter):
         return per_query
 
     def _arrays(self, case_input: CaseInput, aggregate: str, cutoff: int | None) -> PerQuery:
+        import numpy as np  # the arrays' adapters alone need it (70 ms of each process)
+
         labels, rankings = case_input.labels(), case_input.rankings()
         out: dict[str, float | None] = {}
         for qid in scored_queries(case_input, aggregate):
