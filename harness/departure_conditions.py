@@ -101,8 +101,9 @@ def no_scored_row(rows: Rows, config: Config) -> bool:
     """No query the ``aggregate`` axis scores has a retrieved document: an API of per-query
     label and score arrays (``query_arrays`` of harness/adapters/peers/common.py, which leaves
     out a query without a retrieved row) is given no row at all, where the spec's mean over no
-    query is undefined. torchmetrics' RetrievalNormalizedDCG refuses it, XGBoost's ndcg gives
-    0.0 and CatBoost's eval_metric dies with SIGSEGV (their presets' departures)."""
+    query is undefined. torchmetrics' RetrievalNormalizedDCG and LightGBM's Dataset refuse it,
+    XGBoost's ndcg gives 0.0 and CatBoost's eval_metric dies with SIGSEGV (their presets'
+    departures)."""
     retrieved = Counter(qid for qid, _, _ in rows["run"])
     judged = dict.fromkeys(qid for qid, _, _ in rows["qrels"])
     scored = AGGREGATE_CHOICES[config.choice("aggregate")](judged, dict.fromkeys(retrieved))
