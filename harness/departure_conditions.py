@@ -37,6 +37,7 @@ DUPLICATE = "trec_eval-10-duplicate"
 NO_LEVEL_FIRST = "trec_eval-10-no-level-first"
 NO_LEVEL_AFTER = "trec_eval-10-no-level-after"
 SKLEARN_ONE_DOCUMENT = "sklearn-one-document"
+NO_SCORED_ROW = "arrays-no-scored-row"
 BOGUS_DOCNO = "ceci_nest_pas_un_docno"
 """The one document of the ranking trec_eval -c evaluates for a qrels query the run lacks."""
 
@@ -96,6 +97,19 @@ def sklearn_one_document(rows: Rows, config: Config) -> bool:
     return any(retrieved[qid] == 1 for qid in scored)
 
 
+def no_scored_row(rows: Rows, config: Config) -> bool:
+    """No query the ``aggregate`` axis scores has a retrieved document: an API of per-query
+    label and score arrays (``query_arrays`` of harness/adapters/peers/common.py, which leaves
+    out a query without a retrieved row) is given no row at all, where the spec's mean over no
+    query is undefined. torchmetrics' RetrievalNormalizedDCG and LightGBM's Dataset refuse it,
+    XGBoost's ndcg gives 0.0 and CatBoost's eval_metric dies with SIGSEGV (their presets'
+    departures)."""
+    retrieved = Counter(qid for qid, _, _ in rows["run"])
+    judged = dict.fromkeys(qid for qid, _, _ in rows["qrels"])
+    scored = AGGREGATE_CHOICES[config.choice("aggregate")](judged, dict.fromkeys(retrieved))
+    return not any(retrieved[qid] for qid in scored)
+
+
 CONDITIONS: Mapping[str, Condition] = MappingProxyType(
     {
         **{
@@ -103,6 +117,7 @@ CONDITIONS: Mapping[str, Condition] = MappingProxyType(
             for where in (QRELS_EMPTY, RUN_EMPTY, QUERY_MISSING, NO_LEVEL_FIRST, NO_LEVEL_AFTER)
         },
         SKLEARN_ONE_DOCUMENT: sklearn_one_document,
+        NO_SCORED_ROW: no_scored_row,
     }
 )
 """Every condition ``spec/presets.yaml`` lists, by id."""

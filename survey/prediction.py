@@ -423,8 +423,10 @@ def _negative_ideal_quotient(miss: Miss, params: ModelParams) -> bool:
     )
 
 
-def _ideal_dcg(probe: ProbeInput, config: Config, qid: str, labels: list[str], k: int) -> Decimal:
-    """The DCG, under `config`, of `labels` sorted descending and cut at `k`."""
+def _ideal_dcg(
+    probe: ProbeInput, config: Config, qid: str, labels: list[str], k: int | None
+) -> Decimal:
+    """The DCG, under `config`, of `labels` sorted descending and cut at `k` (None: whole)."""
     ordered = sorted(labels, key=Decimal, reverse=True)
     rows = [(qid, f"ideal-{i:06d}", label) for i, label in enumerate(ordered)]
     run = tuple((q, d, str(len(rows) - i)) for i, (q, d, _) in enumerate(rows))
@@ -433,22 +435,19 @@ def _ideal_dcg(probe: ProbeInput, config: Config, qid: str, labels: list[str], k
     return Decimal((None if found is None else found.dcg) or 0)
 
 
-def _with_ideal(miss: Miss, ideal: Callable[[str, int], Decimal], empty_nan: bool) -> bool:
+def _with_ideal(miss: Miss, ideal: Callable[[str, int | None], Decimal], empty_nan: bool) -> bool:
     """Whether the answer is each query's DCG over the ideal DCG `ideal(qid, k)` (k the
-    cutoff, or the longest list of the input when none is asked): 0 where that ideal DCG is 0,
-    or undefined when `empty_nan`."""
+    cutoff, None when none is asked): 0 where that ideal DCG is 0, or undefined when
+    `empty_nan`."""
     want = expected_of(miss.probe, miss.expected)
     if want.per_query is None:
         return False
-    judged = Counter(q for q, *_ in miss.probe.qrels)
-    retrieved = Counter(q for q, *_ in miss.probe.run)
-    k_whole = max(max(judged.values(), default=1), max(retrieved.values(), default=1))
     values: dict[str, str | None] = {}
     for qid, entry in want.per_query.items():
         if entry.dcg is None:
             values[qid] = entry.ndcg
             continue
-        below = ideal(qid, miss.expected.cutoff or k_whole)
+        below = ideal(qid, miss.expected.cutoff)
         if below:
             values[qid] = canonical_decimal(Decimal(entry.dcg) / below)
         else:
@@ -456,11 +455,24 @@ def _with_ideal(miss: Miss, ideal: Callable[[str, int], Decimal], empty_nan: boo
     return meets_values(miss.probe, values, miss.answer, miss.asked, *miss.numbers)
 
 
+def _longest_list_of_both(probe: ProbeInput) -> int:
+    """The longest judgment list or ranking of a query both judged and retrieved: the k that
+    rank-validation's adapter passes for the whole ranking, since its rows are those queries
+    (a query of the qrels or the run alone is not given, so its lists do not count)."""
+    judged = Counter(q for q, *_ in probe.qrels)
+    retrieved = Counter(q for q, *_ in probe.run)
+    both = judged.keys() & retrieved.keys()
+    return max((max(judged[q], retrieved[q]) for q in both), default=1)
+
+
 def _ideal_first_k(miss: Miss, params: ModelParams) -> bool:
     """The ideal DCG of a query built from its first k judgments in qrels order, padded with
-    labels 0 to k, before they are sorted (rank-validation)."""
+    labels 0 to k, before they are sorted (rank-validation); k is the cutoff, or when none is
+    asked the longest list of a query both judged and retrieved (`_longest_list_of_both`)."""
+    whole = _longest_list_of_both(miss.probe)
 
-    def ideal(qid: str, k: int) -> Decimal:
+    def ideal(qid: str, cutoff: int | None) -> Decimal:
+        k = cutoff or whole
         labels = [v for q, _, v in miss.probe.qrels if q == qid][:k]
         return _ideal_dcg(miss.probe, miss.expected, qid, labels + ["0"] * (k - len(labels)), k)
 
@@ -472,7 +484,7 @@ def _ideal_nonzero(miss: Miss, params: ModelParams) -> bool:
     move up past the zeros (a sparse matrix keeps no zero, rankerEval); a query without a
     nonzero label is undefined."""
 
-    def ideal(qid: str, k: int) -> Decimal:
+    def ideal(qid: str, k: int | None) -> Decimal:
         labels = [v for q, _, v in miss.probe.qrels if q == qid and Decimal(v) != 0]
         return _ideal_dcg(miss.probe, miss.expected, qid, labels, k)
 

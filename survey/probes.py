@@ -474,11 +474,45 @@ def compared_answer(probe: ProbeInput, config: Config) -> Any:
     return {q: v.ndcg for q, v in (found.per_query or {}).items()}, found.aggregate
 
 
+def _per_query_values(probe: ProbeInput, config: Config) -> dict[str, Any] | None:
+    """Each query's nDCG, the mean aside; None for a rejection."""
+    found = expected_of(probe, config)
+    if found.error is not None:
+        return None
+    return {q: v.ndcg for q, v in (found.per_query or {}).items()}
+
+
+def _confounded_by(probe: ProbeInput, config: Config, axis_id: str) -> bool:
+    """Whether the reference's answer to the probe under `config` depends on the axis
+    `axis_id`, which the API cannot be asked about. The aggregate axis (``ndcg.aggregate``)
+    only picks the queries that are scored and averaged: an adapter that cannot be asked
+    about it is given the queries `config` scores (``arrays_adapter``, docs/adapters.md), so
+    its per-query values show the other axes as well as ever, and only a query of `config`
+    valued otherwise, or a rejection (which names no query), under another choice confounds
+    them."""
+    candidates = distinguishing(probe, config, axis_id)
+    if candidates is None:
+        return False
+    if axis_id != "aggregate":
+        return True
+    mine = _per_query_values(probe, config)
+    for other in candidates.values():
+        theirs = _per_query_values(probe, other)
+        if mine is None or theirs is None:
+            if mine != theirs:
+                return True
+        elif any(q in theirs and theirs[q] != value for q, value in mine.items()):
+            return True
+    return False
+
+
 def beyond_view(probe: ProbeInput, config: Config, view: ApiView) -> bool:
     """Whether the reference's answer to the probe under `config` depends on what the API
     cannot be shown: an axis it cannot be asked about (which would confound what the probe
-    shows about the others), or labels of unretrieved documents it is never given."""
-    if any(distinguishing(probe, config, a) for a in view.hidden):
+    shows about the others), or labels of unretrieved documents it is never given. A per-
+    query answer needs no aggregate: the aggregate axis confounds only what it changes of
+    the queries `config` scores (`_confounded_by`)."""
+    if any(_confounded_by(probe, config, a) for a in view.hidden):
         return True
     return not view.unretrieved_labels and compared_answer(probe, config) != compared_answer(
         without_unretrieved_labels(probe), config

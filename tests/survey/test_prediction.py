@@ -265,6 +265,22 @@ def test_the_first_k_ideal_pads_with_zeros_before_the_sort() -> None:
     assert MODELS[IDEAL_FIRST_K](Miss(probe, config, answer, config, FLOAT64), ModelParams())
 
 
+def test_the_first_k_ideal_counts_only_the_queries_given() -> None:
+    # As above, beside q2, judged five times and not retrieved: rank-validation's adapter gives
+    # the library q1 alone, so the whole ranking is still k = 2. Counting q2's five judgments
+    # (k = 5) would pad q1's list and sink -1 below three zeros.
+    hand = _probe([("a", "1"), ("b", "-1")], [("a", "1")])
+    unrun = tuple(("q2", f"x{i}", "1") for i in range(5))
+    probe = ProbeInput("hand", hand.qrels + unrun, hand.run, hand.config)
+    config = parse_measure("nDCG(gain=exponential,negative=keep-in-ideal,ties=input,aggregate=run)")
+    value = 1 / (1 - 0.5 / math.log2(3))
+    answer = Answer({"per_query": {"q1": value}, "aggregate": value})
+    assert MODELS[IDEAL_FIRST_K](Miss(probe, config, answer, config, FLOAT64), ModelParams())
+    padded = 1 / (1 - 0.5 / math.log2(6))
+    five = Answer({"per_query": {"q1": padded}, "aggregate": padded})
+    assert not MODELS[IDEAL_FIRST_K](Miss(probe, config, five, config, FLOAT64), ModelParams())
+
+
 def test_an_ideal_of_the_nonzero_labels_moves_a_negative_label_up() -> None:
     # a 1, b 0, c -1 ranked a, b, c, linear gain: DCG 1 + 0 - 1/log2(4) = 0.5. The spec's
     # keep-in-ideal ideal (1, 0, -1) is 0.5 too; the ideal of the nonzero labels (1, -1) is

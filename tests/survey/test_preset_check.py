@@ -94,6 +94,43 @@ def test_an_axis_the_api_cannot_express_leaves_out_the_probes_it_decides() -> No
     assert not beyond_view(ONE_DOCUMENT, Config.default(), hidden)
 
 
+# q2 has nothing relevant (the empty rule decides its value); q3 is judged but not run, so the
+# aggregate axis decides only whether it enters the mean as an empty ranking.
+NOTHING_RELEVANT_BESIDE_UNRUN = ProbeInput(
+    "nothing-relevant-beside-unrun",
+    (("q1", "d1", "1"), ("q2", "d2", "0"), ("q3", "d3", "1")),
+    (("q1", "d1", "1"), ("q2", "d2", "1")),
+    Config.default(),
+)
+
+
+def test_a_per_query_answer_needs_no_aggregate() -> None:
+    # An API that cannot be asked about the aggregate is given the queries its configuration
+    # scores: q1 and q2 under aggregate=run, whose values (1 and the empty rule's) no choice
+    # of the aggregate changes, so the probe still shows the empty rule.
+    hidden = ApiView({"aggregate": "the caller picks the queries"})
+    run_only = Config.from_mapping({"aggregate": "run"})
+    assert compared_answer(NOTHING_RELEVANT_BESIDE_UNRUN, run_only) != compared_answer(
+        NOTHING_RELEVANT_BESIDE_UNRUN, run_only.replace(aggregate="qrels")
+    )
+    assert not beyond_view(NOTHING_RELEVANT_BESIDE_UNRUN, run_only, hidden)
+    # Where another choice of the aggregate rejects the input, the probe stays out: a rejection
+    # names no query. Here empty=error rejects q3, unrun with nothing relevant, under qrels.
+    unrun_nothing_relevant = ProbeInput(
+        "unrun-nothing-relevant",
+        (("q1", "d1", "1"), ("q3", "d3", "0")),
+        (("q1", "d1", "1"),),
+        Config.default(),
+    )
+    refusing = run_only.replace(empty="error")
+    assert compared_answer(unrun_nothing_relevant, refusing.replace(aggregate="qrels")) == {
+        "anchor": "ndcg.empty.error"
+    }
+    assert beyond_view(unrun_nothing_relevant, refusing, hidden)
+    # Any other hidden axis that decides the answer still leaves the probe out.
+    assert beyond_view(NOTHING_RELEVANT_BESIDE_UNRUN, run_only, ApiView({"empty": "hidden"}))
+
+
 def test_peers_of_label_arrays_declare_what_they_never_see() -> None:
     for module_name in sorted({target.split(":")[0] for target in PEER_ADAPTERS.values()}):
         module = import_module(module_name)

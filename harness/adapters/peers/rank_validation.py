@@ -7,10 +7,11 @@ document its grade (0 when unjudged) and ``metrics.ndcg`` computes exponential g
 1/log2(rank + 1), over lists cut or padded to k. The truth list is cut to its first k grades,
 in the order given, *before* it is sorted for the ideal, so at a cutoff the ideal DCG can miss
 the best grades and the value exceed 1; a list shorter than k is padded with grades 0 before
-the sort, so a negative grade sinks below them. k is required: asked for the whole ranking the
-adapter passes the length of the longest list of the case. A query without a retrieved document
-cannot be a row (the report unpacks an empty list), so the rows are the queries of both run and
-qrels.
+the sort, so a negative grade sinks below them. A query without a retrieved document cannot be
+a row (the report unpacks an empty list), so the rows are the queries of both run and qrels. k
+is required: asked for the whole ranking the adapter passes the length of the longest list,
+judgments or ranking, of those rows (a query of the qrels or the run alone does not count;
+survey/prediction.py's model of the ideal takes the same k).
 """
 
 from __future__ import annotations
