@@ -260,12 +260,18 @@ def _descend(table: _Table, changes: Changes, departed: Sequence[str]) -> tuple[
 def _departures(
     table: _Table, changes: Changes, axes: Sequence[str]
 ) -> tuple[tuple[int, int], tuple[str, ...]]:
-    """The fewest axes (at most `MOST_DEPARTED`) whose departure explains the most probes
-    `changes` miss, with how many stay unexplained. Among as many explaining as much, those
-    on which the fewest met probes depend: a departure shows on the probes that depend on its
-    axis, and the discount, on which nearly every answer depends, would otherwise explain
-    every miss."""
+    """The axes (at most `MOST_DEPARTED`) whose departure explains the most probes `changes`
+    miss, with how many stay unexplained. Among those explaining as much, the ones on which
+    the fewest met probes depend, then the fewest: a departure shows on the probes that
+    depend on its axis. The discount, on which nearly every answer depends, explains every
+    miss alone, but is contradicted by every met probe; two axes that together explain the
+    misses and leave the met probes alone are the departure (a library that counts a repeated
+    document and scores a query of no ideal its own way departs on duplicates and empty, not
+    on the discount it is met on)."""
     missed = table.misses(changes)
+    best: tuple[tuple[int, int], tuple[str, ...]] = ((len(missed), 0), ())
+    if not missed:
+        return best
     met = [p for p in table.probes if table.verdict(p, changes)]
 
     def cost(departed: tuple[str, ...]) -> tuple[int, int]:
@@ -273,10 +279,7 @@ def _departures(
         contradicted = sum(table.explained(p, changes, departed) for p in met)
         return unexplained, contradicted
 
-    best: tuple[tuple[int, int], tuple[str, ...]] = ((len(missed), 0), ())
     for size in range(1, MOST_DEPARTED + 1):
-        if best[0][0] == 0:
-            break
         for departed in combinations(axes, size):
             found = cost(departed)
             if found < best[0]:
