@@ -84,18 +84,22 @@ def identify_axis(
     command: Sequence[str] | str,
     numbers: NumberFormat,
     trust_rejections: bool = True,
+    whole: int | None = None,
 ) -> AxisFinding:
     """The finding on one axis, from the adapter's answers asked under `asked` (cutoff aside),
     against candidates that vary the axis on `reference` (the other axes as identified).
     Only the probes on which the candidates differ are asked: the others tell nothing about
-    the axis.
+    the axis. `whole` is the cutoff the implementation applies when asked for the whole
+    ranking, if it chooses one: a whole-ranking probe's candidates are cut there, as the
+    joint search cuts them.
 
     A rejection is evidence for the axis's ``error`` choice only when the adapter rejects no
     input its own configuration accepts (`trust_rejections`), or when that choice is asked."""
     telling = []
     for probe in probes:
         sent = replaced(asked, cutoff=probe.config.cutoff)
-        candidates = distinguishing(probe, replaced(reference, cutoff=sent.cutoff), axis_id)
+        cut = whole if sent.cutoff is None else sent.cutoff
+        candidates = distinguishing(probe, replaced(reference, cutoff=cut), axis_id)
         if candidates is not None:
             telling.append((probe, sent, candidates))
     answers = ask(command, [(probe, sent) for probe, sent, _ in telling])

@@ -153,6 +153,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     # every other axis as found, leaving out only those another departure explains.
     searched = [a.id for a in choice_axes() if a.id not in hidden]
     fit = answers_fit(own, searched, probes, answers, numbers, refused is None)
+    whole = None
     if fit.departed:
         # Whole-ranking probes missed because the implementation applies a cutoff of its own
         # are no departure of an axis: the search is run again with that cutoff on them.
@@ -172,6 +173,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
             command,
             numbers,
             trust_rejections=refused is None,
+            whole=whole,
         )
         finding.set_aside = sorted(
             p.case_id

@@ -238,3 +238,21 @@ def test_a_division_by_a_negative_ideal_dcg_is_observed() -> None:
     assert (found.outcome, found.evidence, found.departs) == (DIVIDES_NEGATIVE_IDEAL, ["neg"], True)
     empty = {key: Answer({"per_query": {"q1": 0.0}, "aggregate": 0.0})}
     assert negative_ideal(config, config, [probe], empty, FLOAT64) is None
+
+
+def test_an_axis_is_read_at_the_cutoff_the_implementation_chose() -> None:
+    # Twelve documents, relevant at ranks 1, 5 and 12; the fake answers nDCG@10 when asked for
+    # the whole ranking. Cut at 10, the log discount gives DCG 1 + 1/log2(6) over an ideal of
+    # 1 + 1/log2(3) + 1/2: log alone meets it. Read uncut (rank 12 counted), no discount does.
+    from ndcgspec.survey.axis_identification import identify_axis
+    from ndcgspec.survey.identification import MET, NONE
+
+    run = tuple(("q1", f"d{i:02d}", str(100 - i)) for i in range(12))
+    qrels = tuple(("q1", f"d{i:02d}", "1") for i in (0, 4, 11))
+    probe = ProbeInput("rank-12", qrels, run, Config.default())
+    command = adapter_command("fakes:depth_10", None)
+    default = Config.default()
+    cut = identify_axis("discount", default, default, [probe], command, FLOAT64, whole=10)
+    assert (cut.status, cut.choices) == (MET, ["log"])
+    uncut = identify_axis("discount", default, default, [probe], command, FLOAT64)
+    assert uncut.status == NONE
