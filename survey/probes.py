@@ -43,7 +43,7 @@ from ndcgspec.reference.ties import docid_key
 from ndcgspec.spec import kept
 from ndcgspec.suite.expect import swept_outcome
 from ndcgspec.suite.expected_cache import ExpectedCache
-from ndcgspec.suite.expected_values import ExpectedValues, QueryValues
+from ndcgspec.suite.expected_values import Digits, ExpectedValues, QueryValues
 from ndcgspec.suite.folders import cache_root
 from ndcgspec.suite.load import case_files, cases_root, inline_inputs
 from ndcgspec.suite.loaded import iter_cases
@@ -474,7 +474,7 @@ def compared_answer(probe: ProbeInput, config: Config) -> Any:
     return {q: v.ndcg for q, v in (found.per_query or {}).items()}, found.aggregate
 
 
-def _per_query_values(probe: ProbeInput, config: Config) -> dict[str, Any] | None:
+def _per_query_values(probe: ProbeInput, config: Config) -> dict[str, Digits] | None:
     """Each query's nDCG, the mean aside; None for a rejection."""
     found = expected_of(probe, config)
     if found.error is not None:
