@@ -91,10 +91,7 @@ def sklearn_one_document(rows: Rows, config: Config) -> bool:
     document that ``ndcg_score`` refuses (sklearn/metrics/_ranking.py ndcg_score, 'Computing
     NDCG is only meaningful when there is more than 1 document'); its adapter gives it one row
     per scored query of the retrieved documents."""
-    retrieved = Counter(qid for qid, _, _ in rows["run"])
-    judged = dict.fromkeys(qid for qid, _, _ in rows["qrels"])
-    scored = AGGREGATE_CHOICES[config.choice("aggregate")](judged, dict.fromkeys(retrieved))
-    return any(retrieved[qid] == 1 for qid in scored)
+    return 1 in _retrieved_per_scored_query(rows, config)
 
 
 def no_scored_row(rows: Rows, config: Config) -> bool:
@@ -104,10 +101,16 @@ def no_scored_row(rows: Rows, config: Config) -> bool:
     query is undefined. torchmetrics' RetrievalNormalizedDCG and LightGBM's Dataset refuse it,
     XGBoost's ndcg gives 0.0 and CatBoost's eval_metric dies with SIGSEGV (their presets'
     departures)."""
+    return not any(_retrieved_per_scored_query(rows, config))
+
+
+def _retrieved_per_scored_query(rows: Rows, config: Config) -> list[int]:
+    """How many documents the run retrieves for each query the ``aggregate`` axis scores: the
+    rows an adapter of per-query arrays gives its library."""
     retrieved = Counter(qid for qid, _, _ in rows["run"])
     judged = dict.fromkeys(qid for qid, _, _ in rows["qrels"])
     scored = AGGREGATE_CHOICES[config.choice("aggregate")](judged, dict.fromkeys(retrieved))
-    return not any(retrieved[qid] for qid in scored)
+    return [retrieved[qid] for qid in scored]
 
 
 CONDITIONS: Mapping[str, Condition] = MappingProxyType(
