@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from math import isfinite
 
 from ndcgspec.harness.adapters.base import ApiView, NumberFormat
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import axis
 from ndcgspec.spec import load_spec
+from ndcgspec.suite.tolerance import is_undefined
 from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.answer_observations import leaves_undefined
 from ndcgspec.survey.identification import (
@@ -41,6 +44,7 @@ from ndcgspec.survey.probes import (
     beyond_view,
     expected_of,
     meets,
+    meets_values,
     number_reading_inputs,
     outcome_key,
     questions,
@@ -233,6 +237,34 @@ ID_PROBES = "ids."
 probed on their own, not on the axes, which they do not tell apart."""
 
 
+def _spelled_as_text(probe: ProbeInput) -> ProbeInput:
+    """The probe with a letter before every document id: the same judgments and ranking, and
+    since every id gains the same prefix, the same order of ids (``ndcg.ties``), but no id an
+    implementation could read as a number."""
+    return ProbeInput(
+        f"{probe.case_id}.as-text",
+        tuple((q, f"d{d}", v) for q, d, v in probe.qrels),
+        tuple((q, f"d{d}", v) for q, d, v in probe.run),
+        probe.config,
+    )
+
+
+def _exact_values(per_query: object) -> dict[str, str | None] | None:
+    """An answer's per-query values as the exact decimals of its doubles, to judge another
+    answer against; None when a value is no finite number nor undefined (an infinity, text)."""
+    if not isinstance(per_query, Mapping):
+        return None
+    values: dict[str, str | None] = {}
+    for qid, value in per_query.items():
+        if is_undefined(value):
+            values[qid] = None
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and isfinite(value):
+            values[qid] = str(Decimal(value))
+        else:
+            return None
+    return values
+
+
 def numeric_ids(
     command: Sequence[str] | str,
     identified: Config,
@@ -241,16 +273,29 @@ def numeric_ids(
 ) -> Observation | None:
     """Document ids that look like numbers (0010, 010 beside 10, 1e5, 1.0, -0, 007): does the
     implementation read them as the text they are (``ndcg.input``), or misread them as
-    numbers, silently?"""
+    numbers, silently?
+
+    Each probe's answer is judged against the implementation's own answer to the same probe
+    with its ids spelled as text: what else it computes (a cutoff of its own that no single
+    value explains, say) is the same on both, so only the ids' reading can tell them apart.
+    Where that answer is not to be had, the probe is judged against the identified
+    configuration."""
     inputs = [p for p in probes if p.case_id.startswith(ID_PROBES)]
     if not inputs:
         return None
     asked = replaced(identified, cutoff=None)
-    answers = ask(command, [(p, asked) for p in inputs])
+    controls = {p.case_id: _spelled_as_text(p) for p in inputs}
+    answers = ask(command, [(p, asked) for p in [*inputs, *controls.values()]])
     text: list[str] = []
     misread: list[str] = []
     for probe in inputs:
-        met = meets(probe, identified, answers[(probe.case_id, asked.full())], asked, *numbers)
+        answer = answers[(probe.case_id, asked.full())]
+        control = answers[(controls[probe.case_id].case_id, asked.full())]
+        values = None if control.failed else _exact_values(control.result.get("per_query"))
+        if values:
+            met = meets_values(probe, values, answer, asked, *numbers)
+        else:
+            met = bool(meets(probe, identified, answer, asked, *numbers))
         (text if met else misread).append(probe.case_id)
     anchor = load_spec()["input"]["anchor"]
     if misread:

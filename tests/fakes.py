@@ -297,3 +297,15 @@ class _RunIdsAsNumbers(ReferenceAdapter):
 
 
 run_ids_as_numbers = _RunIdsAsNumbers()
+
+
+class _DepthOfRows(ReferenceAdapter):
+    """The reference, cutting the whole ranking at the input's number of rows: a cutoff that
+    changes with the input, which no single value explains."""
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+        rows = len(case_input.qrels) + len(case_input.run)
+        return super().compute(case_input, {**config, "cutoff": config["cutoff"] or rows})
+
+
+depth_of_rows = _DepthOfRows()

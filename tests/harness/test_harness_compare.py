@@ -193,6 +193,25 @@ def test_missing_and_extra_queries_fail() -> None:
     assert extra.outcome == "fail"
 
 
+def test_a_query_left_out_meets_an_undefined_value_and_the_mean_tells_skip_from_nan() -> None:
+    skipped = {"q1": {"ndcg": "0.5"}, "q2": {"ndcg": None}}
+    skip = Expectation(
+        _judged(expected={"per_query": skipped, "aggregate": "0.5"}).allowed,
+        Config.from_mapping({**CONFIG, "empty": "skip"}),
+    )
+    nan = Expectation(
+        _judged(expected={"per_query": skipped, "aggregate": None}).allowed,
+        Config.from_mapping({**CONFIG, "empty": "nan"}),
+    )
+    left_out = answered({"q1": 0.5})
+    assert judge(skip, left_out, {"q1": 1}, 64).outcome == "pass"
+    # Under nan the mean is null; the left-out query implies the mean 0.5 of q1 alone.
+    verdict = judge(nan, left_out, {"q1": 1}, 64)
+    assert verdict.outcome == "fail" and verdict.mismatches[0].what == "aggregate"
+    # A defined value is still missed when the query is left out.
+    assert judge(skip, answered({"q2": None}), {"q1": 1}, 64).outcome == "fail"
+
+
 def test_a_partial_comparison_leaves_unlisted_queries_alone() -> None:
     case = _judged(expected={"per_query": {"q1": {"ndcg": "1"}}})
     answer = {"per_query": {"q1": 1.0, "q2": 0.0}}

@@ -38,8 +38,11 @@ from ndcgspec.survey.probes import (
     TIE_LENGTHS,
     Answer,
     ProbeInput,
+    ask,
+    meets,
     number_reading_inputs,
     probe_inputs,
+    replaced,
 )
 
 FLOAT64 = (64, None)
@@ -141,6 +144,24 @@ def test_a_run_read_as_numbers_misreads_ids() -> None:
     assert "ids.numeric/leading-zeros" in found.evidence
     assert "ids.numeric/exponent-twin" in found.evidence
     assert found.disagreeing == ["ids.numeric/decimal-point-twin"]
+
+
+def test_ids_read_as_text_under_a_cutoff_that_changes_with_the_input() -> None:
+    # Under an ideal that assumes k relevant documents, the whole-ranking value depends on the
+    # k the fake takes (its input's rows), so no answer meets the reference at the null cutoff;
+    # the same probe with its ids spelled as text is answered the same, and that says the ids
+    # were read as text.
+    command = adapter_command("fakes:depth_of_rows", None)
+    identified = replaced(Config.default(), ideal="assumed-k")
+    probes = _id_probes()
+    asked = ask(command, [(p, identified) for p in probes])
+    assert not any(
+        meets(p, identified, asked[(p.case_id, identified.full())], identified, *FLOAT64)
+        for p in probes
+    )
+    found = numeric_ids(command, identified, probes, FLOAT64)
+    assert found is not None
+    assert (found.outcome, found.departs) == (READS_IDS_AS_TEXT, False)
 
 
 def test_values_outside_the_unit_interval_are_observed_most_extreme_first() -> None:
