@@ -34,7 +34,13 @@ def first(postings: Sequence[Posting], qid: str) -> list[Posting]:
     return [p for i, p in enumerate(postings) if i in kept]
 
 
+def keep(postings: Sequence[Posting], qid: str) -> list[Posting]:
+    """``ndcg.duplicates.keep``: every occurrence stays, a document of its own."""
+    return list(postings)
+
+
 CHOICES: dict[str, Callable[[Sequence[Posting], str], list[Posting]]] = {
     "error": error,
     "first": first,
+    "keep": keep,
 }

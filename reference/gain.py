@@ -32,11 +32,17 @@ def binary(label: Decimal, config: Config) -> Number:
     return number(1 if label > 0 else 0)
 
 
+def judged(label: Decimal, config: Config) -> Number:
+    """``ndcg.gain.judged``: g(l) = 1 for every judged document, whatever its label."""
+    return number(1)
+
+
 CHOICES: dict[str, Callable[[Decimal, Config], Number]] = {
     "linear": linear,
     "exponential": exponential,
     "map": mapped,
     "binary": binary,
+    "judged": judged,
 }
 
 

@@ -85,13 +85,25 @@ DISCOUNT_MET = answered(
 )
 
 
+# Label 0 gains nothing: x (label 0) ranked above a (label 1), no tie, answered 1/L; under
+# gain=judged x would gain 1 and the answer be 1.
+ZERO_GAINS_NOTHING = answered(
+    "hand/zero-first",
+    [["q1", "x", "0"], ["q1", "a", "1"]],
+    [["q1", "x", "2"], ["q1", "a", "1"]],
+    {"q1": 1 / L},
+    "pass",
+)
+
+
 def test_a_tie_order_of_no_rule_is_named_as_the_tie_order():
     qrels = [["q1", "x", "0"], ["q1", "y", "1"], ["q2", "x", "0"], ["q2", "y", "1"]]
     run = [["q1", "x", "1"], ["q1", "y", "1"], ["q2", "y", "1"], ["q2", "x", "1"]]
     tied = answered("hand/tied", qrels, run, {"q1": 1.0, "q2": 1 / L})
-    # The passing case depends on the discount, not on the ties: the discount, on which the
-    # failing answer depends too, is no departure.
-    found = diagnose(ADAPTER, [tied, DISCOUNT_MET])
+    # The passing cases depend on the discount and on the gain of label 0, not on the ties: the
+    # discount and the gain, on which the failing answer depends too (gain=judged gives x gain
+    # 1, and 1 on both queries), are no departure.
+    found = diagnose(ADAPTER, [tied, DISCOUNT_MET, ZERO_GAINS_NOTHING])
     assert found.causes == (
         Cause(
             "ties",
