@@ -125,9 +125,10 @@ def value_mismatches(
     the configuration's `empty_choice`; `partial` when the golden per-query values list only
     some queries (published cases).
 
-    A query the answer leaves out meets an undefined golden value: a library that drops a
-    query it cannot score gives it no value, which is what null says (``ndcg.empty.skip``);
-    the mean, stated or implied, still tells a dropped query from one that makes it null."""
+    A query the answer leaves out meets an undefined golden value, and an undefined value of
+    a query the configuration does not score meets its absence: either way the query is given
+    no value, which is what null says (``ndcg.empty.skip``, ``ndcg.aggregate``); the mean,
+    stated or implied, still tells a dropped query from one that makes it null."""
     actual = answer.per_query or {}
     golden = expected.per_query or {}
     found: list[Mismatch] = []
@@ -141,14 +142,16 @@ def value_mismatches(
         miss = compare_value(qid, entry.ndcg, actual[qid], rule)
         if miss:
             found.append(miss)
+    # A query given no value is no query of the mean it implies.
+    valued = {q: v for q, v in actual.items() if q in golden or not is_undefined(v)}
     if not partial:
-        for qid in actual:
+        for qid in valued:
             if qid not in golden:
                 note = "query not scored under this configuration"
-                found.append(Mismatch(qid, None, actual[qid], note=note))
+                found.append(Mismatch(qid, None, valued[qid], note=note))
     if expected.states_aggregate:
         value = (
-            answer.aggregate if answer.has_aggregate else implied_aggregate(actual, empty_choice)
+            answer.aggregate if answer.has_aggregate else implied_aggregate(valued, empty_choice)
         )
         queries = list(golden) or list(terms)
         largest = max((terms.get(q, 1) for q in queries), default=1)

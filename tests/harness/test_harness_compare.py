@@ -212,6 +212,15 @@ def test_a_query_left_out_meets_an_undefined_value_and_the_mean_tells_skip_from_
     assert judge(skip, answered({"q2": None}), {"q1": 1}, 64).outcome == "fail"
 
 
+def test_an_undefined_value_of_a_query_not_scored_meets_its_absence() -> None:
+    # Under aggregate=run a qrels query missing from the run is not scored: an answer that
+    # lists it as undefined gives it no value, as one that leaves it out does.
+    case = _judged(expected={"per_query": {"q1": {"ndcg": "1"}}, "aggregate": "1"})
+    assert judge(case, answered({"q1": 1.0, "q2": None}), {"q1": 1}, 64).outcome == "pass"
+    assert judge(case, answered({"q1": 1.0, "q2": math.nan}), {"q1": 1}, 64).outcome == "pass"
+    assert judge(case, answered({"q1": 1.0, "q2": 0.0}), {"q1": 1}, 64).outcome == "fail"
+
+
 def test_a_partial_comparison_leaves_unlisted_queries_alone() -> None:
     case = _judged(expected={"per_query": {"q1": {"ndcg": "1"}}})
     answer = {"per_query": {"q1": 1.0, "q2": 0.0}}
