@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 from ndcgspec.harness.adapters.base import NumberFormat
@@ -273,7 +274,11 @@ def _departures(
     library that counts a repeated document and scores a query of no ideal its own way
     departs on duplicates and empty (70 met probes against 349); an ideal of the first k
     judgments, which the judged ideal's met probes contradict as much as any pair, stays the
-    one departure (281 against 243)."""
+    one departure (281 against 243). Between departures of as many axes that explain and are
+    contradicted alike, the one more of whose misses another choice of a departed axis meets,
+    the nearer to the spec: an ideal of the first k judgments explains its 211 misses as the
+    gain does, each contradicted by 326 met probes, but other ideals meet 38 of them where
+    other gains meet 14."""
     missed = table.misses(changes)
     best: tuple[tuple[int, int], tuple[str, ...]] = ((len(missed), 0), ())
     if not missed:
@@ -285,15 +290,40 @@ def _departures(
         contradicted = sum(table.explained(p, changes, departed) for p in met)
         return unexplained, contradicted
 
+    @cache
+    def near(departed: tuple[str, ...]) -> int:
+        return sum(
+            any(_met_by_another_choice(table, changes, p, a) for a in departed) for p in missed
+        )
+
+    def replaces(found: tuple[int, int], departed: tuple[str, ...]) -> bool:
+        fewer = len(best[1])
+        if found < best[0]:
+            return bool(best[0][0] or len(departed) == fewer or FEWER_AXES * found[1] <= best[0][1])
+        return found == best[0] and len(departed) == fewer and near(departed) > near(best[1])
+
     for size in range(1, MOST_DEPARTED + 1):
         for departed in combinations(axes, size):
             found = cost(departed)
-            fewer = len(best[1])
-            if found < best[0] and (
-                best[0][0] or len(departed) == fewer or FEWER_AXES * found[1] <= best[0][1]
-            ):
+            if replaces(found, departed):
                 best = (found, departed)
     return best
+
+
+def _met_by_another_choice(
+    table: _Table, changes: Changes, probe: ProbeInput, axis_id: str
+) -> bool:
+    """Whether another of the spec's choices of `axis_id` meets the probe that `changes`
+    miss."""
+    example = table.asked(probe)
+    asked = example.choice(axis_id)
+    now = changes.computes(axis_id, asked)
+    return any(
+        table.verdict(probe, changes.setting(axis_id, asked, choice))
+        for choice in choice_ids(axis_id)
+        if choice != now
+        and (choice == asked or with_choice(example, axis_id, choice, example) is not None)
+    )
 
 
 def changes_fit(
