@@ -395,8 +395,9 @@ def _starts(values: np.ndarray) -> np.ndarray:
 
 
 # By ``ndcg.duplicates`` choice: whether only the first copy of a document stays ranked.
-# Under ``error`` every copy stays; the query is an error, which the reference raises.
-KEEPS_FIRST_COPY = {"error": False, "first": True}
+# Under ``error`` every copy stays; the query is an error, which the reference raises. Under
+# ``keep`` every copy stays, ranked and credited.
+KEEPS_FIRST_COPY = {"error": False, "first": True, "keep": False}
 # By ``ndcg.unjudged`` choice: (whether unjudged documents leave the ranking, whether their
 # queries are errors); under ``zero`` they stay with gain 0.
 UNJUDGED_RULES = {"zero": (False, False), "condense": (True, False), "error": (False, True)}

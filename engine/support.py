@@ -23,6 +23,7 @@ COMPUTED: frozenset[str] = frozenset(
         "ndcg.gain.map",
         "ndcg.gain.map.gain_map",
         "ndcg.gain.binary",
+        "ndcg.gain.judged",
         "ndcg.discount.log",
         "ndcg.discount.jarvelin2002",
         "ndcg.discount.reciprocal",
@@ -61,6 +62,7 @@ COMPUTED: frozenset[str] = frozenset(
         "ndcg.ties.optimistic",
         "ndcg.duplicates.error",
         "ndcg.duplicates.first",
+        "ndcg.duplicates.keep",
         # The reference's `empty.CHOICES` and `aggregate.CHOICES`, per query and per run.
         "ndcg.empty.zero",
         "ndcg.empty.one",
