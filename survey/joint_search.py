@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from itertools import combinations
 
@@ -276,9 +277,12 @@ def _departures(
     judgments, which the judged ideal's met probes contradict as much as any pair, stays the
     one departure (281 against 243). Between departures of as many axes that explain and are
     contradicted alike, the one more of whose misses another choice of a departed axis meets,
-    the nearer to the spec: an ideal of the first k judgments explains its 211 misses as the
-    gain does, each contradicted by 326 met probes, but other ideals meet 38 of them where
-    other gains meet 14."""
+    the nearer to the spec, then the one on which the misses depend the more (the share of its
+    other choices that change their answers): an ideal of the first k judgments explains its
+    211 misses as the gain does, each contradicted by 326 met probes, but other ideals meet 38
+    of them where other gains meet 14; a log discount one rank late is met by no other choice,
+    and its misses depend on the discount (9.0) more than on the gain (8.3), whose judged
+    choice alone changes most of them."""
     missed = table.misses(changes)
     best: tuple[tuple[int, int], tuple[str, ...]] = ((len(missed), 0), ())
     if not missed:
@@ -291,9 +295,15 @@ def _departures(
         return unexplained, contradicted
 
     @cache
-    def near(departed: tuple[str, ...]) -> int:
-        return sum(
-            any(_met_by_another_choice(table, changes, p, a) for a in departed) for p in missed
+    def near(departed: tuple[str, ...]) -> tuple[int, Fraction]:
+        return (
+            sum(
+                any(_met_by_another_choice(table, changes, p, a) for a in departed) for p in missed
+            ),
+            sum(
+                (max(_share_changing(table, changes, p, a) for a in departed) for p in missed),
+                Fraction(0),
+            ),
         )
 
     def replaces(found: tuple[int, int], departed: tuple[str, ...]) -> bool:
@@ -308,6 +318,20 @@ def _departures(
             if replaces(found, departed):
                 best = (found, departed)
     return best
+
+
+def _share_changing(table: _Table, changes: Changes, probe: ProbeInput, axis_id: str) -> Fraction:
+    """The share of the other choices of `axis_id` under which the reference answers the probe
+    otherwise: how strongly its answer depends on the axis."""
+    placed = table.config(probe, changes)
+    now = outcome_key(probe, placed)
+    others = [
+        config
+        for choice in choice_ids(axis_id)
+        if choice != placed.choice(axis_id)
+        and (config := with_choice(placed, axis_id, choice, probe.config)) is not None
+    ]
+    return Fraction(sum(outcome_key(probe, c) != now for c in others), max(1, len(others)))
 
 
 def _met_by_another_choice(

@@ -24,6 +24,9 @@ class _Table:
     def asked(self, probe: ProbeInput) -> Config:
         return probe.config
 
+    def config(self, probe: ProbeInput, changes: Changes) -> Config:
+        return probe.config
+
     def verdict(self, probe: ProbeInput, changes: Changes) -> bool:
         return probe is MET or (
             probe is FIRST and changes.computes("ideal", "judged") == "retrieved"
