@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
-from math import isfinite
 
 from ndcgspec.harness.adapters.base import ApiView, NumberFormat
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import axis
+from ndcgspec.reference.decimals import canonical_decimal, exact_decimal
 from ndcgspec.spec import load_spec
 from ndcgspec.suite.tolerance import is_undefined
 from ndcgspec.survey.adapter_answer import Answer
@@ -250,17 +249,15 @@ def _spelled_as_text(probe: ProbeInput) -> ProbeInput:
 
 
 def _exact_values(per_query: object) -> dict[str, str | None] | None:
-    """An answer's per-query values as the exact decimals of its doubles, to judge another
-    answer against; None when a value is no finite number nor undefined (an infinity, text)."""
+    """An answer's per-query values as the exact decimals of its numbers (`exact_decimal`), to
+    judge another answer against; None when a value is no finite number nor undefined."""
     if not isinstance(per_query, Mapping):
         return None
     values: dict[str, str | None] = {}
     for qid, value in per_query.items():
-        if is_undefined(value):
-            values[qid] = None
-        elif isinstance(value, (int, float)) and not isinstance(value, bool) and isfinite(value):
-            values[qid] = str(Decimal(value))
-        else:
+        try:
+            values[qid] = None if is_undefined(value) else canonical_decimal(exact_decimal(value))
+        except (TypeError, ValueError):
             return None
     return values
 

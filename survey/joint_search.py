@@ -216,14 +216,22 @@ def _neighbours(table: _Table, changes: Changes) -> list[Changes]:
     for axis_id in table.axes:
         examples = {table.asked(p).choice(axis_id): table.asked(p) for p in missed}
         for asked in (c for c in choice_ids(axis_id) if c in examples):
-            example = examples[asked]
             now = changes.computes(axis_id, asked)
-            for choice in choice_ids(axis_id):
-                if choice == now:
-                    continue
-                if choice == asked or with_choice(example, axis_id, choice, example) is not None:
-                    found.append(changes.setting(axis_id, asked, choice))
+            for choice in _alternatives(examples[asked], axis_id, now):
+                found.append(changes.setting(axis_id, asked, choice))
     return found
+
+
+def _alternatives(example: Config, axis_id: str, now: str) -> list[str]:
+    """The spec's choices of `axis_id` other than `now` that an implementation asked `example`
+    may compute: the asked choice, or one the asked configuration can give."""
+    asked = example.choice(axis_id)
+    return [
+        choice
+        for choice in choice_ids(axis_id)
+        if choice != now
+        and (choice == asked or with_choice(example, axis_id, choice, example) is not None)
+    ]
 
 
 PAIRED_MOVES = 8
@@ -344,9 +352,7 @@ def _met_by_another_choice(
     now = changes.computes(axis_id, asked)
     return any(
         table.verdict(probe, changes.setting(axis_id, asked, choice))
-        for choice in choice_ids(axis_id)
-        if choice != now
-        and (choice == asked or with_choice(example, axis_id, choice, example) is not None)
+        for choice in _alternatives(example, axis_id, now)
     )
 
 
