@@ -62,6 +62,7 @@ CUTOFF_DEFAULTS = (256, 500, 512, 1000, 1024, 2000, 5000)
 
 def chosen_cutoff(
     command: Sequence[str] | str,
+    own: Config,
     identified: Config,
     probes: Sequence[ProbeInput],
     numbers: NumberFormat,
@@ -72,18 +73,21 @@ def chosen_cutoff(
     k, which no cutoff of k can explain, has another cause and is listed as disagreeing. Each
     missed probe first names the smallest k that meets it; a probe that gains nothing past
     rank 2 is met at 2 as well as at the library's 10, so every k named is then tried on every
-    missed probe longer than it, and the smallest that meets them all is the cutoff."""
-    asked = replaced(identified, cutoff=None)
+    missed probe longer than it, and the smallest that meets them all is the cutoff. The probes
+    are asked under the adapter's `own` configuration, as every probe is, and read against
+    the `identified` one: a choice the adapter declares may compute another of the spec's."""
+    asked = replaced(own, cutoff=None)
+    computed = replaced(identified, cutoff=None)
     whole = [p for p in probes if p.config.cutoff is None]
     answers = ask(command, questions(asked, whole))
     found: dict[int, list[str]] = {}
     missed: dict[str, int] = {}
     for probe in whole:
         answer = answers[(probe.case_id, asked.full())]
-        scored = "per_query" in answer.result and expected_of(probe, asked).error is None
-        if not scored or meets(probe, asked, answer, asked, *numbers):
+        scored = "per_query" in answer.result and expected_of(probe, computed).error is None
+        if not scored or meets(probe, computed, answer, asked, *numbers):
             continue
-        if leaves_undefined(probe, asked, answer):
+        if leaves_undefined(probe, computed, answer):
             # Another observation (`undefined_values`), whatever the cutoff.
             continue
         longest = max(Counter(q for q, *_ in probe.run).values(), default=0)
@@ -93,7 +97,7 @@ def chosen_cutoff(
             *(k for k in CUTOFF_DEFAULTS if CUTOFF_SEARCH_LENGTH < k < longest),
         ]
         for k in candidates:
-            if meets(probe, replaced(asked, cutoff=k), answer, asked, *numbers):
+            if meets(probe, replaced(computed, cutoff=k), answer, asked, *numbers):
                 found.setdefault(k, []).append(probe.case_id)
                 break
     if not missed:
@@ -107,7 +111,7 @@ def chosen_cutoff(
             for case in longer
             if meets(
                 by_id[case],
-                replaced(asked, cutoff=k),
+                replaced(computed, cutoff=k),
                 answers[(case, asked.full())],
                 asked,
                 *numbers,
@@ -130,26 +134,30 @@ def chosen_cutoff(
 
 def _spread_verdicts(
     pairs: Sequence[tuple[ProbeInput, ProbeInput]],
-    asked: Config,
+    own: Config,
+    identified: Config,
     answers: Mapping[tuple[str, str], Answer],
     numbers: NumberFormat,
 ) -> tuple[list[str], list[str]]:
-    """The spread probes the adapter ranks exactly, and those it ties again as the original."""
+    """The spread probes the adapter (asked under `own`) ranks exactly, and those it ties
+    again as the original, read against the `identified` configuration."""
     exact, collapsed = [], []
     for original, spread in pairs:
-        sent = replaced(asked, cutoff=spread.config.cutoff)
-        if outcome_key(original, sent) == outcome_key(spread, sent):
+        sent = replaced(own, cutoff=spread.config.cutoff)
+        computed = replaced(identified, cutoff=spread.config.cutoff)
+        if outcome_key(original, computed) == outcome_key(spread, computed):
             continue
         answer = answers[(spread.case_id, sent.full())]
-        if meets(spread, sent, answer, sent, *numbers):
+        if meets(spread, computed, answer, sent, *numbers):
             exact.append(spread.case_id)
-        elif meets(original, sent, answer, sent, *numbers):
+        elif meets(original, computed, answer, sent, *numbers):
             collapsed.append(spread.case_id)
     return exact, collapsed
 
 
 def close_scores(
     command: Sequence[str] | str,
+    own: Config,
     identified: Config,
     probes: Sequence[ProbeInput],
     numbers: NumberFormat,
@@ -157,7 +165,8 @@ def close_scores(
     """Scores a relative 1e-9 or 1e-12 apart (``RESOLUTION_GAPS``): does the implementation
     rank them, or tie them again under its own tie rule, whichever it is? And decimals one
     double apart (0.223, 0.22300000000000003): does its number reader tell them apart? The
-    second is asked only of an implementation that ranks the coarser gaps exactly."""
+    second is asked only of an implementation that ranks the coarser gaps exactly. Asked under
+    the adapter's `own` configuration, read against the `identified` one (`chosen_cutoff`)."""
     rule = identified.choice("ties")
     ties = [p for p in probes if p.case_id.startswith("ties.")]
     spreads = {
@@ -166,12 +175,12 @@ def close_scores(
         if gap != ULP
     }
     adjacent = number_reading_inputs()
-    asked = replaced(identified, cutoff=None)
+    asked = replaced(own, cutoff=None)
     answers = ask(
         command,
         [
             *(
-                (s, replaced(identified, cutoff=s.config.cutoff))
+                (s, replaced(own, cutoff=s.config.cutoff))
                 for pairs in spreads.values()
                 for _, s in pairs
             ),
@@ -179,7 +188,8 @@ def close_scores(
         ],
     )
     verdicts = {
-        gap: _spread_verdicts(pairs, identified, answers, numbers) for gap, pairs in spreads.items()
+        gap: _spread_verdicts(pairs, own, identified, answers, numbers)
+        for gap, pairs in spreads.items()
     }
     precision = load_spec()["precision"]["anchor"]
     tied = [gap for gap in spreads if verdicts[gap][1]]
@@ -264,6 +274,7 @@ def _exact_values(per_query: object) -> dict[str, str | None] | None:
 
 def numeric_ids(
     command: Sequence[str] | str,
+    own: Config,
     identified: Config,
     probes: Sequence[ProbeInput],
     numbers: NumberFormat,
@@ -276,11 +287,11 @@ def numeric_ids(
     with its ids spelled as text: what else it computes (a cutoff of its own that no single
     value explains, say) is the same on both, so only the ids' reading can tell them apart.
     Where that answer is not to be had, the probe is judged against the identified
-    configuration."""
+    configuration. Both are asked under the adapter's `own` configuration (`chosen_cutoff`)."""
     inputs = [p for p in probes if p.case_id.startswith(ID_PROBES)]
     if not inputs:
         return None
-    asked = replaced(identified, cutoff=None)
+    asked = replaced(own, cutoff=None)
     controls = {p.case_id: _spelled_as_text(p) for p in inputs}
     answers = ask(command, [(p, asked) for p in [*inputs, *controls.values()]])
     text: list[str] = []
@@ -303,13 +314,18 @@ def numeric_ids(
 
 
 def tie_order_by_length(
-    command: Sequence[str] | str, identified: Config, numbers: NumberFormat, view: ApiView
+    command: Sequence[str] | str,
+    own: Config,
+    identified: Config,
+    numbers: NumberFormat,
+    view: ApiView,
 ) -> Observation | None:
     """On rankings of every length in ``TIE_LENGTHS`` full of tied scores, does the adapter
     keep the identified tie rule (``ndcg.ties``)? The lengths on which it misses with every
     value between the pessimistic and the optimistic tie order (so that the order of tied
-    documents alone explains the miss) say from which length on it breaks the rule."""
-    asked = replaced(identified, cutoff=None)
+    documents alone explains the miss) say from which length on it breaks the rule. Asked
+    under the adapter's `own` configuration (`chosen_cutoff`)."""
+    asked = replaced(own, cutoff=None)
     inputs = [p for p in tie_order_inputs() if not beyond_view(p, asked, view)]
     if not inputs:
         return None

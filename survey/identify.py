@@ -74,6 +74,11 @@ def _depends_on(probe: ProbeInput, config: Config, axes: set[str]) -> bool:
     return any(distinguishing(probe, replaced(config, cutoff=probe.config.cutoff), a) for a in axes)
 
 
+def _whole_ranking(probes: Sequence[ProbeInput]) -> set[str]:
+    """The probes asked for the whole ranking (a null cutoff)."""
+    return {p.case_id for p in probes if p.config.cutoff is None}
+
+
 def _identified(own: Config, findings: Sequence[AxisFinding]) -> Config:
     """The adapter's own configuration with each axis's identified (or closest) choice."""
     chosen = {}
@@ -154,13 +159,22 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     searched = [a.id for a in choice_axes() if a.id not in hidden]
     fit = answers_fit(own, searched, probes, answers, numbers, refused is None)
     whole = None
+    read = probes
     if fit.departed:
         # Whole-ranking probes missed because the implementation applies a cutoff of its own
         # are no departure of an axis: the search is run again with that cutoff on them.
-        unasked = chosen_cutoff(command, fit.on(own), probes, numbers)
+        unasked = chosen_cutoff(command, own, fit.on(own), probes, numbers)
+        missed = {*fit.unexplained, *(case for cases in fit.attributed.values() for case in cases)}
         if unasked is not None and unasked.outcome == CHOSEN_CUTOFF:
             whole = unasked.cutoffs[0]
             fit = answers_fit(own, searched, probes, answers, numbers, refused is None, whole)
+        elif unasked is not None and missed <= _whole_ranking(probes):
+            # Nor are misses on whole-ranking probes alone, where no single cutoff explains
+            # them: what it takes the whole ranking to be changes with the input (a library
+            # that requires k, given one that grows with the input), which the cutoff's
+            # observation says; the axes are read on every other probe.
+            read = [p for p in probes if p.case_id not in missed]
+            fit = answers_fit(own, searched, read, answers, numbers, refused is None)
     found = fit.on(own)
     findings: list[AxisFinding] = []
     for a, asked in plans:
@@ -169,7 +183,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
             a,
             asked,
             replaced(found, **{a: asked.choice(a)}),
-            [p for p in probes if p.case_id not in aside],
+            [p for p in read if p.case_id not in aside],
             command,
             numbers,
             trust_rejections=refused is None,
@@ -177,7 +191,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
         )
         finding.set_aside = sorted(
             p.case_id
-            for p in probes
+            for p in read
             if p.case_id in aside and distinguishing(p, replaced(found, cutoff=p.config.cutoff), a)
         )
         findings.append(finding)
@@ -187,6 +201,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
     cutoff = chosen_cutoff(
         command,
+        own,
         identified,
         [p for p in probes if not _depends_on(p, identified, confounders)],
         numbers,
@@ -200,11 +215,11 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
         for found in (
             refused,
             cutoff,
-            *close_scores(command, identified, probes, numbers),
+            *close_scores(command, own, identified, probes, numbers),
             undefined_values(own, identified, probes, answers, numbers),
             negative_ideal(own, identified, probes, answers, numbers),
-            tie_order_by_length(command, identified, numbers, view),
-            numeric_ids(command, identified, shown, numbers),
+            tie_order_by_length(command, own, identified, numbers, view),
+            numeric_ids(command, own, identified, shown, numbers),
             out_of_range(own, probes, answers, numbers[0]),
         )
         if found is not None

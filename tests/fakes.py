@@ -309,3 +309,38 @@ class _DepthOfRows(ReferenceAdapter):
 
 
 depth_of_rows = _DepthOfRows()
+
+
+class _AssumedKOfRows(_DepthOfRows):
+    """A library of binary relevance whose ideal assumes k relevant documents and which
+    requires k, given the input's number of rows for the whole ranking. It declares none of
+    the spec's other choices, as such a library would not."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "fake-assumed-k-of-rows"
+        self.capabilities = {}
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+        return super().compute(case_input, {**config, "ideal": "assumed-k"})
+
+
+assumed_k_of_rows = _AssumedKOfRows()
+
+
+class _JudgedNamedBinary(ReferenceAdapter):
+    """A library whose own name for its gain, "binary", computes the spec's judged gain (every
+    judged document gains 1), and that knows no other name: asked for "judged" it fails."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "fake-judged-named-binary"
+        self.capabilities = {"gain": ["binary"]}
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+        if config["gain"] != "binary":
+            raise KeyError(config["gain"])
+        return super().compute(case_input, {**config, "gain": "judged"})
+
+
+judged_named_binary = _JudgedNamedBinary()

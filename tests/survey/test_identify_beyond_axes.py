@@ -53,7 +53,7 @@ def _ties_probes() -> list[ProbeInput]:
 
 
 def _outcomes(adapter: str, config: Config) -> dict[str, tuple[str, list[str]]]:
-    found = close_scores(adapter_command(adapter, None), config, _ties_probes(), FLOAT64)
+    found = close_scores(adapter_command(adapter, None), config, config, _ties_probes(), FLOAT64)
     return {o.topic: (o.outcome, o.gaps) for o in found}
 
 
@@ -128,7 +128,9 @@ def _id_probes() -> list[ProbeInput]:
 def test_ids_read_as_text_meet_every_numeric_looking_id() -> None:
     probes = _id_probes()
     assert {p.case_id for p in probes} >= {"ids.numeric/leading-zeros", "ids.numeric/exponent-twin"}
-    found = numeric_ids(adapter_command("reference", None), Config.default(), probes, FLOAT64)
+    found = numeric_ids(
+        adapter_command("reference", None), Config.default(), Config.default(), probes, FLOAT64
+    )
     assert found is not None
     assert (found.outcome, found.departs) == (READS_IDS_AS_TEXT, False)
     assert sorted(found.evidence) == sorted(p.case_id for p in probes)
@@ -136,7 +138,7 @@ def test_ids_read_as_text_meet_every_numeric_looking_id() -> None:
 
 def test_a_run_read_as_numbers_misreads_ids() -> None:
     command = adapter_command("fakes:run_ids_as_numbers", None)
-    found = numeric_ids(command, Config.default(), _id_probes(), FLOAT64)
+    found = numeric_ids(command, Config.default(), Config.default(), _id_probes(), FLOAT64)
     assert found is not None
     assert (found.outcome, found.departs) == (READS_IDS_AS_NUMBERS, True)
     # 0010 becomes 10, which the qrels do not judge: the relevant document is lost; 1e5 becomes
@@ -159,9 +161,22 @@ def test_ids_read_as_text_under_a_cutoff_that_changes_with_the_input() -> None:
         meets(p, identified, asked[(p.case_id, identified.full())], identified, *FLOAT64)
         for p in probes
     )
-    found = numeric_ids(command, identified, probes, FLOAT64)
+    found = numeric_ids(command, identified, identified, probes, FLOAT64)
     assert found is not None
     assert (found.outcome, found.departs) == (READS_IDS_AS_TEXT, False)
+
+
+def test_probes_beyond_the_axes_are_asked_under_the_adapters_own_names() -> None:
+    # The fake's "binary" computes the spec's judged gain and it knows no "judged": identify
+    # finds judged, and the probes beyond the axes must still be asked as "binary" (asked as
+    # "judged", every answer is an error, and every id would read as misread).
+    command = adapter_command("fakes:judged_named_binary", None)
+    own = replaced(Config.default(), gain="binary")
+    identified = replaced(Config.default(), gain="judged")
+    ids = numeric_ids(command, own, identified, _id_probes(), FLOAT64)
+    assert ids is not None and ids.outcome == READS_IDS_AS_TEXT
+    ties = tie_order_by_length(command, own, identified, FLOAT64, ApiView())
+    assert ties is not None and ties.outcome == TIE_RULE_HOLDS
 
 
 def test_values_outside_the_unit_interval_are_observed_most_extreme_first() -> None:
@@ -192,8 +207,9 @@ def test_values_outside_the_unit_interval_are_observed_most_extreme_first() -> N
 
 
 def test_a_tie_rule_kept_on_every_length_holds() -> None:
+    default = Config.default()
     found = tie_order_by_length(
-        adapter_command("reference", None), Config.default(), FLOAT64, ApiView()
+        adapter_command("reference", None), default, default, FLOAT64, ApiView()
     )
     assert found is not None
     assert (found.outcome, found.lengths, found.departs) == (
@@ -206,7 +222,7 @@ def test_a_tie_rule_kept_on_every_length_holds() -> None:
 def test_ties_broken_the_other_way_break_from_two_documents() -> None:
     # The fake breaks every tie by docid ascending where docid descending is asked.
     command = adapter_command("fakes:ties_reversed", None)
-    found = tie_order_by_length(command, Config.default(), FLOAT64, ApiView())
+    found = tie_order_by_length(command, Config.default(), Config.default(), FLOAT64, ApiView())
     assert found is not None
     assert (found.outcome, found.lengths[0], found.departs) == (TIE_RULE_BREAKS, 2, True)
 
@@ -219,7 +235,7 @@ def test_a_default_depth_beyond_the_searched_lengths_is_found() -> None:
     qrels = (("q1", "d0699", "1"), ("q1", "d1099", "1"))
     probe = ProbeInput("long", qrels, run, Config.default())
     command = adapter_command("fakes:depth_1000", None)
-    found = chosen_cutoff(command, Config.default(), [probe], FLOAT64)
+    found = chosen_cutoff(command, Config.default(), Config.default(), [probe], FLOAT64)
     assert found is not None
     assert (found.outcome, found.cutoffs) == (CHOSEN_CUTOFF, [1000])
 
@@ -238,7 +254,8 @@ def test_a_default_depth_is_found_where_a_smaller_cutoff_also_meets_one_probe() 
         "second", tuple(("q1", f"d{i:02d}", "1") for i in (0, 4, 11)), run, Config.default()
     )
     command = adapter_command("fakes:depth_10", None)
-    found = chosen_cutoff(command, Config.default(), [first, second], FLOAT64)
+    default = Config.default()
+    found = chosen_cutoff(command, default, default, [first, second], FLOAT64)
     assert found is not None
     assert (found.outcome, found.cutoffs) == (CHOSEN_CUTOFF, [5])
 
