@@ -79,13 +79,17 @@ def _whole_ranking(probes: Sequence[ProbeInput]) -> set[str]:
     return {p.case_id for p in probes if p.config.cutoff is None}
 
 
-def _identified(own: Config, findings: Sequence[AxisFinding]) -> Config:
-    """The adapter's own configuration with each axis's identified (or closest) choice."""
+def identified_configuration(own: Config, findings: Sequence[AxisFinding]) -> Config:
+    """The adapter's own configuration with each axis's identified (or closest) choice. Where
+    the probes meet several choices alike, the adapter's own if it is one of them, else the
+    first in the spec's order: the string must state a choice the answers meet (a library
+    whose every judged document gains 1 meets keep and keep-in-ideal alike on negative
+    labels, and the default zero on none)."""
     chosen = {}
     for finding in findings:
         if finding.asked != own.choice(finding.axis):
             continue
-        if len(finding.choices) == 1:
+        if finding.choices and finding.asked not in finding.choices:
             chosen[finding.axis] = finding.choices[0]
         elif finding.closest:
             chosen[finding.axis] = finding.closest
@@ -195,7 +199,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
             if p.case_id in aside and distinguishing(p, replaced(found, cutoff=p.config.cutoff), a)
         )
         findings.append(finding)
-    identified = _identified(own, findings)
+    identified = identified_configuration(own, findings)
     confounders = set(fit.departed)
     order = [a.id for a in choice_axes()]
     findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
