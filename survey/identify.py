@@ -50,6 +50,7 @@ from ndcgspec.survey.identification import (
     CHOSEN_CUTOFF,
     EVIDENCE_SHOWN,
     NONE,
+    NOT_EXERCISED,
     NOT_OBSERVABLE,
     AxisFinding,
     Identification,
@@ -180,13 +181,21 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
             read = [p for p in probes if p.case_id not in missed]
             fit = answers_fit(own, searched, read, answers, numbers, refused is None)
     found = fit.on(own)
-    findings: list[AxisFinding] = []
-    for a, asked in plans:
+    by_plan: dict[int, AxisFinding] = {}
+    unknown: set[str] = set()
+    # The adapter's own choices first: an axis they leave unexercised is unknown, and a probe
+    # that depends on it under another asked choice (a query with no gain, once the gain is
+    # asked to change) is no evidence about the axis asked.
+    for index in sorted(range(len(plans)), key=lambda i: plans[i][1] != own):
+        a, asked = plans[index]
+        reference = replaced(found, **{a: asked.choice(a)})
         aside = fit.set_aside_for(a)
+        if asked != own:
+            aside |= {p.case_id for p in read if _depends_on(p, reference, unknown - {a})}
         finding = identify_axis(
             a,
             asked,
-            replaced(found, **{a: asked.choice(a)}),
+            reference,
             [p for p in read if p.case_id not in aside],
             command,
             numbers,
@@ -198,7 +207,10 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
             for p in read
             if p.case_id in aside and distinguishing(p, replaced(found, cutoff=p.config.cutoff), a)
         )
-        findings.append(finding)
+        if asked == own and finding.status == NOT_EXERCISED:
+            unknown.add(a)
+        by_plan[index] = finding
+    findings = [by_plan[index] for index in range(len(plans))]
     identified = identified_configuration(own, findings)
     confounders = set(fit.departed)
     order = [a.id for a in choice_axes()]
