@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from ndcgspec.harness.pool import shared_pools
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
-from ndcgspec.reference.config import choice_axes, presets
+from ndcgspec.reference.config import choice_axes, choice_ids, presets
 from ndcgspec.survey.answer_observations import (
     negative_ideal,
     out_of_range,
@@ -64,6 +64,7 @@ from ndcgspec.survey.probes import (
     ask,
     beyond_view,
     distinguishing,
+    outcome_key,
     probe_inputs,
     questions,
     replaced,
@@ -73,6 +74,16 @@ from ndcgspec.survey.probes import (
 
 def _depends_on(probe: ProbeInput, config: Config, axes: set[str]) -> bool:
     return any(distinguishing(probe, replaced(config, cutoff=probe.config.cutoff), a) for a in axes)
+
+
+def _differs_between(
+    probe: ProbeInput, config: Config, axis_id: str, choices: Sequence[str]
+) -> bool:
+    """Whether the reference answers the probe differently under some two of `choices` of
+    the axis, `config` otherwise."""
+    placed = replaced(config, cutoff=probe.config.cutoff)
+    candidates = (with_choice(placed, axis_id, c, probe.config) for c in choices)
+    return len({outcome_key(probe, c) for c in candidates if c is not None}) > 1
 
 
 def _whole_ranking(probes: Sequence[ProbeInput]) -> set[str]:
@@ -182,16 +193,25 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
             fit = answers_fit(own, searched, read, answers, numbers, refused is None)
     found = fit.on(own)
     by_plan: dict[int, AxisFinding] = {}
-    unknown: set[str] = set()
-    # The adapter's own choices first: an axis they leave unexercised is unknown, and a probe
-    # that depends on it under another asked choice (a query with no gain, once the gain is
-    # asked to change) is no evidence about the axis asked.
+    unsettled: dict[str, Sequence[str]] = {}
+    # The adapter's own choices first. An axis they leave unexercised, or on which they meet
+    # several choices alike, is unsettled between them; a probe whose answer under another
+    # asked choice changes between them (a query of no gain once the gain changes; a negative
+    # label in the ideal or not, once it gains its label) is no evidence about the axis asked.
     for index in sorted(range(len(plans)), key=lambda i: plans[i][1] != own):
         a, asked = plans[index]
         reference = replaced(found, **{a: asked.choice(a)})
         aside = fit.set_aside_for(a)
         if asked != own:
-            aside |= {p.case_id for p in read if _depends_on(p, reference, unknown - {a})}
+            aside |= {
+                p.case_id
+                for p in read
+                if any(
+                    _differs_between(p, reference, other, choices)
+                    for other, choices in unsettled.items()
+                    if other != a
+                )
+            }
         finding = identify_axis(
             a,
             asked,
@@ -208,7 +228,9 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
             if p.case_id in aside and distinguishing(p, replaced(found, cutoff=p.config.cutoff), a)
         )
         if asked == own and finding.status == NOT_EXERCISED:
-            unknown.add(a)
+            unsettled[a] = choice_ids(a)
+        elif asked == own and len(finding.choices) > 1:
+            unsettled[a] = finding.choices
         by_plan[index] = finding
     findings = [by_plan[index] for index in range(len(plans))]
     identified = identified_configuration(own, findings)
