@@ -7,13 +7,16 @@ only where the search starts. For every axis of ``spec/ndcg.yaml`` it then takes
 inputs whose answers differ between the axis's choices while every other axis stays as the
 search found it, and reports the choice whose reference answers the adapter meets on all of
 them, "none of the spec's choices" with the cases that disagree, or "not observable through this
-API"; a probe another departed axis explains is no evidence there. It then probes what lies
-outside the axes: a cutoff the implementation chooses itself when asked for the whole ranking
-(which then belongs to its configuration), scores 1e-9 and 1e-12 apart (relative) that it ties
-under its own tie rule, decimals one double apart that its number reader takes for equal, per-
-query values it leaves undefined or out where its configuration gives a number, and the ranking
-length from which its tie order departs from its tie rule. Finally it gives the canonical
-configuration and the closest preset.
+API"; a probe another departed axis explains is no evidence there, nor, under a choice other
+than the adapter's own, a probe whose answer changes between choices its own configuration
+leaves unsettled. It then probes what lies outside the axes, each asked under the adapter's own
+configuration: a cutoff the implementation chooses itself when asked for the whole ranking
+(which then belongs to its configuration), or misses of whole-ranking probes alone that no
+single cutoff explains (which then depart on no axis), scores 1e-9 and 1e-12 apart (relative)
+that it ties under its own tie rule, decimals one double apart that its number reader takes
+for equal, per-query values it leaves undefined or out where its configuration gives a number,
+and the ranking length from which its tie order departs from its tie rule. Finally it gives
+the canonical configuration and the closest preset.
 
 The findings are data (``survey/identification.py``: `AxisFinding`, `Observation`), which
 the command's text output (``commands/identify.py``), ``--format json`` and the conformance
