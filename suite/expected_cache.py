@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from ndcgspec.suite.expected_values import ExpectedValues
 from ndcgspec.suite.json_lines import append_line, digest_packages, json_lines
@@ -34,7 +35,7 @@ class ExpectedCache:
 
     def __init__(self, root: Path | None = None) -> None:
         self._folder = None if root is None else root / "expected" / definition_digest()
-        self._values: dict[str, dict[str, ExpectedValues]] = {}
+        self._values: dict[str, dict[str, ExpectedValues | dict[str, Any]]] = {}
         self._lock = threading.Lock()
 
     def value(
@@ -44,6 +45,8 @@ class ExpectedCache:
         computed by `compute` (and then kept)."""
         with self._lock:
             known = self._known(fingerprint).get(key)
+            if isinstance(known, dict):
+                known = self._parsed(fingerprint, key, known)
         if known is not None:
             return known
         computed = compute()
@@ -54,22 +57,35 @@ class ExpectedCache:
     def _file(self, fingerprint: str) -> Path | None:
         return None if self._folder is None else self._folder / f"{fingerprint}.jsonl"
 
-    def _known(self, fingerprint: str) -> dict[str, ExpectedValues]:
+    def _known(self, fingerprint: str) -> dict[str, ExpectedValues | dict[str, Any]]:
         if fingerprint not in self._values:
             self._values[fingerprint] = _read_cache(self._file(fingerprint))
         return self._values[fingerprint]
+
+    def _parsed(self, fingerprint: str, key: str, entry: dict[str, Any]) -> ExpectedValues | None:
+        """A kept entry read as values, once: a file holds every input's values under one
+        configuration, and a search looks up few of them. None, and forgotten, when it cannot
+        be read."""
+        try:
+            parsed = ExpectedValues.from_json(entry)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            del self._values[fingerprint][key]
+            return None
+        self._values[fingerprint][key] = parsed
+        return parsed
 
     def _keep(self, fingerprint: str, key: str, expected: ExpectedValues) -> None:
         self._values[fingerprint][key] = expected
         append_line(self._file(fingerprint), {"input": key, "expected": expected.to_json()})
 
 
-def _read_cache(path: Path | None) -> dict[str, ExpectedValues]:
-    """The cached values of one fingerprint."""
-    found: dict[str, ExpectedValues] = {}
+def _read_cache(path: Path | None) -> dict[str, ExpectedValues | dict[str, Any]]:
+    """The cached entries of one fingerprint, by input key, each read as values only when it
+    is looked up (`ExpectedCache._parsed`)."""
+    found: dict[str, ExpectedValues | dict[str, Any]] = {}
     for entry in json_lines(path):
-        try:
-            found[entry["input"]] = ExpectedValues.from_json(entry["expected"])
-        except (ValueError, KeyError, TypeError, AttributeError):
-            continue
+        if isinstance(entry, dict) and isinstance(entry.get("input"), str):
+            expected = entry.get("expected")
+            if isinstance(expected, dict):
+                found[entry["input"]] = expected
     return found

@@ -59,7 +59,7 @@ from ndcgspec.survey.identification import (
     Identification,
     own_configuration,
 )
-from ndcgspec.survey.joint_search import answers_fit
+from ndcgspec.survey.joint_search import Judged, answers_fit
 from ndcgspec.survey.kept_answers import declaration
 from ndcgspec.survey.probes import (
     ProbeInput,
@@ -176,7 +176,8 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     # departed axes that explain the answers; each axis's finding then reads its probes with
     # every other axis as found, leaving out only those another departure explains.
     searched = [a.id for a in choice_axes() if a.id not in hidden]
-    fit = answers_fit(own, searched, probes, answers, numbers, refused is None)
+    judged = Judged()
+    fit = answers_fit(own, searched, probes, answers, numbers, refused is None, judged=judged)
     whole = None
     read = probes
     if fit.departed:
@@ -186,14 +187,16 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
         missed = {*fit.unexplained, *(case for cases in fit.attributed.values() for case in cases)}
         if unasked is not None and unasked.outcome == CHOSEN_CUTOFF:
             whole = unasked.cutoffs[0]
-            fit = answers_fit(own, searched, probes, answers, numbers, refused is None, whole)
+            fit = answers_fit(
+                own, searched, probes, answers, numbers, refused is None, whole, judged
+            )
         elif unasked is not None and missed <= _whole_ranking(probes):
             # Nor are misses on whole-ranking probes alone, where no single cutoff explains
             # them: what it takes the whole ranking to be changes with the input (a library
             # that requires k, given one that grows with the input), which the cutoff's
             # observation says; the axes are read on every other probe.
             read = [p for p in probes if p.case_id not in missed]
-            fit = answers_fit(own, searched, read, answers, numbers, refused is None)
+            fit = answers_fit(own, searched, read, answers, numbers, refused is None, judged=judged)
     found = fit.on(own)
     by_plan: dict[int, AxisFinding] = {}
     unsettled: dict[str, Sequence[str]] = {}

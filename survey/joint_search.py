@@ -17,7 +17,7 @@ the search found for it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -118,6 +118,18 @@ class JointFit:
         return {case for a, cases in self.attributed.items() if a != axis_id for case in cases}
 
 
+@dataclass(frozen=True)
+class Judged:
+    """What searches over one implementation's answers share: the verdict on each probe by
+    the reference's answer it is judged against, and each probe's dependence on an axis
+    under a configuration. ``identify`` searches its answers again with a cutoff of the
+    implementation's own, or without whole-ranking probes, and judging is the costliest
+    step."""
+
+    verdicts: dict[tuple[str, OutcomeKey], bool | None] = field(default_factory=dict)
+    depends: dict[tuple[str, Config, str], bool] = field(default_factory=dict)
+
+
 class _Table:
     """Each probe's configuration under each set of changes, its verdict under each
     candidate and its dependence on each axis, computed once: the search visits the same few
@@ -130,6 +142,7 @@ class _Table:
         met: Met,
         axes: Sequence[str],
         whole: int | None,
+        judged: Judged,
     ) -> None:
         self.probes = probes
         self.asked = asked
@@ -137,8 +150,8 @@ class _Table:
         self._whole = whole
         self._met = met
         self._configs: dict[tuple[Config, int | None, tuple[Change, ...]], Config] = {}
-        self._verdicts: dict[tuple[str, OutcomeKey], bool | None] = {}
-        self._depends: dict[tuple[str, Config, str], bool] = {}
+        self._verdicts = judged.verdicts
+        self._depends = judged.depends
         self._misses: dict[Changes, list[ProbeInput]] = {}
 
     def config(self, probe: ProbeInput, changes: Changes) -> Config:
@@ -362,14 +375,16 @@ def changes_fit(
     probes: Sequence[ProbeInput],
     met: Met,
     whole: int | None = None,
+    judged: Judged | None = None,
 ) -> JointFit:
     """The changes and the fewest departed axes (at most `MOST_DEPARTED`) that explain the
     most probes, each probe asked under `asked(probe)`, searched over every choice of `axes`
     from no change: first the changes that miss the fewest probes, then the departures that
     explain their misses, then the changes again with the probes they explain left out.
     `whole` is the cutoff the implementation applies when asked for the whole ranking, if it
-    chooses one (``identify``'s chosen cutoff)."""
-    table = _Table(probes, asked, met, axes, whole)
+    chooses one (``identify``'s chosen cutoff); `judged`, what an earlier search of the same
+    `met` judged."""
+    table = _Table(probes, asked, met, axes, whole, judged or Judged())
     changes, _ = _descend(table, Changes(), ())
     _, departed = _departures(table, changes, axes)
     if departed:
@@ -388,10 +403,11 @@ def joint_fit(
     probes: Sequence[ProbeInput],
     met: Met,
     whole: int | None = None,
+    judged: Judged | None = None,
 ) -> JointFit:
     """`changes_fit` of probes all asked under the declared `start` (``identify``'s): the
     configuration found is `JointFit.on(start)`."""
-    return changes_fit(lambda _: start, axes, probes, met, whole)
+    return changes_fit(lambda _: start, axes, probes, met, whole, judged)
 
 
 def answers_fit(
@@ -402,11 +418,13 @@ def answers_fit(
     numbers: NumberFormat,
     trust_rejections: bool = True,
     whole: int | None = None,
+    judged: Judged | None = None,
 ) -> JointFit:
     """`joint_fit` of the adapter's `answers` to the probes, each asked under its own
     configuration `own` at the probe's cutoff. A rejection is evidence only when the adapter
     rejects no input its own configuration accepts (`trust_rejections`): otherwise it may
-    refuse for a reason no axis explains. `whole` as `joint_fit`'s."""
+    refuse for a reason no axis explains. `whole` and `judged` as `joint_fit`'s: searches of
+    the same answers, own configuration and trust may share one `judged`."""
 
     def met(probe: ProbeInput, config: Config) -> bool | None:
         sent = replaced(own, cutoff=probe.config.cutoff)
@@ -415,4 +433,4 @@ def answers_fit(
             return None
         return meets(probe, config, answer, sent, *numbers)
 
-    return joint_fit(own, axes, probes, met, whole)
+    return joint_fit(own, axes, probes, met, whole, judged)
