@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ class ExpectedCache:
 
     def __init__(self, root: Path | None = None) -> None:
         self._folder = None if root is None else root / "expected" / definition_digest()
-        self._values: dict[str, dict[str, ExpectedValues | dict[str, Any]]] = {}
+        self._values: dict[str, dict[str, ExpectedValues | _Unread]] = {}
         self._lock = threading.Lock()
 
     def value(
@@ -44,9 +45,8 @@ class ExpectedCache:
         """The expected values of input `key` under the configuration `fingerprint`, kept or
         computed by `compute` (and then kept)."""
         with self._lock:
-            known = self._known(fingerprint).get(key)
-            if isinstance(known, dict):
-                known = self._parsed(fingerprint, key, known)
+            kept = self._known(fingerprint).get(key)
+            known = kept if not isinstance(kept, _Unread) else self._parsed(fingerprint, key, kept)
         if known is not None:
             return known
         computed = compute()
@@ -57,17 +57,17 @@ class ExpectedCache:
     def _file(self, fingerprint: str) -> Path | None:
         return None if self._folder is None else self._folder / f"{fingerprint}.jsonl"
 
-    def _known(self, fingerprint: str) -> dict[str, ExpectedValues | dict[str, Any]]:
+    def _known(self, fingerprint: str) -> dict[str, ExpectedValues | _Unread]:
         if fingerprint not in self._values:
             self._values[fingerprint] = _read_cache(self._file(fingerprint))
         return self._values[fingerprint]
 
-    def _parsed(self, fingerprint: str, key: str, entry: dict[str, Any]) -> ExpectedValues | None:
-        """A kept entry read as values, once: a file holds every input's values under one
-        configuration, and a search looks up few of them. None, and forgotten, when it cannot
-        be read."""
+    def _parsed(self, fingerprint: str, key: str, kept: _Unread) -> ExpectedValues | None:
+        """The kept entry of input `key` read as values, once: a file holds every input's
+        values under one configuration, and a search looks up few of them. None, and
+        forgotten, when it cannot be read."""
         try:
-            parsed = ExpectedValues.from_json(entry)
+            parsed = ExpectedValues.from_json(kept.entry)
         except (ValueError, KeyError, TypeError, AttributeError):
             del self._values[fingerprint][key]
             return None
@@ -79,13 +79,20 @@ class ExpectedCache:
         append_line(self._file(fingerprint), {"input": key, "expected": expected.to_json()})
 
 
-def _read_cache(path: Path | None) -> dict[str, ExpectedValues | dict[str, Any]]:
+@dataclass(frozen=True)
+class _Unread:
+    """A kept entry not yet read as values: the JSON object of its expected values."""
+
+    entry: dict[Any, Any]
+
+
+def _read_cache(path: Path | None) -> dict[str, ExpectedValues | _Unread]:
     """The cached entries of one fingerprint, by input key, each read as values only when it
     is looked up (`ExpectedCache._parsed`)."""
-    found: dict[str, ExpectedValues | dict[str, Any]] = {}
+    found: dict[str, ExpectedValues | _Unread] = {}
     for entry in json_lines(path):
         if isinstance(entry, dict) and isinstance(entry.get("input"), str):
             expected = entry.get("expected")
             if isinstance(expected, dict):
-                found[entry["input"]] = expected
+                found[entry["input"]] = _Unread(expected)
     return found

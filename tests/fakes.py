@@ -301,46 +301,35 @@ run_ids_as_numbers = _RunIdsAsNumbers()
 
 class _DepthOfRows(ReferenceAdapter):
     """The reference, cutting the whole ranking at the input's number of rows: a cutoff that
-    changes with the input, which no single value explains."""
+    changes with the input, which no single value explains. With `ideal`, computing that
+    ideal whatever it is asked, and declaring none of the spec's other choices: a library
+    whose ideal assumes k relevant documents and which requires k."""
+
+    def __init__(self, ideal: str | None = None) -> None:
+        super().__init__()
+        self._ideal = {} if ideal is None else {"ideal": ideal}
+        if ideal is not None:
+            self.name = f"fake-{ideal}-of-rows"
+            self.capabilities = {}
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
         rows = len(case_input.qrels) + len(case_input.run)
-        return super().compute(case_input, {**config, "cutoff": config["cutoff"] or rows})
+        cutoff = config["cutoff"] or rows
+        return super().compute(case_input, {**config, "cutoff": cutoff, **self._ideal})
 
 
 depth_of_rows = _DepthOfRows()
+assumed_k_of_rows = _DepthOfRows("assumed-k")
 
 
-class _AssumedKOfRows(_DepthOfRows):
-    """A library of binary relevance whose ideal assumes k relevant documents and which
-    requires k, given the input's number of rows for the whole ranking. It declares none of
-    the spec's other choices, as such a library would not."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.name = "fake-assumed-k-of-rows"
-        self.capabilities = {}
-
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
-        return super().compute(case_input, {**config, "ideal": "assumed-k"})
+def _judged_for_binary(config: Config) -> Config:
+    # A library whose own name for its gain, "binary", computes the spec's judged gain (every
+    # judged document gains 1), and that knows no other name: asked for "judged" it fails.
+    if config["gain"] != "binary":
+        raise KeyError(config["gain"])
+    config["gain"] = "judged"
+    return config
 
 
-assumed_k_of_rows = _AssumedKOfRows()
-
-
-class _JudgedNamedBinary(ReferenceAdapter):
-    """A library whose own name for its gain, "binary", computes the spec's judged gain (every
-    judged document gains 1), and that knows no other name: asked for "judged" it fails."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.name = "fake-judged-named-binary"
-        self.capabilities = {"gain": ["binary"]}
-
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
-        if config["gain"] != "binary":
-            raise KeyError(config["gain"])
-        return super().compute(case_input, {**config, "gain": "judged"})
-
-
-judged_named_binary = _JudgedNamedBinary()
+judged_named_binary = _Mutated("fake-judged-named-binary", _judged_for_binary)
+judged_named_binary.capabilities = {"gain": ["binary"]}
