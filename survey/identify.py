@@ -76,7 +76,7 @@ from ndcgspec.survey.probes import (
 
 
 def _depends_on(probe: ProbeInput, config: Config, axes: set[str]) -> bool:
-    return any(distinguishing(probe, replaced(config, cutoff=probe.config.cutoff), a) for a in axes)
+    return any(_differs_between(probe, config, a, choice_ids(a)) for a in axes)
 
 
 def _differs_between(
