@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ndcgspec.survey.reasons import failure_key, refusal_key
+from ndcgspec.survey.reasons import crashed_by_its_code, failure_key, refusal_key
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,13 @@ class Answer:
         failure of the machine's moment, where an exception the adapter raised is its answer
         to the input (``harness/pool.py`` marks the first kind)."""
         return bool(self.result.get("process_failed"))
+
+    @property
+    def crashed_by_its_code(self) -> bool:
+        """Whether the process failed because the adapter's own code killed it on this input
+        (a segfault, ``survey/reasons.py``). The pool sends a case alone again when its
+        batch's process fails, so such a failure is the input's own, whatever the load."""
+        return self.process_failed and crashed_by_its_code(self.result.get("error", ""))
 
     @property
     def refusal(self) -> str | None:

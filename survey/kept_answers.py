@@ -8,8 +8,10 @@ own code (every module of ``ndcgspec.harness``, the adapters among them), every 
 installed beside it with its version (a library's providers and numerical dependencies), and
 the interpreter. A change to any of them reads none of the old answers. A user's adapter may
 change without a new version, so its answers are always asked. An exception the library
-raises is its answer to the input, kept as a value is; a process that crashed, hung or was not
-sent the question depends on the machine's load as much as on the code, and is never kept.
+raises is its answer to the input, kept as a value is, and so is a crash its own code causes
+on an input sent alone (a segfault: `Answer.crashed_by_its_code`); a process that hung, was
+killed from outside or was not sent the question depends on the machine's load as much as on
+the code, and is never kept.
 
 The declaration itself is decided by the same code and versions, and is kept under them
 (`declaration`): an adapter whose every answer is kept is then never started, which for a
@@ -116,8 +118,9 @@ class KeptAnswers:
             return self._read().get(_question_key(question))
 
     def keep(self, question: KeptQuestion, answer: Answer) -> None:
-        """Keep an answer whose process did not fail (see the module's docstring)."""
-        if answer.process_failed:
+        """Keep an answer whose process did not fail, or that its own code crashed (see the
+        module's docstring)."""
+        if answer.process_failed and not answer.crashed_by_its_code:
             return
         key = _question_key(question)
         with self._lock:

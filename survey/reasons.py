@@ -19,6 +19,10 @@ ERROR_SHOWN = 80
 """A failure's error is cut to this many characters, as the page shows it."""
 QUERY_PREFIX = re.compile(r"^query \S+: ")
 """The query id some adapters put before a refusal (sklearn's, one query at a time)."""
+CODE_CRASH = re.compile(r"^adapter crashed: killed by SIG(SEGV|BUS|FPE|ILL|ABRT)$")
+"""How the harness names a process its own code killed (``harness/worker.py``): a signal the
+code raises on its input, as a library's segfault, not one sent from outside (SIGKILL, SIGTERM:
+the machine's memory, or a stopped run)."""
 
 
 def first_line(text: object) -> str:
@@ -37,6 +41,12 @@ def refusal_key(text: object) -> str:
     """The name of a refusal: its first line without the query id some adapters put before
     it, cut to `REASON_SHOWN`."""
     return QUERY_PREFIX.sub("", first_line(text))[:REASON_SHOWN]
+
+
+def crashed_by_its_code(text: object) -> bool:
+    """Whether a process failure's error says the adapter's own code killed it
+    (`CODE_CRASH`)."""
+    return CODE_CRASH.match(first_line(text)) is not None
 
 
 def failure_key(text: object) -> str:

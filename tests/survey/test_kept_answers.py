@@ -1,7 +1,8 @@
 """A built-in adapter's answers to probes are kept between runs (``survey/kept_answers.py``):
 asked again, nothing is sent to the adapter, which is not even started, and the answers are the
-same; a user's adapter is always asked, an exception the library raised is kept but a
-process's failure never is, and a changed declaration reads none of the old answers."""
+same; a user's adapter is always asked, an exception the library raised is kept, and a crash
+its own code causes, but no other failure of its process; a changed declaration reads none of
+the old answers."""
 
 from __future__ import annotations
 
@@ -95,6 +96,22 @@ def test_a_process_failure_is_never_kept(cache: Path) -> None:
     assert kept.answer(question) is None
     kept.keep(question, Answer({"id": "c", "aggregate": "1"}))
     assert KeptAnswers("k", cache).answer(question) == Answer({"id": "c", "aggregate": "1"})
+
+
+def test_a_crash_the_librarys_code_causes_is_kept_and_a_kill_from_outside_is_not(
+    cache: Path,
+) -> None:
+    # The words are the harness's for a process that died of a signal; a SIGKILL comes from
+    # outside (the machine's memory, a stopped run), a SIGSEGV from the library's own code.
+    question = ("c", "rows-digest", "nDCG")
+    killed = {"id": "c", "error": "adapter crashed: killed by SIGKILL", "process_failed": True}
+    KeptAnswers("k", cache).keep(question, Answer(killed))
+    assert KeptAnswers("k", cache).answer(question) is None
+    crashed = Answer(
+        {"id": "c", "error": "adapter crashed: killed by SIGSEGV", "process_failed": True}
+    )
+    KeptAnswers("k", cache).keep(question, crashed)
+    assert KeptAnswers("k", cache).answer(question) == crashed
 
 
 def test_an_exception_the_library_raised_is_kept_as_its_answer(cache: Path) -> None:
