@@ -29,12 +29,12 @@ the adapter runs in worker processes only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ndcgspec.harness.pool import shared_pools
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
-from ndcgspec.reference.config import choice_axes, choice_ids, presets
+from ndcgspec.reference.config import choice_axes, presets
 from ndcgspec.survey.answer_observations import (
     negative_ideal,
     out_of_range,
@@ -66,8 +66,8 @@ from ndcgspec.survey.probes import (
     analysis_pool,
     ask,
     beyond_view,
+    depends_on,
     distinguishing,
-    outcome_key,
     probe_inputs,
     questions,
     replaced,
@@ -75,18 +75,13 @@ from ndcgspec.survey.probes import (
 )
 
 
-def _depends_on(probe: ProbeInput, config: Config, axes: set[str]) -> bool:
-    return any(_differs_between(probe, config, a, choice_ids(a)) for a in axes)
-
-
-def _differs_between(
-    probe: ProbeInput, config: Config, axis_id: str, choices: Sequence[str]
+def _depends_on(
+    probe: ProbeInput, config: Config, axes: Mapping[str, Sequence[str] | None]
 ) -> bool:
-    """Whether the reference answers the probe differently under some two of `choices` of
-    the axis, `config` otherwise."""
+    """Whether the reference's answer to the probe under `config` changes between some two
+    choices of one of the `axes` (of those named, or of every choice)."""
     placed = replaced(config, cutoff=probe.config.cutoff)
-    candidates = (with_choice(placed, axis_id, c, probe.config) for c in choices)
-    return len({outcome_key(probe, c) for c in candidates if c is not None}) > 1
+    return any(depends_on(probe, placed, a, choices) for a, choices in axes.items())
 
 
 def _whole_ranking(probes: Sequence[ProbeInput]) -> set[str]:
@@ -199,7 +194,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
             fit = answers_fit(own, searched, read, answers, numbers, refused is None, judged=judged)
     found = fit.on(own)
     by_plan: dict[int, AxisFinding] = {}
-    unsettled: dict[str, Sequence[str]] = {}
+    unsettled: dict[str, Sequence[str] | None] = {}
     # The adapter's own choices first. An axis they leave unexercised, or on which they meet
     # several choices alike, is unsettled between them; a probe whose answer under another
     # asked choice changes between them (a query of no gain once the gain changes; a negative
@@ -209,15 +204,8 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
         reference = replaced(found, **{a: asked.choice(a)})
         aside = fit.set_aside_for(a)
         if asked != own:
-            aside |= {
-                p.case_id
-                for p in read
-                if any(
-                    _differs_between(p, reference, other, choices)
-                    for other, choices in unsettled.items()
-                    if other != a
-                )
-            }
+            others = {other: choices for other, choices in unsettled.items() if other != a}
+            aside |= {p.case_id for p in read if _depends_on(p, reference, others)}
         finding = identify_axis(
             a,
             asked,
@@ -234,13 +222,13 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
             if p.case_id in aside and distinguishing(p, replaced(found, cutoff=p.config.cutoff), a)
         )
         if asked == own and finding.status == NOT_EXERCISED:
-            unsettled[a] = choice_ids(a)
+            unsettled[a] = None
         elif asked == own and len(finding.choices) > 1:
             unsettled[a] = finding.choices
         by_plan[index] = finding
     findings = [by_plan[index] for index in range(len(plans))]
     identified = identified_configuration(own, findings)
-    confounders = set(fit.departed)
+    confounders = dict.fromkeys(fit.departed)
     order = [a.id for a in choice_axes()]
     findings = sorted([*findings, *hidden_findings], key=lambda f: order.index(f.axis))
     cutoff = chosen_cutoff(

@@ -440,13 +440,15 @@ def distinguishing(probe: ProbeInput, asked: Config, axis_id: str) -> dict[str, 
     return candidates if len(keys) > 1 else None
 
 
-def depends_on(probe: ProbeInput, asked: Config, axis_id: str) -> bool:
+def depends_on(
+    probe: ProbeInput, asked: Config, axis_id: str, choices: Sequence[str] | None = None
+) -> bool:
     """Whether the reference answers the probe differently under some two of the axis's
-    candidates (`distinguishing` is not None), evaluating them only until two differ: the
-    diagnosis asks it of thousands of failing cases, nearly all of which depend on the axis
-    asked."""
+    candidates (`distinguishing` is not None), or of its `choices` when given, evaluating them
+    only until two differ: the diagnosis asks it of thousands of failing cases, nearly all of
+    which depend on the axis asked."""
     seen = None
-    for choice in choice_ids(axis_id):
+    for choice in choice_ids(axis_id) if choices is None else choices:
         config = with_choice(asked, axis_id, choice, probe.config)
         if config is None:
             continue
