@@ -6,15 +6,15 @@ and matrix take their probes' expected values from it."""
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from ndcgspec.suite.expected_values import ExpectedValues
-from ndcgspec.suite.json_lines import append_line, digest_packages, json_lines
+from ndcgspec.suite.json_lines import append_line, digest_packages
 
 
 @cache
@@ -67,7 +67,7 @@ class ExpectedCache:
         values under one configuration, and a search looks up few of them. None, and
         forgotten, when it cannot be read."""
         try:
-            parsed = ExpectedValues.from_json(kept.entry)
+            parsed = ExpectedValues.from_json(json.loads(kept.text))
         except (ValueError, KeyError, TypeError, AttributeError):
             del self._values[fingerprint][key]
             return None
@@ -81,18 +81,34 @@ class ExpectedCache:
 
 @dataclass(frozen=True)
 class _Unread:
-    """A kept entry not yet read as values: the JSON object of its expected values."""
+    """A kept entry not yet read as values: the JSON text of its expected values."""
 
-    entry: dict[Any, Any]
+    text: str
+
+
+_INPUT = '{"input": "'
+_EXPECTED = '", "expected": '
 
 
 def _read_cache(path: Path | None) -> dict[str, ExpectedValues | _Unread]:
     """The cached entries of one fingerprint, by input key, each read as values only when it
-    is looked up (`ExpectedCache._parsed`)."""
+    is looked up (`ExpectedCache._parsed`). A line as `append_line` writes it gives its key
+    without being parsed: a search reads thousands of these files for a few of their entries."""
     found: dict[str, ExpectedValues | _Unread] = {}
-    for entry in json_lines(path):
+    if path is None or not path.is_file():
+        return found
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        end = line.find(_EXPECTED, len(_INPUT))
+        key = line[len(_INPUT) : end]
+        if line.startswith(_INPUT) and end > 0 and '"' not in key and "\\" not in key:
+            found[key] = _Unread(line[end + len(_EXPECTED) : -1])
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
         if isinstance(entry, dict) and isinstance(entry.get("input"), str):
             expected = entry.get("expected")
             if isinstance(expected, dict):
-                found[entry["input"]] = _Unread(expected)
+                found[entry["input"]] = _Unread(json.dumps(expected))
     return found

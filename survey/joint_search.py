@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
+from typing import NamedTuple
 
 from ndcgspec.harness.adapters.base import NumberFormat
 from ndcgspec.reference import Config
@@ -52,9 +53,9 @@ FEWER_AXES = 2
 one of fewer that already explains every miss (`_departures`)."""
 
 
-@dataclass(frozen=True)
-class Change:
-    """Asked `asked` on `axis`, the implementation computes the spec's choice `computes`."""
+class Change(NamedTuple):
+    """Asked `asked` on `axis`, the implementation computes the spec's choice `computes`. A
+    tuple: the search hashes and compares sets of changes hundreds of thousands of times."""
 
     axis: str
     asked: str

@@ -279,7 +279,11 @@ def _fingerprint(config: Config) -> str:
     return config.fingerprint()
 
 
-OutcomeKey = tuple[str | None, str | None, bool, tuple[tuple[str, QueryValues], ...] | None]
+QueryKey = tuple[Digits, Digits, Digits, tuple[str, ...]]
+"""One query's values as a plain tuple: the searches hash and compare outcome keys hundreds of
+thousands of times, and a tuple of strings does both without a call into Python."""
+
+OutcomeKey = tuple[str | None, str | None, bool, tuple[tuple[str, QueryKey], ...] | None]
 """An outcome's values in a canonical order: equal exactly when the outcomes are."""
 
 
@@ -292,7 +296,13 @@ def _outcome(probe: ProbeInput, config: Config) -> tuple[OutcomeKey, ExpectedVal
 
     values = _expected_values().value(_fingerprint(config), _input_key(probe), compute)
     # The per-query mapping in query order makes outcomes comparable and hashable.
-    per_query = None if values.per_query is None else tuple(sorted(values.per_query.items()))
+    per_query = (
+        None
+        if values.per_query is None
+        else tuple(
+            sorted((q, (v.ndcg, v.dcg, v.idcg, v.stated)) for q, v in values.per_query.items())
+        )
+    )
     return (values.error, values.aggregate, values.states_aggregate, per_query), values
 
 

@@ -12,9 +12,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
+# Slow: even on a tiny workload the benchmark sweeps the whole space (172k configurations).
+@pytest.mark.slow
 def test_the_which_benchmark_runs_and_agrees_with_the_plain_reference() -> None:
     tiny = ["--queries", "2", "--documents", "30", "--sample", "3"]
     done = subprocess.run(

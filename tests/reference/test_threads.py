@@ -112,18 +112,28 @@ def test_several_threads_at_once_give_one_threads_digits(
 def test_a_threads_working_precision_is_its_own() -> None:
     # One thread evaluates at the spec's precision while others enter and leave far lower
     # working precisions: its values keep every digit.
+    # The low-precision threads start with the spec-precision one and go on until its last
+    # evaluation ends, so that its every step may interleave with theirs.
     measure, (qrels, run) = "nDCG(log_base=e)", INPUTS[3]
     alone = _reference(measure, qrels, run)
+    started = threading.Barrier(3)
+    done = threading.Event()
 
     def low_precision() -> None:
-        for _ in range(200):
+        started.wait()
+        while not done.is_set():
             with working_precision(5):
                 evaluate(parse_measure(measure), qrels, run, dps=8)
 
-    tasks: list[Callable[[], Any]] = [low_precision, low_precision]
-    tasks += [lambda: _reference(measure, qrels, run) for _ in range(6)]
-    answers = _all_at_once(tasks, threads=3)
-    assert answers[2:] == [alone] * 6
+    def at_spec_precision() -> list[Any]:
+        started.wait()
+        try:
+            return [_reference(measure, qrels, run) for _ in range(6)]
+        finally:
+            done.set()
+
+    answers = _all_at_once([low_precision, low_precision, at_spec_precision], threads=3)
+    assert answers[2] == [alone] * 6
 
 
 def test_a_holding_context_keeps_its_precision() -> None:
