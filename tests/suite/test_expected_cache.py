@@ -1,0 +1,55 @@
+"""The kept expected values (``suite/expected_cache.py``): a later process reads what an earlier
+one kept, whatever the shape of the line, and computes again what it cannot read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ndcgspec.suite.expected_cache import ExpectedCache, definition_digest
+from ndcgspec.suite.expected_values import ExpectedValues, QueryValues
+
+VALUES = ExpectedValues({"q1": QueryValues("0.5", "1", "2"), "q 2": QueryValues(None)}, "0.25")
+OTHER = ExpectedValues({"q1": QueryValues("1", "2", "2")}, "1")
+
+
+def _never() -> ExpectedValues:
+    raise AssertionError("computed again")
+
+
+def _file(root: Path, fingerprint: str) -> Path:
+    return root / "expected" / definition_digest() / f"{fingerprint}.jsonl"
+
+
+@pytest.mark.parametrize("key", ["0123abcd" * 8, 'a "quoted" \\ key', "é"])
+def test_a_kept_value_is_read_back_by_a_later_cache(tmp_path: Path, key: str) -> None:
+    assert ExpectedCache(tmp_path).value("f", key, lambda: VALUES) == VALUES
+    assert ExpectedCache(tmp_path).value("f", key, _never) == VALUES
+    assert ExpectedCache(tmp_path).value("f", "another input", lambda: OTHER) == OTHER
+
+
+def test_a_line_of_another_shape_is_read_as_json(tmp_path: Path) -> None:
+    path = _file(tmp_path, "f")
+    path.parent.mkdir(parents=True)
+    lines = [
+        json.dumps({"expected": VALUES.to_json(), "input": "k1"}),
+        json.dumps({"input": "k2", "expected": OTHER.to_json()}, separators=(",", ":")),
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    cache = ExpectedCache(tmp_path)
+    assert cache.value("f", "k1", _never) == VALUES
+    assert cache.value("f", "k2", _never) == OTHER
+
+
+def test_a_line_cut_short_is_computed_again(tmp_path: Path) -> None:
+    ExpectedCache(tmp_path).value("f", "kept", lambda: VALUES)
+    path = _file(tmp_path, "f")
+    whole = json.dumps({"input": "cut", "expected": VALUES.to_json()})
+    with path.open("a", encoding="utf-8") as file:
+        file.write(whole[: len(whole) - 5] + "\n")
+    cache = ExpectedCache(tmp_path)
+    assert cache.value("f", "kept", _never) == VALUES
+    assert cache.value("f", "cut", lambda: OTHER) == OTHER
+    assert ExpectedCache(tmp_path).value("f", "cut", _never) == OTHER
