@@ -274,9 +274,15 @@ def _descend(table: _Table, changes: Changes, departed: Sequence[str]) -> tuple[
         best = moves[0]
         if cost_of(best) >= cost:
             # The first of the pairs with the lowest cost below the current one, as `min`
-            # finds it, without the whole cost of the pairs that cannot be lower.
+            # finds it, without the whole cost of the pairs that cannot be lower. A pair met
+            # before, or a change the descent has costed (a single change, or the changes it
+            # stands on), costs no less than where it stands.
             best = changes
+            tried = set(costs)
             for pair in (n for m in moves[:PAIRED_MOVES] for n in _neighbours(table, m)):
+                if pair in tried:
+                    continue
+                tried.add(pair)
                 if _beats(table, pair, departed, cost_of(best) if best != changes else cost):
                     best = pair
             if best == changes:
