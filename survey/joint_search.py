@@ -150,7 +150,11 @@ class _Table:
         self.axes = axes
         self._whole = whole
         self._met = met
-        self._configs: dict[tuple[Config, int | None, tuple[Change, ...]], Config] = {}
+        self._configs: dict[tuple[int, int | None, tuple[Change, ...]], Config] = {}
+        # Each probe's asked configuration and a number for it, one per distinct one: the
+        # descent keys configurations by the number, where hashing a Config costs a call.
+        self._asked: dict[str, tuple[Config, int]] = {}
+        self._numbers: dict[Config, int] = {}
         self._verdicts = judged.verdicts
         self._depends = judged.depends
         self._misses: dict[Changes, list[ProbeInput]] = {}
@@ -159,13 +163,18 @@ class _Table:
         """What `changes` make of the probe's asked configuration, at the probe's cutoff, or
         at the cutoff the implementation applies when asked for the whole ranking."""
         cutoff = probe.config.cutoff
-        asked = self.asked(probe)
+        if probe.case_id not in self._asked:
+            asked = self.asked(probe)
+            number = self._numbers.setdefault(asked, len(self._numbers))
+            self._asked[probe.case_id] = (asked, number)
+        asked, number = self._asked[probe.case_id]
         # Keyed by the changes that apply: most changes leave most probes as they were.
-        key = (asked, cutoff, changes.applying(asked))
-        if key not in self._configs:
+        key = (number, cutoff, changes.applying(asked))
+        found = self._configs.get(key)
+        if found is None:
             placed = replaced(asked, cutoff=self._whole if cutoff is None else cutoff)
-            self._configs[key] = changes.on(placed)
-        return self._configs[key]
+            found = self._configs[key] = changes.on(placed)
+        return found
 
     def verdict(self, probe: ProbeInput, changes: Changes) -> bool | None:
         # Keyed by the reference's answer, not the configuration: most candidates answer a
