@@ -9,8 +9,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import combinations
+from multiprocessing import get_context
 
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes, choice_ids, presets
@@ -176,9 +178,20 @@ class BedResult:
 
 
 def run_bed(
-    departures: Sequence[Departure], probes: Sequence[ProbeInput] | None = None
+    departures: Sequence[Departure], probes: Sequence[ProbeInput] | None = None, jobs: int = 1
 ) -> BedResult:
-    """The verdict of the joint search on each departure some probe shows."""
+    """The verdict of the joint search on each departure some probe shows; with `jobs`
+    processes, each given the departures of some presets (whose searches ask the reference
+    mostly the same questions), on every probe."""
+    if jobs > 1:
+        if probes is not None:
+            # A probe keeps its hash from the process that made it: each process reads its own.
+            raise ValueError("a bed run in several processes reads every probe itself")
+        with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
+            parts = list(pool.map(run_bed, _by_preset(departures, jobs)))
+        return BedResult(
+            tuple(v for part in parts for v in part.verdicts), sum(p.unobservable for p in parts)
+        )
     probes = probes if probes is not None else probe_inputs()
     verdicts = []
     hidden = 0
@@ -188,6 +201,18 @@ def run_bed(
             continue
         verdicts.append((departure, reported(departure, identified(departure, probes))))
     return BedResult(tuple(verdicts), hidden)
+
+
+def _by_preset(departures: Sequence[Departure], parts: int) -> list[list[Departure]]:
+    """The departures in `parts` lists of whole presets, each next preset (the largest first)
+    given to the list with the fewest departures."""
+    presets: dict[str, list[Departure]] = {}
+    for departure in departures:
+        presets.setdefault(departure.preset, []).append(departure)
+    shares: list[list[Departure]] = [[] for _ in range(parts)]
+    for group in sorted(presets.values(), key=len, reverse=True):
+        min(shares, key=len).extend(group)
+    return [share for share in shares if share]
 
 
 def render(result: BedResult, title: str) -> str:

@@ -13,6 +13,8 @@ import pytest
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes
 from ndcgspec.survey.departure_bed import (
+    Departure,
+    _by_preset,
     double_departures,
     run_bed,
     sample,
@@ -22,6 +24,9 @@ from ndcgspec.survey.joint_search import joint_fit
 from ndcgspec.survey.probes import ProbeInput, distinguishing, outcome_key, probe_inputs, replaced
 
 DOUBLE_SAMPLE = 200
+# The slow runs use both cores whatever else runs beside them: the two take ten minutes each,
+# and a test scheduler that gives both to one worker leaves the other core idle meanwhile.
+BED_JOBS = 2
 
 
 def _some_probes() -> list[ProbeInput]:
@@ -44,6 +49,27 @@ def test_a_sample_of_double_departures_names_both_axes() -> None:
     assert result.verdicts
     for departure, named in result.verdicts:
         assert set(named) == set(departure.axes), departure
+
+
+def test_the_departures_are_shared_out_by_whole_presets_largest_first() -> None:
+    departures = single_departures()
+    parts = _by_preset(departures, 2)
+    presets_of = [{d.preset for d in part} for part in parts]
+    assert len(parts) == 2 and not presets_of[0] & presets_of[1]
+
+    def key(d: Departure) -> tuple[str, str]:
+        return d.preset, d.truth.full()
+
+    assert sorted(key(d) for part in parts for d in part) == sorted(map(key, departures))
+    # Greedy by size: the parts differ by at most the largest preset's departures.
+    largest = max(sum(d.preset == p for d in departures) for p in presets_of[0] | presets_of[1])
+    assert abs(len(parts[0]) - len(parts[1])) <= largest
+    assert _by_preset(departures[:1], 2) == [departures[:1]]
+
+
+def test_a_bed_of_several_processes_reads_every_probe_itself() -> None:
+    with pytest.raises(ValueError, match="reads every probe itself"):
+        run_bed(single_departures()[:1], _some_probes(), jobs=2)
 
 
 def test_a_convention_of_no_choice_is_blamed_on_its_axis_alone() -> None:
@@ -72,7 +98,7 @@ def test_a_convention_of_no_choice_is_blamed_on_its_axis_alone() -> None:
 def test_every_single_departure_is_on_the_diagonal() -> None:
     from ndcgspec.survey.departure_bed import render
 
-    result = run_bed(single_departures())
+    result = run_bed(single_departures(), jobs=BED_JOBS)
     print("\n" + render(result, "single departures from every preset"))
     assert result.exact() == len(result.verdicts)
 
@@ -81,6 +107,6 @@ def test_every_single_departure_is_on_the_diagonal() -> None:
 def test_double_departures_name_both_axes_at_least_95_percent() -> None:
     from ndcgspec.survey.departure_bed import render
 
-    result = run_bed(sample(double_departures(), DOUBLE_SAMPLE, seed=38))
+    result = run_bed(sample(double_departures(), DOUBLE_SAMPLE, seed=38), jobs=BED_JOBS)
     print("\n" + render(result, f"{DOUBLE_SAMPLE} double departures, seeded sample"))
     assert 100 * result.exact() >= 95 * len(result.verdicts)
