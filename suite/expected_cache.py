@@ -10,7 +10,7 @@ import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from ndcgspec.suite.expected_values import ExpectedValues
@@ -67,7 +67,7 @@ class ExpectedCache:
         values under one configuration, and a search looks up few of them. None, and
         forgotten, when it cannot be read."""
         try:
-            parsed = ExpectedValues.from_json(json.loads(kept.text))
+            parsed = _values_of(kept.text)
         except (ValueError, KeyError, TypeError, AttributeError):
             del self._values[fingerprint][key]
             return None
@@ -77,6 +77,14 @@ class ExpectedCache:
     def _keep(self, fingerprint: str, key: str, expected: ExpectedValues) -> None:
         self._values[fingerprint][key] = expected
         append_line(self._file(fingerprint), {"input": key, "expected": expected.to_json()})
+
+
+# Thousands of configurations give an input the same values (trectools' identify reads 94,803
+# kept entries of 6,173 texts): each text is parsed once. lru_cache serialises its own
+# bookkeeping, and no reader changes the values it is given.
+@lru_cache(maxsize=1 << 15)
+def _values_of(text: str) -> ExpectedValues:
+    return ExpectedValues.from_json(json.loads(text))
 
 
 @dataclass(frozen=True)
