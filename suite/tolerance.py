@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ndcgspec.spec import load_comparison
@@ -132,6 +132,12 @@ def compare_value(
         return Mismatch(what, expected, _jsonable(actual), note="result is not a number")
     if math.isinf(actual):
         return Mismatch(what, expected, _jsonable(actual), note="result is infinite")
+    if (
+        tolerance_of.decimal_places is None
+        and float(actual) == _nearest_double(expected)
+        and _covers_double_rounding(tolerance_of.width)
+    ):
+        return None
     want, got = exact(expected), exact(float(actual))
     error = abs(got - want)
     bound = tolerance_of.bound(want)
@@ -146,6 +152,22 @@ def compare_value(
         ulps=error / ulp(want if want else got, tolerance_of.width),
         tolerance=bound,
     )
+
+
+# The double nearest a value is within u_64 · |value| of it (round to nearest; a subnormal's
+# error is far below any bound), which the float rule's bound c · n · u_w · max(1, |value|)
+# exceeds wherever c ≥ 1 and w has at most a double's 53 bits: an answer equal to that double
+# passes without the exact arithmetic, the verdict unchanged. identify and the matrix judge
+# hundreds of thousands of answers, most of them that double.
+@lru_cache(maxsize=1 << 16)
+def _nearest_double(text: str) -> float:
+    return float(text)
+
+
+@cache
+def _covers_double_rounding(width: int) -> bool:
+    bits, _ = _binary_format(width)
+    return error_constant() >= 1 and bits <= _binary_format(64)[0]
 
 
 def _jsonable(value: Any) -> Any:

@@ -8,10 +8,14 @@ of 0.5 (its ulp is 2^-53).
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from conftest import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.outcome import (
@@ -294,3 +298,24 @@ def test_an_infinite_value_implies_no_mean_and_is_its_own_mismatch(infinite: flo
     # mismatch of the case), never an OverflowError that stops the whole run.
     assert implied_aggregate({"a": 0.5, "b": infinite}, DEFAULT_EMPTY) is None
     assert implied_aggregate({"a": 0.5, "b": 1.0}, DEFAULT_EMPTY) == 0.75
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    st.decimals(allow_nan=False, allow_infinity=False, places=None).filter(
+        lambda d: abs(d) < Decimal("1e300")
+    ),
+    st.sampled_from(float_widths()),
+    st.integers(1, 5),
+)
+def test_the_double_nearest_the_expected_value_is_within_every_float_bound(
+    value: Decimal, width: int, terms: int
+) -> None:
+    # compare_value passes the double nearest the expected value without exact arithmetic;
+    # worked exactly here, its error is within the bound of the rule at every width and n.
+    expected = str(value)
+    nearest = float(expected)
+    error = abs(Fraction(nearest) - Fraction(Decimal(expected)))
+    bound = error_constant() * terms * unit_roundoff(width) * max(Fraction(1), abs(Fraction(value)))
+    assert error <= bound
+    assert compare_value("v", expected, nearest, Tolerance(width, terms)) is None
