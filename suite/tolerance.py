@@ -40,7 +40,16 @@ def unit_roundoff(width: int) -> Fraction:
 
 def float_tolerance(expected: Fraction, terms: int, width: int) -> Fraction:
     """c · n · u_w · max(1, |expected|) (``ndcg.comparison.float``)."""
-    return error_constant() * max(terms, 1) * unit_roundoff(width) * max(Fraction(1), abs(expected))
+    return _constant_roundoff(width) * max(terms, 1) * max(_ONE, abs(expected))
+
+
+_ONE = Fraction(1)
+
+
+# c · u_w, read from the spec once per width: the rule is applied to every answer judged.
+@cache
+def _constant_roundoff(width: int) -> Fraction:
+    return error_constant() * unit_roundoff(width)
 
 
 def published_tolerance(decimal_places: int) -> Fraction:
