@@ -111,9 +111,8 @@ def test_several_threads_at_once_give_one_threads_digits(
 
 def test_a_threads_working_precision_is_its_own() -> None:
     # One thread evaluates at the spec's precision while others enter and leave far lower
-    # working precisions: its values keep every digit.
-    # The low-precision threads start with the spec-precision one and go on until its last
-    # evaluation ends, so that its every step may interleave with theirs.
+    # working precisions, from the moment it starts until its last evaluation ends: its
+    # values keep every digit.
     measure, (qrels, run) = "nDCG(log_base=e)", INPUTS[3]
     alone = _reference(measure, qrels, run)
     started = threading.Barrier(3)

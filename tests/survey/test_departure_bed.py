@@ -51,7 +51,7 @@ def test_a_sample_of_double_departures_names_both_axes() -> None:
         assert set(named) == set(departure.axes), departure
 
 
-def test_the_departures_are_shared_out_by_whole_presets_largest_first() -> None:
+def test_the_departures_are_shared_out_by_whole_presets_in_balanced_shares() -> None:
     departures = single_departures()
     parts = _by_preset(departures, 2)
     presets_of = [{d.preset for d in part} for part in parts]
