@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from ndcgspec.suite.expected_values import ExpectedValues
-from ndcgspec.suite.json_lines import append_line, digest_packages
+from ndcgspec.suite.json_lines import append_line, digest_packages, text_lines
 
 
 @cache
@@ -103,9 +103,7 @@ def _read_cache(path: Path | None) -> dict[str, ExpectedValues | _Unread]:
     is looked up (`ExpectedCache._parsed`). A line as `append_line` writes it gives its key
     without being parsed: a search reads thousands of these files for a few of their entries."""
     found: dict[str, ExpectedValues | _Unread] = {}
-    if path is None or not path.is_file():
-        return found
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    for line in text_lines(path):
         end = line.find(_EXPECTED, len(_INPUT))
         key = line[len(_INPUT) : end]
         if line.startswith(_INPUT) and end > 0 and '"' not in key and "\\" not in key:

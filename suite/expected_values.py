@@ -39,6 +39,10 @@ class QueryValues:
     def to_json(self) -> dict[str, Digits]:
         return {name: self.value(name) for name in self.stated}
 
+    def as_tuple(self) -> tuple[Digits, Digits, Digits, tuple[str, ...]]:
+        """Every field, in order: a key that hashes and compares without a call into Python."""
+        return self.ndcg, self.dcg, self.idcg, self.stated
+
 
 @dataclass(frozen=True)
 class ExpectedValues:

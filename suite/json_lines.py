@@ -16,12 +16,17 @@ if TYPE_CHECKING:
     from hashlib import _Hash
 
 
+def text_lines(path: Path | None) -> list[str]:
+    """The lines of the file at `path` as text; none when there is no such file."""
+    if path is None or not path.is_file():
+        return []
+    return path.read_text(encoding="utf-8", errors="replace").splitlines()
+
+
 def json_lines(path: Path | None) -> Iterator[Any]:
     """Each line of the file at `path` parsed; none when there is no such file, and a line cut
     short by a killed run is passed over."""
-    if path is None or not path.is_file():
-        return
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    for line in text_lines(path):
         try:
             yield json.loads(line)
         except ValueError:

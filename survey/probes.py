@@ -299,9 +299,7 @@ def _outcome(probe: ProbeInput, config: Config) -> tuple[OutcomeKey, ExpectedVal
     per_query = (
         None
         if values.per_query is None
-        else tuple(
-            sorted((q, (v.ndcg, v.dcg, v.idcg, v.stated)) for q, v in values.per_query.items())
-        )
+        else tuple(sorted((q, v.as_tuple()) for q, v in values.per_query.items()))
     )
     return (values.error, values.aggregate, values.states_aggregate, per_query), values
 
