@@ -5,6 +5,7 @@ and whether the shared data holds a published case's input (``suite/load.py``)."
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,20 +41,36 @@ def iter_cases(
     root = root or cases_root()
     data = data or data_root()
     for path in case_files(root, glob):
-        try:
-            content = json.loads(path.read_text(encoding="utf-8"))
-        except RecursionError:
-            raise ValueError(f"{path}: nested too deep to read") from None
+        suite_version, cases = _file_cases(path)
         group = group_of(path, root)
-        for index, entry in enumerate(content.get("cases", [])):
-            case = Case.from_json(entry)
+        for index, case in enumerate(cases):
             files = case.input_files
             paths = [] if files is None else [files.qrels.path, files.run.path]
             yield LoadedCase(
-                path,
-                group,
-                content.get("suite_version"),
-                case,
-                index,
-                unavailable_reason(paths, data),
+                path, group, suite_version, case, index, unavailable_reason(paths, data)
             )
+
+
+_FileCases = tuple[str | None, tuple[Case, ...]]
+_read: dict[Path, tuple[tuple[int, int], _FileCases]] = {}
+_read_lock = threading.Lock()
+
+
+def _file_cases(path: Path) -> _FileCases:
+    """The suite version a case file declares and its cases, parsed once per process for as
+    long as the file keeps its size and modification time: the suite is 50 MB of JSON, which
+    a run, the probes and a test session each read whole, and no reader changes a `Case`."""
+    status = path.stat()
+    stamp = (status.st_mtime_ns, status.st_size)
+    with _read_lock:
+        kept = _read.get(path)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        content = json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ValueError(f"{path}: nested too deep to read") from None
+    parsed = (content.get("suite_version"), tuple(map(Case.from_json, content.get("cases", []))))
+    with _read_lock:
+        _read[path] = (stamp, parsed)
+    return parsed

@@ -115,3 +115,18 @@ def test_case_files_are_plain_json_with_their_group() -> None:
     for path in case_files(ROOT, "*/*.json"):
         content = json.loads(path.read_text(encoding="utf-8"))
         assert content["group"] == path.relative_to(ROOT).with_suffix("").as_posix()
+
+
+def test_a_case_file_is_parsed_once_until_it_changes(tmp_path: Path) -> None:
+    (tmp_path / "ties").mkdir()
+    copy = tmp_path / "ties" / "average.json"
+    content = json.loads((ROOT / "ties" / "average.json").read_text(encoding="utf-8"))
+    copy.write_text(json.dumps(content), encoding="utf-8")
+    first = [c.case for c in iter_cases(root=tmp_path)]
+    again = [c.case for c in iter_cases(root=tmp_path)]
+    assert len(first) == len(content["cases"]) > 1
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    # A file written again is read again, whatever its new size.
+    content["cases"] = content["cases"][1:]
+    copy.write_text(json.dumps(content), encoding="utf-8")
+    assert [c.case for c in iter_cases(root=tmp_path)] == first[1:]
