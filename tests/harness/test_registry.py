@@ -4,6 +4,7 @@ worker's `adapter_command` and the command line all read it."""
 from __future__ import annotations
 
 import argparse
+import importlib
 
 import pytest
 
@@ -13,6 +14,8 @@ from ndcgspec.harness.adapters.base import AdapterError
 from ndcgspec.harness.registry import (
     BUILTIN_ADAPTERS,
     BUILTIN_PROGRAMS,
+    PEER_ADAPTERS,
+    _adapters_constant,
     adapter_target,
     builtin_names,
 )
@@ -86,3 +89,30 @@ def test_the_command_line_lists_the_registry() -> None:
     add_adapter_arguments(parser)
     (positional,) = [a for a in parser._actions if a.dest == "adapter"]
     assert positional.help == f"built-in ({', '.join(NAMES)}) or module:object"
+
+
+def test_each_peer_modules_constant_is_read_as_importing_it_reads_it() -> None:
+    modules = {target.split(":")[0] for target in PEER_ADAPTERS.values()}
+    imported = {
+        name: f"{module}:{attribute}"
+        for module in modules
+        for name, attribute in importlib.import_module(module).ADAPTERS.items()
+    }
+    assert imported == PEER_ADAPTERS
+
+
+def test_the_constant_is_the_statement_at_the_start_of_a_line() -> None:
+    source = (
+        '"""ADAPTERS = {\'in-a-docstring\': \'no\'}"""\n'
+        "import x\n"
+        "ADAPTERS = {\n"
+        "    'one': 'adapter',  # a comment, and a brace }\n"
+        "    'two': 'other',\n"
+        "}\n"
+        "LATER = 1\n"
+    )
+    assert _adapters_constant(source) == {"one": "adapter", "two": "other"}
+    assert _adapters_constant("ADAPTERS = {'first': 'line'}\n") == {"first": "line"}
+    assert _adapters_constant("NOT_ADAPTERS = {'a': 'b'}\n") == {}
+    with pytest.raises(AdapterError, match="does not end"):
+        _adapters_constant("ADAPTERS = {'open': \n")
