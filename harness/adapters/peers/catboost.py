@@ -9,8 +9,7 @@ passed as plain lists, as the function's documentation shows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ndcgspec.harness.adapters.base import CaseInput, Values, distribution_version
 from ndcgspec.harness.adapters.peers.common import (
@@ -19,6 +18,7 @@ from ndcgspec.harness.adapters.peers.common import (
     query_arrays,
     require,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "catboost"
 EXTRA = "catboost"
@@ -63,10 +63,10 @@ class CatboostAdapter(ArraysPeerAdapter):
         group_id = [index for index, q in enumerate(queries) for _ in q.labels]
         return float(self.utils.eval_metric(labels, scores, metric, group_id=group_id)[0])
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+    def ndcg(self, case_input: CaseInput, config: Config) -> Values:
         """The case's rows in one call for CatBoost's own mean, then each query alone."""
-        queries = list(query_arrays(case_input, config["aggregate"], retrieved_only=True))
-        metric = metric_name(config["gain"], config["discount"], config["cutoff"])
+        queries = list(query_arrays(case_input, config.choice("aggregate"), retrieved_only=True))
+        metric = metric_name(config.choice("gain"), config.choice("discount"), config.cutoff)
         aggregate = self._ndcg(queries, metric)
         return Values.with_aggregate({q.qid: self._ndcg([q], metric) for q in queries}, aggregate)
 

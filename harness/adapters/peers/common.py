@@ -18,12 +18,14 @@ registry (``harness/registry.py``) reads it from the source, without importing t
 from __future__ import annotations
 
 import os
+from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -32,9 +34,12 @@ from ndcgspec.harness.adapters.base import (
     Adapter,
     AdapterError,
     CaseInput,
+    PerQuery,
     Rejected,
+    Values,
     scored_queries,
 )
+from ndcgspec.reference import Config
 from ndcgspec.reference.errors import install_hint
 
 
@@ -59,6 +64,16 @@ class PeerAdapter(Adapter):
     (`Adapter.not_observable`, `Adapter.sees_unretrieved_labels`), in its start reply."""
 
     library: str = ""
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values | PerQuery:
+        """The SDK's call, its configuration object read into the reference's record, from
+        which each peer computes (`ndcg`): between ndcgspec's own modules a configuration is a
+        record, and the object is JSON only where users' adapters take it."""
+        return self.ndcg(case_input, Config.from_mapping(config))
+
+    @abstractmethod
+    def ndcg(self, case_input: CaseInput, config: Config) -> Values | PerQuery:
+        """nDCG of each scored query of `case_input` under `config` (``Adapter.compute``)."""
 
 
 @dataclass

@@ -11,9 +11,6 @@ axis scores.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ndcgspec.harness.adapters.base import (
     CALLER_PICKS_QUERIES,
     CaseInput,
@@ -27,6 +24,7 @@ from ndcgspec.harness.adapters.peers.common import (
     require,
     whole_depth,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "evret"
 EXTRA = "evret"
@@ -46,13 +44,13 @@ class EvretAdapter(PeerAdapter):
             not_observable={"aggregate": CALLER_PICKS_QUERIES},
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:
+    def ndcg(self, case_input: CaseInput, config: Config) -> dict[str, float]:
         """nDCG of each query the aggregate axis scores."""
         labels, ranked = case_input.labels(), ranked_lists(case_input)
-        metric = self.metrics.NDCG(config["cutoff"] or whole_depth(case_input))
+        metric = self.metrics.NDCG(config.cutoff or whole_depth(case_input))
         return {
             q: float(metric.score_query(ranked.get(q, []), relevant_documents(labels.get(q, {}))))
-            for q in scored_queries(case_input, config["aggregate"])
+            for q in scored_queries(case_input, config.choice("aggregate"))
         }
 
 

@@ -11,7 +11,6 @@ from ``iter_calc`` and the aggregate from ``calc_aggregate``, as the library's u
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
 from subprocess import CalledProcessError
 from typing import Any
 
@@ -27,6 +26,7 @@ from ndcgspec.harness.adapters.peers.common import (
     PeerAdapter,
     require,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "ir-measures"
 EXTRA = "ir-measures"
@@ -42,23 +42,16 @@ LIBRARY_PROVIDERS = ("ranx", "trectools")
 of ndcgspec's extra that installs it."""
 
 
-def measure(
-    ir_measures: Any,
-    gain: str,
-    gain_map: Mapping[str, str] | None,
-    unjudged: str,
-    cutoff: int | None,
-) -> Any:
-    """The ir_measures measure object of a configuration's `gain` choice (with its `gain_map`
-    under ``gain=map``), `unjudged` choice and `cutoff`."""
+def measure(ir_measures: Any, config: Config, cutoff: int | None) -> Any:
+    """The ir_measures measure object of a configuration's gain choice (with its gain map under
+    ``gain=map``) and unjudged choice, at `cutoff`."""
     params: dict[str, Any] = {}
+    gain = config.choice("gain")
     if gain == "exponential":
         params["dcg"] = "exp-log2"
-    if gain == "map" and gain_map is not None:
-        params["gains"] = {
-            label_number(Decimal(k)): label_number(Decimal(v)) for k, v in gain_map.items()
-        }
-    if unjudged == "condense":
+    if gain == "map":
+        params["gains"] = {label_number(k): label_number(v) for k, v in config.param("gain_map")}
+    if config.choice("unjudged") == "condense":
         params["judged_only"] = True
     chosen = ir_measures.nDCG(**params) if params else ir_measures.nDCG
     return chosen if cutoff is None else chosen @ cutoff
@@ -108,7 +101,7 @@ class IrMeasuresAdapter(PeerAdapter):
         """The cutoff asked of the library for the configuration's `cutoff`: that one."""
         return cutoff
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+    def ndcg(self, case_input: CaseInput, config: Config) -> Values:
         """Per-query nDCG and the mean, from the chosen provider or pipeline."""
         irm = self.ir_measures
         ids = self.query_ids(case_input)
@@ -122,13 +115,7 @@ class IrMeasuresAdapter(PeerAdapter):
             for q, docs in case_input.rankings().items()
             for d, s in docs
         ]
-        asked = measure(
-            irm,
-            config["gain"],
-            config.get("gain_map"),
-            config["unjudged"],
-            self.cutoff(case_input, config["cutoff"]),
-        )
+        asked = measure(irm, config, self.cutoff(case_input, config.cutoff))
         engine = self._engine()
         try:
             found = {m.query_id: float(m.value) for m in engine.iter_calc([asked], qrels, run)}

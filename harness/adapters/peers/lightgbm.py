@@ -11,7 +11,7 @@ default 2^i − 1, or i for a linear gain.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -23,6 +23,7 @@ from ndcgspec.harness.adapters.peers.common import (
     query_arrays,
     require,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "lightgbm"
 EXTRA = "lightgbm"
@@ -78,10 +79,10 @@ class LightgbmAdapter(ArraysPeerAdapter):
             raise Rejected(str(error).splitlines()[0]) from None
         return float(booster.eval_train()[0][2])
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+    def ndcg(self, case_input: CaseInput, config: Config) -> Values:
         """Each query evaluated alone, then all queries together for LightGBM's own mean."""
-        queries = list(query_arrays(case_input, config["aggregate"], retrieved_only=True))
-        asked = (config["cutoff"], config["gain"])
+        queries = list(query_arrays(case_input, config.choice("aggregate"), retrieved_only=True))
+        asked = (config.cutoff, config.choice("gain"))
         per_query = {q.qid: self._ndcg([q], *asked) for q in queries}
         return Values.with_aggregate(per_query, self._ndcg(queries, *asked))
 

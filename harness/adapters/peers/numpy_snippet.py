@@ -5,9 +5,6 @@ copies of this snippet in notebooks and blog posts; no package of its own exists
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
 from ndcgspec.harness.adapters.base import CaseInput, distribution_version
@@ -15,6 +12,7 @@ from ndcgspec.harness.adapters.peers.common import (
     ArraysPeerAdapter,
     query_arrays,
 )
+from ndcgspec.reference import Config
 
 ADAPTERS = {"numpy-snippet": "adapter"}
 
@@ -45,11 +43,11 @@ class NumpySnippetAdapter(ArraysPeerAdapter):
             library="numpy",
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:
+    def ndcg(self, case_input: CaseInput, config: Config) -> dict[str, float]:
         """nDCG of each query the aggregate axis scores."""
         return {
-            q.qid: tutorial_ndcg(q.labels, q.scores, config["cutoff"])
-            for q in query_arrays(case_input, config["aggregate"], retrieved_only=False)
+            q.qid: tutorial_ndcg(q.labels, q.scores, config.cutoff)
+            for q in query_arrays(case_input, config.choice("aggregate"), retrieved_only=False)
         }
 
 

@@ -14,13 +14,13 @@ retrieved queries. k defaults to 10: asked for no cutoff, the adapter asks for t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from ndcgspec.harness.adapters.base import CaseInput, Values, distribution_version
 from ndcgspec.harness.adapters.peers.common import ArraysPeerAdapter, query_arrays, require
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "pyltr"
 EXTRA = "pyltr"
@@ -46,13 +46,13 @@ class PyltrAdapter(ArraysPeerAdapter):
             library=DISTRIBUTION,
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+    def ndcg(self, case_input: CaseInput, config: Config) -> Values:
         """Each retrieved query's nDCG and the library's mean over them."""
-        options: dict[str, Any] = {"gain_type": GAIN_TYPES[config["gain"]]}
-        if config["cutoff"] is not None:
-            options["k"] = config["cutoff"]
+        options: dict[str, Any] = {"gain_type": GAIN_TYPES[config.choice("gain")]}
+        if config.cutoff is not None:
+            options["k"] = config.cutoff
         metric = self.metrics.NDCG(**options)
-        queries = list(query_arrays(case_input, config["aggregate"], retrieved_only=True))
+        queries = list(query_arrays(case_input, config.choice("aggregate"), retrieved_only=True))
         per_query = {
             q.qid: float(metric.evaluate_preds(q.qid, q.labels, q.scores)) for q in queries
         }

@@ -8,9 +8,6 @@ only for run queries that have judgments.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ndcgspec.harness.adapters.base import (
     DICT_NOT_OBSERVABLE,
     CaseInput,
@@ -22,6 +19,7 @@ from ndcgspec.harness.adapters.peers.common import (
     PeerAdapter,
     require,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "pytrec-eval-terrier"
 EXTRA = "pytrec-eval"
@@ -48,10 +46,10 @@ class PytrecEvalAdapter(PeerAdapter):
             not_observable=DICT_NOT_OBSERVABLE,
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:
+    def ndcg(self, case_input: CaseInput, config: Config) -> dict[str, float]:
         """nDCG of each run query found in the qrels."""
         qrels, run = trec_dicts(case_input)
-        request, key = measure_name(config["cutoff"])
+        request, key = measure_name(config.cutoff)
         try:
             evaluator = self.pytrec_eval.RelevanceEvaluator(qrels, {request})
         except TypeError as error:

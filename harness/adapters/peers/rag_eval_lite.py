@@ -11,9 +11,6 @@ aggregate axis scores.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ndcgspec.harness.adapters.base import (
     CALLER_PICKS_QUERIES,
     CaseInput,
@@ -28,6 +25,7 @@ from ndcgspec.harness.adapters.peers.common import (
     require,
     whole_depth,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "rag-eval-lite"
 EXTRA = "rag-eval-lite"
@@ -47,13 +45,13 @@ class RagEvalLiteAdapter(PeerAdapter):
             not_observable={"aggregate": CALLER_PICKS_QUERIES},
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+    def ndcg(self, case_input: CaseInput, config: Config) -> Values:
         """The report's per-query ``ndcg`` and its ``mean_ndcg``."""
         labels, ranked = case_input.labels(), ranked_lists(case_input)
-        queries = scored_queries(case_input, config["aggregate"])
+        queries = scored_queries(case_input, config.choice("aggregate"))
         if not queries:
             return Values.with_aggregate({}, None)
-        evaluator = self.rag_eval.RAGEvaluator(k=config["cutoff"] or whole_depth(case_input))
+        evaluator = self.rag_eval.RAGEvaluator(k=config.cutoff or whole_depth(case_input))
         report = evaluator.evaluate(
             [
                 self.rag_eval.QueryResult(

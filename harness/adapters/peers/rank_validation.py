@@ -16,9 +16,6 @@ survey/prediction.py's model of the ideal takes the same k).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ndcgspec.harness.adapters.base import (
     CALLER_PICKS_QUERIES,
     CaseInput,
@@ -30,6 +27,7 @@ from ndcgspec.harness.adapters.peers.common import (
     ranked_lists,
     require,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "rank-validation"
 EXTRA = "rank-validation"
@@ -55,14 +53,14 @@ class RankValidationAdapter(PeerAdapter):
             not_observable={"aggregate": CALLER_PICKS_QUERIES},
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:
+    def ndcg(self, case_input: CaseInput, config: Config) -> dict[str, float]:
         """The per-query column ``ndcg@k`` of the report, one row per query of run and qrels."""
         labels, ranked = case_input.labels(), ranked_lists(case_input)
         queries = [q for q in labels if q in ranked]
         if not queries:
             return {}
         longest = max(max(len(labels[q]), len(ranked[q])) for q in queries)
-        k = config["cutoff"] or longest
+        k = config.cutoff or longest
         frame = self.pandas.DataFrame(
             {
                 "query": queries,

@@ -17,9 +17,6 @@ user on numpy 2 must.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
 from ndcgspec.harness.adapters.base import (
@@ -35,6 +32,7 @@ from ndcgspec.harness.adapters.peers.common import (
     require,
     undefined_as_none,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "rankerEval"
 EXTRA = "rankereval"
@@ -64,10 +62,10 @@ class RankerEvalAdapter(PeerAdapter):
             not_observable={"aggregate": CALLER_PICKS_QUERIES},
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+    def ndcg(self, case_input: CaseInput, config: Config) -> Values:
         """nDCG of each query the aggregate axis scores, and the library's mean."""
         labels, ranked = case_input.labels(), ranked_lists(case_input)
-        queries = scored_queries(case_input, config["aggregate"])
+        queries = scored_queries(case_input, config.choice("aggregate"))
         if not queries:
             return Values.with_aggregate({}, None)
         rows, rankings = [], []
@@ -81,7 +79,9 @@ class RankerEvalAdapter(PeerAdapter):
         matrix = [r + [0.0] * (width - len(r)) for r in rows]
         y_true = self.rankereval.NumericLabels.from_matrix(matrix)
         y_pred = self.rankereval.Rankings.from_ranked_indices(rankings)
-        metric = self.rankereval.NDCG(config["cutoff"], relevance_scaling=SCALINGS[config["gain"]])
+        metric = self.rankereval.NDCG(
+            config.cutoff, relevance_scaling=SCALINGS[config.choice("gain")]
+        )
         values = metric.score(y_true, y_pred)
         per_query = {q: undefined_as_none(v) for q, v in zip(queries, values, strict=True)}
         return Values.with_aggregate(per_query, undefined_as_none(metric.mean(y_true, y_pred)))

@@ -12,9 +12,6 @@ whole ranking the adapter passes a k longer than every list.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ndcgspec.harness.adapters.base import (
     CaseInput,
     Rejected,
@@ -27,6 +24,7 @@ from ndcgspec.harness.adapters.peers.common import (
     require,
     whole_depth,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "rankkit"
 EXTRA = "rankkit"
@@ -52,7 +50,7 @@ class RankkitAdapter(PeerAdapter):
             library=DISTRIBUTION,
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float | None]:
+    def ndcg(self, case_input: CaseInput, config: Config) -> dict[str, float | None]:
         """nDCG of each run query, None where rankkit leaves the query out."""
         labels, ranked = case_input.labels(), ranked_lists(case_input)
         records = [
@@ -67,8 +65,8 @@ class RankkitAdapter(PeerAdapter):
             runs = self.rankkit.extract_runs(records)
         except ValueError as error:
             raise Rejected(str(error)) from None
-        k = config["cutoff"] or whole_depth(case_input)
-        found = self.rankkit.scores(runs, "ndcg", k=k, gain=GAINS[config["gain"]])
+        k = config.cutoff or whole_depth(case_input)
+        found = self.rankkit.scores(runs, "ndcg", k=k, gain=GAINS[config.choice("gain")])
         return {q: found.get(q) for q in ranked if q in labels}
 
 

@@ -3,9 +3,6 @@ built-in adapter (``ndcgspec run ranx``); the gain axis picks the metric."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ndcgspec.harness.adapters.base import (
     DICT_NOT_OBSERVABLE,
     CaseInput,
@@ -16,6 +13,7 @@ from ndcgspec.harness.adapters.peers.common import (
     PeerAdapter,
     require,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "ranx"
 EXTRA = "ranx"
@@ -36,12 +34,12 @@ class RanxAdapter(PeerAdapter):
             not_observable=DICT_NOT_OBSERVABLE,
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:
+    def ndcg(self, case_input: CaseInput, config: Config) -> dict[str, float]:
         """nDCG of each qrels query; make_comparable gives missing queries an empty ranking."""
         qrels, run = trec_dicts(case_input)
-        metric = METRICS[config["gain"]]
-        if config["cutoff"] is not None:
-            metric = f"{metric}@{config['cutoff']}"
+        metric = METRICS[config.choice("gain")]
+        if config.cutoff is not None:
+            metric = f"{metric}@{config.cutoff}"
         qrels_object = self.ranx.Qrels(qrels)
         run_object = self.ranx.Run(run)
         self.ranx.evaluate(qrels_object, run_object, metric, make_comparable=True)

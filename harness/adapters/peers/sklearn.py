@@ -8,15 +8,13 @@ retrieved documents; the adapter calls it once per query with that query's rows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ndcgspec.harness.adapters.base import CaseInput, Rejected, distribution_version
 from ndcgspec.harness.adapters.peers.common import (
     ArraysPeerAdapter,
     query_arrays,
     require,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "scikit-learn"
 EXTRA = "sklearn"
@@ -43,16 +41,16 @@ class SklearnAdapter(ArraysPeerAdapter):
             library=DISTRIBUTION,
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:
+    def ndcg(self, case_input: CaseInput, config: Config) -> dict[str, float]:
         """nDCG of each query with a retrieved document (``ndcg.ideal.retrieved``)."""
         out = {}
-        for query in query_arrays(case_input, config["aggregate"], retrieved_only=True):
+        for query in query_arrays(case_input, config.choice("aggregate"), retrieved_only=True):
             try:
                 out[query.qid] = float(
                     self.metrics.ndcg_score(
                         [query.labels],
                         [query.scores],
-                        k=config["cutoff"],
+                        k=config.cutoff,
                         ignore_ties=self.ignore_ties,
                     )
                 )

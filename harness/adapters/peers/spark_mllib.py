@@ -62,6 +62,7 @@ from ndcgspec.harness.adapters.base import (
     scored_queries,
 )
 from ndcgspec.harness.adapters.peers.common import PeerAdapter, ranked_documents, require
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "pyspark"
 EXTRA = "spark"
@@ -140,12 +141,12 @@ class SparkRankingAdapter(PeerAdapter):
             not_observable={"aggregate": CALLER_PICKS_QUERIES},
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:
+    def ndcg(self, case_input: CaseInput, config: Config) -> dict[str, float]:
         """nDCG of each query the aggregate axis scores, one Spark job each."""
         labels, rankings = case_input.labels(), case_input.rankings()
-        k = config["cutoff"] or WHOLE_RANKING
+        k = config.cutoff or WHOLE_RANKING
         out = {}
-        for qid in scored_queries(case_input, config["aggregate"]):
+        for qid in scored_queries(case_input, config.choice("aggregate")):
             predicted = ranked_documents(rankings.get(qid, []))
             truth = label_list(labels.get(qid, {}))
             # Documents are numbered, as recommenders' item ids are.

@@ -13,9 +13,6 @@ passes a k longer than every list. The lanes score every query of the qrels.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ndcgspec.harness.adapters.base import (
     CaseInput,
     Rejected,
@@ -28,6 +25,7 @@ from ndcgspec.harness.adapters.peers.common import (
     require,
     whole_depth,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "szl-retrieval-bench"
 EXTRA = "szl-retrieval-bench"
@@ -53,10 +51,10 @@ class SzlRetrievalBenchAdapter(PeerAdapter):
             library=DISTRIBUTION,
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:
+    def ndcg(self, case_input: CaseInput, config: Config) -> dict[str, float]:
         """nDCG of every qrels query; an INVALID query refuses the input."""
         labels, ranked = case_input.labels(), ranked_lists(case_input)
-        k = config["cutoff"] or whole_depth(case_input)
+        k = config.cutoff or whole_depth(case_input)
         out = {}
         for qid, judged in labels.items():
             grades = {d: label_number(v) for d, v in judged.items()}

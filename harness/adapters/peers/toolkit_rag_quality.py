@@ -16,9 +16,7 @@ the whole ranking the adapter passes a k longer than every list.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ndcgspec.harness.adapters.base import CaseInput, Rejected, Values, distribution_version
 from ndcgspec.harness.adapters.peers.common import (
@@ -27,6 +25,7 @@ from ndcgspec.harness.adapters.peers.common import (
     whole_depth,
     write_trec_files,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "toolkit-rag-quality"
 EXTRA = "toolkit-rag-quality"
@@ -46,7 +45,7 @@ class ToolkitRagQualityAdapter(PeerAdapter):
             library=DISTRIBUTION,
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+    def ndcg(self, case_input: CaseInput, config: Config) -> Values:
         """The report's per-query ``ndcg`` and its ``ndcg_at_k``."""
         with tempfile.TemporaryDirectory(prefix="ndcgspec-toolkit-rag-") as folder:
             qrels_path, run_path = write_trec_files(case_input, Path(folder))
@@ -54,7 +53,7 @@ class ToolkitRagQualityAdapter(PeerAdapter):
                 qrels = self.formats.read_trec_qrels(qrels_path)
                 run = self.formats.read_trec_run(run_path)
                 report = self.retrieval.score_run(
-                    qrels=qrels, run=run, k=config["cutoff"] or whole_depth(case_input)
+                    qrels=qrels, run=run, k=config.cutoff or whole_depth(case_input)
                 )
             except ValueError as error:
                 raise Rejected(str(error).replace(folder, "<folder>")) from None

@@ -9,7 +9,7 @@ predictions down, so the adapters declare float width 32.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ndcgspec.harness.adapters.base import CaseInput, Rejected, Values, distribution_version
@@ -19,6 +19,7 @@ from ndcgspec.harness.adapters.peers.common import (
     query_arrays,
     require,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "torchmetrics"
 EXTRA = "torchmetrics"
@@ -75,15 +76,15 @@ class TorchmetricsAdapter(ArraysPeerAdapter):
             raise Rejected(str(error)) from None
         return [*entered, float(value)]
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+    def ndcg(self, case_input: CaseInput, config: Config) -> Values:
         """Each query alone (undefined when the module leaves it out of the mean), then every
         query in one module for its own mean (which is 0 when every query is left out)."""
-        queries = list(query_arrays(case_input, config["aggregate"], retrieved_only=True))
+        queries = list(query_arrays(case_input, config.choice("aggregate"), retrieved_only=True))
         per_query = {}
         for query in queries:
-            values = self._metric([query], config["cutoff"], config["empty"])
+            values = self._metric([query], config.cutoff, config.choice("empty"))
             per_query[query.qid] = values[0] if len(values) > 1 else None
-        mean = self._metric(queries, config["cutoff"], config["empty"])[-1]
+        mean = self._metric(queries, config.cutoff, config.choice("empty"))[-1]
         return Values.with_aggregate(per_query, mean)
 
 
@@ -101,16 +102,16 @@ class TorchmetricsFunctionalAdapter(ArraysPeerAdapter):
             library=DISTRIBUTION,
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> dict[str, float]:
+    def ndcg(self, case_input: CaseInput, config: Config) -> dict[str, float]:
         """nDCG of each query with a retrieved document (the function refuses empty tensors)."""
         torch = self.torch
         return {
             q.qid: float(
                 self.functional.retrieval_normalized_dcg(
-                    torch.tensor(q.scores), torch.tensor(q.labels), top_k=config["cutoff"]
+                    torch.tensor(q.scores), torch.tensor(q.labels), top_k=config.cutoff
                 )
             )
-            for q in query_arrays(case_input, config["aggregate"], retrieved_only=True)
+            for q in query_arrays(case_input, config.choice("aggregate"), retrieved_only=True)
         }
 
 

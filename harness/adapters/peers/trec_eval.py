@@ -15,13 +15,12 @@ from __future__ import annotations
 import signal
 import subprocess
 import tempfile
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ndcgspec.harness.adapters.base import AdapterError, CaseInput, Rejected, Values
 from ndcgspec.harness.adapters.peers.common import PeerAdapter, write_trec_files
 from ndcgspec.harness.adapters.peers.trec_eval_build import trec_eval_program
+from ndcgspec.reference import Config
 
 ADAPTERS = {"trec_eval": "adapter"}
 RUN_SECONDS = 300
@@ -93,9 +92,11 @@ class TrecEvalAdapter(PeerAdapter):
             library="trec_eval",
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+    def ndcg(self, case_input: CaseInput, config: Config) -> Values:
         """The program's per-query values and its summary line."""
-        flags, measure = command_line(config["cutoff"], config["unjudged"], config["aggregate"])
+        flags, measure = command_line(
+            config.cutoff, config.choice("unjudged"), config.choice("aggregate")
+        )
         with tempfile.TemporaryDirectory(prefix="ndcgspec-trec_eval-") as folder:
             qrels, run = write_trec_files(case_input, Path(folder))
             try:

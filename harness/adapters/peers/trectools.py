@@ -9,9 +9,7 @@ is the method's default ``depth=1000``.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ndcgspec.harness.adapters.base import CaseInput, Rejected, Values, distribution_version
 from ndcgspec.harness.adapters.peers.common import (
@@ -20,6 +18,7 @@ from ndcgspec.harness.adapters.peers.common import (
     undefined_as_none,
     write_trec_files,
 )
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "trectools"
 EXTRA = "trectools"
@@ -45,7 +44,7 @@ class TrectoolsAdapter(PeerAdapter):
             library=DISTRIBUTION,
         )
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+    def ndcg(self, case_input: CaseInput, config: Config) -> Values:
         """Per-query nDCG (NaN is undefined) and the method's own mean."""
         with tempfile.TemporaryDirectory(prefix="ndcgspec-trectools-") as folder:
             qrels_path, run_path = write_trec_files(case_input, Path(folder))
@@ -56,9 +55,9 @@ class TrectoolsAdapter(PeerAdapter):
                 raise Rejected(str(error)) from None
             evaluation = self.trectools.TrecEval(run, self.trectools.TrecQrel(str(qrels_path)))
             options = {
-                "depth": DEFAULT_DEPTH if config["cutoff"] is None else config["cutoff"],
-                "trec_eval": config["gain"] == "linear",
-                "removeUnjudged": config["unjudged"] == "condense",
+                "depth": DEFAULT_DEPTH if config.cutoff is None else config.cutoff,
+                "trec_eval": config.choice("gain") == "linear",
+                "removeUnjudged": config.choice("unjudged") == "condense",
             }
             table = evaluation.get_ndcg(per_query=True, **options)
             mean = evaluation.get_ndcg(per_query=False, **options)

@@ -9,8 +9,7 @@ documents of each query. A null cutoff asks for plain ``ndcg``; ``empty=zero`` a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -22,6 +21,7 @@ from ndcgspec.harness.adapters.peers.common import (
     require,
 )
 from ndcgspec.harness.adapters.peers.lightgbm import ltr_rows
+from ndcgspec.reference import Config
 
 DISTRIBUTION = "xgboost"
 EXTRA = "xgboost"
@@ -71,10 +71,13 @@ class XgboostAdapter(ArraysPeerAdapter):
             raise
         return float(report.rsplit(":", 1)[1])
 
-    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values:
+    def ndcg(self, case_input: CaseInput, config: Config) -> Values:
         """Each query evaluated alone, then all queries together for XGBoost's own mean."""
-        queries = list(query_arrays(case_input, config["aggregate"], retrieved_only=True))
-        asked = (metric_name(config["cutoff"], config["empty"]), config["gain"] == "exponential")
+        queries = list(query_arrays(case_input, config.choice("aggregate"), retrieved_only=True))
+        asked = (
+            metric_name(config.cutoff, config.choice("empty")),
+            config.choice("gain") == "exponential",
+        )
         per_query = {q.qid: self._ndcg([q], *asked) for q in queries}
         return Values.with_aggregate(per_query, self._ndcg(queries, *asked))
 
