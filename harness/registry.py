@@ -34,9 +34,10 @@ def declared_peer_adapters() -> dict[str, str]:
 
 
 def _adapters_constant(source: str) -> dict[str, str]:
-    """The value of a module's top-level ``ADAPTERS = {...}`` statement (none: empty), the
-    statement parsed alone: parsing the 20 whole modules cost every process that loads the
-    registry 20 ms, every adapter host among them."""
+    """The value of a module's ``ADAPTERS = {...}`` statement (none: empty): from the first
+    line that starts with ``ADAPTERS = ``, as many lines as make a statement, parsed alone.
+    Parsing the 20 whole modules cost every process that loads the registry 20 ms, every
+    adapter host among them."""
     start = f"\n{source}".find("\nADAPTERS = ")
     if start < 0:
         return {}

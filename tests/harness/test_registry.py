@@ -101,7 +101,7 @@ def test_each_peer_modules_constant_is_read_as_importing_it_reads_it() -> None:
     assert imported == PEER_ADAPTERS
 
 
-def test_the_constant_is_the_statement_at_the_start_of_a_line() -> None:
+def test_the_constant_is_read_from_the_first_line_that_starts_with_it() -> None:
     source = (
         '"""ADAPTERS = {\'in-a-docstring\': \'no\'}"""\n'
         "import x\n"
