@@ -140,14 +140,16 @@ class _Keys:
 class Sweep:
     """Evaluates configurations over fixed qrels and run, sharing the per-query work.
 
-    `cutoffs` lists every cutoff that will be asked for (None, the whole ranking, is always
-    available); the running sums keep their value at each of them.
+    `cutoffs` lists the cutoffs that will be asked for (None, the whole ranking, is always
+    available), and `declare` adds more; the running sums keep their value at each of them.
     """
 
     def __init__(self, qrels: Qrels, run: Run, cutoffs: Iterable[int | None] = ()) -> None:
         self.qrels, self.run = qrels, run
         self.qids = list(qrels)
-        self.checkpoints = sorted({k for k in cutoffs if k is not None})
+        self.checkpoints: list[int] = []
+        self._sums_memo: dict[tuple[int, ChoiceKey], dict[int | None, Bounds]] = {}
+        self.declare(cutoffs)
         self.labels = label_values(qrels)
         self._duplicated = any(
             len({p.docid for p in postings}) < len(postings) for postings in run.values()
@@ -158,6 +160,15 @@ class Sweep:
         self._lists: list[Gains] = []
         self._fixed: dict[Fraction | int, Bounds] = {}
         self._inputs: Inputs | None = None
+
+    def declare(self, cutoffs: Iterable[int | None]) -> None:
+        """Make `cutoffs` available to `scores` as well as those declared before. The running
+        sums keep their value at every checkpoint, so those kept are made again when one is
+        added; every other step is keyed by the cutoff it reads and stays."""
+        added = {k for k in cutoffs if k is not None} - set(self.checkpoints)
+        if added:
+            self.checkpoints = sorted({*self.checkpoints, *added})
+            self._sums_memo.clear()
 
     def _cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         if key not in self._memo:
@@ -354,9 +365,10 @@ class Sweep:
         return sums
 
     def _sums(self, content: int, keys: _Keys, config: Config) -> dict[int | None, Bounds]:
-        return self._cached(
-            ("sums", content, keys.discount), lambda: self._running_sums(content, config)
-        )
+        key = (content, keys.discount)
+        if key not in self._sums_memo:
+            self._sums_memo[key] = self._running_sums(content, config)
+        return self._sums_memo[key]
 
     def _ideal(
         self, qid: str, ranking: _Ranking, keys: _Keys, config: Config, cutoff: int | None

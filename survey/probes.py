@@ -254,11 +254,12 @@ def _with_choice(
 
 
 @cache
-def _sweep(probe: ProbeInput, cutoff: int | None) -> tuple[Sweep, threading.Lock]:
-    """The probe's input, prepared once for every configuration asked of it at `cutoff`, and
-    the lock under which one thread at a time extends what the sweep keeps."""
+def _sweep(probe: ProbeInput) -> tuple[Sweep, threading.Lock]:
+    """The probe's input, prepared once for every configuration asked of it at any cutoff
+    (the search for a cutoff the implementation chooses asks up to 200), and the lock under
+    which one thread at a time extends what the sweep keeps."""
     qrels, run = inline_inputs(probe.qrels, probe.run)
-    return Sweep(qrels, run, [cutoff]), threading.Lock()
+    return Sweep(qrels, run), threading.Lock()
 
 
 @cache
@@ -290,8 +291,9 @@ OutcomeKey = tuple[str | None, str | None, bool, tuple[tuple[str, QueryKey], ...
 @cache
 def _outcome(probe: ProbeInput, config: Config) -> tuple[OutcomeKey, ExpectedValues]:
     def compute() -> ExpectedValues:
-        sweep, lock = _sweep(probe, config.cutoff)
+        sweep, lock = _sweep(probe)
         with lock:
+            sweep.declare([config.cutoff])
             return swept_outcome(sweep, config)
 
     values = _expected_values().value(_fingerprint(config), _input_key(probe), compute)

@@ -842,13 +842,16 @@ def reference_outcome(config: Config, qrels: Any, run: Any) -> Any:
         return sweep_outcome(error)
 
 
-def assert_sweep_agrees(labels_by_query: dict, scores_by_query: dict, mappings: list) -> None:
+def assert_sweep_agrees(
+    labels_by_query: dict, scores_by_query: dict, mappings: list, declared_late: bool = False
+) -> None:
     """Every configuration, evaluated in the order given on one sweep, has the reference's
-    outcome."""
+    outcome; `declared_late`, each cutoff declared to the sweep just before it is asked."""
     qrels, run = qrels_from_labels(labels_by_query), run_from_scores(scores_by_query)
     configs = [Config.from_mapping(m) for m in mappings]
-    sweep = Sweep(qrels, run, [c.cutoff for c in configs])
+    sweep = Sweep(qrels, run, [] if declared_late else [c.cutoff for c in configs])
     for config in configs:
+        sweep.declare([config.cutoff])
         assert sweep_outcome(sweep.evaluate(config)) == reference_outcome(config, qrels, run), (
             config
         )
@@ -892,11 +895,12 @@ def inputs_with_copies(draw: st.DrawFn) -> tuple[dict, dict]:
 
 
 @settings(max_examples=examples(200), deadline=None)
-@given(inputs_with_copies(), neighbours())
+@given(inputs_with_copies(), neighbours(), st.booleans())
 def test_neighbouring_configurations_share_steps_and_keep_the_reference_outcome(
-    given_inputs, mappings
+    given_inputs, mappings, declared_late
 ) -> None:
-    assert_sweep_agrees(*given_inputs, mappings)
+    # Declared late, a cutoff is added after the running sums of others were kept.
+    assert_sweep_agrees(*given_inputs, mappings, declared_late)
 
 
 @settings(max_examples=examples(100), deadline=None)
@@ -909,6 +913,18 @@ def test_every_ties_choice_on_one_sweep_keeps_the_reference_outcome(
     ties = next(a for a in choice_axes() if a["id"] == "ties")
     choices = data.draw(st.permutations([c["id"] for c in ties["choices"]]))
     assert_sweep_agrees(*given_inputs, [{**mapping, "ties": choice} for choice in choices])
+
+
+def test_a_cutoff_declared_after_the_whole_ranking_is_summed_cuts_it() -> None:
+    # The running sums of the whole ranking are kept before cutoff 2 is declared: nDCG@2 of
+    # gains 3, 0, 1 is 3 / (3 + 1/log2(3)), where the whole ranking's is 3.5 / (3 + 1/log2(3)).
+    mappings = [{"gain": "linear"}, {"gain": "linear", "cutoff": 2}]
+    assert_sweep_agrees(
+        {"q": {"a": "3", "b": "0", "c": "1"}},
+        {"q": [("a", "3"), ("b", "2"), ("c", "1")]},
+        mappings,
+        declared_late=True,
+    )
 
 
 def test_a_label_rejected_by_two_axes_gets_each_axis_error() -> None:
