@@ -162,13 +162,12 @@ class Sweep:
         self._inputs: Inputs | None = None
 
     def declare(self, cutoffs: Iterable[int | None]) -> None:
-        """Make `cutoffs` available to `scores` as well as those declared before. The running
-        sums keep their value at every checkpoint, so those kept are made again when one is
-        added; every other step is keyed by the cutoff it reads and stays."""
+        """Make `cutoffs` available to `scores` as well as those declared before. Every step
+        is keyed by the cutoff it reads; running sums kept before a checkpoint was added are
+        made again when that checkpoint is read from them (`_sum`)."""
         added = {k for k in cutoffs if k is not None} - set(self.checkpoints)
         if added:
             self.checkpoints = sorted({*self.checkpoints, *added})
-            self._sums_memo.clear()
 
     def _cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         if key not in self._memo:
@@ -364,11 +363,13 @@ class Sweep:
         sums[None] = (low, high)
         return sums
 
-    def _sums(self, content: int, keys: _Keys, config: Config) -> dict[int | None, Bounds]:
+    def _sum(self, content: int, keys: _Keys, config: Config, at: int | None) -> Bounds:
+        """The running sum of the gains `content` names at checkpoint `at` (None: whole)."""
         key = (content, keys.discount)
-        if key not in self._sums_memo:
-            self._sums_memo[key] = self._running_sums(content, config)
-        return self._sums_memo[key]
+        sums = self._sums_memo.get(key)
+        if sums is None or at not in sums:
+            sums = self._sums_memo[key] = self._running_sums(content, config)
+        return sums[at]
 
     def _ideal(
         self, qid: str, ranking: _Ranking, keys: _Keys, config: Config, cutoff: int | None
@@ -458,7 +459,7 @@ class Sweep:
         found: Outcome | None = self._memo.get(("result", content))
         if found is None:
             bounds = QueryBounds(
-                self._sums(credits, keys, config)[at], self._sums(ideal, keys, config)[None]
+                self._sum(credits, keys, config, at), self._sum(ideal, keys, config, None)
             )
             if bounds.idcg[0] <= 0:
                 return _ByEmpty(content, bounds, ranked)

@@ -315,6 +315,28 @@ def test_sums_of_discounts_by_limbs_are_the_integer_sums(low: list[int], data: A
     assert held.low_sums(np.array(ranks), np.array(starts)) == expected
 
 
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(st.integers(0, 3000), st.integers(0, 5), st.booleans()), min_size=0, max_size=60
+    )
+)
+def test_runs_of_equal_values_are_counted_per_query(rows: list[tuple[int, int, bool]]) -> None:
+    """``ndcg.definition.idcg``: `counted_runs` gives each query's kept values with their
+    counts, values descending, whether the keys are dense enough to be counted in place or
+    sparse (queries far apart) and sorted."""
+    qidx = np.array([q for q, _, _ in rows], np.int32)
+    values = np.array([v for _, v, _ in rows], np.int64)
+    kept = np.array([k for _, _, k in rows], bool)
+    counted: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for q, value, keep in rows:
+        if keep:
+            counted[q][value] += 1
+    expected = {q: sorted(runs.items(), reverse=True) for q, runs in sorted(counted.items())}
+    found = engine_ideal.counted_runs(qidx, values, kept, 6)
+    assert list(found.items()) == list(expected.items())
+
+
 def test_keys_whose_hashes_collide_are_compared_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
     """``ndcg.duplicates``: rows whose hashes repeat are only suspects. With every key hashed
     alike, only the later copies of an id within one query are duplicates."""
