@@ -541,7 +541,10 @@ def ask(
     configuration string); each distinct question is sent once, by the harness's
     `ask_adapter`, so that inside `shared_pools` a question the same processes answered
     before is not sent again: identify, the preset checks and the page ask many of the same.
-    With `progress`, a bar on stderr counts the answers."""
+    A question is its input's rows and the configuration, which is all the adapter is sent
+    (the pool numbers the cases itself): the golden cases of several configurations share
+    one input, and a third of identify's probes are the same question as another. With
+    `progress`, a bar on stderr counts the answers."""
     options = options or analysis_pool()
     distinct: dict[tuple[str, str], tuple[ProbeInput, Config]] = {}
     for probe, asked in questions:
@@ -558,25 +561,23 @@ def ask(
         return answers
     bar = tqdm(total=len(unknown), unit="probe", file=sys.stderr, leave=False, disable=not progress)
 
-    names: dict[Hashable, tuple[str, str]] = {key: name for name, key in unknown.items()}
+    names: dict[Hashable, list[tuple[str, str]]] = {}
+    for name, (probe, _) in unknown.items():
+        names.setdefault((_input_key(probe), name[1]), []).append(name)
 
     def keep(question: Question, answer: CaseAnswer) -> None:
-        name = names[question.key]
-        answers[name] = Answer(answer.result)
-        if kept is not None:
-            kept.keep(_kept_question(*unknown[name]), answers[name])
-        bar.update(1)
+        for name in names[question.key]:
+            answers[name] = Answer(answer.result)
+            if kept is not None:
+                kept.keep(_kept_question(*unknown[name]), answers[name])
+            bar.update(1)
 
+    sent = []
+    for key, group in names.items():
+        probe, asked = unknown[group[0]]
+        sent.append(Question(key, partial(_payload, probe=probe, asked=asked)))
     try:
-        ask_adapter(
-            command,
-            [
-                Question((probe, asked), partial(_payload, probe=probe, asked=asked))
-                for probe, asked in unknown.values()
-            ],
-            options,
-            keep,
-        )
+        ask_adapter(command, sent, options, keep)
     finally:
         bar.close()
     return answers

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from ndcgspec.harness.pool import declared_adapter, shared_pools
@@ -84,3 +85,18 @@ def test_a_question_answered_before_is_not_sent_again_inside_shared_pools(tmp_pa
     # Outside shared pools each call asks everything it is given.
     ask(command, [(probes[0], default)])
     assert sent() == 5
+
+
+def test_cases_of_one_input_and_configuration_are_one_question(tmp_path: Path) -> None:
+    # The adapter is sent the rows and the configuration, never the case's id: two golden
+    # cases of one input asked under one configuration are asked once, and both answered.
+    log = tmp_path / "sent.log"
+    host = shlex.join([sys.executable, "-m", "ndcgspec.harness.host", "reference"])
+    command = f"tee -a {shlex.quote(str(log))} | {host}"
+    probe = probe_inputs()[0]
+    copy = replace(probe, case_id=f"{probe.case_id}/copy")
+    default = Config.default()
+    answers = ask(command, [(probe, default), (copy, default)])
+    assert log.read_text().count('"measure"') == 1
+    assert answers[copy.case_id, default.full()] == answers[probe.case_id, default.full()]
+    assert answers[probe.case_id, default.full()].result["per_query"]
