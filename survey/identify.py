@@ -61,7 +61,6 @@ from ndcgspec.survey.identification import (
 )
 from ndcgspec.survey.joint_search import Judged, answers_fit
 from ndcgspec.survey.kept_answers import declaration
-from ndcgspec.survey.meanwhile import expected_meanwhile
 from ndcgspec.survey.probes import (
     ProbeInput,
     analysis_pool,
@@ -162,10 +161,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     ]
     # Every probe under the adapter's own configuration; under the other choices it declares,
     # each axis's finding asks the probes that tell its candidates apart.
-    searched = [a.id for a in choice_axes() if a.id not in hidden]
-    own_questions = questions(own, probes)
-    with expected_meanwhile(own_questions, searched):
-        answers = ask(command, own_questions, progress=progress)
+    answers = ask(command, questions(own, probes), progress=progress)
     refused = rejected_valid_inputs(own, probes, answers)
     hidden_findings = [
         AxisFinding(axis_id, own.choice(axis_id), NOT_OBSERVABLE, reason=reason)
@@ -174,6 +170,7 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     # One joint search over every choice the spec declares: the configuration and the fewest
     # departed axes that explain the answers; each axis's finding then reads its probes with
     # every other axis as found, leaving out only those another departure explains.
+    searched = [a.id for a in choice_axes() if a.id not in hidden]
     judged = Judged()
     fit = answers_fit(own, searched, probes, answers, numbers, refused is None, judged=judged)
     whole = None
