@@ -27,7 +27,6 @@ from ndcgspec.engine.fallback import raise_first_error, reference_results, refer
 from ndcgspec.engine.fixed_point import fixed_gain
 from ndcgspec.engine.ideal import CHOICES as IDEAL_LISTS
 from ndcgspec.engine.ideal import IdealInputs, cut_runs
-from ndcgspec.engine.label_gains import gain_classes
 from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
 from ndcgspec.engine.prepared import Prepared
 from ndcgspec.engine.query_bounds import QueryBounds, dcg_bounds, ideal_sum, query_result
@@ -53,7 +52,7 @@ def evaluate_queries(prep: Prepared, config: Config) -> tuple[Entries, MeanPart]
     the mean: what a block of queries contributes (``ndcg.precision``)."""
     choices = {a: config.choice(a) for a in ("duplicates", "unjudged", "ties", "empty")}
     k = config.cutoff
-    classes = gain_classes(prep.qrels.label_texts, config)
+    classes = prep.gain_classes(config)
     queries = _scored_queries(prep, config)
     if classes.gains is None:
         LOG.info("gains whose enclosures are not apart: the reference scores every query")

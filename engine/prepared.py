@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ndcgspec.engine.label_gains import GainClasses
+from ndcgspec.engine.choice_keys import LABEL_AXES, ChoiceKey, choice_key
+from ndcgspec.engine.label_gains import GainClasses, gain_classes
 from ndcgspec.engine.rank import (
     ConfigRanking,
     KeyTable,
@@ -23,6 +24,7 @@ from ndcgspec.engine.rank import (
     widen,
 )
 from ndcgspec.engine.read import QrelsColumns, RunColumns, token_texts
+from ndcgspec.reference.config import Config
 from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.inputs import Judgment, Posting, Qrels, Run, add_judgment
 from ndcgspec.reference.location import Location
@@ -89,6 +91,22 @@ class Prepared:
         default_factory=dict, repr=False
     )
     _rankings_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _classes: dict[tuple[ChoiceKey, ...], GainClasses] = field(default_factory=dict, repr=False)
+
+    def gain_classes(self, config: Config) -> GainClasses:
+        """`label_gains.gain_classes` of the qrels' labels under `config`, made once for every
+        configuration that resolves labels alike (its ``ndcg.gain``, ``ndcg.fractional`` and
+        ``ndcg.negative`` choices): a sweep of thousands of configurations over one input
+        asks a few dozen. Read-only once made, and kept under the rankings' lock."""
+        key = tuple(choice_key(config, a) for a in LABEL_AXES)
+        with self._rankings_lock:
+            found = self._classes.get(key)
+        if found is None:
+            found = gain_classes(self.qrels.label_texts, config)
+            found.of_label.flags.writeable = False
+            with self._rankings_lock:
+                self._classes[key] = found
+        return found
 
     def ranking(self, classes: GainClasses, choices: dict[str, str]) -> ConfigRanking:
         """`rank.rank_config` of these rows: made once for every configuration that ranks
