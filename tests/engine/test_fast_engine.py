@@ -20,7 +20,7 @@ from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcgspec.engine import discounts, fixed_point, rank, scoring, support, sweep
+from ndcgspec.engine import discounts, fixed_point, rank, scoring, stream, support, sweep
 from ndcgspec.engine import ideal as engine_ideal
 from ndcgspec.engine import read as fast_read
 from ndcgspec.engine.route import LOG
@@ -335,6 +335,38 @@ def test_runs_of_equal_values_are_counted_per_query(rows: list[tuple[int, int, b
     expected = {q: sorted(runs.items(), reverse=True) for q, runs in sorted(counted.items())}
     found = engine_ideal.counted_runs(qidx, values, kept, 6)
     assert list(found.items()) == list(expected.items())
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    qidx=st.lists(st.integers(0, 4), min_size=1, max_size=30),
+    data=st.data(),
+)
+def test_the_qrels_of_a_block_are_each_querys_rows_in_file_order(
+    qidx: list[int], data: Any
+) -> None:
+    """``ndcg.definition.inputs``: the qrels rows `stream.QrelsByQuery` hands a block of
+    queries are, query by query in the order asked, that query's rows in file order, whether
+    the file is grouped by query or not; listed here row by row."""
+    queries = data.draw(st.permutations(sorted(set(qidx))))
+    queries = queries[: data.draw(st.integers(1, len(queries)))]
+    lines = fast_read.LineNumbers()
+    lines.extend(np.arange(1, len(qidx) + 1))
+    columns = fast_read.QrelsColumns(
+        "qrels",
+        [f"q{q}" for q in range(5)],
+        np.array(qidx, np.int32),
+        np.arange(len(qidx), dtype=np.uint64).reshape(-1, 1),
+        np.zeros(len(qidx), np.int32),
+        ["1"],
+        lines,
+    )
+    rows = [r for q in queries for r, of in enumerate(qidx) if of == q]
+    block = stream.QrelsByQuery(columns).of(np.array(queries))
+    assert block.qids == [f"q{q}" for q in queries]
+    assert block.words.ravel().tolist() == rows
+    assert block.qidx.tolist() == [queries.index(qidx[r]) for r in rows]
+    assert np.asarray(block.lines).tolist() == [r + 1 for r in rows]
 
 
 def test_keys_whose_hashes_collide_are_compared_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
