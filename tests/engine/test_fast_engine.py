@@ -9,7 +9,7 @@ import copy
 import logging
 import math
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -367,6 +367,21 @@ def test_the_qrels_of_a_block_are_each_querys_rows_in_file_order(
     assert block.words.ravel().tolist() == rows
     assert block.qidx.tolist() == [queries.index(qidx[r]) for r in rows]
     assert np.asarray(block.lines).tolist() == [r + 1 for r in rows]
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    hashes=st.lists(
+        st.one_of(st.integers(0, 7), st.integers(0, 2**64 - 1), st.sampled_from([2**63, 2**42])),
+        max_size=200,
+    )
+)
+def test_the_rows_whose_hash_repeats_are_found(hashes: list[int]) -> None:
+    """``ndcg.duplicates``: `rank.repeated_hashes` names exactly the rows whose hash another
+    row has, counted here one by one; equal low bits, equal high bits, both."""
+    counts = Counter(hashes)
+    expected = [row for row, h in enumerate(hashes) if counts[h] > 1]
+    assert rank.repeated_hashes(np.array(hashes, np.uint64)).tolist() == expected
 
 
 def test_keys_whose_hashes_collide_are_compared_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
