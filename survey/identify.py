@@ -42,6 +42,7 @@ from ndcgspec.survey.answer_observations import (
     undefined_values,
 )
 from ndcgspec.survey.axis_identification import identify_axis
+from ndcgspec.survey.collector import collector_paused
 from ndcgspec.survey.extra_probes import (
     ID_PROBES,
     chosen_cutoff,
@@ -139,7 +140,7 @@ def identify(
     """Fingerprint the adapter named by `target` (or the protocol program `exec_line`); with
     `progress`, a bar on stderr counts the probes answered. One set of adapter processes
     answers every question."""
-    with shared_pools():
+    with shared_pools(), collector_paused():
         return _identify(adapter_command(target, exec_line), progress)
 
 

@@ -40,6 +40,7 @@ from ndcgspec.reference.errors import NdcgSpecError, install_hint
 from ndcgspec.suite.loaded import iter_cases
 from ndcgspec.suite.tolerance import exact, ulp
 from ndcgspec.survey import figures, page_html
+from ndcgspec.survey.collector import collector_paused
 from ndcgspec.survey.evidence_files import (
     PREDICTIONS_SCHEMA,
     PRESETS_EVIDENCE_SCHEMA,
@@ -202,7 +203,7 @@ def examine(name: str, probes: Sequence[ProbeInput], processes: int = 2) -> Impl
     reader, its DL19 numbers, and how its configuration predicts fresh queries. One set of
     `processes` adapter processes answers all of it."""
     started = time.monotonic()
-    with shared_pools(), adapter_processes(processes):
+    with shared_pools(), adapter_processes(processes), collector_paused():
         result = identify(name)
         numbers = result.adapter.number_format
         item = Implementation(name, result)

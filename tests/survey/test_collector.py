@@ -1,0 +1,68 @@
+"""The collector paused while the survey computes (``survey/collector.py``)."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from ndcgspec.survey.collector import collector_paused
+
+
+@pytest.fixture(autouse=True)
+def _collector_restored() -> Iterator[None]:
+    enabled = gc.isenabled()
+    yield
+    (gc.enable if enabled else gc.disable)()
+
+
+def test_the_collector_is_paused_within_the_block_and_runs_after_it() -> None:
+    gc.enable()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_an_inner_block_ending_leaves_the_outer_one_paused() -> None:
+    gc.enable()
+    with collector_paused():
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_a_collector_disabled_before_stays_disabled() -> None:
+    gc.disable()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert not gc.isenabled()
+
+
+def test_an_error_in_the_block_still_restores_the_collector() -> None:
+    gc.enable()
+    with pytest.raises(ValueError), collector_paused():
+        raise ValueError("inside")
+    assert gc.isenabled()
+
+
+def test_a_thread_ending_its_block_first_leaves_the_other_paused() -> None:
+    gc.enable()
+    entered, release = threading.Event(), threading.Event()
+
+    def other() -> None:
+        with collector_paused():
+            entered.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=other)
+    with collector_paused():
+        thread.start()
+        assert entered.wait(10)
+    # This thread's block has ended, the other's has not.
+    assert not gc.isenabled()
+    release.set()
+    thread.join(10)
+    assert gc.isenabled()
