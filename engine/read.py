@@ -39,6 +39,8 @@ EXACT_DIGITS = 15
 _ALLOWED_CONTROLS = np.frombuffer(SEPARATORS + b"\n", np.uint8)
 _WORD_MASKS = np.array([0] + [((1 << (8 * r)) - 1) << (8 * (8 - r)) for r in range(1, 9)], ">u8")
 _POWERS_OF_TEN = 10.0 ** np.arange(EXACT_DIGITS + 1)
+# Tokens of at most this many bytes are told apart by a count of each value of their bytes.
+SHORT_TOKEN_BYTES = 2
 
 
 class Unsupported(Exception):
@@ -322,6 +324,31 @@ def _segments(chunk: _Chunk, field: int) -> tuple[np.ndarray, list[str]]:
     return first, _texts(chunk, field, first)
 
 
+def _distinct_tokens(words: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct tokens of a column as rows of words, ascending, and the index of each
+    row's token among them. Tokens hold no zero byte, so the zero-padded words identify the
+    text."""
+    if len(lengths) and words.shape[1] == 1 and lengths.max() <= SHORT_TOKEN_BYTES:
+        # Labels of at most two bytes (nearly all: "0" to "4", "-1", "10") are numbered by a
+        # count of each value of their two leading bytes, one pass, where np.unique sorts:
+        # 1.2 ms of a piece of 50,000 labels (0.12 s of 5 M judgments), this 0.1 ms.
+        shift = np.uint64(64 - 8 * SHORT_TOKEN_BYTES)
+        leading = (words[:, 0] >> shift).astype(np.intp)
+        counts = np.bincount(leading)
+        present = np.flatnonzero(counts)
+        index = np.zeros(len(counts), np.intp)
+        index[present] = np.arange(len(present))
+        return (present.astype(np.uint64) << shift).reshape(-1, 1), index[leading]
+    # A token of one word is keyed by it alone, whose sort is several times a void's.
+    keys = (
+        words[:, 0]
+        if words.shape[1] == 1
+        else words.view(np.dtype((np.void, 8 * words.shape[1]))).ravel()
+    )
+    firsts, inverse = np.unique(keys, return_index=True, return_inverse=True)[1:]
+    return words[firsts], inverse.ravel()
+
+
 def read_qrels_columns(source: Source) -> QrelsColumns:
     """A qrels file as columns; qids in order of first appearance, as `trec_io.read_qrels`."""
     qids: dict[str, int] = {}
@@ -335,17 +362,9 @@ def read_qrels_columns(source: Source) -> QrelsColumns:
         segment_qidx = np.array([qids.setdefault(n, len(qids)) for n in names], np.int32)
         qidx.extend(np.repeat(segment_qidx, np.diff(first, append=len(chunk.lines))))
         words.extend(_token_words(chunk, 2)[0])
-        label_words, _ = _token_words(chunk, 3)
-        # Tokens hold no zero byte, so the zero-padded words identify the text; a label of
-        # one word (nearly all) is keyed by it alone, whose sort is several times a void's.
-        keys = (
-            label_words[:, 0]
-            if label_words.shape[1] == 1
-            else label_words.view(np.dtype((np.void, 8 * label_words.shape[1]))).ravel()
-        )
-        firsts, inverse = np.unique(keys, return_index=True, return_inverse=True)[1:]
-        local = [labels.setdefault(text, len(labels)) for text in token_texts(label_words[firsts])]
-        label_id.extend(np.array(local, np.int32)[inverse.ravel()])
+        distinct, inverse = _distinct_tokens(*_token_words(chunk, 3))
+        local = [labels.setdefault(text, len(labels)) for text in token_texts(distinct)]
+        label_id.extend(np.array(local, np.int32)[inverse])
         lines.extend(chunk.lines)
     if lines.rows == 0:
         raise Unsupported(f"{source.name}: empty")

@@ -12,6 +12,7 @@ import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import mpmath
 import numpy as np
@@ -335,6 +336,28 @@ def test_runs_of_equal_values_are_counted_per_query(rows: list[tuple[int, int, b
     expected = {q: sorted(runs.items(), reverse=True) for q, runs in sorted(counted.items())}
     found = engine_ideal.counted_runs(qidx, values, kept, 6)
     assert list(found.items()) == list(expected.items())
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    labels=st.lists(
+        st.sampled_from(["0", "1", "3", "-1", "10", "99", "1.0", "0.00", "-0.5", "100", "2.7"]),
+        min_size=1,
+        max_size=40,
+    ),
+    chunk_bytes=st.sampled_from([16, 64, fast_read.CHUNK_BYTES]),
+)
+def test_each_qrels_row_keeps_its_label_text(labels: list[str], chunk_bytes: int) -> None:
+    """``ndcg.input``: the label text the columnar reader gives each qrels row is the one
+    written on its line, in pieces whose labels are all of one or two bytes (counted by
+    their bytes) or not (sorted)."""
+    text = "".join(f"q{i % 3} 0 d{i} {label}\n" for i, label in enumerate(labels))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "qrels"
+        path.write_text(text, encoding="utf-8")
+        with mock.patch.object(fast_read, "CHUNK_BYTES", chunk_bytes), opened(path) as source:
+            columns = fast_read.read_qrels_columns(source)
+    assert [columns.label_texts[i] for i in columns.label_id.tolist()] == labels
 
 
 @settings(max_examples=examples(200), deadline=None)
