@@ -1,12 +1,17 @@
-"""The cyclic garbage collector paused while the survey computes (``identify``, ``predict``,
-``matrix`` and a run's diagnosis).
+"""The cyclic garbage collector paused while the survey computes: ``identify``, and each
+adapter's examination for the conformance page (``matrix``).
 
 The survey keeps millions of long-lived values: each probe's sweep, the reference's expected
 values, the joint search's verdicts. Every full pass of the collector walks all of them, and the
 passes come faster the more the survey allocates: identify of trectools spent 8.6 of its 26.9 s
 of CPU in the collector, of rank-validation 8.5 of 39.9 s. What the survey drops is freed by
-reference counting: the peak memory of either identify was the same without the collector. The
-collector runs again once the last paused block ends, in whatever thread.
+reference counting: the peak memory of either identify was the same without the collector, and a
+full pass after trectools' found 35 unreachable objects among 3 million.
+
+When the last paused block ends, in whatever thread, what is alive then is moved to the
+collector's permanent generation (`gc.freeze`) and the collector runs again. The values the
+survey keeps stay alive until the process ends, and the first pass over them would have cost
+2.3 s after trectools' identify, to free nothing.
 """
 
 from __future__ import annotations
@@ -25,8 +30,9 @@ _was_enabled = False
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """Within the block the cyclic collector does not run; it is enabled again when the last
-    block open in the process ends, if it was enabled when the first began."""
+    """Within the block the cyclic collector does not run; when the last block open in the
+    process ends, if the collector was enabled when the first began, what is alive is frozen
+    and the collector enabled again."""
     global _paused, _was_enabled
     with _lock:
         if _paused == 0:
@@ -39,4 +45,5 @@ def collector_paused() -> Iterator[None]:
         with _lock:
             _paused -= 1
             if _paused == 0 and _was_enabled:
+                gc.freeze()
                 gc.enable()

@@ -15,6 +15,7 @@ from ndcgspec.survey.collector import collector_paused
 def _collector_restored() -> Iterator[None]:
     enabled = gc.isenabled()
     yield
+    gc.unfreeze()
     (gc.enable if enabled else gc.disable)()
 
 
@@ -23,6 +24,17 @@ def test_the_collector_is_paused_within_the_block_and_runs_after_it() -> None:
     with collector_paused():
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+def test_what_the_block_leaves_alive_is_not_walked_again() -> None:
+    gc.enable()
+    gc.unfreeze()
+    with collector_paused():
+        kept = [[index] for index in range(1000)]
+    frozen = gc.get_freeze_count()
+    assert frozen >= len(kept)
+    gc.collect()
+    assert gc.get_freeze_count() == frozen
 
 
 def test_an_inner_block_ending_leaves_the_outer_one_paused() -> None:
