@@ -14,10 +14,12 @@ Whatever this reader does not handle raises `Unsupported`; the caller then reads
 from __future__ import annotations
 
 import bisect
+import os
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cache
 
 import numpy as np
 
@@ -41,6 +43,43 @@ _WORD_MASKS = np.array([0] + [((1 << (8 * r)) - 1) << (8 * (8 - r)) for r in ran
 _POWERS_OF_TEN = 10.0 ** np.arange(EXACT_DIGITS + 1)
 # Tokens of at most this many bytes are told apart by a count of each value of their bytes.
 SHORT_TOKEN_BYTES = 2
+
+
+# glibc's mallopt parameters (malloc.h): the free memory at the top of the heap kept rather
+# than returned to the system, and the size from which an allocation is a mapping of its own.
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+KEPT_FREE_BYTES = 1 << 28
+# The largest that glibc's own adjustment of the threshold reaches on 64-bit systems.
+OWN_MAPPING_BYTES = 1 << 25
+
+
+def _glibc() -> bool:
+    """Whether the C library is glibc (no confstr on Windows, no such name elsewhere)."""
+    try:
+        return "glibc" in (os.confstr("CS_GNU_LIBC_VERSION") or "")
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+@cache
+def keep_freed_memory() -> None:
+    """Have the C allocator keep the memory that one piece or block of queries frees for the
+    next, once per process, under glibc (elsewhere nothing is done). Each allocates and frees
+    tens of MiB of temporaries; by default glibc returns the free top of its heap to the
+    system beyond 128 KiB and maps each large array apart, raising both limits only as it
+    sees large arrays freed, so the next piece took the same pages from the system again.
+    At 5,000 queries, 1,000 judged per query: 250,000 page faults and 0.7 s of system time
+    of 3.8 s of CPU, kept 36,000 faults and 3.4 s; heavy ties 95,000, 26,000, 2.2 -> 2.0 s.
+    Up to KEPT_FREE_BYTES of freed memory stays with the process: its peak resident memory
+    grew by 5 % (265 -> 278 MiB with 1,000 judged per query)."""
+    if not _glibc():
+        return
+    # Imported here: only a process that scores a file needs it.
+    import ctypes
+
+    libc = ctypes.CDLL(None)
+    libc.mallopt(_M_MMAP_THRESHOLD, OWN_MAPPING_BYTES)
+    libc.mallopt(_M_TRIM_THRESHOLD, KEPT_FREE_BYTES)
 
 
 class Unsupported(Exception):
@@ -351,6 +390,7 @@ def _distinct_tokens(words: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray
 
 def read_qrels_columns(source: Source) -> QrelsColumns:
     """A qrels file as columns; qids in order of first appearance, as `trec_io.read_qrels`."""
+    keep_freed_memory()
     qids: dict[str, int] = {}
     labels: dict[str, int] = {}
     capacity = _capacity(source, 4)

@@ -6,6 +6,7 @@ discounts in fixed point. Its agreement with the plain reference is tested in
 from __future__ import annotations
 
 import copy
+import ctypes
 import logging
 import math
 import tempfile
@@ -405,6 +406,29 @@ def test_the_rows_whose_hash_repeats_are_found(hashes: list[int]) -> None:
     counts = Counter(hashes)
     expected = [row for row, h in enumerate(hashes) if counts[h] > 1]
     assert rank.repeated_hashes(np.array(hashes, np.uint64)).tolist() == expected
+
+
+@pytest.mark.parametrize(
+    ("libc", "expected"),
+    # glibc's malloc.h: M_TRIM_THRESHOLD is -1, M_MMAP_THRESHOLD -3; 256 MiB and 32 MiB.
+    [("glibc 2.36", [(-3, 32 * 2**20), (-1, 256 * 2**20)]), (None, []), ("musl", [])],
+)
+def test_the_allocator_keeps_freed_memory_only_under_glibc(
+    monkeypatch: pytest.MonkeyPatch, libc: str | None, expected: list[tuple[int, int]]
+) -> None:
+    """`read.keep_freed_memory` asks glibc, and no other C library, to keep the memory one
+    block frees for the next."""
+    calls: list[tuple[int, int]] = []
+
+    class FakeLibc:
+        def mallopt(self, parameter: int, value: int) -> int:
+            calls.append((parameter, value))
+            return 1
+
+    monkeypatch.setattr(fast_read.os, "confstr", lambda name: libc)
+    monkeypatch.setattr(ctypes, "CDLL", lambda name: FakeLibc())
+    fast_read.keep_freed_memory.__wrapped__()
+    assert calls == expected
 
 
 def test_keys_whose_hashes_collide_are_compared_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
