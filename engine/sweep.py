@@ -46,9 +46,9 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache, partial, reduce
+from functools import cache, lru_cache, partial, reduce
 from itertools import groupby, pairwise
-from typing import Any, TypeGuard, TypeVar
+from typing import Any, NamedTuple, TypeGuard, TypeVar
 
 import mpmath
 
@@ -86,6 +86,34 @@ Gains = tuple[Fraction | int, ...]
 # (`reference.ideal.CHOICES`). Another choice is scored by the reference (`route.routed`); its
 # keys, still asked for, assume it reads all three.
 IDEAL_READS = {"judged": 0, "retrieved": 2, "uncut": 0, "cut-at-n": 2, "assumed-k": 2, "top-k": 3}
+
+
+class _Choices(NamedTuple):
+    """What `Sweep.keys` reads of a configuration, the same in every sweep."""
+
+    label_axes: tuple[Hashable, ...]
+    duplicates: str
+    ranking: tuple[str, str]
+    ideal: str
+    ideal_reads: int
+    every_gain: bool
+    discount: ChoiceKey
+
+
+# Identify reads a few thousand configurations over hundreds of inputs: their choices are read
+# once each. lru_cache serialises its own bookkeeping, and what it keeps never changes.
+@lru_cache(maxsize=1 << 14)
+def _choices(config: Config) -> _Choices:
+    ranking = (config.choice("unjudged"), config.choice("ties"))
+    return _Choices(
+        ("labels", *(choice_key(config, a) for a in LABEL_AXES)),
+        config.choice("duplicates"),
+        ranking,
+        config.choice("ideal"),
+        IDEAL_READS.get(config.choice("ideal"), 1 + len(ranking)),
+        every_gain_enters(config),
+        discount_key(config),
+    )
 
 
 @dataclass(frozen=True)
@@ -177,20 +205,18 @@ class Sweep:
 
     def keys(self, config: Config) -> _Keys:
         """The steps `config` shares with other configurations."""
-        label_axes = ("labels", *(choice_key(config, a) for a in LABEL_AXES))
-        resolved = self._cached(label_axes, lambda: self._resolve(config))
+        chosen = _choices(config)
+        resolved = self._cached(chosen.label_axes, lambda: self._resolve(config))
         # Equal resolutions share one small id, so later keys hash quickly; the engine scores
         # an irrational one whole, so its id is its label axes'.
         labels = self._cached(
-            ("label id", label_axes if resolved is IRRATIONAL else resolved),
+            ("label id", chosen.label_axes if resolved is IRRATIONAL else resolved),
             lambda: len(self._memo),
         )
-        dedup = config.choice("duplicates") if self._duplicated else None
-        axes = (dedup, config.choice("unjudged"), config.choice("ties"))
+        axes = (chosen.duplicates if self._duplicated else None, *chosen.ranking)
         ranking = (labels, *axes)
-        reads = IDEAL_READS.get(config.choice("ideal"), len(axes))
-        ideal = (labels, config.choice("ideal"), every_gain_enters(config), axes[:reads])
-        return _Keys(labels, ranking, ideal, discount_key(config), resolved is not IRRATIONAL)
+        ideal = (labels, chosen.ideal, chosen.every_gain, axes[: chosen.ideal_reads])
+        return _Keys(labels, ranking, ideal, chosen.discount, resolved is not IRRATIONAL)
 
     # -- labels: fractional, negative, gain ------------------------------------------------
 

@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from ndcgspec.suite.expected_values import ExpectedValues
-from ndcgspec.suite.json_lines import append_line, digest_packages, text_lines
+from ndcgspec.suite.json_lines import LineAppender, digest_packages, text_lines
 
 
 @cache
@@ -38,6 +38,7 @@ class ExpectedCache:
         self._folder = None if root is None else root / "expected" / definition_digest()
         self._values: dict[str, dict[str, ExpectedValues | _Unread]] = {}
         self._lock = threading.Lock()
+        self._appender = LineAppender()
 
     def value(
         self, fingerprint: str, key: str, compute: Callable[[], ExpectedValues]
@@ -76,7 +77,8 @@ class ExpectedCache:
 
     def _keep(self, fingerprint: str, key: str, expected: ExpectedValues) -> None:
         self._values[fingerprint][key] = expected
-        append_line(self._file(fingerprint), {"input": key, "expected": expected.to_json()})
+        line = {"input": key, "expected": expected.to_json()}
+        self._appender.append(self._file(fingerprint), line)
 
 
 # Thousands of configurations give an input the same values (trectools' identify reads 94,803
@@ -100,7 +102,7 @@ _EXPECTED = '", "expected": '
 
 def _read_cache(path: Path | None) -> dict[str, ExpectedValues | _Unread]:
     """The cached entries of one fingerprint, by input key, each read as values only when it
-    is looked up (`ExpectedCache._parsed`). A line as `append_line` writes it gives its key
+    is looked up (`ExpectedCache._parsed`). A line as `LineAppender` writes it gives its key
     without being parsed: a search reads thousands of these files for a few of their entries."""
     found: dict[str, ExpectedValues | _Unread] = {}
     for line in text_lines(path):
