@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from mpmath.libmp import finf, fnan, fninf, mpf_neg
@@ -51,6 +52,10 @@ def _scaled_floor(end: tuple[int, int, int, int]) -> int:
     return value << shift if shift >= 0 else value >> -shift
 
 
+# Scaling a gain builds two fractions of hundreds of bits, and hashing one costs a quarter of
+# that: every configuration of a survey scores the same few gains again. lru_cache serialises
+# its own bookkeeping, and what it keeps never changes.
+@lru_cache(maxsize=1 << 12)
 def fixed_gain(gain: Enclosure) -> Bounds:
     """A gain (or any enclosure given by its exact ends) between two integers at the scale
     2^FIXED_BITS: the floor of its low end, the ceiling of its high end."""
