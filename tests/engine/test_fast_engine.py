@@ -339,6 +339,22 @@ def test_runs_of_equal_values_are_counted_per_query(rows: list[tuple[int, int, b
     assert list(found.items()) == list(expected.items())
 
 
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    size=st.sampled_from([0, 1, 4095, 4096, 4097, 70_000, 1 << 20]),
+    ends=st.lists(st.integers(0, (1 << 20) - 1), max_size=3),
+)
+def test_the_last_line_end_of_a_piece(size: int, ends: list[int]) -> None:
+    """``ndcg.input``: `read._last_line_end` finds the last "\\n" of a piece as bytes.rfind
+    does, however far before the end it lies (a line may hold up to 1 MiB)."""
+    data = bytearray(b"x" * size)
+    for at in ends:
+        if at < size:
+            data[at] = 10
+    found = fast_read._last_line_end(np.frombuffer(bytes(data), np.uint8))
+    assert found == bytes(data).rfind(b"\n")
+
+
 @settings(max_examples=examples(200), deadline=None)
 @given(
     labels=st.lists(
