@@ -377,6 +377,14 @@ def test_each_qrels_row_keeps_its_label_text(labels: list[str], chunk_bytes: int
     assert [columns.label_texts[i] for i in columns.label_id.tolist()] == labels
 
 
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(st.integers(0, 4), max_size=30))
+def test_a_blocks_queries_in_order_of_first_appearance(qidx: list[int]) -> None:
+    """``ndcg.definition.inputs``: the queries of a block, numbered by their first row, as
+    dict.fromkeys lists them."""
+    assert stream.first_appearances(np.array(qidx, np.int32)).tolist() == list(dict.fromkeys(qidx))
+
+
 @settings(max_examples=examples(200), deadline=None)
 @given(
     qidx=st.lists(st.integers(0, 4), min_size=1, max_size=30),
