@@ -46,7 +46,7 @@ from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.expected_values import Digits, ExpectedValues, QueryValues
 from ndcgspec.suite.folders import cache_root
 from ndcgspec.suite.load import case_files, cases_root, inline_inputs
-from ndcgspec.suite.loaded import iter_cases
+from ndcgspec.suite.loaded import cases_in_order
 from ndcgspec.suite.tolerance import Tolerance, compare_value, exact, is_undefined
 from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.kept_answers import (
@@ -184,16 +184,19 @@ PROBE_ROWS = "id, qrels rows, run rows, config mapping"
 
 def _probe_rows(per_file: int) -> list[tuple[str, Rows, Rows, dict[str, Any]]]:
     """`probe_inputs` as plain data: each case's id, qrels and run rows, and configuration."""
-    taken: dict[str, int] = {}
     found = []
-    for loaded in iter_cases():
-        case, given = loaded.case, loaded.case.input
-        if given is None or case.input_of is not None or taken.get(loaded.group, 0) >= per_file:
-            continue
-        taken[loaded.group] = taken.get(loaded.group, 0) + 1
-        qrels = tuple((qid, docid, label) for qid, docid, label in given.qrels)
-        run = tuple((qid, docid, score) for qid, docid, score in given.run)
-        found.append((case.id, qrels, run, case.config.to_mapping()))
+    for path in case_files(cases_root()):
+        taken = 0
+        for case in cases_in_order(path):
+            given = case.input
+            if given is None or case.input_of is not None:
+                continue
+            qrels = tuple((qid, docid, label) for qid, docid, label in given.qrels)
+            run = tuple((qid, docid, score) for qid, docid, score in given.run)
+            found.append((case.id, qrels, run, case.config.to_mapping()))
+            taken += 1
+            if taken >= per_file:
+                break
     return found
 
 

@@ -13,7 +13,7 @@ from ndcgspec.suite.check import check
 from ndcgspec.suite.folders import data_root
 from ndcgspec.suite.generate import generate, published_available
 from ndcgspec.suite.load import case_files, cases_root
-from ndcgspec.suite.loaded import iter_cases
+from ndcgspec.suite.loaded import cases_in_order, iter_cases
 from ndcgspec.suite.manifest import manifest_is_current
 
 ROOT = cases_root()
@@ -130,3 +130,17 @@ def test_a_case_file_is_parsed_once_until_it_changes(tmp_path: Path) -> None:
     content["cases"] = content["cases"][1:]
     copy.write_text(json.dumps(content), encoding="utf-8")
     assert [c.case for c in iter_cases(root=tmp_path)] == first[1:]
+
+
+def test_the_cases_of_a_file_in_order_are_its_cases_whether_read_or_not(tmp_path: Path) -> None:
+    (tmp_path / "ties").mkdir()
+    copy = tmp_path / "ties" / "average.json"
+    content = json.loads((ROOT / "ties" / "average.json").read_text(encoding="utf-8"))
+    copy.write_text(json.dumps(content), encoding="utf-8")
+    unread = list(cases_in_order(copy))
+    # Built from the file's JSON, case by case, in the file's order.
+    assert [c.id for c in unread] == [c["id"] for c in content["cases"]]
+    read = [c.case for c in iter_cases(root=tmp_path)]
+    assert unread == read
+    # Once the file is read whole, its records themselves.
+    assert all(a is b for a, b in zip(cases_in_order(copy), read, strict=True))
