@@ -66,7 +66,10 @@ def counted_runs(
     qidx: np.ndarray, values: np.ndarray, kept: np.ndarray, width: int
 ) -> dict[int, Runs]:
     """{query: runs of each value over the kept rows}, values (below `width`) descending."""
-    keys = qidx[kept].astype(np.int64) * width + values[kept]
+    # Taken by index: numpy takes the rows of a boolean mask of rows kept at random several
+    # times slower than np.flatnonzero and a gather.
+    rows = np.flatnonzero(kept)
+    keys = qidx[rows].astype(np.int64) * width + values[rows]
     if keys.size and keys.max() <= DENSE_KEYS * keys.size:
         # A count per possible key is one pass, where np.unique sorts the keys: with 1,000
         # judgments per query, 5 M of them.

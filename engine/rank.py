@@ -57,16 +57,19 @@ class KeyTable:
         self.first = np.arange(count)
         pending = np.arange(count)
         slot = (key_hashes(groups, words) & np.uint64(self.mask)).astype(np.int64)
+        # Rows are taken by index, not by boolean mask: numpy takes the rows of a mask of
+        # rows kept at random several times slower than np.flatnonzero and a gather.
         while pending.size:
             at = slot[pending]
-            free = self.table[at] < 0
+            free = np.flatnonzero(self.table[at] < 0)
             self.table[at[free]] = pending[free]
             holder = self.table[at]
-            same = holder == pending
-            other = np.flatnonzero(~same)
-            same[other] = self._equal(groups, words, pending[other], holder[other])
+            # A row holding its slot is placed; one whose slot another holds may share its key.
+            other = np.flatnonzero(holder != pending)
+            pending, holder = pending[other], holder[other]
+            same = self._equal(groups, words, pending, holder)
             self.first[pending[same]] = holder[same]
-            pending = pending[~same]
+            pending = pending[np.flatnonzero(~same)]
             slot[pending] = (slot[pending] + 1) & self.mask
 
     def _equal(
@@ -86,8 +89,8 @@ class KeyTable:
         for low in range(0, len(groups), BLOCK_ROWS):
             high = min(low + BLOCK_ROWS, len(groups))
             rows = self._find(groups[low:high], words[low:high])
-            hit = rows >= 0
-            found[low:high][hit] = values[rows[hit]]
+            hit = np.flatnonzero(rows >= 0)
+            found[low + hit] = values[rows[hit]]
         return found
 
     def _find(self, groups: np.ndarray, words: np.ndarray) -> np.ndarray:
@@ -99,8 +102,9 @@ class KeyTable:
             filled = np.flatnonzero(holder >= 0)
             pending, holder = pending[filled], holder[filled]
             same = self._equal(groups, words, pending, holder)
-            found[pending[same]] = holder[same]
-            pending = pending[~same]
+            hit = np.flatnonzero(same)
+            found[pending[hit]] = holder[hit]
+            pending = pending[np.flatnonzero(~same)]
             slot[pending] = (slot[pending] + 1) & self.mask
         return found
 
