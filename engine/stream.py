@@ -157,12 +157,14 @@ class QrelsByQuery:
 
     def __init__(self, qrels: QrelsColumns) -> None:
         self.qrels = qrels
-        counts = np.bincount(qrels.qidx, minlength=len(qrels.qids))
-        self.bounds = np.concatenate([[0], np.cumsum(counts)])
         # Queries are numbered in order of first appearance, so the rows of a file grouped by
         # query (most are) are already in query order: sorting 5 M of them is no longer paid.
         grouped = bool(np.all(qrels.qidx[1:] >= qrels.qidx[:-1]))
         self.order = None if grouped else np.argsort(qrels.qidx, kind="stable")
+        ordered = qrels.qidx if self.order is None else qrels.qidx[self.order]
+        # Searched for in their own type: numpy would otherwise convert all 5 M (40 MiB).
+        queries = np.arange(len(qrels.qids) + 1, dtype=ordered.dtype)
+        self.bounds = np.searchsorted(ordered, queries)
 
     def of(self, queries: np.ndarray) -> QrelsColumns:
         """The qrels of `queries` alone; query `queries[i]` becomes query i."""
@@ -175,15 +177,24 @@ class QrelsByQuery:
             rows = self.order[rows]
         # A file's qrels (the text reader's, a table's) number their lines run-length coded.
         assert isinstance(qrels.lines, LineNumbers)
+        taken = _as_slice(rows)
         return QrelsColumns(
             qrels.path,
             [qrels.qids[q] for q in queries.tolist()],
             np.repeat(np.arange(len(queries), dtype=np.int32), counts),
-            qrels.words[rows],
-            qrels.label_id[rows],
+            qrels.words[taken],
+            qrels.label_id[taken],
             qrels.label_texts,
             qrels.lines.at(rows),
         )
+
+
+def _as_slice(rows: np.ndarray) -> np.ndarray | slice:
+    """`rows`, or the slice of the same rows when they follow each other (the queries of a
+    block of a run in the qrels' order): then a block's qrels are views, not copies."""
+    if len(rows) and rows[-1] - rows[0] == len(rows) - 1 and np.all(np.diff(rows) == 1):
+        return slice(int(rows[0]), int(rows[-1]) + 1)
+    return rows
 
 
 def first_appearances(qidx: np.ndarray) -> np.ndarray:
