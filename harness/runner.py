@@ -36,6 +36,7 @@ from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, pooled
 from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.worker import WorkerFailure
 from ndcgspec.reference import Config, ConfigError, NdcgSpecError
+from ndcgspec.suite.collector import collector_paused
 from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.folders import cache_root, data_root
 from ndcgspec.suite.lint import parse_file, schema_problems
@@ -289,7 +290,9 @@ def _dispatch(
         )
         emit(item.loaded, verdict, answer=answer)
 
-    pool.run(_batches(jobs, options.jobs), deliver)
+    # The expected values are computed as the batches are built, and kept.
+    with collector_paused():
+        pool.run(_batches(jobs, options.jobs), deliver)
     return [records[c.case.id] for c in cases if c.case.id in records]
 
 

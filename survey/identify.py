@@ -35,6 +35,7 @@ from ndcgspec.harness.pool import shared_pools
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes, presets
+from ndcgspec.suite.collector import collector_paused
 from ndcgspec.survey.answer_observations import (
     negative_ideal,
     out_of_range,
@@ -42,7 +43,6 @@ from ndcgspec.survey.answer_observations import (
     undefined_values,
 )
 from ndcgspec.survey.axis_identification import identify_axis
-from ndcgspec.survey.collector import collector_paused
 from ndcgspec.survey.extra_probes import (
     ID_PROBES,
     chosen_cutoff,

@@ -37,10 +37,10 @@ from ndcgspec.harness.versions import versions
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.reference.errors import NdcgSpecError, install_hint
+from ndcgspec.suite.collector import collector_paused
 from ndcgspec.suite.loaded import iter_cases
 from ndcgspec.suite.tolerance import exact, ulp
 from ndcgspec.survey import figures, page_html
-from ndcgspec.survey.collector import collector_paused
 from ndcgspec.survey.evidence_files import (
     PREDICTIONS_SCHEMA,
     PRESETS_EVIDENCE_SCHEMA,

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ndcgspec.survey.collector import collector_paused
+from ndcgspec.suite.collector import collector_paused
 
 
 @pytest.fixture(autouse=True)
