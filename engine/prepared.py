@@ -73,8 +73,13 @@ def reference_inputs(
 
 
 # Rankings a Prepared keeps: the configurations of one call rank alike in a few ways at most,
-# while a sweep of thousands over one Prepared would otherwise hold them all.
+# while a sweep of thousands over one Prepared would otherwise hold them all. A few rows are
+# kept in more ways (`Prepared.rankings_kept`): identify ranks each probe's few rows in dozens
+# of ways, in turn (9,304 rankings asked 20,616 times in rank-validation's).
 RANKINGS_KEPT = 8
+RANKED_ROWS_KEPT = 1 << 16
+# What a ranking costs beside its rows, in rows: its arrays and its key.
+RANKING_OVERHEAD_ROWS = 128
 
 
 @dataclass
@@ -111,7 +116,7 @@ class Prepared:
     def ranking(self, classes: GainClasses, choices: dict[str, str]) -> ConfigRanking:
         """`rank.rank_config` of these rows: made once for every configuration that ranks
         them alike, i.e. with the same gain classes and the same duplicates, unjudged, ties
-        and empty choices (nDCG and nDCG@10 do), the last `RANKINGS_KEPT` of them kept.
+        and empty choices (nDCG and nDCG@10 do), the last `rankings_kept` of them kept.
         Read-only once made, and kept under a lock, so threads may share a Prepared."""
         key = (classes.of_label.tobytes(), classes.zero, tuple(sorted(choices.items())))
         with self._rankings_lock:
@@ -123,9 +128,15 @@ class Prepared:
             array.flags.writeable = False
         with self._rankings_lock:
             self._rankings[key] = made
-            if len(self._rankings) > RANKINGS_KEPT:
+            if len(self._rankings) > self.rankings_kept():
                 del self._rankings[next(iter(self._rankings))]
         return made
+
+    def rankings_kept(self) -> int:
+        """How many rankings `ranking` keeps: RANKINGS_KEPT, or as many as hold
+        RANKED_ROWS_KEPT rows, each counted with RANKING_OVERHEAD_ROWS."""
+        rows = len(self.ranked.qidx) + RANKING_OVERHEAD_ROWS
+        return max(RANKINGS_KEPT, RANKED_ROWS_KEPT // rows)
 
     def query_inputs(self, q: int) -> tuple[Mapping[str, Judgment], Sequence[Posting]]:
         """Query `q`'s judgments and postings as the reference takes them: the very objects
