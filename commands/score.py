@@ -46,6 +46,7 @@ from ndcgspec.analysis.run_labels import run_label
 from ndcgspec.commands.score_notes import check_shared, missing_note, query_probes, unjudged_note
 from ndcgspec.commands.score_output import text_lines
 from ndcgspec.commands.statistics_flags import add_interval_flags, add_seed_flag
+from ndcgspec.engine.read import keep_freed_memory
 from ndcgspec.engine.scoring import scored_runs
 from ndcgspec.engine.stream import QueryPresence, Scored
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
@@ -196,6 +197,7 @@ def _scored_runs(
 def run_score(args: argparse.Namespace) -> int:
     """Score each run, then print its lines, run after run; notes on stderr when the run
     and the qrels do not list the same queries; exit status 0."""
+    keep_freed_memory()
     asked: list[tuple[str | None, Callable[[], Config]]] = args.configs or []
     judged_asked = args.judged or any(w and "judged" in w.lower() for w, _ in asked)
     statistics: type[ScoreStatistics] | None = None

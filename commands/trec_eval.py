@@ -39,6 +39,7 @@ from ndcgspec.engine.prepared import prepare
 from ndcgspec.engine.read import (
     QrelsColumns,
     Unsupported,
+    keep_freed_memory,
     read_qrels_columns,
     read_run_columns,
     run_capacity,
@@ -178,6 +179,7 @@ def run_trec_eval(args: argparse.Namespace) -> int:
     """Read, compute every line, then print, run after run; exit status 0. A run given as '-'
     is read from stdin, as trec_eval reads it; each run is opened once, since the runid needs
     a second pass over it, and its errors name it ('<stdin>' for '-')."""
+    keep_freed_memory()
     options = options_from_args(args)
     if [args.qrels, *args.runs].count(STDIN) > 1:
         raise InputError("standard input ('-') can be only one of the qrels and the runs")

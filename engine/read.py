@@ -71,7 +71,9 @@ def keep_freed_memory() -> None:
     At 5,000 queries, 1,000 judged per query: 250,000 page faults and 0.7 s of system time
     of 3.8 s of CPU, kept 36,000 faults and 3.4 s; heavy ties 95,000, 26,000, 2.2 -> 2.0 s.
     Up to KEPT_FREE_BYTES of freed memory stays with the process: its peak resident memory
-    grew by 5 % (265 -> 278 MiB with 1,000 judged per query)."""
+    grew by 5 % (265 -> 278 MiB with 1,000 judged per query). Called by the commands that
+    score files (``ndcgspec score``, ``ndcgspec trec_eval``), never by the engine itself: a
+    program that imports ndcgspec keeps its allocator as it set it."""
     if not _glibc():
         return
     # Imported here: only a process that scores a file needs it.
@@ -406,7 +408,6 @@ def _distinct_tokens(words: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray
 
 def read_qrels_columns(source: Source) -> QrelsColumns:
     """A qrels file as columns; qids in order of first appearance, as `trec_io.read_qrels`."""
-    keep_freed_memory()
     qids: dict[str, int] = {}
     labels: dict[str, int] = {}
     capacity = _capacity(source, 4)

@@ -34,7 +34,6 @@ from ndcgspec.engine.read import (
     QrelsColumns,
     RunColumns,
     RunPiece,
-    keep_freed_memory,
     read_qrels_columns,
     read_run_columns,
     run_capacity,
@@ -347,7 +346,6 @@ def score_columns(
     rows."""
     unjudged: dict[str, None] = {}
     pieces = noting_unjudged(pieces, unjudged)
-    keep_freed_memory()
     try:
         try:
             results, listed = _score_blocks(configs, qrels, pieces, path, None)
