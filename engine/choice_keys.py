@@ -8,6 +8,7 @@ kept by these keys, so that configurations differing only on other axes share th
 from __future__ import annotations
 
 from collections.abc import Hashable
+from functools import lru_cache
 
 from ndcgspec.reference.config import Config, spec_choice
 
@@ -21,6 +22,16 @@ def choice_key(config: Config, axis_id: str) -> ChoiceKey:
     """The choice `config` makes on `axis_id`, with that choice's parameters."""
     chosen = config.choice(axis_id)
     return (chosen, *(config.param(name) for name in spec_choice(axis_id, chosen).params))
+
+
+# A survey asks it of a few thousand configurations hundreds of thousands of times (every
+# sweep, every prepared input). lru_cache serialises its own bookkeeping, and what it keeps
+# never changes.
+@lru_cache(maxsize=1 << 14)
+def label_key(config: Config) -> tuple[ChoiceKey, ...]:
+    """The choices `config` makes on LABEL_AXES, each with its parameters: all a label's gain
+    depends on."""
+    return tuple(choice_key(config, a) for a in LABEL_AXES)
 
 
 def discount_key(config: Config) -> ChoiceKey:

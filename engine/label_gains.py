@@ -19,7 +19,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from ndcgspec.engine.choice_keys import LABEL_AXES, ChoiceKey, choice_key
+from ndcgspec.engine.choice_keys import ChoiceKey, label_key
 from ndcgspec.engine.fixed_point import DISCOUNT_DPS
 from ndcgspec.engine.ideal import Enclosure
 from ndcgspec.reference.arithmetic import EXACT, NotRational, computing_with, enclosing, enclosure
@@ -96,7 +96,7 @@ def shared_label_gain(
 def gain_classes(label_texts: Sequence[str], config: Config) -> GainClasses:
     """Resolve each distinct label once (`shared_label_gain`) and order the distinct gains,
     with 0 among them, by their enclosures."""
-    axes_key = tuple(choice_key(config, a) for a in LABEL_AXES)
+    axes_key = label_key(config)
     resolved: list[Hashable | str | None] = []
     enclosures: dict[Hashable, Enclosure] = {Fraction(0): (Fraction(0), Fraction(0))}
     for text in label_texts:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ndcgspec.engine.choice_keys import LABEL_AXES, ChoiceKey, choice_key
+from ndcgspec.engine.choice_keys import ChoiceKey, label_key
 from ndcgspec.engine.label_gains import GainClasses, gain_classes
 from ndcgspec.engine.rank import (
     ConfigRanking,
@@ -103,7 +103,7 @@ class Prepared:
         configuration that resolves labels alike (its ``ndcg.gain``, ``ndcg.fractional`` and
         ``ndcg.negative`` choices): a sweep of thousands of configurations over one input
         asks a few dozen. Read-only once made, and kept under the rankings' lock."""
-        key = tuple(choice_key(config, a) for a in LABEL_AXES)
+        key = label_key(config)
         with self._rankings_lock:
             found = self._classes.get(key)
         if found is None:

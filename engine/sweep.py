@@ -52,7 +52,7 @@ from typing import Any, NamedTuple, TypeGuard, TypeVar
 
 import mpmath
 
-from ndcgspec.engine.choice_keys import LABEL_AXES, ChoiceKey, choice_key, discount_key
+from ndcgspec.engine.choice_keys import ChoiceKey, discount_key, label_key
 from ndcgspec.engine.discounts import discounts_of
 from ndcgspec.engine.fixed_point import Bounds, fixed_point, product_bounds
 from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
@@ -106,7 +106,7 @@ class _Choices(NamedTuple):
 def _choices(config: Config) -> _Choices:
     ranking = (config.choice("unjudged"), config.choice("ties"))
     return _Choices(
-        ("labels", *(choice_key(config, a) for a in LABEL_AXES)),
+        ("labels", *label_key(config)),
         config.choice("duplicates"),
         ranking,
         config.choice("ideal"),
