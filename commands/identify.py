@@ -28,6 +28,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--exec", dest="exec_line", metavar="COMMAND", help="a protocol adapter")
     parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument(
+        "--every-probe",
+        action="store_true",
+        help="ask every probe under the adapter's own configuration, not only those that tell "
+        "the candidates left apart and one of every case file",
+    )
     add_time_arguments(parser)
     parser.set_defaults(handler=handle)
 
@@ -37,7 +43,9 @@ def handle(args: argparse.Namespace) -> int:
     if bool(args.adapter) == bool(args.exec_line):
         raise NdcgSpecError("name exactly one adapter: ADAPTER or --exec COMMAND")
     with time_limits(args.timeout, args.budget):
-        result = identify(args.adapter, args.exec_line, show_progress(quiet=False))
+        result = identify(
+            args.adapter, args.exec_line, show_progress(quiet=False), every_probe=args.every_probe
+        )
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2, sort_keys=False))
     else:
@@ -54,6 +62,11 @@ def render(result: Identification) -> str:
     for o in result.extras:
         lines += _entry(o.topic, o.asked, o.verdict(), o.evidence, o.disagreeing, [], o.note())
     lines += ["", f"configuration: {result.configuration_text()}"]
+    if result.probes is not None and result.probes.asked < result.probes.shown:
+        lines.append(
+            f"probes asked: {result.probes.asked} of {result.probes.shown}, those that tell the "
+            "choices apart and one of every case file (--every-probe asks every one)"
+        )
     if not result.preset_differences:
         lines.append(f"closest preset: {result.preset} (matches on every observable axis)")
     else:

@@ -172,7 +172,8 @@ class Observation:
     def verdict(self) -> str:
         """The outcome in words."""
         if self.outcome == REFUSES_VALID_INPUTS:
-            return f"refuses {len(self.evidence)} inputs its own configuration scores"
+            inputs = "input" if len(self.evidence) == 1 else "inputs"
+            return f"refuses {len(self.evidence)} {inputs} its own configuration scores"
         if self.outcome == CHOSEN_CUTOFF:
             return f"@{self.cutoffs[0]} (a cutoff the implementation chose)"
         if self.outcome == NO_SINGLE_CUTOFF:
@@ -254,11 +255,23 @@ class Observation:
         return {**asdict(self), "departs": self.departs}
 
 
+@dataclass(frozen=True)
+class ProbesAsked:
+    """How many of the probes its view shows an adapter was asked under its own configuration
+    (``survey/probe_choice.py``): the axes are read on those alone."""
+
+    asked: int
+    shown: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"asked": self.asked, "shown": self.shown}
+
+
 @dataclass
 class Identification:
     """The whole fingerprint of one adapter: what its start reply declares, a finding
-    per axis and asked choice, the observations beyond the axes, the configuration identified
-    and the closest preset."""
+    per axis and asked choice, the observations beyond the axes, the configuration identified,
+    the closest preset, and how many probes were asked (None where not counted)."""
 
     adapter: Declaration
     findings: list[AxisFinding]
@@ -266,6 +279,7 @@ class Identification:
     configuration: Config
     preset: str | None
     preset_differences: dict[str, list[str]]
+    probes: ProbesAsked | None = None
 
     @property
     def departs(self) -> list[str]:
@@ -291,6 +305,7 @@ class Identification:
             "departs": self.departs,
             "closest_preset": self.preset.split(", ") if self.preset else [],
             "preset_differences": self.preset_differences,
+            "probes": None if self.probes is None else self.probes.to_json(),
         }
 
 

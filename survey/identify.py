@@ -1,9 +1,11 @@
 """Identification (``ndcgspec identify``): a black-box fingerprint of an nDCG implementation.
 
-It asks the adapter every probe under its own configuration, and one joint search
-(``survey/joint_search.py``) finds the configuration of the spec's choices and the fewest axes
-departing from every choice that together explain the answers; the declared configuration is
-only where the search starts. For every axis of ``spec/ndcg.yaml`` it then takes the golden
+It asks the adapter probes under its own configuration, in rounds of those that tell apart the
+candidates the answers leave (``survey/probe_choice.py``; every probe once a departure shows,
+or with ``--every-probe``), and one joint search (``survey/joint_search.py``) finds the
+configuration of the spec's choices and the fewest axes departing from every choice that
+together explain the answers; the declared configuration is only where the search starts. For
+every axis of ``spec/ndcg.yaml`` it then takes the golden
 inputs whose answers differ between the axis's choices while every other axis stays as the
 search found it, and reports the choice whose reference answers the adapter meets on all of
 them, "none of the spec's choices" with the cases that disagree, or "not observable through this
@@ -30,12 +32,15 @@ the adapter runs in worker processes only.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
+from ndcgspec.harness.adapters.base import NumberFormat
 from ndcgspec.harness.pool import shared_pools
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes, presets
 from ndcgspec.suite.collector import collector_paused
+from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.answer_observations import (
     negative_ideal,
     out_of_range,
@@ -58,10 +63,13 @@ from ndcgspec.survey.identification import (
     NOT_OBSERVABLE,
     AxisFinding,
     Identification,
+    Observation,
+    ProbesAsked,
     own_configuration,
 )
-from ndcgspec.survey.joint_search import Judged, answers_fit
+from ndcgspec.survey.joint_search import JointFit, Judged, answers_fit
 from ndcgspec.survey.kept_answers import declaration
+from ndcgspec.survey.probe_choice import probes_to_ask
 from ndcgspec.survey.probes import (
     ProbeInput,
     analysis_pool,
@@ -135,23 +143,78 @@ def closest_preset(
 
 
 def identify(
-    target: str | None, exec_line: str | None = None, progress: bool = False
+    target: str | None,
+    exec_line: str | None = None,
+    progress: bool = False,
+    every_probe: bool = False,
 ) -> Identification:
     """Fingerprint the adapter named by `target` (or the protocol program `exec_line`); with
-    `progress`, a bar on stderr counts the probes answered. One set of adapter processes
-    answers every question."""
+    `progress`, a bar on stderr counts the probes answered. The probes are asked as
+    `_searched_answers` chooses them, or every one with `every_probe`. One set of adapter
+    processes answers every question."""
     with shared_pools(), collector_paused():
-        return _identify(adapter_command(target, exec_line), progress)
+        return _identify(adapter_command(target, exec_line), progress, every_probe)
 
 
-def _identify(command: list[str] | str, progress: bool) -> Identification:
+@dataclass(frozen=True)
+class SearchedAnswers:
+    """The probes asked under the adapter's own configuration (in suite order), its answers,
+    the valid inputs it rejects (``rejected_valid_inputs``), what the search judged and what
+    it found."""
+
+    probes: list[ProbeInput]
+    answers: dict[tuple[str, str], Answer]
+    refused: Observation | None
+    judged: Judged
+    fit: JointFit
+
+
+def _searched_answers(
+    command: list[str] | str,
+    own: Config,
+    searched: Sequence[str],
+    probes: Sequence[ProbeInput],
+    numbers: NumberFormat,
+    every_probe: bool,
+    progress: bool,
+) -> SearchedAnswers:
+    """The probes asked under the adapter's `own` configuration and the joint search over its
+    answers (`SearchedAnswers`).
+
+    Asked in rounds (``survey/probe_choice.py``): the probes that tell the configuration the
+    answers point to apart from every other choice of the `searched` axes, and one of every
+    case file; then, while the search finds another configuration, those that tell that one
+    apart. Where the search finds a miss no choice of the spec explains, every probe is asked
+    and searched again: a departure is weighed against every probe that depends on its axis
+    (`joint_search._departures`). With `every_probe`, every probe from the start."""
+    asked: list[ProbeInput] = []
+    answers: dict[tuple[str, str], Answer] = {}
+    more = list(probes) if every_probe else probes_to_ask(probes, own, searched, ())
+    while True:
+        answers |= ask(command, questions(own, more), progress=progress)
+        ids = {p.case_id for p in [*asked, *more]}
+        asked = [p for p in probes if p.case_id in ids]
+        refused = rejected_valid_inputs(own, asked, answers)
+        judged = Judged()
+        fit = answers_fit(own, searched, asked, answers, numbers, refused is None, judged=judged)
+        if len(asked) == len(probes):
+            return SearchedAnswers(asked, answers, refused, judged, fit)
+        if fit.departed or fit.unexplained:
+            more = [p for p in probes if p.case_id not in ids]
+        else:
+            more = probes_to_ask(probes, fit.on(own), searched, ids)
+        if not more:
+            return SearchedAnswers(asked, answers, refused, judged, fit)
+
+
+def _identify(command: list[str] | str, progress: bool, every_probe: bool) -> Identification:
     described = declaration(command, analysis_pool())
     numbers = described.number_format
     view = described.view
     hidden = view.hidden
     own = own_configuration(described)
     shown = [p for p, asked in questions(own, probe_inputs()) if not beyond_view(p, asked, view)]
-    probes = [p for p in shown if not p.case_id.startswith(ID_PROBES)]
+    axis_probes = [p for p in shown if not p.case_id.startswith(ID_PROBES)]
     declared = described.claims
     plans = [
         (a.id, replaced(own, **{a.id: choice}))
@@ -160,20 +223,21 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
         for choice in declared.get(a.id, [own.choice(a.id)])
         if with_choice(own, a.id, choice, own) is not None
     ]
-    # Every probe under the adapter's own configuration; under the other choices it declares,
-    # each axis's finding asks the probes that tell its candidates apart.
-    answers = ask(command, questions(own, probes), progress=progress)
-    refused = rejected_valid_inputs(own, probes, answers)
     hidden_findings = [
         AxisFinding(axis_id, own.choice(axis_id), NOT_OBSERVABLE, reason=reason)
         for axis_id, reason in hidden.items()
     ]
     # One joint search over every choice the spec declares: the configuration and the fewest
     # departed axes that explain the answers; each axis's finding then reads its probes with
-    # every other axis as found, leaving out only those another departure explains.
+    # every other axis as found, leaving out only those another departure explains. Under
+    # the other choices the adapter declares, each axis's finding asks the probes that tell
+    # its candidates apart.
     searched = [a.id for a in choice_axes() if a.id not in hidden]
-    judged = Judged()
-    fit = answers_fit(own, searched, probes, answers, numbers, refused is None, judged=judged)
+    asked_fit = _searched_answers(
+        command, own, searched, axis_probes, numbers, every_probe, progress
+    )
+    probes, answers, refused = asked_fit.probes, asked_fit.answers, asked_fit.refused
+    judged, fit = asked_fit.judged, asked_fit.fit
     whole = None
     read = probes
     if fit.departed:
@@ -248,7 +312,8 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
         for found in (
             refused,
             cutoff,
-            *close_scores(command, own, identified, probes, numbers),
+            # Its probes are the ties cases spread apart, asked whether or not the originals were.
+            *close_scores(command, own, identified, axis_probes, numbers),
             undefined_values(own, identified, probes, answers, numbers),
             negative_ideal(own, identified, probes, answers, numbers),
             tie_order_by_length(command, own, identified, numbers, view),
@@ -260,4 +325,5 @@ def _identify(command: list[str] | str, progress: bool) -> Identification:
     observable = {f.axis for f in findings if f.asked == own.choice(f.axis) and f.choices}
     own_findings = [f for f in findings if f.asked == own.choice(f.axis)]
     preset, differences = closest_preset(identified, own_findings, observable)
-    return Identification(described, findings, extras, identified, preset, differences)
+    counted = ProbesAsked(len(probes), len(axis_probes))
+    return Identification(described, findings, extras, identified, preset, differences, counted)

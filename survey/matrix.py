@@ -204,7 +204,8 @@ def examine(name: str, probes: Sequence[ProbeInput], processes: int = 2) -> Impl
     `processes` adapter processes answers all of it."""
     started = time.monotonic()
     with shared_pools(), adapter_processes(processes), collector_paused():
-        result = identify(name)
+        # The page records every probe's evidence, not only what identify needs to decide.
+        result = identify(name, every_probe=True)
         numbers = result.adapter.number_format
         item = Implementation(name, result)
         for preset_id, library in sorted(preset_adapters().items()):

@@ -26,6 +26,7 @@ from ndcgspec.survey.identification import (
     CaseError,
     Identification,
     Observation,
+    ProbesAsked,
 )
 from ndcgspec.survey.implementation import Implementation
 
@@ -86,7 +87,7 @@ def test_observations_as_json_say_whether_they_depart() -> None:
     exact = Observation(SCORE_RESOLUTION, RANKS_CLOSE_SCORES, "exact decimals", ["b"])
     assert refused.to_json()["departs"] is True
     assert exact.to_json()["departs"] is False
-    assert refused.verdict() == "refuses 1 inputs its own configuration scores"
+    assert refused.verdict() == "refuses 1 input its own configuration scores"
     assert refused.note() == "reasons: too short"
 
 
@@ -126,3 +127,12 @@ def test_the_matrix_renders_statuses_not_sentences() -> None:
         "choices: input on 1 of 2; disagreeing `c`",
         "errors (adapter crashed: killed by SIGSEGV) on `e`, probing gain",
     ]
+
+
+def test_the_probes_asked_are_counted_where_some_were_not() -> None:
+    found = identification([], [])
+    found.probes = ProbesAsked(90, 400)
+    assert json.loads(json.dumps(found.to_json()))["probes"] == {"asked": 90, "shown": 400}
+    assert "probes asked: 90 of 400," in render(found)
+    found.probes = ProbesAsked(400, 400)
+    assert "probes asked" not in render(found)
