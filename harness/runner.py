@@ -39,6 +39,7 @@ from ndcgspec.reference import Config, ConfigError, NdcgSpecError
 from ndcgspec.suite.collector import collector_paused
 from ndcgspec.suite.expected_cache import ExpectedCache
 from ndcgspec.suite.folders import cache_root, data_root
+from ndcgspec.suite.json_lines import write_pending
 from ndcgspec.suite.lint import parse_file, schema_problems
 from ndcgspec.suite.load import PublishedFiles, case_files, file_inputs
 from ndcgspec.suite.loaded import LoadedCase, iter_cases
@@ -199,6 +200,9 @@ def ask_adapter(
         jobs = [
             Job(f"{i}", partial(question.build, f"{i}")) for i, question in enumerate(unanswered)
         ]
+        if jobs:
+            # The expected values computed so far are written while the adapter answers.
+            write_pending()
         pool.run([jobs[i : i + MAX_BATCH] for i in range(0, len(jobs), MAX_BATCH)], keep)
 
 

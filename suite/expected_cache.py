@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
-from ndcgspec.suite.expected_values import ExpectedValues
-from ndcgspec.suite.json_lines import LineAppender, digest_packages, text_lines
+from ndcgspec.suite.expected_values import ExpectedValues, ValuesKey
+from ndcgspec.suite.json_lines import digest_packages, settle, text_lines, write_behind
 
 
 @cache
@@ -28,6 +28,10 @@ def definition_digest() -> str:
     return digest.hexdigest()[:16]
 
 
+KEPT_TEXTS = 1 << 16
+"""How many values' JSON texts an `ExpectedCache` keeps to write again."""
+
+
 class ExpectedCache:
     """Expected objects by (fingerprint, input key): in memory for the process, and in one
     JSON-lines file per fingerprint below `root` (none when `root` is None) for later
@@ -38,7 +42,9 @@ class ExpectedCache:
         self._folder = None if root is None else root / "expected" / definition_digest()
         self._values: dict[str, dict[str, ExpectedValues | _Unread]] = {}
         self._lock = threading.Lock()
-        self._appender = LineAppender()
+        # Thousands of configurations give an input the same values: each is written as
+        # JSON once.
+        self._texts: dict[ValuesKey, str] = {}
 
     def value(
         self, fingerprint: str, key: str, compute: Callable[[], ExpectedValues]
@@ -60,7 +66,10 @@ class ExpectedCache:
 
     def _known(self, fingerprint: str) -> dict[str, ExpectedValues | _Unread]:
         if fingerprint not in self._values:
-            self._values[fingerprint] = _read_cache(self._file(fingerprint))
+            path = self._file(fingerprint)
+            # Lines this process gave the writer behind are read with the others.
+            settle(path)
+            self._values[fingerprint] = _read_cache(path)
         return self._values[fingerprint]
 
     def _parsed(self, fingerprint: str, key: str, kept: _Unread) -> ExpectedValues | None:
@@ -77,8 +86,13 @@ class ExpectedCache:
 
     def _keep(self, fingerprint: str, key: str, expected: ExpectedValues) -> None:
         self._values[fingerprint][key] = expected
-        line = {"input": key, "expected": expected.to_json()}
-        self._appender.append(self._file(fingerprint), line)
+        text = self._texts.get(expected.as_key())
+        if text is None:
+            if len(self._texts) >= KEPT_TEXTS:
+                self._texts.clear()
+            text = self._texts[expected.as_key()] = json.dumps(expected.to_json())
+        # The line `json.dumps({"input": key, "expected": ...})` would write.
+        write_behind(self._file(fingerprint), f'{{"input": {json.dumps(key)}, "expected": {text}}}')
 
 
 # Thousands of configurations give an input the same values (trectools' identify reads 94,803
@@ -102,7 +116,7 @@ _EXPECTED = '", "expected": '
 
 def _read_cache(path: Path | None) -> dict[str, ExpectedValues | _Unread]:
     """The cached entries of one fingerprint, by input key, each read as values only when it
-    is looked up (`ExpectedCache._parsed`). A line as `LineAppender` writes it gives its key
+    is looked up (`ExpectedCache._parsed`). A line as `write_behind` writes it gives its key
     without being parsed: a search reads thousands of these files for a few of their entries."""
     found: dict[str, ExpectedValues | _Unread] = {}
     for line in text_lines(path):

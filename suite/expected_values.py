@@ -44,6 +44,15 @@ class QueryValues:
         return self.ndcg, self.dcg, self.idcg, self.stated
 
 
+ValuesKey = tuple[
+    str | None,
+    Digits,
+    bool,
+    tuple[tuple[str, tuple[Digits, Digits, Digits, tuple[str, ...]]], ...] | None,
+]
+"""`ExpectedValues.as_key`: the values as a hashable tuple."""
+
+
 @dataclass(frozen=True)
 class ExpectedValues:
     """What the reference answers for a case: each query's values and their mean, or `error`,
@@ -86,6 +95,16 @@ class ExpectedValues:
         """The nDCG of query `qid`, None when the values do not state it."""
         found = (self.per_query or {}).get(qid)
         return None if found is None else found.ndcg
+
+    def as_key(self) -> ValuesKey:
+        """Every field, queries in order: equal exactly when the values and their `to_json`
+        are."""
+        per_query = (
+            None
+            if self.per_query is None
+            else tuple((q, v.as_tuple()) for q, v in self.per_query.items())
+        )
+        return self.error, self.aggregate, self.states_aggregate, per_query
 
     def to_json(self) -> dict[str, Any]:
         """The ``expected`` object, its keys in the case format's order."""

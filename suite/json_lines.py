@@ -5,11 +5,16 @@ its file."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
+import marshal
+import multiprocessing.util
 import os
-import weakref
-from collections import OrderedDict
+import subprocess
+import sys
+import threading
+from collections import deque
 from collections.abc import Iterable, Iterator
 from importlib.resources import files
 from pathlib import Path
@@ -51,37 +56,148 @@ def append_line(path: Path | None, value: Any) -> None:
         os.close(descriptor)
 
 
-OPEN_FILES = 16
-"""How many files a `LineAppender` keeps open."""
+PENDING_LINES = 1 << 18
+"""How many lines may wait in memory before they are handed to the writer."""
+
+WRITER = Path(__file__).with_name("line_writer.py")
 
 
-class LineAppender:
-    """`append_line` to many files, with the descriptors of the last `OPEN_FILES` files written
-    kept open: a search appends tens of thousands of lines to a few files at a time, and
-    opening and closing a file for each line cost two thirds of writing it. The descriptors
-    are closed when the appender is collected or the process exits. Not for threads at once:
-    its owner holds a lock around `append`."""
+class _WriterBehind:
+    """Where the lines of `write_behind` wait, by file, until they are handed in one batch to
+    the writer process (``suite/line_writer.py``: `write_pending`, `settle`, or
+    `PENDING_LINES` waiting), which appends each file's lines in one write on a core of its
+    own and answers each batch once written. Where the writer cannot be started or dies, a
+    batch is appended here. A forked child starts with nothing pending (its parent writes what
+    it queued) and a writer of its own once it writes. Threads share it under its lock."""
 
-    def __init__(self, open_files: int = OPEN_FILES) -> None:
-        self._open_files = open_files
-        self._descriptors: OrderedDict[Path, int] = OrderedDict()
-        weakref.finalize(self, _close_all, self._descriptors)
+    def __init__(self) -> None:
+        self._reset()
 
-    def append(self, path: Path | None, value: Any) -> None:
-        """Append `value` to the file at `path` as `append_line` does."""
-        if path is None:
-            return
-        descriptor = self._descriptors.get(path)
-        if descriptor is None:
-            descriptor = _opened(path)
-            if descriptor is None:
+    def _reset(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: dict[Path, list[str]] = {}
+        self._count = 0
+        self._process: subprocess.Popen[bytes] | None = None
+        self._failed = False
+        # The files of each batch handed over and not yet answered, oldest first.
+        self._unanswered: deque[set[Path]] = deque()
+
+    def forget_inherited(self) -> None:
+        """In a forked child: the parent's lines and writer are the parent's."""
+        if self._process is not None and self._process.stdin is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._process.stdin.fileno())
+        self._reset()
+
+    def queue(self, path: Path, text: str) -> None:
+        with self._lock:
+            self._pending.setdefault(path, []).append(text)
+            self._count += 1
+            if self._count >= PENDING_LINES:
+                self._hand_over()
+
+    def write_pending(self) -> None:
+        with self._lock:
+            self._hand_over()
+
+    def settle(self, path: Path | None = None) -> None:
+        with self._lock:
+            if path is not None and not (
+                path in self._pending or any(path in files for files in self._unanswered)
+            ):
                 return
-            self._descriptors[path] = descriptor
-            if len(self._descriptors) > self._open_files:
-                os.close(self._descriptors.popitem(last=False)[1])
+            self._hand_over()
+            while self._unanswered:
+                self._await_answer()
+
+    def close(self) -> None:
+        """Write what is pending and let the writer end."""
+        self.settle()
+        with self._lock:
+            process, self._process = self._process, None
+        if process is not None and process.stdin is not None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=60)
+
+    def _hand_over(self) -> None:
+        """Under the lock: hand every pending line to the writer as one batch."""
+        if not self._pending:
+            return
+        pending, self._pending, self._count = self._pending, {}, 0
+        batch = {str(path): "".join(lines) for path, lines in pending.items()}
+        process = self._writer()
+        if process is not None and process.stdin is not None:
+            try:
+                marshal.dump(batch, process.stdin)
+                process.stdin.flush()
+                self._unanswered.append(set(pending))
+                return
+            except OSError:
+                self._lost_writer()
+        for path, text in batch.items():
+            _append_text(Path(path), text)
+
+    def _writer(self) -> subprocess.Popen[bytes] | None:
+        if self._process is None and not self._failed:
+            try:
+                self._process = subprocess.Popen(
+                    [sys.executable, "-I", "-S", str(WRITER)],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    # Ctrl-C stops the command, not the writing of what it computed.
+                    start_new_session=True,
+                )
+            except OSError:
+                self._failed = True
+        return self._process
+
+    def _await_answer(self) -> None:
+        process = self._process
+        answer = b""
+        if process is not None and process.stdout is not None:
+            with contextlib.suppress(OSError):
+                answer = process.stdout.readline()
+        if answer:
+            self._unanswered.popleft()
         else:
-            self._descriptors.move_to_end(path)
-        _write_line(descriptor, value)
+            # The writer died: what it had not answered may be lost, as in a killed run.
+            self._lost_writer()
+
+    def _lost_writer(self) -> None:
+        self._process, self._failed = None, True
+        self._unanswered.clear()
+
+
+_BEHIND = _WriterBehind()
+os.register_at_fork(after_in_child=_BEHIND.forget_inherited)
+# At exit, and at the exit of a multiprocessing child (which runs no atexit handler).
+atexit.register(_BEHIND.close)
+multiprocessing.util.Finalize(None, _BEHIND.close, exitpriority=0)
+
+
+def write_behind(path: Path | None, line: str) -> None:
+    """Append `line` (one value's JSON text) to the file at `path` as `append_line` does, later:
+    a search appends a hundred thousand lines to thousands of new files, and creating them
+    while it computed took a quarter of its time. The lines wait in memory until
+    `write_pending` or `settle` (or the exit of the process, or `PENDING_LINES` of them), and
+    are then written by a process of their own (``suite/line_writer.py``), each file's in
+    the order given, whole."""
+    if path is not None:
+        _BEHIND.queue(path, line + "\n")
+
+
+def write_pending() -> None:
+    """Hand the lines given to `write_behind` to the writer now, which writes them while the
+    caller goes on."""
+    _BEHIND.write_pending()
+
+
+def settle(path: Path | None = None) -> None:
+    """Wait until every line `write_behind` was given for `path` (for every file, when None) is
+    written: before the file is read, or written another way."""
+    _BEHIND.settle(path)
 
 
 def _opened(path: Path) -> int | None:
@@ -103,11 +219,16 @@ def _write_line(descriptor: int, value: Any) -> None:
         os.write(descriptor, (json.dumps(value) + "\n").encode("utf-8"))
 
 
-def _close_all(descriptors: OrderedDict[Path, int]) -> None:
-    for descriptor in descriptors.values():
+def _append_text(path: Path, text: str) -> None:
+    """Append `text` to the file at `path` in one write, as `append_line` appends a line."""
+    descriptor = _opened(path)
+    if descriptor is None:
+        return
+    try:
         with contextlib.suppress(OSError):
-            os.close(descriptor)
-    descriptors.clear()
+            os.write(descriptor, text.encode("utf-8"))
+    finally:
+        os.close(descriptor)
 
 
 def digest_packages(digest: _Hash, packages: Iterable[str], suffixes: Iterable[str]) -> None:

@@ -40,6 +40,7 @@ from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_axes, presets
 from ndcgspec.suite.collector import collector_paused
+from ndcgspec.suite.json_lines import write_pending
 from ndcgspec.survey.adapter_answer import Answer
 from ndcgspec.survey.answer_observations import (
     negative_ideal,
@@ -236,6 +237,8 @@ def _identify(command: list[str] | str, progress: bool, every_probe: bool) -> Id
     asked_fit = _searched_answers(
         command, own, searched, axis_probes, numbers, every_probe, progress
     )
+    # The search's expected values are written while the rest is asked and read.
+    write_pending()
     probes, answers, refused = asked_fit.probes, asked_fit.answers, asked_fit.refused
     judged, fit = asked_fit.judged, asked_fit.fit
     whole = None

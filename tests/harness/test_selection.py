@@ -127,6 +127,7 @@ def test_computed_expectations_are_cached_between_runs(
     from ndcgspec.harness import plan
     from ndcgspec.suite.expected_cache import ExpectedCache, definition_digest
     from ndcgspec.suite.folders import data_root
+    from ndcgspec.suite.json_lines import settle
 
     computed = [
         c
@@ -137,7 +138,8 @@ def test_computed_expectations_are_cached_between_runs(
     values = [plan.fill_expected(first, loaded, data_root()).case.expected for loaded in computed]
     assert None not in values
     # A later run reads them back without computing anything, a line cut short by a killed
-    # run notwithstanding.
+    # run notwithstanding. They are written by the time this run ends.
+    settle()
     cached = sorted((tmp_path / "expected" / definition_digest()).glob("*.jsonl"))
     assert cached
     with cached[0].open("a") as file:

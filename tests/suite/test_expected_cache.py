@@ -10,6 +10,7 @@ import pytest
 
 from ndcgspec.suite.expected_cache import ExpectedCache, definition_digest
 from ndcgspec.suite.expected_values import ExpectedValues, QueryValues
+from ndcgspec.suite.json_lines import settle
 
 VALUES = ExpectedValues({"q1": QueryValues("0.5", "1", "2"), "q 2": QueryValues(None)}, "0.25")
 OTHER = ExpectedValues({"q1": QueryValues("1", "2", "2")}, "1")
@@ -46,6 +47,8 @@ def test_a_line_of_another_shape_is_read_as_json(tmp_path: Path) -> None:
 def test_a_line_cut_short_is_computed_again(tmp_path: Path) -> None:
     ExpectedCache(tmp_path).value("f", "kept", lambda: VALUES)
     path = _file(tmp_path, "f")
+    # Written behind: the file is written another way only once its lines are there.
+    settle(path)
     whole = json.dumps({"input": "cut", "expected": VALUES.to_json()})
     with path.open("a", encoding="utf-8") as file:
         file.write(whole[: len(whole) - 5] + "\n")
@@ -53,3 +56,17 @@ def test_a_line_cut_short_is_computed_again(tmp_path: Path) -> None:
     assert cache.value("f", "kept", _never) == VALUES
     assert cache.value("f", "cut", lambda: OTHER) == OTHER
     assert ExpectedCache(tmp_path).value("f", "cut", _never) == OTHER
+
+
+@pytest.mark.parametrize("key", ["0123abcd" * 8, 'a "quoted" \\ key', "é"])
+def test_a_kept_line_is_the_json_of_its_input_and_values(tmp_path: Path, key: str) -> None:
+    cache = ExpectedCache(tmp_path)
+    # Equal values kept twice, the second written from the first's text.
+    cache.value("f", key, lambda: VALUES)
+    cache.value("g", key, lambda: ExpectedValues.from_json(VALUES.to_json()))
+    for fingerprint in ("f", "g"):
+        path = _file(tmp_path, fingerprint)
+        settle(path)
+        assert path.read_text(encoding="utf-8").splitlines() == [
+            json.dumps({"input": key, "expected": VALUES.to_json()})
+        ]

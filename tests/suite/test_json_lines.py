@@ -6,33 +6,33 @@ import json
 import os
 from pathlib import Path
 
-import pytest
-
-from ndcgspec.suite.json_lines import LineAppender, append_line
+from ndcgspec.suite import json_lines
+from ndcgspec.suite.json_lines import append_line, settle, write_behind, write_pending
 
 
 def _lines(path: Path) -> list[object]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def test_an_appender_writing_more_files_than_it_keeps_open_loses_no_line(tmp_path: Path) -> None:
-    appender = LineAppender(open_files=2)
-    paths = [tmp_path / "deep" / f"{n}.jsonl" for n in range(5)]
-    # Round after round over five files, through two open descriptors: every file is
-    # closed and opened again between its lines.
+def test_lines_handed_over_in_several_batches_are_all_there_in_order(tmp_path: Path) -> None:
+    paths = [tmp_path / "deep" / f"{n}.jsonl" for n in range(20)]
+    # Each round a batch of its own: every file is appended to once a batch.
     for round_ in range(3):
         for n, path in enumerate(paths):
-            appender.append(path, {"file": n, "round": round_})
+            write_behind(path, json.dumps({"file": n, "round": round_}))
+        write_pending()
+    settle()
     for n, path in enumerate(paths):
         assert _lines(path) == [{"file": n, "round": r} for r in range(3)]
 
 
-def test_an_appender_and_append_line_share_a_file_line_by_line(tmp_path: Path) -> None:
+def test_lines_written_behind_and_by_append_line_share_a_file_in_order(tmp_path: Path) -> None:
     path = tmp_path / "shared.jsonl"
-    appender = LineAppender()
-    appender.append(path, [1])
+    write_behind(path, "[1]")
+    settle(path)
     append_line(path, [2])
-    appender.append(path, [3])
+    write_behind(path, "[3]")
+    settle(path)
     assert _lines(path) == [[1], [2], [3]]
 
 
@@ -40,19 +40,38 @@ def test_a_file_that_cannot_be_written_is_passed_over(tmp_path: Path) -> None:
     # A folder where the file should be: it cannot be opened for writing.
     taken = tmp_path / "taken.jsonl"
     taken.mkdir()
-    appender = LineAppender()
-    appender.append(taken, {"lost": True})
-    appender.append(None, {"nowhere": True})
-    appender.append(tmp_path / "fine.jsonl", {"kept": True})
+    write_behind(taken, '{"lost": true}')
+    write_behind(None, '{"nowhere": true}')
+    write_behind(tmp_path / "fine.jsonl", '{"kept": true}')
+    settle()
     assert _lines(tmp_path / "fine.jsonl") == [{"kept": True}]
 
 
-@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc/self/fd to count")
-def test_the_descriptors_are_closed_when_the_appender_goes(tmp_path: Path) -> None:
-    before = len(os.listdir("/proc/self/fd"))
-    appender = LineAppender()
-    for n in range(4):
-        appender.append(tmp_path / f"{n}.jsonl", n)
-    assert len(os.listdir("/proc/self/fd")) == before + 4
-    del appender
-    assert len(os.listdir("/proc/self/fd")) == before
+def test_lines_are_written_here_once_the_writer_has_died(tmp_path: Path) -> None:
+    write_behind(tmp_path / "before.jsonl", "1")
+    settle()
+    writer = json_lines._BEHIND._process
+    assert writer is not None
+    writer.kill()
+    writer.wait()
+    write_behind(tmp_path / "after.jsonl", "2")
+    settle()
+    assert (_lines(tmp_path / "before.jsonl"), _lines(tmp_path / "after.jsonl")) == ([1], [2])
+    # A fresh writer for the tests that follow.
+    json_lines._BEHIND.forget_inherited()
+
+
+def test_a_forked_child_writes_its_own_lines_and_not_its_parents(tmp_path: Path) -> None:
+    parent, child = tmp_path / "parent.jsonl", tmp_path / "child.jsonl"
+    write_behind(parent, '"before the fork"')
+    pid = os.fork()
+    if pid == 0:
+        # The child's lines are written by a thread of its own; it exits without atexit.
+        write_behind(child, '"from the child"')
+        settle()
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    settle()
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert _lines(parent) == ["before the fork"]
+    assert _lines(child) == ["from the child"]
