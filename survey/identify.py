@@ -68,7 +68,7 @@ from ndcgspec.survey.identification import (
     ProbesAsked,
     own_configuration,
 )
-from ndcgspec.survey.joint_search import JointFit, Judged, answers_fit
+from ndcgspec.survey.joint_search import JointFit, Judged, answers_fit, exact_fit
 from ndcgspec.survey.kept_answers import declaration
 from ndcgspec.survey.probe_choice import probes_to_ask
 from ndcgspec.survey.probes import (
@@ -190,22 +190,25 @@ def _searched_answers(
     (`joint_search._departures`). With `every_probe`, every probe from the start."""
     asked: list[ProbeInput] = []
     answers: dict[tuple[str, str], Answer] = {}
+    # A verdict depends on the answer and on whether rejections are trusted, not on the round.
+    judged = {True: Judged(), False: Judged()}
     more = list(probes) if every_probe else probes_to_ask(probes, own, searched, ())
     while True:
         answers |= ask(command, questions(own, more), progress=progress)
         ids = {p.case_id for p in [*asked, *more]}
         asked = [p for p in probes if p.case_id in ids]
         refused = rejected_valid_inputs(own, asked, answers)
-        judged = Judged()
-        fit = answers_fit(own, searched, asked, answers, numbers, refused is None, judged=judged)
+        trust = refused is None
         if len(asked) == len(probes):
-            return SearchedAnswers(asked, answers, refused, judged, fit)
-        if fit.departed or fit.unexplained:
+            fit = answers_fit(own, searched, asked, answers, numbers, trust, judged=judged[trust])
+            return SearchedAnswers(asked, answers, refused, judged[trust], fit)
+        exact = exact_fit(own, searched, asked, answers, numbers, trust, judged[trust])
+        if exact is None:
             more = [p for p in probes if p.case_id not in ids]
-        else:
-            more = probes_to_ask(probes, fit.on(own), searched, ids)
+            continue
+        more = probes_to_ask(probes, exact.on(own), searched, ids)
         if not more:
-            return SearchedAnswers(asked, answers, refused, judged, fit)
+            return SearchedAnswers(asked, answers, refused, judged[trust], exact)
 
 
 def _identify(command: list[str] | str, progress: bool, every_probe: bool) -> Identification:

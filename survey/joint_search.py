@@ -441,7 +441,34 @@ def answers_fit(
     rejects no input its own configuration accepts (`trust_rejections`): otherwise it may
     refuse for a reason no axis explains. `whole` and `judged` as `joint_fit`'s: searches of
     the same answers, own configuration and trust may share one `judged`."""
+    met = _answers_met(own, answers, numbers, trust_rejections)
+    return joint_fit(own, axes, probes, met, whole, judged)
 
+
+def exact_fit(
+    own: Config,
+    axes: Sequence[str],
+    probes: Sequence[ProbeInput],
+    answers: Mapping[tuple[str, str], Answer],
+    numbers: NumberFormat,
+    trust_rejections: bool,
+    judged: Judged,
+) -> JointFit | None:
+    """`answers_fit` where changes of the spec's choices explain every answer (no departure,
+    nothing unexplained), found without weighing departures; None where a miss is left. The
+    rounds of ``identify`` ask more probes while it is not None, and every probe once it is."""
+    met = _answers_met(own, answers, numbers, trust_rejections)
+    table = _Table(probes, lambda _: own, met, axes, None, judged)
+    changes, cost = _descend(table, Changes(), ())
+    return JointFit(changes, (), {}, ()) if cost[1] == 0 else None
+
+
+def _answers_met(
+    own: Config,
+    answers: Mapping[tuple[str, str], Answer],
+    numbers: NumberFormat,
+    trust_rejections: bool,
+) -> Met:
     def met(probe: ProbeInput, config: Config) -> bool | None:
         sent = replaced(own, cutoff=probe.config.cutoff)
         answer = answers.get((probe.case_id, sent.full()))
@@ -449,4 +476,4 @@ def answers_fit(
             return None
         return meets(probe, config, answer, sent, *numbers)
 
-    return joint_fit(own, axes, probes, met, whole, judged)
+    return met
