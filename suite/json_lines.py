@@ -45,19 +45,15 @@ def append_line(path: Path | None, value: Any) -> None:
     """Append `value` as one line in one write, so that processes sharing the file never
     interleave a line; the folder is made only when the file cannot be opened for want of it.
     A file that cannot be written costs time, never a result: nothing is raised."""
-    if path is None:
-        return
-    descriptor = _opened(path)
-    if descriptor is None:
-        return
-    try:
-        _write_line(descriptor, value)
-    finally:
-        os.close(descriptor)
+    if path is not None:
+        _append_text(path, json.dumps(value) + "\n")
 
 
 PENDING_LINES = 1 << 18
 """How many lines may wait in memory before they are handed to the writer."""
+
+UNANSWERED_BATCHES = 1024
+"""How many batches may be handed to the writer before their answers are read."""
 
 WRITER = Path(__file__).with_name("line_writer.py")
 
@@ -84,9 +80,11 @@ class _WriterBehind:
 
     def forget_inherited(self) -> None:
         """In a forked child: the parent's lines and writer are the parent's."""
-        if self._process is not None and self._process.stdin is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._process.stdin.fileno())
+        if self._process is not None:
+            for pipe in (self._process.stdin, self._process.stdout):
+                if pipe is not None:
+                    with contextlib.suppress(OSError):
+                        os.close(pipe.fileno())
         self._reset()
 
     def queue(self, path: Path, text: str) -> None:
@@ -125,6 +123,9 @@ class _WriterBehind:
         """Under the lock: hand every pending line to the writer as one batch."""
         if not self._pending:
             return
+        # The writer answers each batch on a pipe read only when waited on: it must not fill.
+        while len(self._unanswered) >= UNANSWERED_BATCHES:
+            self._await_answer()
         pending, self._pending, self._count = self._pending, {}, 0
         batch = {str(path): "".join(lines) for path, lines in pending.items()}
         process = self._writer()
@@ -214,13 +215,8 @@ def _opened(path: Path) -> int | None:
         return None
 
 
-def _write_line(descriptor: int, value: Any) -> None:
-    with contextlib.suppress(OSError):
-        os.write(descriptor, (json.dumps(value) + "\n").encode("utf-8"))
-
-
 def _append_text(path: Path, text: str) -> None:
-    """Append `text` to the file at `path` in one write, as `append_line` appends a line."""
+    """Append `text` to the file at `path` in one write; nothing raised."""
     descriptor = _opened(path)
     if descriptor is None:
         return
