@@ -86,11 +86,12 @@ class ExpectedCache:
 
     def _keep(self, fingerprint: str, key: str, expected: ExpectedValues) -> None:
         self._values[fingerprint][key] = expected
-        text = self._texts.get(expected.as_key())
+        same = expected.as_key()
+        text = self._texts.get(same)
         if text is None:
             if len(self._texts) >= KEPT_TEXTS:
                 self._texts.clear()
-            text = self._texts[expected.as_key()] = json.dumps(expected.to_json())
+            text = self._texts[same] = json.dumps(expected.to_json())
         # The line `json.dumps({"input": key, "expected": ...})` would write.
         write_behind(self._file(fingerprint), f'{{"input": {json.dumps(key)}, "expected": {text}}}')
 
