@@ -20,6 +20,9 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+# The writer process's own append, run there as a file: one way to append to a kept file.
+from ndcgspec.suite.line_writer import append
+
 if TYPE_CHECKING:
     from hashlib import _Hash
 
@@ -46,7 +49,7 @@ def append_line(path: Path | None, value: Any) -> None:
     interleave a line; the folder is made only when the file cannot be opened for want of it.
     A file that cannot be written costs time, never a result: nothing is raised."""
     if path is not None:
-        _append_text(path, json.dumps(value) + "\n")
+        append(str(path), json.dumps(value) + "\n")
 
 
 PENDING_LINES = 1 << 18
@@ -138,7 +141,7 @@ class _WriterBehind:
             except OSError:
                 self._lost_writer()
         for path, text in batch.items():
-            _append_text(Path(path), text)
+            append(path, text)
 
     def _writer(self) -> subprocess.Popen[bytes] | None:
         if self._process is None and not self._failed:
@@ -199,32 +202,6 @@ def settle(path: Path | None = None) -> None:
     """Wait until every line `write_behind` was given for `path` (for every file, when None) is
     written: before the file is read, or written another way."""
     _BEHIND.settle(path)
-
-
-def _opened(path: Path) -> int | None:
-    """A descriptor appending to the file at `path`, its folder made if it lacks one; None
-    when it cannot be opened."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
-    try:
-        try:
-            return os.open(path, flags, 0o644)
-        except FileNotFoundError:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            return os.open(path, flags, 0o644)
-    except OSError:
-        return None
-
-
-def _append_text(path: Path, text: str) -> None:
-    """Append `text` to the file at `path` in one write; nothing raised."""
-    descriptor = _opened(path)
-    if descriptor is None:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.write(descriptor, text.encode("utf-8"))
-    finally:
-        os.close(descriptor)
 
 
 def digest_packages(digest: _Hash, packages: Iterable[str], suffixes: Iterable[str]) -> None:
