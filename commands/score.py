@@ -184,14 +184,19 @@ def _scored_on_spark(
 
 
 def _scored_runs(
-    configs: list[Config], args: argparse.Namespace, qrels: str | Source, columns: TableColumns
+    configs: list[Config],
+    args: argparse.Namespace,
+    qrels: str | Source,
+    columns: TableColumns,
+    per_query: bool,
 ) -> Iterator[tuple[str | Source, Scored]]:
-    """Each run, still open where the local engine read it, with its scores."""
+    """Each run, still open where the local engine read it, with its scores; the local
+    engine makes each query's digits only with `per_query`."""
     if args.engine == "spark":
         for run in args.runs:
             yield run, _scored_on_spark(configs, args, run, columns)
         return
-    yield from scored_runs(configs, qrels, args.runs, columns)
+    yield from scored_runs(configs, qrels, args.runs, columns, per_query)
 
 
 def run_score(args: argparse.Namespace) -> int:
@@ -222,7 +227,9 @@ def run_score(args: argparse.Namespace) -> int:
             # Opened once here, so that the digests of provenance read the bytes scored.
             qrels = stack.enter_context(opened(qrels))
         tags: set[str] = set()
-        for run, scored in _scored_runs(configs, args, qrels, columns):
+        # Per-query values are printed with -q, in JSON, and read by the statistics alone.
+        per_query = args.per_query or statistics is not None
+        for run, scored in _scored_runs(configs, args, qrels, columns, per_query):
             name = getattr(run, "name", str(run))
             check_shared(scored.presence, getattr(qrels, "name", str(qrels)), name)
             lines = _run_lines(args, statistics, qrels, run, configs, makers, scored, judged)

@@ -29,7 +29,13 @@ from ndcgspec.engine.ideal import CHOICES as IDEAL_LISTS
 from ndcgspec.engine.ideal import IdealInputs, cut_runs
 from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
 from ndcgspec.engine.prepared import Prepared
-from ndcgspec.engine.query_bounds import QueryBounds, dcg_bounds, ideal_sum, query_result
+from ndcgspec.engine.query_bounds import (
+    QueryBounds,
+    dcg_bounds,
+    ideal_sum,
+    query_result,
+    query_share,
+)
 from ndcgspec.engine.result_digits import Entries, ResultDigits
 from ndcgspec.engine.route import LOG
 from ndcgspec.reference import aggregate
@@ -47,16 +53,27 @@ def _scored_queries(prep: Prepared, config: Config) -> list[int]:
     )
 
 
-def evaluate_queries(prep: Prepared, config: Config) -> tuple[Entries, MeanPart]:
+def _by_reference(
+    prep: Prepared, config: Config, queries: list[int], per_query: bool
+) -> tuple[Entries, MeanPart]:
+    """`evaluate_queries` by the plain reference, every query's entry kept with `per_query`."""
+    entries, total = reference_share(reference_results(prep, config, queries))
+    return entries if per_query else {}, total
+
+
+def evaluate_queries(
+    prep: Prepared, config: Config, per_query: bool = True
+) -> tuple[Entries, MeanPart]:
     """Each scored query's entry of the result object, correctly rounded, and their share of
-    the mean: what a block of queries contributes (``ndcg.precision``)."""
+    the mean: what a block of queries contributes (``ndcg.precision``). Without `per_query`
+    no entry is made (none is rounded: `query_share`), only the share."""
     choices = {a: config.choice(a) for a in ("duplicates", "unjudged", "ties", "empty")}
     k = config.cutoff
     classes = prep.gain_classes(config)
     queries = _scored_queries(prep, config)
     if classes.gains is None:
         LOG.info("gains whose enclosures are not apart: the reference scores every query")
-        return reference_share(reference_results(prep, config, queries))
+        return _by_reference(prep, config, queries, per_query)
     ranking = prep.ranking(classes, choices)
     values, credit = credited_gains(classes, ranking, choices["ties"] == "average")
     sources = IdealInputs(
@@ -73,7 +90,7 @@ def evaluate_queries(prep: Prepared, config: Config) -> tuple[Entries, MeanPart]
     found = IDEAL_LISTS[config.choice("ideal")](sources)
     if found is None:
         LOG.info("credited gains whose enclosures are not apart: the reference scores every query")
-        return reference_share(reference_results(prep, config, queries))
+        return _by_reference(prep, config, queries, per_query)
     ideal = cut_runs(found)
     fixed = [fixed_gain(v) for v in values]
     counted = ranking.rank <= k if k is not None else np.ones(len(ranking.rank), bool)
@@ -87,15 +104,18 @@ def evaluate_queries(prep: Prepared, config: Config) -> tuple[Entries, MeanPart]
     raise_first_error(prep, config, classes, ranking, idcg_of, queries)
     dcg_of = dcg_bounds(ranking.qidx[rows], credit[rows], ranking.rank[rows], fixed, discounts)
     lengths = sources.ranked_lengths
-    per_query, total = {}, MeanPart()
+    entries: Entries = {}
+    total = MeanPart()
     for q in queries:
         bounds = QueryBounds(dcg_of.get(q, (0, 0)), idcg_of.get(q, (0, 0)))
         qid = prep.qrels.qids[q]
         inputs = partial(prep.query_inputs, q)
-        entry, part = query_result(config, qid, bounds, inputs, lengths.get(q, 0))
-        per_query[qid] = entry
+        if per_query:
+            entries[qid], part = query_result(config, qid, bounds, inputs, lengths.get(q, 0))
+        else:
+            part = query_share(config, qid, bounds, inputs, lengths.get(q, 0))
         total = total.combine(part)
-    return per_query, total
+    return entries, total
 
 
 def evaluate_prepared(prep: Prepared, config: Config) -> ResultDigits:

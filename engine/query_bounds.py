@@ -106,6 +106,13 @@ def ideal_sum(runs: Runs, values: list[Bounds], discounts: Discounts) -> Bounds:
 QueryInputs = Callable[[], tuple[Mapping[str, Judgment], Sequence[Posting]]]
 
 
+def _empty_value(config: Config, qid: str, ranked: int) -> tuple[int | None, bool]:
+    """The nDCG of a query whose IDCG is 0, exactly (None: undefined), and whether it enters
+    the mean (``ndcg.empty``)."""
+    value, in_mean = empty.CHOICES[config.choice("empty")](qid, ranked)
+    return None if value is None else int(value), in_mean
+
+
 def query_result(
     config: Config, qid: str, bounds: QueryBounds, inputs: QueryInputs, ranked: int
 ) -> tuple[dict[str, str | None], MeanPart]:
@@ -123,9 +130,24 @@ def query_result(
             if ndcg is not None:
                 return {"ndcg": plain_digits(ndcg), **entry}, MeanPart.between(ndcg_low, ndcg_high)
         else:
-            value, in_mean = empty.CHOICES[config.choice("empty")](qid, ranked)
-            exact = None if value is None else int(value)
+            exact, in_mean = _empty_value(config, qid, ranked)
             ndcg_text = None if exact is None else plain_digits(Decimal(exact))
             return {"ndcg": ndcg_text, **entry}, MeanPart.of(exact, in_mean)
     result = reference_result(config, qid, *inputs())
     return query_object(result), MeanPart.of_real(result.value, result.in_mean)
+
+
+def query_share(
+    config: Config, qid: str, bounds: QueryBounds, inputs: QueryInputs, ranked: int
+) -> MeanPart:
+    """`query_result`'s share of the mean without the entry: no value is rounded, the bounds
+    enclose the true nDCG wherever IDCG's sign is settled (the mean is rounded once, from the
+    shares: ``ndcg.precision``), and only a query whose IDCG may be 0 or positive goes to
+    the reference."""
+    low, high = bounds.idcg
+    if low > 0:
+        return MeanPart.between(*bounds.ndcg())
+    if high <= 0:
+        return MeanPart.of(*_empty_value(config, qid, ranked))
+    result = reference_result(config, qid, *inputs())
+    return MeanPart.of_real(result.value, result.in_mean)

@@ -59,11 +59,13 @@ def scored_runs(
     qrels_path: str | os.PathLike[str] | Source,
     run_paths: Sequence[str | os.PathLike[str] | Source],
     columns: table.TableColumns | None = None,
+    per_query: bool = True,
 ) -> Iterator[tuple[Source, Scored]]:
     """`scored_files` of each run in turn against one qrels file, read once for them all
     (`QrelsFile`), with the run opened: it stays open until the next is asked for. Each run
     is opened when its turn comes, so an error in one is raised after the results of those
-    before it."""
+    before it. Without `per_query` each result's ``per_query`` is empty, and the engine
+    makes only the means' digits."""
     if [str(qrels_path), *map(str, run_paths)].count(STDIN) > 1:
         raise InputError("standard input ('-') can be only one of the qrels and the runs")
     log_if_asked()
@@ -71,7 +73,7 @@ def scored_runs(
         qrels = QrelsFile(source, columns or table.TableColumns())
         for run_path in run_paths:
             with opened(run_path) as run:
-                yield run, _scored_run(configs, qrels, run)
+                yield run, _scored_run(configs, qrels, run, per_query)
 
 
 class QrelsFile:
@@ -110,15 +112,17 @@ class QrelsFile:
         return self._judgments
 
 
-def _scored_run(configs: Sequence[Config], qrels: QrelsFile, run: Source) -> Scored:
+def _scored_run(
+    configs: Sequence[Config], qrels: QrelsFile, run: Source, per_query: bool
+) -> Scored:
     """`scored_files` of one opened run against `qrels`."""
     run_kind = table.table_format(run)
     if qrels.kind or run_kind:
-        return _score_tables(configs, qrels, run, run_kind)
+        return _score_tables(configs, qrels, run, run_kind, per_query)
     return routed(
         configs,
-        lambda: score_trec_run(configs, qrels.columns(), run),
-        lambda: _plain(configs, qrels.judgments(), read_run(run)),
+        lambda: score_trec_run(configs, qrels.columns(), run, per_query),
+        lambda: _plain(configs, qrels.judgments(), read_run(run), per_query=per_query),
     )
 
 
@@ -137,10 +141,13 @@ def _plain(
     judgments: Mapping[str, Mapping[str, Judgment]],
     postings: Mapping[str, Sequence[Posting]],
     dropped: Iterable[str] = (),
+    per_query: bool = True,
 ) -> Scored:
     """Every configuration evaluated by the plain reference: the definition; `dropped` names
     the run's queries the qrels lack whose rows `postings` no longer holds."""
     results = [evaluate(config, judgments, postings).to_json() for config in configs]
+    if not per_query:
+        results = [{**result, "per_query": {}} for result in results]
     unjudged = dict.fromkeys([*dropped, *(q for q in postings if q not in judgments)])
     presence = QueryPresence.of(list(judgments), [q in postings for q in judgments], unjudged)
     return Scored(results, presence)
@@ -198,7 +205,11 @@ def _run_declined(score: Callable[[], Scored], run: Source) -> Callable[[], Scor
 
 
 def _score_tables(
-    configs: Sequence[Config], qrels: QrelsFile, run: Source, run_kind: str | None
+    configs: Sequence[Config],
+    qrels: QrelsFile,
+    run: Source,
+    run_kind: str | None,
+    per_query: bool,
 ) -> Scored:
     """`scored_files` when the qrels, the run or both are tables (``ndcg.input.table``)."""
     try:
@@ -212,16 +223,17 @@ def _score_tables(
     else:
         pieces = partial(run_pieces, run, qrels_columns.qids)
         capacity = run_capacity(run)
-    engine = partial(score_columns, configs, qrels_columns, pieces, run.name, capacity)
-    reference = partial(_plain_columns, configs, qrels_columns, pieces, run.name)
+    engine = partial(score_columns, configs, qrels_columns, pieces, run.name, capacity, per_query)
+    reference = partial(_plain_columns, configs, qrels_columns, pieces, run.name, per_query)
     return routed(configs, _run_declined(engine, run), _run_declined(reference, run))
 
 
 def _plain_columns(
-    configs: Sequence[Config], qrels: QrelsColumns, pieces: Pieces, path: str
+    configs: Sequence[Config], qrels: QrelsColumns, pieces: Pieces, path: str, per_query: bool
 ) -> Scored:
     """`scored_files` of columns computed by the plain reference."""
     unjudged: dict[str, None] = {}
     run = read_run_columns(noting_unjudged(pieces, unjudged)(), path, len(qrels.qids))
     judgments = table.reference_qrels(qrels)
-    return _plain(configs, judgments, table.reference_run(run, qrels.qids), unjudged)
+    postings = table.reference_run(run, qrels.qids)
+    return _plain(configs, judgments, postings, unjudged, per_query)

@@ -18,7 +18,7 @@ first the reference raises.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -294,19 +294,20 @@ def _score_blocks(
     pieces: Pieces,
     path: str,
     last: np.ndarray | None,
+    per_query: bool,
 ) -> tuple[list[ResultDigits], list[bool]]:
     """Every configuration scored block by block, then `combined`; and which qrels queries
-    the run lists."""
+    the run lists. Without `per_query` no result holds an entry per query."""
     by_query = QrelsByQuery(qrels)
-    per_query: list[Entries] = [{} for _ in configs]
+    entries_of: list[Entries] = [{} for _ in configs]
     parts = [MeanPart() for _ in configs]
     seen = np.zeros(len(qrels.qids), bool)
 
     def score(columns: tuple[QrelsColumns, RunColumns]) -> None:
         prep = prepare(*columns)
         for i, config in enumerate(configs):
-            entries, part = evaluate_queries(prep, config)
-            per_query[i].update(entries)
+            entries, part = evaluate_queries(prep, config, per_query)
+            entries_of[i].update(entries)
             parts[i] = parts[i].combine(part)
 
     for block in run_blocks(pieces(), len(qrels.qids), last):
@@ -316,7 +317,7 @@ def _score_blocks(
         score(_absent(by_query, seen, path))
     results = [
         combined(config, qrels.qids, entries, part)
-        for config, entries, part in zip(configs, per_query, parts, strict=True)
+        for config, entries, part in zip(configs, entries_of, parts, strict=True)
     ]
     return results, seen.tolist()
 
@@ -339,20 +340,22 @@ def score_columns(
     pieces: Pieces,
     path: str,
     capacity: int,
+    per_query: bool = True,
 ) -> Scored:
     """The JSON result object of each configuration (all of them computed by the engine) for
     the qrels and the run whose pieces `pieces` reads from the start each time it is called,
     and which queries the run and the qrels share; `capacity` is a first guess of the run's
-    rows."""
+    rows. Without `per_query` the objects' ``per_query`` is empty: no query's digits are
+    made, only the mean's."""
     unjudged: dict[str, None] = {}
     pieces = noting_unjudged(pieces, unjudged)
     try:
         try:
-            results, listed = _score_blocks(configs, qrels, pieces, path, None)
+            results, listed = _score_blocks(configs, qrels, pieces, path, None, per_query)
         except NotGrouped:
             LOG.info("%s is not grouped by query: read twice", path)
             last = _last_pieces(pieces(), len(qrels.qids))
-            results, listed = _score_blocks(configs, qrels, pieces, path, last)
+            results, listed = _score_blocks(configs, qrels, pieces, path, last, per_query)
     except (InputError, NeedsMoreDigits) as reason:
         # The whole file at once: the reference's first error, or a mean the reference
         # computes from every query's true value (`evaluate.evaluate_prepared`).
@@ -360,24 +363,30 @@ def score_columns(
         run = read_run_columns(pieces(), path, len(qrels.qids), capacity)
         prep = prepare(qrels, run)
         results = [evaluate_prepared(prep, config) for config in configs]
+        if not per_query:
+            results = [replace(result, per_query={}) for result in results]
         listed = run.present.tolist()
     json = [result.to_json() for result in results]
     return Scored(json, QueryPresence.of(qrels.qids, listed, unjudged))
 
 
-def score_trec_run(configs: Sequence[Config], qrels: QrelsColumns, run: Source) -> Scored:
+def score_trec_run(
+    configs: Sequence[Config], qrels: QrelsColumns, run: Source, per_query: bool = True
+) -> Scored:
     """`score_columns` of a TREC run against qrels already read, every configuration one the
     engine declares; raises Unsupported for a run the columnar reader declines."""
-    return score_columns(
-        configs, qrels, partial(run_pieces, run, qrels.qids), run.name, run_capacity(run)
-    )
+    pieces = partial(run_pieces, run, qrels.qids)
+    return score_columns(configs, qrels, pieces, run.name, run_capacity(run), per_query)
 
 
 def score_files_fast(
-    configs: Sequence[Config], qrels: str | Path | Source, run: str | Path | Source
+    configs: Sequence[Config],
+    qrels: str | Path | Source,
+    run: str | Path | Source,
+    per_query: bool = True,
 ) -> Scored:
     """`score_trec_run` of TREC files, every configuration one the engine declares
     (`route.routed` makes sure of that); raises Unsupported for input the columnar reader
     declines (among them every input error, which the plain readers then report)."""
     with opened(qrels) as qrels_source, opened(run) as run_source:
-        return score_trec_run(configs, read_qrels_columns(qrels_source), run_source)
+        return score_trec_run(configs, read_qrels_columns(qrels_source), run_source, per_query)

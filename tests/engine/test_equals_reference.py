@@ -76,9 +76,17 @@ UNDECLARED = {
 }
 
 
-def engine_alone(configs: list[Config], qrels: Any, run: Any) -> list[dict[str, Any]]:
+def engine_alone(
+    configs: list[Config], qrels: Any, run: Any, per_query: bool = True
+) -> list[dict[str, Any]]:
     """The result objects of the fast engine alone on TREC files, no reference behind it."""
-    return score_files_fast(configs, qrels, run).results
+    return score_files_fast(configs, qrels, run, per_query).results
+
+
+def means_alone(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Result objects without their queries' entries: what the engine gives when it is not
+    asked for them (`score` without -q)."""
+    return [{**result, "per_query": {}} for result in results]
 
 
 def reference_result(measure: str, labels: dict[str, dict[str, str]], scores: dict) -> dict:
@@ -239,11 +247,14 @@ def test_fast_engine_agrees_with_the_reference(
         plain = outcome(lambda: score_files_plain(configs, qrels_path, run_path))
         try:
             fast = outcome(lambda: engine_alone(configs, qrels_path, run_path))
+            means = outcome(lambda: engine_alone(configs, qrels_path, run_path, False))
         except Unsupported:
             # Well-formed files are never declined: only those the plain reader rejects.
             assert plain[0] == "error"
-            fast = outcome(lambda: score_files(configs, qrels_path, run_path))
+            fast = means = outcome(lambda: score_files(configs, qrels_path, run_path))
     assert fast == plain
+    # The means alone, no query's digits made: the same digits of every mean.
+    assert means == (plain if plain[0] == "error" else ("values", means_alone(plain[1])))
 
 
 @pytest.mark.parametrize(
@@ -344,14 +355,17 @@ def test_engine_hands_undecided_values_to_the_reference() -> None:
             "q Q0 d1 1 2 t\nq Q0 d2 2 1 t\nr Q0 d1 1 3 t\nr Q0 d2 2 2 t\nr Q0 d3 3 1 t\n"
         )
         for measure in ("nDCG@2", "nDCG(discount=reciprocal)"):
-            fast = engine_alone([parse_measure(measure)], qrels, run)[0]
+            fast = engine_alone([parse_measure(measure)], qrels, run)
+            means = engine_alone([parse_measure(measure)], qrels, run, per_query=False)
             labels = {
                 "q": {"x": "2", "y": "2", "d1": a, "d2": a},
                 "r": {"d1": "0.5", "d3": "0.00000000000000000000000000000000000000045"},
             }
             scores = {"q": {"d1": 2, "d2": 1}, "r": {"d1": 3, "d2": 2, "d3": 1}}
-            assert fast == reference_result(measure, labels, scores)
-    assert fast["per_query"]["r"]["dcg"] == "0.5000000000000000000000000000000000000002"
+            expected = reference_result(measure, labels, scores)
+            assert fast == [expected]
+            assert means == means_alone([expected])
+    assert fast[0]["per_query"]["r"]["dcg"] == "0.5000000000000000000000000000000000000002"
 
 
 # --- Streams: a run scored block by block ----------------------------------------------------
