@@ -16,6 +16,7 @@ from ndcgspec.engine.choice_keys import ChoiceKey, label_key
 from ndcgspec.engine.label_gains import GainClasses, gain_classes
 from ndcgspec.engine.rank import (
     ConfigRanking,
+    EmptySlots,
     KeyTable,
     Ranked,
     exact_score,
@@ -149,12 +150,20 @@ class Prepared:
 
 
 def prepare(
-    qrels: QrelsColumns, run: RunColumns, inputs: tuple[Qrels, Run] | None = None
+    qrels: QrelsColumns,
+    run: RunColumns,
+    inputs: tuple[Qrels, Run] | None = None,
+    empty: EmptySlots | None = None,
 ) -> Prepared:
-    """Join the run to the qrels by exact document id, and rank it once."""
+    """Join the run to the qrels by exact document id, and rank it once; the join's table
+    takes its slots from `empty` where given (one caller's blocks, one after another)."""
     width = max(qrels.words.shape[1], run.words.shape[1])
     qrels.words, run.words = widen(qrels.words, width), widen(run.words, width)
-    table = KeyTable(qrels.qidx, qrels.words, load=16)
-    _reject_judged_twice(qrels, table)
-    ranked = rank_rows(run, table.find(run.qidx, run.words, qrels.label_id))
+    table = KeyTable(qrels.qidx, qrels.words, load=16, empty=empty)
+    try:
+        _reject_judged_twice(qrels, table)
+        label_of_row = table.find(run.qidx, run.words, qrels.label_id)
+    finally:
+        table.release()
+    ranked = rank_rows(run, label_of_row)
     return Prepared(qrels, run, ranked, inputs)

@@ -28,7 +28,7 @@ import numpy as np
 from ndcgspec.engine.evaluate import evaluate_prepared, evaluate_queries
 from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
 from ndcgspec.engine.prepared import prepare
-from ndcgspec.engine.rank import widen
+from ndcgspec.engine.rank import EmptySlots, widen
 from ndcgspec.engine.read import (
     LineNumbers,
     QrelsColumns,
@@ -302,9 +302,10 @@ def _score_blocks(
     entries_of: list[Entries] = [{} for _ in configs]
     parts = [MeanPart() for _ in configs]
     seen = np.zeros(len(qrels.qids), bool)
+    empty = EmptySlots()
 
     def score(columns: tuple[QrelsColumns, RunColumns]) -> None:
-        prep = prepare(*columns)
+        prep = prepare(*columns, empty=empty)
         for i, config in enumerate(configs):
             entries, part = evaluate_queries(prep, config, per_query)
             entries_of[i].update(entries)

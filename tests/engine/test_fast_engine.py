@@ -432,6 +432,45 @@ def test_the_rows_whose_hash_repeats_are_found(hashes: list[int]) -> None:
     assert rank.repeated_hashes(np.array(hashes, np.uint64)).tolist() == expected
 
 
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    tables=st.lists(
+        st.tuples(
+            st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2**64 - 1) | st.integers(0, 9))),
+            st.lists(st.tuples(st.integers(0, 3), st.integers(0, 9))),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_tables_that_take_the_same_slots_join_as_new_ones(
+    tables: list[tuple[list[tuple[int, int]], list[tuple[int, int]]]],
+) -> None:
+    """Tables of growing and shrinking sizes built one after another on one `EmptySlots`: in
+    each, the rows of one key (a dict of them here) are held by one of them, every lookup
+    finds that row or none, and every slot is empty once it is released."""
+    empty = rank.EmptySlots()
+    for keys, lookups in tables:
+        rows_of: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for row, key in enumerate(keys):
+            rows_of[key].append(row)
+        groups = np.array([g for g, _ in keys], np.int32)
+        words = np.array([[w] for _, w in keys], np.uint64).reshape(-1, 1)
+        table = rank.KeyTable(groups, words, load=16, empty=empty)
+        holder = {}
+        for key, rows in rows_of.items():
+            [holder[key]] = {int(table.first[r]) for r in rows}
+            assert holder[key] in rows
+        found = table.find(
+            np.array([g for g, _ in lookups], np.int32),
+            np.array([[w] for _, w in lookups], np.uint64).reshape(-1, 1),
+            np.arange(len(keys)),
+        )
+        assert found.tolist() == [holder.get(key, -1) for key in lookups]
+        table.release()
+        assert (table.table == -1).all()
+
+
 @pytest.mark.parametrize(
     ("libc", "expected"),
     # glibc's malloc.h: M_TRIM_THRESHOLD is -1, M_MMAP_THRESHOLD -3; 256 MiB and 32 MiB.
