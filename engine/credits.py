@@ -5,29 +5,41 @@ members' low and high ends, so that a tie group's credit is held in fixed point 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
+from ndcgspec.engine.fixed_point import Bounds, fixed_gain
 from ndcgspec.engine.ideal import Enclosure
 from ndcgspec.engine.label_gains import GainClasses
 from ndcgspec.engine.rank import ConfigRanking
 
 
-def credited_gains(
-    classes: GainClasses, ranking: ConfigRanking, average: bool
-) -> tuple[list[Enclosure], np.ndarray]:
+@dataclass(frozen=True)
+class Credits:
+    """The gains a configuration credits: `values[credit[i]]` is kept row i's, `fixed` each
+    value in fixed point, `nonzero` whether each is not exactly 0 (only those meet a
+    discount)."""
+
+    values: list[Enclosure]
+    fixed: list[Bounds]
+    nonzero: np.ndarray
+    credit: np.ndarray
+
+
+def credited_gains(classes: GainClasses, ranking: ConfigRanking, average: bool) -> Credits:
     """Each kept row's credited gain as an index into a list of enclosures: the class gain,
     or under ``ndcg.ties.average`` the mean gain of its tie group (``ndcg.ties.average``), for
     every group of two or more, between the means of its members' low and high ends."""
     assert classes.gains is not None
-    values = list(classes.gains)
+    values, fixed = list(classes.gains), list(classes.fixed)
+    # The classes' gains are distinct: only the zero class is exactly 0.
+    nonzero = np.arange(len(values)) != classes.zero
     credit = ranking.gain_class.copy()
-    if not average:
-        return values, credit
-    grouped = np.flatnonzero(ranking.tie_size > 1)
+    grouped = np.flatnonzero(ranking.tie_size > 1) if average else np.zeros(0, np.intp)
     if grouped.size == 0:
-        return values, credit
+        return Credits(values, fixed, nonzero, credit)
     tie_group = ranking.tie_group[grouped]
     group_of = np.cumsum(np.r_[True, tie_group[1:] != tie_group[:-1]]) - 1
     # A group's mean depends only on how many members each gain class has.
@@ -35,13 +47,17 @@ def credited_gains(
     keys = group_of * width + ranking.gain_class[grouped]
     counts = np.bincount(keys, minlength=(int(group_of[-1]) + 1) * width).reshape(-1, width)
     distinct, inverse = _distinct_rows(counts)
+    means = []
     for row in distinct.tolist():
         members = [(n, values[c]) for c, n in enumerate(row) if n]
         low = sum((n * gain[0] for n, gain in members), Fraction(0))
         high = sum((n * gain[1] for n, gain in members), Fraction(0))
-        values.append((low / sum(row), high / sum(row)))
+        means.append((low / sum(row), high / sum(row)))
+    values += means
+    fixed += [fixed_gain(mean) for mean in means]
+    nonzero = np.r_[nonzero, [mean != (0, 0) for mean in means]].astype(bool)
     credit[grouped] = width + inverse[group_of]
-    return values, credit
+    return Credits(values, fixed, nonzero, credit)
 
 
 def _distinct_rows(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

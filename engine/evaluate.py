@@ -16,7 +16,6 @@ logger (set ``NDCGSPEC_LOG=INFO`` to see it).
 
 from __future__ import annotations
 
-from fractions import Fraction
 from functools import partial
 
 import numpy as np
@@ -24,7 +23,6 @@ import numpy as np
 from ndcgspec.engine.credits import credited_gains
 from ndcgspec.engine.discounts import discounts_of
 from ndcgspec.engine.fallback import raise_first_error, reference_results, reference_share
-from ndcgspec.engine.fixed_point import fixed_gain
 from ndcgspec.engine.ideal import CHOICES as IDEAL_LISTS
 from ndcgspec.engine.ideal import IdealInputs, cut_runs
 from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
@@ -75,15 +73,15 @@ def evaluate_queries(
         LOG.info("gains whose enclosures are not apart: the reference scores every query")
         return _by_reference(prep, config, queries, per_query)
     ranking = prep.ranking(classes, choices)
-    values, credit = credited_gains(classes, ranking, choices["ties"] == "average")
+    credits = credited_gains(classes, ranking, choices["ties"] == "average")
     sources = IdealInputs(
         judged_qidx=prep.qrels.qidx,
         judged_class=classes.of_label[prep.qrels.label_id],
         ranking=ranking,
         zero=classes.zero,
         classes=len(classes.gains),
-        values=values,
-        credit=credit,
+        values=credits.values,
+        credit=credits.credit,
         every_gain=every_gain_enters(config),
         cutoff=k,
     )
@@ -92,17 +90,19 @@ def evaluate_queries(
         LOG.info("credited gains whose enclosures are not apart: the reference scores every query")
         return _by_reference(prep, config, queries, per_query)
     ideal = cut_runs(found)
-    fixed = [fixed_gain(v) for v in values]
     counted = ranking.rank <= k if k is not None else np.ones(len(ranking.rank), bool)
     # A credit of zero adds nothing to the DCG: only credits not exactly 0 meet a discount.
-    counted &= np.array([v != (Fraction(0), Fraction(0)) for v in values], np.bool_)[credit]
+    counted &= credits.nonzero[credits.credit]
     rows = np.flatnonzero(counted)
     ideal_depth = max((sum(count for _, count in runs) for runs in ideal.values()), default=0)
     ranked_depth = int(ranking.rank[rows].max()) if len(rows) else 0
     discounts = discounts_of(config, max(ranked_depth, ideal_depth))
+    fixed = credits.fixed
     idcg_of = {q: ideal_sum(runs, fixed, discounts) for q, runs in ideal.items()}
     raise_first_error(prep, config, classes, ranking, idcg_of, queries)
-    dcg_of = dcg_bounds(ranking.qidx[rows], credit[rows], ranking.rank[rows], fixed, discounts)
+    dcg_of = dcg_bounds(
+        ranking.qidx[rows], credits.credit[rows], ranking.rank[rows], fixed, discounts
+    )
     lengths = sources.ranked_lengths
     entries: Entries = {}
     total = MeanPart()

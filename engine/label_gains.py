@@ -20,7 +20,7 @@ from itertools import pairwise
 import numpy as np
 
 from ndcgspec.engine.choice_keys import ChoiceKey, label_key
-from ndcgspec.engine.fixed_point import DISCOUNT_DPS
+from ndcgspec.engine.fixed_point import DISCOUNT_DPS, Bounds, fixed_gain
 from ndcgspec.engine.ideal import Enclosure
 from ndcgspec.reference.arithmetic import EXACT, NotRational, computing_with, enclosing, enclosure
 from ndcgspec.reference.config import Config
@@ -43,6 +43,10 @@ class GainClasses:
     gains: list[Enclosure] | None
     of_label: np.ndarray
     zero: int
+    fixed: tuple[Bounds, ...] = ()
+    """Each gain in fixed point (`fixed_point.fixed_gain`): made with the classes, so that
+    the configurations scoring them do not hash their fractions again (an irrational gain's
+    ends have hundreds of digits)."""
 
 
 def label_gain(text: str, config: Config) -> tuple[Hashable, Enclosure] | None:
@@ -114,4 +118,5 @@ def gain_classes(label_texts: Sequence[str], config: Config) -> GainClasses:
     classes = [
         LABEL_ERROR if g == "error" else UNJUDGED if g is None else index[g] for g in resolved
     ]
-    return GainClasses(values, np.array(classes, np.int64), index[Fraction(0)])
+    fixed = tuple(fixed_gain(value) for value in values)
+    return GainClasses(values, np.array(classes, np.int64), index[Fraction(0)], fixed)
