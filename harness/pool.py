@@ -207,9 +207,11 @@ class WorkerPool:
                     deliver(key, answer)
 
         problems: list[BaseException] = []
+        # The adapter may say that more of its processes would not help (`Adapter.processes`).
+        jobs = min(self.options.jobs, self.start_reply.adapter.get("processes", self.options.jobs))
         threads = [
             threading.Thread(target=self._drive, args=(pending, serialised, problems), daemon=True)
-            for _ in range(max(1, min(self.options.jobs, len(batches))))
+            for _ in range(max(1, min(jobs, len(batches))))
         ]
         for thread in threads:
             thread.start()

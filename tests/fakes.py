@@ -333,3 +333,19 @@ def _judged_for_binary(config: Config) -> Config:
 
 judged_named_binary = _Mutated("fake-judged-named-binary", _judged_for_binary)
 judged_named_binary.capabilities = {"gain": ["binary"]}
+
+
+class _Process(ReferenceAdapter):
+    """Answers every query with the id of the process that computes it."""
+
+    def __init__(self, name: str, processes: int | None) -> None:
+        super().__init__()
+        self.name, self.processes = name, processes
+
+    def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
+        return dict.fromkeys(scored_queries(case_input, config["aggregate"]), float(os.getpid()))
+
+
+# Its process ids: one process however many -j asks for, as a JVM's or a compiling library's.
+process_ids_one_process = _Process("fake-process-ids-one-process", 1)
+process_ids = _Process("fake-process-ids", None)

@@ -128,6 +128,10 @@ class Adapter(ABC):
     API without document ids cannot be asked about duplicates, however the rows are prepared);
     `sees_unretrieved_labels` says whether the API is given the labels of judged documents a
     query's run does not retrieve.
+
+    `processes`, when set, is the most processes of the adapter the harness runs at once,
+    whatever its ``-j``: 1 for a library each of whose processes starts a JVM or compiles its
+    kernels on first use, which a second process would do again.
     """
 
     name: str
@@ -139,6 +143,7 @@ class Adapter(ABC):
     decimal_places: int | None = None
     not_observable: Mapping[str, str] = field(default_factory=dict)
     sees_unretrieved_labels: bool = True
+    processes: int | None = None
 
     @abstractmethod
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> Values | PerQuery:
@@ -152,6 +157,7 @@ class Adapter(ABC):
             "language": self.language,
             "float_width": self.float_width,
             **({} if self.decimal_places is None else {"decimal_places": self.decimal_places}),
+            **({} if self.processes is None else {"processes": self.processes}),
             "capabilities": {k: list(v) for k, v in self.capabilities.items()},
             "params": {k: v if v == ANY_VALUE else list(v) for k, v in self.params.items()},
             **self._observability(),
@@ -288,6 +294,7 @@ def _function_adapter(
     rejects: Iterable[type[BaseException]] = (),
     not_observable: Mapping[str, str] | None = None,
     sees_unretrieved_labels: bool | None = None,
+    processes: int | None = None,
 ) -> Adapter:
     arrays = shape == "arrays"
     hidden = dict(ARRAYS_NOT_OBSERVABLE if arrays else TREC_ADAPTER_NOT_OBSERVABLE)
@@ -301,6 +308,7 @@ def _function_adapter(
         sees_unretrieved_labels=(
             not arrays if sees_unretrieved_labels is None else sees_unretrieved_labels
         ),
+        processes=processes,
         function=function,
         shape=shape,
         rejects=tuple(rejects),
@@ -327,7 +335,8 @@ def trec_adapter(
     input deliberately (none: any exception is an error, so that a crash never reads as a
     refusal), and what the API cannot be shown beyond what the input shape hides:
     ``not_observable`` (axis id → reason, added to `TREC_ADAPTER_NOT_OBSERVABLE`) and
-    ``sees_unretrieved_labels`` (True)."""
+    ``sees_unretrieved_labels`` (True); ``processes``, the most processes worth running at
+    once (`Adapter.processes`)."""
     return _function_adapter(function, "trec", **declared)
 
 

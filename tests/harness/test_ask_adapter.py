@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import pytest
+
 from ndcgspec.harness.answer import CaseAnswer
 from ndcgspec.harness.pool import PoolOptions, shared_pools
 from ndcgspec.harness.protocol import ProtocolCase
@@ -28,10 +30,12 @@ def _case(first: str) -> Question:
     return Question(("first", first), build)
 
 
-def _asked(questions: list[Question]) -> list[tuple[Any, CaseAnswer]]:
+def _asked(
+    questions: list[Question], target: str = "reference"
+) -> list[tuple[Any, CaseAnswer]]:
     answers: list[tuple[Any, CaseAnswer]] = []
     ask_adapter(
-        adapter_command("reference", None),
+        adapter_command(target, None),
         questions,
         PoolOptions(jobs=2),
         lambda question, answer: answers.append((question.key, answer)),
@@ -66,3 +70,15 @@ def test_inside_shared_pools_a_key_answered_before_is_answered_from_memory() -> 
     assert len(sent) == 2
     assert again[("first", "a")] == first[("first", "a")]
     assert math.isclose(again[("first", "b")].per_query["q1"], 1 / math.log2(3))
+
+
+@pytest.mark.parametrize(
+    ("target", "processes"), [("fakes:process_ids", 2), ("fakes:process_ids_one_process", 1)]
+)
+def test_an_adapter_that_declares_one_process_is_run_in_one(target: str, processes: int) -> None:
+    """Two batches or more, asked with two jobs: each job's first batch goes to a process of
+    its own, unless the adapter's start reply says `processes: 1` (`Adapter.processes`)."""
+    questions = [Question(i, _case("a").build) for i in range(3 * MAX_BATCH)]
+    answers = _asked(questions, target)
+    assert len(answers) == len(questions)
+    assert len({answer.per_query["q1"] for _, answer in answers}) == processes

@@ -12,7 +12,8 @@ for exponential gain. The log base (``'e'`` by default) cancels in the quotient.
 picks the rows: the queries the aggregate axis scores. rankerEval 0.2.0 marks a row without a
 nonzero label with ``np.NaN``, an alias numpy 2 removed, so on numpy 2 every call raises
 AttributeError; the worker restores the alias (``np.NaN = np.nan``) before importing it, as a
-user on numpy 2 must.
+user on numpy 2 must. rankerEval compiles its kernels (numba) in each process on first use, 13 s
+of a first identify, so one process serves it (`Adapter.processes`).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class RankerEvalAdapter(PeerAdapter):
             float_width=32,
             library=DISTRIBUTION,
             not_observable={"aggregate": CALLER_PICKS_QUERIES},
+            processes=1,
         )
 
     def ndcg(self, case_input: CaseInput, config: Config) -> Values:

@@ -1,5 +1,6 @@
 """ranx's ``evaluate`` with ``ndcg`` / ``ndcg_burges`` through ``Qrels`` and ``Run`` objects as a
-built-in adapter (``ndcgspec run ranx``); the gain axis picks the metric."""
+built-in adapter (``ndcgspec run ranx``); the gain axis picks the metric. ranx compiles its
+kernels (numba) in each process on first use, so one process serves it (`Adapter.processes`)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ class RanxAdapter(PeerAdapter):
             capabilities={"gain": list(METRICS), "ties": ["input"], "fractional": ["truncate"]},
             library=DISTRIBUTION,
             not_observable=DICT_NOT_OBSERVABLE,
+            processes=1,
         )
 
     def ndcg(self, case_input: CaseInput, config: Config) -> dict[str, float]:

@@ -38,18 +38,21 @@ the relevant documents, those judged with a positive label, sorted by label desc
 ``spark-mllib-relevance`` their labels as the relevance values. A document judged 0 or below
 is left out: in the label set it would count as relevant. A whole ranking (no cutoff) is
 k = 2^31 − 1. ndcgAt returns only the mean, so each query is one Spark job on a one-row
-dataset; documents are numbered and the lists are arrays of doubles (RankingEvaluator takes
-only numbers). A query that reaches Spark as the same numbered lists and k as an earlier one
-is not recomputed: the worker keeps each answer. Each worker process starts one local Spark
-session and reuses it across cases.
+dataset, a case's queries two jobs at a time; documents are numbered and the lists are arrays
+of doubles (RankingEvaluator takes only numbers). A query that reaches Spark as the same
+numbered lists and k as an earlier one is not recomputed: the worker keeps each answer. One
+worker process serves each adapter (`Adapter.processes`): it starts a local Spark session, a
+JVM that a second process would start again, and reuses it across cases.
 """
 
 from __future__ import annotations
 
 import os
+import queue
 import struct
 import sys
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -72,6 +75,9 @@ ADAPTERS = {
     "spark-ml": "adapter_evaluator",
 }
 JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+JOBS_IN_FLIGHT = 2
+"""Spark jobs a worker has in flight at once: while one job's answer crosses the gateway the
+JVM runs the other's (a one-row RankingEvaluator job 25 -> 17 ms, three at once 15 ms)."""
 WHOLE_RANKING = 2**31 - 1
 """k for no cutoff: Spark's k is a positive Int, and every list is shorter."""
 
@@ -162,14 +168,17 @@ class JvmCalls:
 class SparkRankingAdapter(PeerAdapter):
     """Scala's ``RankingMetrics(rows).ndcgAt(k)`` (with relevance values when `relevance`), or
     with `evaluator` Spark ML's ``RankingEvaluator`` (metric ``ndcgAtK``, k), one query per
-    Spark job."""
+    Spark job, JOBS_IN_FLIGHT of them at once."""
 
     def __init__(self, relevance: bool = False, evaluator: bool = False) -> None:
         self.relevance, self.evaluator = relevance, evaluator
         self.answers: dict[tuple[tuple[tuple[float, ...], ...], int], float] = {}
         name = "spark-mllib-relevance" if relevance else "spark-mllib"
         self.session = local_session()
-        self.jvm = JvmCalls(self.session)
+        # One set of calls (and evaluator, whose k is set) per job in flight.
+        self.calls: queue.SimpleQueue[JvmCalls] = queue.SimpleQueue()
+        for _ in range(JOBS_IN_FLIGHT):
+            self.calls.put(JvmCalls(self.session))
         super().__init__(
             name="spark-ml" if evaluator else name,
             version=distribution_version(DISTRIBUTION),
@@ -180,13 +189,14 @@ class SparkRankingAdapter(PeerAdapter):
             },
             library=DISTRIBUTION,
             not_observable={"aggregate": CALLER_PICKS_QUERIES},
+            processes=1,
         )
 
     def ndcg(self, case_input: CaseInput, config: Config) -> dict[str, float]:
         """nDCG of each query the aggregate axis scores, one Spark job each."""
         labels, rankings = case_input.labels(), case_input.rankings()
         k = config.cutoff or WHOLE_RANKING
-        out = {}
+        asked = {}
         for qid in scored_queries(case_input, config.choice("aggregate")):
             predicted = ranked_documents(rankings.get(qid, []))
             truth = label_list(labels.get(qid, {}))
@@ -200,12 +210,21 @@ class SparkRankingAdapter(PeerAdapter):
             )
             if self.relevance:
                 row = (*row, tuple(float(label_number(label)) for _, label in truth))
-            if (row, k) not in self.answers:
-                columns = [self.jvm.doubles(column) for column in row]
-                score = self.jvm.ndcg_evaluated if self.evaluator else self.jvm.ndcg_at
-                self.answers[row, k] = score(columns, k)
-            out[qid] = self.answers[row, k]
-        return out
+            asked[qid] = row, k
+        new = [key for key in dict.fromkeys(asked.values()) if key not in self.answers]
+        with ThreadPoolExecutor(JOBS_IN_FLIGHT) as jobs:
+            self.answers.update(zip(new, jobs.map(self._job, new), strict=True))
+        return {qid: self.answers[key] for qid, key in asked.items()}
+
+    def _job(self, key: tuple[tuple[tuple[float, ...], ...], int]) -> float:
+        """One query's Spark job, on a set of calls no other job in flight holds."""
+        row, k = key
+        calls = self.calls.get()
+        try:
+            columns = [calls.doubles(column) for column in row]
+            return (calls.ndcg_evaluated if self.evaluator else calls.ndcg_at)(columns, k)
+        finally:
+            self.calls.put(calls)
 
 
 def adapter() -> SparkRankingAdapter:
