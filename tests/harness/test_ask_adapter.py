@@ -30,9 +30,7 @@ def _case(first: str) -> Question:
     return Question(("first", first), build)
 
 
-def _asked(
-    questions: list[Question], target: str = "reference"
-) -> list[tuple[Any, CaseAnswer]]:
+def _asked(questions: list[Question], target: str = "reference") -> list[tuple[Any, CaseAnswer]]:
     answers: list[tuple[Any, CaseAnswer]] = []
     ask_adapter(
         adapter_command(target, None),
