@@ -175,10 +175,12 @@ class SparkRankingAdapter(PeerAdapter):
         self.answers: dict[tuple[tuple[tuple[float, ...], ...], int], float] = {}
         name = "spark-mllib-relevance" if relevance else "spark-mllib"
         self.session = local_session()
-        # One set of calls (and evaluator, whose k is set) per job in flight.
+        # One set of calls (and evaluator, whose k is set) per job in flight, and the same
+        # threads for every case: each thread the gateway sees gets a JVM thread of its own.
         self.calls: queue.SimpleQueue[JvmCalls] = queue.SimpleQueue()
         for _ in range(JOBS_IN_FLIGHT):
             self.calls.put(JvmCalls(self.session))
+        self.jobs = ThreadPoolExecutor(JOBS_IN_FLIGHT)
         super().__init__(
             name="spark-ml" if evaluator else name,
             version=distribution_version(DISTRIBUTION),
@@ -212,8 +214,7 @@ class SparkRankingAdapter(PeerAdapter):
                 row = (*row, tuple(float(label_number(label)) for _, label in truth))
             asked[qid] = row, k
         new = [key for key in dict.fromkeys(asked.values()) if key not in self.answers]
-        with ThreadPoolExecutor(JOBS_IN_FLIGHT) as jobs:
-            self.answers.update(zip(new, jobs.map(self._job, new), strict=True))
+        self.answers.update(zip(new, self.jobs.map(self._job, new), strict=True))
         return {qid: self.answers[key] for qid, key in asked.items()}
 
     def _job(self, key: tuple[tuple[tuple[float, ...], ...], int]) -> float:
