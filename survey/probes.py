@@ -91,6 +91,14 @@ class OverBudget(NdcgSpecError):
     """A command of the survey ran past its whole-command budget (``--budget``)."""
 
 
+class _BudgetSpent(BaseException):
+    """The budget's alarm, raised wherever the command is. A BaseException, as
+    KeyboardInterrupt is: an OverBudget (a ValueError, as every NdcgSpecError is) raised
+    inside an interval comparison was taken by its ``except ValueError`` for mpmath's answer
+    to an overlap, and reported as an internal error. `time_limits` turns it into OverBudget
+    once it has left the work it stopped."""
+
+
 @contextmanager
 def time_limits(timeout: float, budget: float) -> Iterator[None]:
     """Within it, every case an adapter is asked has `timeout` seconds and the whole block
@@ -102,13 +110,15 @@ def time_limits(timeout: float, budget: float) -> Iterator[None]:
         raise NdcgSpecError("--timeout and --budget must be positive and finite")
 
     def over(signum: int, frame: object) -> None:
-        raise OverBudget(f"stopped after the --budget of {budget:g} seconds")
+        raise _BudgetSpent
 
     token = _CASE_TIMEOUT.set(timeout)
     previous = signal.signal(signal.SIGALRM, over)
     signal.setitimer(signal.ITIMER_REAL, budget)
     try:
         yield
+    except _BudgetSpent:
+        raise OverBudget(f"stopped after the --budget of {budget:g} seconds") from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)

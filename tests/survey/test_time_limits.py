@@ -5,12 +5,17 @@ killed; limits that bound nothing, and ``predict --queries`` below 1, are refuse
 from __future__ import annotations
 
 import os
+import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from hostile.adapters import SENT_LOG
 from hostile.cli import ndcgspec, ndcgspec_in_process
+
+from ndcgspec.reference import arithmetic
+from ndcgspec.survey.probes import OverBudget, time_limits
 
 HANGING = """
 import json, sys, time
@@ -117,3 +122,20 @@ def test_a_hung_adapter_is_sent_no_case_after_its_first_timeout(
     sent = log.read_text().splitlines()
     assert 1 <= len(sent) <= 2, sent
     assert "--budget" not in done.stderr
+
+
+class _SlowToCompare:
+    """A number whose comparison takes longer than the budget under test."""
+
+    def __lt__(self, other: object) -> bool:
+        time.sleep(5)
+        return False
+
+
+def test_the_budget_stops_a_comparison_of_enclosures_as_it_stops_anything() -> None:
+    """The alarm lands inside `arithmetic.less`, whose ``except ValueError`` reads mpmath's
+    answer to overlapping enclosures: the command still stops with the budget's one line, not
+    an internal error (``Undecided``)."""
+    stopped = re.escape("stopped after the --budget of 0.2 seconds")
+    with pytest.raises(OverBudget, match=stopped), time_limits(60, 0.2):
+        arithmetic.less(_SlowToCompare(), _SlowToCompare())  # type: ignore[arg-type]
