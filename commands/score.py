@@ -47,6 +47,7 @@ from ndcgspec.commands.score_notes import check_shared, missing_note, query_prob
 from ndcgspec.commands.score_output import text_lines
 from ndcgspec.commands.statistics_flags import add_interval_flags, add_seed_flag
 from ndcgspec.engine.read import keep_freed_memory
+from ndcgspec.engine.read_ahead import hand_over_often
 from ndcgspec.engine.scoring import scored_runs
 from ndcgspec.engine.stream import QueryPresence, Scored
 from ndcgspec.engine.table import QRELS_COLUMNS, RUN_COLUMNS, TableColumns
@@ -203,6 +204,7 @@ def run_score(args: argparse.Namespace) -> int:
     """Score each run, then print its lines, run after run; notes on stderr when the run
     and the qrels do not list the same queries; exit status 0."""
     keep_freed_memory()
+    hand_over_often()
     asked: list[tuple[str | None, Callable[[], Config]]] = args.configs or []
     judged_asked = args.judged or any(w and "judged" in w.lower() for w, _ in asked)
     statistics: type[ScoreStatistics] | None = None

@@ -27,8 +27,9 @@ from ndcgspec.reference.decimals import parse_decimal
 from ndcgspec.reference.errors import NdcgSpecError
 from ndcgspec.reference.trec_io import FIELD_BYTES, FORBIDDEN, LINE_BYTES, SEPARATORS, Source
 
-# Pieces of 1 MiB: the temporaries of tokenising one piece stay a few MiB.
-CHUNK_BYTES = 1 << 20
+# Pieces of 2 MiB: the temporaries of tokenising one piece stay some MiB, and a piece read
+# ahead (`read_ahead`) is worth handing to the scorer.
+CHUNK_BYTES = 1 << 21
 _SLACK = 32
 # The shortest lines: one-byte fields, one separator between them, "\n".
 _SHORTEST_LINE = {4: 8, 6: 12}

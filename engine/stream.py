@@ -1,7 +1,8 @@
 """Scoring a run one block of queries at a time, so that memory is set by the largest block and
 not by the file (``ndcg.definition.inputs``: every query is scored from its own rows alone).
 
-The qrels are read whole; the run is read piece by piece (`read.run_pieces`). Rows are held
+The qrels are read whole; the run is read piece by piece (`read.run_pieces`), on a thread of
+its own a few pieces ahead of the scoring (`read_ahead`). Rows are held
 until at least `BLOCK_ROWS` are, and then every query known to be complete is scored as one
 block and let go. A run grouped by query is read once: a query is complete when the next one
 starts. A query whose rows resume after its block was scored is found on the fly; the run is
@@ -39,6 +40,7 @@ from ndcgspec.engine.read import (
     run_capacity,
     run_pieces,
 )
+from ndcgspec.engine.read_ahead import ReadAhead
 from ndcgspec.engine.result_digits import Entries, ResultDigits
 from ndcgspec.engine.route import LOG
 from ndcgspec.reference.config import Config
@@ -335,6 +337,36 @@ def noting_unjudged(pieces: Pieces, unjudged: dict[str, None]) -> Pieces:
     return read
 
 
+def _scored_passes(
+    configs: Sequence[Config],
+    qrels: QrelsColumns,
+    pieces: Pieces,
+    path: str,
+    capacity: int,
+    per_query: bool,
+) -> tuple[list[ResultDigits], list[bool]]:
+    """`score_columns`'s results, and which qrels queries the run lists: one pass over a run
+    grouped by query, two over another, the whole run at once where a block cannot be
+    scored alone."""
+    try:
+        try:
+            return _score_blocks(configs, qrels, pieces, path, None, per_query)
+        except NotGrouped:
+            LOG.info("%s is not grouped by query: read twice", path)
+            last = _last_pieces(pieces(), len(qrels.qids))
+            return _score_blocks(configs, qrels, pieces, path, last, per_query)
+    except (InputError, NeedsMoreDigits) as reason:
+        # The whole file at once: the reference's first error, or a mean the reference
+        # computes from every query's true value (`evaluate.evaluate_prepared`).
+        LOG.info("the whole run at once: %s", reason)
+        run = read_run_columns(pieces(), path, len(qrels.qids), capacity)
+        prep = prepare(qrels, run)
+        results = [evaluate_prepared(prep, config) for config in configs]
+        if not per_query:
+            results = [replace(result, per_query={}) for result in results]
+        return results, run.present.tolist()
+
+
 def score_columns(
     configs: Sequence[Config],
     qrels: QrelsColumns,
@@ -349,24 +381,10 @@ def score_columns(
     rows. Without `per_query` the objects' ``per_query`` is empty: no query's digits are
     made, only the mean's."""
     unjudged: dict[str, None] = {}
-    pieces = noting_unjudged(pieces, unjudged)
-    try:
-        try:
-            results, listed = _score_blocks(configs, qrels, pieces, path, None, per_query)
-        except NotGrouped:
-            LOG.info("%s is not grouped by query: read twice", path)
-            last = _last_pieces(pieces(), len(qrels.qids))
-            results, listed = _score_blocks(configs, qrels, pieces, path, last, per_query)
-    except (InputError, NeedsMoreDigits) as reason:
-        # The whole file at once: the reference's first error, or a mean the reference
-        # computes from every query's true value (`evaluate.evaluate_prepared`).
-        LOG.info("the whole run at once: %s", reason)
-        run = read_run_columns(pieces(), path, len(qrels.qids), capacity)
-        prep = prepare(qrels, run)
-        results = [evaluate_prepared(prep, config) for config in configs]
-        if not per_query:
-            results = [replace(result, per_query={}) for result in results]
-        listed = run.present.tolist()
+    with ReadAhead(pieces) as ahead:
+        results, listed = _scored_passes(
+            configs, qrels, noting_unjudged(ahead, unjudged), path, capacity, per_query
+        )
     json = [result.to_json() for result in results]
     return Scored(json, QueryPresence.of(qrels.qids, listed, unjudged))
 
