@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from itertools import combinations
 from typing import NamedTuple
 
@@ -27,6 +27,7 @@ from ndcgspec.harness.adapters.base import NumberFormat
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_ids
 from ndcgspec.survey.adapter_answer import Answer
+from ndcgspec.survey.halves import in_halves
 from ndcgspec.survey.probes import (
     OutcomeKey,
     ProbeInput,
@@ -230,6 +231,13 @@ def _beats(table: _Table, changes: Changes, departed: Sequence[str], bound: Cost
     return (unexplained, missed, len(changes.found)) < bound
 
 
+def _costs_below(
+    table: _Table, departed: Sequence[str], bound: Cost, pairs: Sequence[Changes]
+) -> list[Cost | None]:
+    """The `_cost` of each of `pairs` below `bound`, None for the others."""
+    return [_cost(table, p, departed) if _beats(table, p, departed, bound) else None for p in pairs]
+
+
 def _neighbours(table: _Table, changes: Changes) -> list[Changes]:
     """`changes` with the choice computed for one asked choice of one axis set to another of
     the spec's choices. Only the choices asked of probes the changes miss: another change
@@ -282,20 +290,24 @@ def _descend(table: _Table, changes: Changes, departed: Sequence[str]) -> tuple[
             break
         best = moves[0]
         if cost_of(best) >= cost:
-            # The first of the pairs with the lowest cost below the current one, as `min`
-            # finds it, without the whole cost of the pairs that cannot be lower. A pair met
-            # before, or a change the descent has costed (a single change, or the changes it
-            # stands on), costs no less than where it stands.
-            best = changes
-            tried = set(costs)
-            for pair in (n for m in moves[:PAIRED_MOVES] for n in _neighbours(table, m)):
-                if pair in tried:
-                    continue
-                tried.add(pair)
-                if _beats(table, pair, departed, cost_of(best) if best != changes else cost):
-                    best = pair
-            if best == changes:
+            # The first of the pairs with the lowest cost below the current one (where a walk
+            # in order, each pair weighed against the best before it, ends), without the whole
+            # cost of the pairs that cannot be lower; half of them weighed by a copy of this
+            # process on a second core (`halves`). A change the descent has costed (a single
+            # change, or the changes it stands on) costs no less than where it stands.
+            pairs = list(
+                dict.fromkeys(
+                    pair
+                    for move in moves[:PAIRED_MOVES]
+                    for pair in _neighbours(table, move)
+                    if pair not in costs
+                )
+            )
+            below = in_halves(partial(_costs_below, table, departed, cost), pairs)
+            found = [(c, i) for i, c in enumerate(below) if c is not None]
+            if not found:
                 break
+            best = pairs[min(found)[1]]
         changes, cost = best, cost_of(best)
     return changes, cost
 
