@@ -14,16 +14,23 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import select
 import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 MIN_ITEMS = 16
 """Fewer items are computed here alone: forking a process of hundreds of MiB costs more."""
+
+PATIENCE = 3.0
+MIN_PATIENCE = 10.0
+"""How long, after this process has done its half, the copy's half is waited for: PATIENCE
+times what this process's half took, at least MIN_PATIENCE seconds."""
 
 
 def _second_core() -> bool:
@@ -44,31 +51,42 @@ def in_halves(work: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> lis
     if pid == 0:
         _compute_and_exit(work, theirs, read_end, write_end)
     os.close(write_end)
-    exited = False
     try:
+        began = time.monotonic()
         done = work(mine)
-        with os.fdopen(read_end, "rb") as incoming:
-            read_end = -1
-            try:
-                handed: list[R] | None = pickle.load(incoming)
-            except (EOFError, pickle.UnpicklingError):
-                handed = None
-        os.waitpid(pid, 0)
-        exited = True
-        if handed is None or len(handed) != len(theirs):
-            handed = work(theirs)
+        # The copy does what this process did, in about the time: one that takes far longer
+        # is stuck (a lock another thread held when it was made), and is not waited for.
+        patience = max(MIN_PATIENCE, PATIENCE * (time.monotonic() - began))
+        answer = _handed(read_end, time.monotonic() + patience)
+        if answer is None or len(answer) != len(theirs):
+            os.kill(pid, signal.SIGKILL)
+            answer = work(theirs)
     finally:
-        if read_end >= 0:
-            os.close(read_end)
-        if not exited:
-            # Stopped before the copy was waited for (the budget's alarm, Ctrl-C): it ends too.
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-    merged: list[R] = []
-    for index in range(len(items)):
-        merged.append(done[index // 2] if index % 2 == 0 else handed[index // 2])
-    return merged
+        os.close(read_end)
+        # Ended, or stopped by what stopped this process (the budget's alarm, Ctrl-C).
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    return [done[i // 2] if i % 2 == 0 else answer[i // 2] for i in range(len(items))]
+
+
+def _handed(read_end: int, deadline: float) -> list[Any] | None:
+    """What the copy pickled into the pipe, read to its end by `deadline`; None where it
+    wrote nothing whole (it failed or died) or is not done by then."""
+    chunks = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([read_end], [], [], left)[0]:
+            return None
+        chunk = os.read(read_end, 1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    try:
+        found = pickle.loads(b"".join(chunks))
+    except (EOFError, pickle.UnpicklingError, ValueError, TypeError):
+        return None
+    return found if isinstance(found, list) else None
 
 
 def _compute_and_exit(

@@ -60,6 +60,22 @@ def test_what_the_copy_did_not_hand_over_is_computed_here(work) -> None:
     assert halves.in_halves(lambda part: work(here, part), items) == [-i for i in items]
 
 
+def stuck_in_a_copy(parent: int, items: Sequence[int]) -> list[int]:
+    if os.getpid() != parent:
+        time.sleep(3600)
+    return [-i for i in items]
+
+
+@needs_second_core
+def test_a_copy_stuck_past_its_time_is_ended_and_its_half_computed_here(monkeypatch) -> None:
+    monkeypatch.setattr(halves, "MIN_PATIENCE", 0.5)
+    here = os.getpid()
+    items = list(range(2 * halves.MIN_ITEMS))
+    began = time.monotonic()
+    assert halves.in_halves(lambda part: stuck_in_a_copy(here, part), items) == [-i for i in items]
+    assert time.monotonic() - began < 60
+
+
 @needs_second_core
 def test_an_error_here_ends_the_copy_and_is_raised(tmp_path) -> None:
     """Stopped in this process (the budget's alarm, Ctrl-C), the copy is killed and waited
