@@ -12,6 +12,7 @@ its half too: the results are the same either way, in the order of the items.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import pickle
 import select
@@ -34,9 +35,14 @@ times what this process's half took, at least MIN_PATIENCE seconds."""
 
 
 def _second_core() -> bool:
-    """Whether a forked copy can run beside this process: fork as Linux makes it, and a
-    second core this process may use."""
-    return sys.platform == "linux" and len(os.sched_getaffinity(0)) > 1
+    """Whether a forked copy can run beside this process: fork as Linux makes it, a second
+    core this process may use, and no siblings started with it to use the cores (``matrix``
+    examines adapters in processes of a pool, one a core)."""
+    return (
+        sys.platform == "linux"
+        and len(os.sched_getaffinity(0)) > 1
+        and multiprocessing.parent_process() is None
+    )
 
 
 def in_halves(work: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> list[R]:

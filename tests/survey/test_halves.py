@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
 from collections.abc import Sequence
@@ -98,3 +99,18 @@ def test_an_error_here_ends_the_copy_and_is_raised(tmp_path) -> None:
         halves.in_halves(work, list(range(2 * halves.MIN_ITEMS)))
     with pytest.raises(ProcessLookupError):
         os.kill(int(started.read_text()), 0)
+
+
+def _second_core_there(found) -> None:
+    found.put(halves._second_core())
+
+
+def test_a_process_of_a_pool_makes_no_copy_of_itself() -> None:
+    """``matrix`` examines adapters in processes of a pool, one a core: a copy of each would
+    share the cores with the other lanes."""
+    context = multiprocessing.get_context("fork")
+    found = context.Queue()
+    process = context.Process(target=_second_core_there, args=(found,))
+    process.start()
+    assert found.get(timeout=60) is False
+    process.join(timeout=60)
