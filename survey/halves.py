@@ -53,7 +53,13 @@ def in_halves(work: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> lis
         return work(items)
     mine, theirs = items[0::2], items[1::2]
     read_end, write_end = os.pipe()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:
+        # No process to spare (a limit on processes, or on memory): all of it here.
+        os.close(read_end)
+        os.close(write_end)
+        return work(items)
     if pid == 0:
         _compute_and_exit(work, theirs, read_end, write_end)
     os.close(write_end)

@@ -114,3 +114,14 @@ def test_a_process_of_a_pool_makes_no_copy_of_itself() -> None:
     process.start()
     assert found.get(timeout=60) is False
     process.join(timeout=60)
+
+
+def test_where_no_copy_can_be_made_everything_is_computed_here(monkeypatch) -> None:
+    def no_fork() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    monkeypatch.setattr(halves, "_second_core", lambda: True)
+    items = list(range(2 * halves.MIN_ITEMS))
+    found = halves.in_halves(squares_and_process, items)
+    assert found == [(i * i, os.getpid()) for i in items]
