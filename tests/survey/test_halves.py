@@ -105,6 +105,7 @@ def _second_core_there(found) -> None:
     found.put(halves._second_core())
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system")
 def test_a_process_of_a_pool_makes_no_copy_of_itself() -> None:
     """``matrix`` examines adapters in processes of a pool, one a core: a copy of each would
     share the cores with the other lanes."""
@@ -116,6 +117,7 @@ def test_a_process_of_a_pool_makes_no_copy_of_itself() -> None:
     process.join(timeout=60)
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system")
 def test_where_no_copy_can_be_made_everything_is_computed_here(monkeypatch) -> None:
     def no_fork() -> int:
         raise BlockingIOError(11, "Resource temporarily unavailable")
