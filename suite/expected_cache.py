@@ -8,9 +8,10 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import islice
 from pathlib import Path
 
 from ndcgspec.suite.expected_values import ExpectedValues, ValuesKey
@@ -27,6 +28,9 @@ def definition_digest() -> str:
     digest.update(Path(__file__).with_name("expect.py").read_bytes())
     return digest.hexdigest()[:16]
 
+
+Entry = tuple[str, str, ExpectedValues]
+"""A configuration's fingerprint, an input's key and its expected values."""
 
 KEPT_TEXTS = 1 << 16
 """How many values' JSON texts an `ExpectedCache` keeps to write again."""
@@ -60,6 +64,30 @@ class ExpectedCache:
         with self._lock:
             self._keep(fingerprint, key, computed)
         return computed
+
+    def mark(self) -> dict[str, int]:
+        """How many entries each configuration holds now, for `kept_since`."""
+        with self._lock:
+            return {fingerprint: len(kept) for fingerprint, kept in self._values.items()}
+
+    def kept_since(self, mark: Mapping[str, int]) -> list[Entry]:
+        """The values kept (computed, or read and parsed) after `mark`: a configuration's
+        entries are kept in order."""
+        with self._lock:
+            return [
+                (fingerprint, key, values)
+                for fingerprint, kept in self._values.items()
+                for key, values in islice(kept.items(), mark.get(fingerprint, 0), None)
+                if isinstance(values, ExpectedValues)
+            ]
+
+    def adopt(self, entries: Iterable[Entry]) -> None:
+        """Keep the values another process computed (a forked copy, `survey/halves.py`), and
+        write those not known here yet."""
+        with self._lock:
+            for fingerprint, key, values in entries:
+                if key not in self._known(fingerprint):
+                    self._keep(fingerprint, key, values)
 
     def _file(self, fingerprint: str) -> Path | None:
         return None if self._folder is None else self._folder / f"{fingerprint}.jsonl"

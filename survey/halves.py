@@ -20,10 +20,12 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+C = TypeVar("C")
 
 MIN_ITEMS = 16
 """Fewer items are computed here alone: forking a process of hundreds of MiB costs more."""
@@ -45,10 +47,17 @@ def _second_core() -> bool:
     )
 
 
-def in_halves(work: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> list[R]:
+def in_halves(
+    work: Callable[[Sequence[T]], list[R]],
+    items: Sequence[T],
+    learned: Callable[[], C] | None = None,
+    learn: Callable[[C], None] | None = None,
+) -> list[R]:
     """`work(items)`, one result per item in order: the odd items computed by a forked copy of
     this process while this one computes the even ones. `work` reads nothing but its items
-    and what both processes hold, and its results pickle."""
+    and what both processes hold, and its results pickle. What `learned()` gives in the copy
+    once its work is done (what it computed and kept, which this process would otherwise
+    compute again) is handed to `learn` here."""
     if len(items) < MIN_ITEMS or not _second_core():
         return work(items)
     mine, theirs = items[0::2], items[1::2]
@@ -61,7 +70,7 @@ def in_halves(work: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> lis
         os.close(write_end)
         return work(items)
     if pid == 0:
-        _compute_and_exit(work, theirs, read_end, write_end)
+        _compute_and_exit(partial(_work_and_learned, work, learned), theirs, read_end, write_end)
     os.close(write_end)
     try:
         began = time.monotonic()
@@ -70,19 +79,23 @@ def in_halves(work: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> lis
         # is stuck (a lock another thread held when it was made), and is not waited for.
         patience = max(MIN_PATIENCE, PATIENCE * (time.monotonic() - began))
         answer = _handed(read_end, time.monotonic() + patience)
-        if answer is None or len(answer) != len(theirs):
+        if answer is None or len(answer[0]) != len(theirs):
             os.kill(pid, signal.SIGKILL)
-            answer = work(theirs)
+            handed = work(theirs)
+        else:
+            handed, taught = answer
+            if learn is not None and taught is not None:
+                learn(taught)
     finally:
         os.close(read_end)
         # Ended, or stopped by what stopped this process (the budget's alarm, Ctrl-C).
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-    return [done[i // 2] if i % 2 == 0 else answer[i // 2] for i in range(len(items))]
+    return [done[i // 2] if i % 2 == 0 else handed[i // 2] for i in range(len(items))]
 
 
-def _handed(read_end: int, deadline: float) -> list[Any] | None:
+def _handed(read_end: int, deadline: float) -> tuple[list[Any], Any] | None:
     """What the copy pickled into the pipe, read to its end by `deadline`; None where it
     wrote nothing whole (it failed or died) or is not done by then."""
     chunks = []
@@ -98,11 +111,18 @@ def _handed(read_end: int, deadline: float) -> list[Any] | None:
         found = pickle.loads(b"".join(chunks))
     except (EOFError, pickle.UnpicklingError, ValueError, TypeError):
         return None
-    return found if isinstance(found, list) else None
+    ok = isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], list)
+    return found if ok else None
+
+
+def _work_and_learned(
+    work: Callable[[Sequence[T]], list[R]], learned: Callable[[], C] | None, items: Sequence[T]
+) -> tuple[list[R], C | None]:
+    return work(items), None if learned is None else learned()
 
 
 def _compute_and_exit(
-    work: Callable[[Sequence[T]], list[R]], items: Sequence[T], read_end: int, write_end: int
+    work: Callable[[Sequence[T]], object], items: Sequence[T], read_end: int, write_end: int
 ) -> None:
     """In the copy: compute, hand the results over, and leave without running anything this
     process registered to run at its exit (no cache line is written twice)."""

@@ -27,10 +27,10 @@ from ndcgspec.harness.adapters.base import NumberFormat
 from ndcgspec.reference import Config
 from ndcgspec.reference.config import choice_ids
 from ndcgspec.survey.adapter_answer import Answer
-from ndcgspec.survey.halves import in_halves
 from ndcgspec.survey.probes import (
     OutcomeKey,
     ProbeInput,
+    computed_in_halves,
     depends_on,
     meets,
     outcome_key,
@@ -303,7 +303,7 @@ def _descend(table: _Table, changes: Changes, departed: Sequence[str]) -> tuple[
                     if pair not in costs
                 )
             )
-            below = in_halves(partial(_costs_below, table, departed, cost), pairs)
+            below = computed_in_halves(partial(_costs_below, table, departed, cost), pairs)
             found = [(c, i) for i, c in enumerate(below) if c is not None]
             if not found:
                 break

@@ -18,14 +18,14 @@ import random
 import signal
 import sys
 import threading
-from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache, lru_cache, partial
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from tqdm import tqdm
 
@@ -49,6 +49,7 @@ from ndcgspec.suite.load import case_files, cases_root, inline_inputs
 from ndcgspec.suite.loaded import cases_in_order
 from ndcgspec.suite.tolerance import Tolerance, compare_value, exact, is_undefined
 from ndcgspec.survey.adapter_answer import Answer
+from ndcgspec.survey.halves import in_halves
 from ndcgspec.survey.kept_answers import (
     KeptAnswers,
     KeptQuestion,
@@ -63,6 +64,9 @@ Rows = tuple[tuple[str, str, str], ...]
 # enumerated files repeat the same kinds of input, and the reference's time grows with them.
 PROBES_PER_FILE = 8
 _PROCESSES: ContextVar[int] = ContextVar("adapter_processes", default=2)
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def analysis_pool() -> PoolOptions:
@@ -280,6 +284,14 @@ def _expected_values() -> ExpectedCache:
     """The expected values of probes, shared by every identify, predict and matrix on the
     machine (``NDCGSPEC_CACHE_DIR``): they depend on the input and configuration alone."""
     return ExpectedCache(cache_root())
+
+
+def computed_in_halves(work: Callable[[Sequence[T]], list[R]], items: Sequence[T]) -> list[R]:
+    """`halves.in_halves` of `work`, the expected values the copy computed kept here too (and
+    written to the cache): the search reads most of them again."""
+    values = _expected_values()
+    mark = values.mark()
+    return in_halves(work, items, partial(values.kept_since, mark), values.adopt)
 
 
 @cache

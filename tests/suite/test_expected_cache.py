@@ -70,3 +70,27 @@ def test_a_kept_line_is_the_json_of_its_input_and_values(tmp_path: Path, key: st
         assert path.read_text(encoding="utf-8").splitlines() == [
             json.dumps({"input": key, "expected": VALUES.to_json()})
         ]
+
+
+def test_the_values_kept_after_a_mark_are_adopted_and_written_by_another_cache(
+    tmp_path: Path,
+) -> None:
+    """A forked copy's values (`survey/halves.py`): those it kept after the mark, adopted by
+    the process that made it, which writes the ones it does not know, once."""
+    copy = ExpectedCache(tmp_path / "copy")
+    copy.value("f", "before", lambda: OTHER)
+    mark = copy.mark()
+    copy.value("f", "after", lambda: VALUES)
+    copy.value("g", "new configuration", lambda: OTHER)
+    kept = copy.kept_since(mark)
+    assert kept == [("f", "after", VALUES), ("g", "new configuration", OTHER)]
+    here = ExpectedCache(tmp_path / "here")
+    here.value("f", "after", lambda: OTHER)
+    here.adopt(kept)
+    # Known here already: its own value stays, and its line is not written again.
+    assert here.value("f", "after", _never) == OTHER
+    assert here.value("g", "new configuration", _never) == OTHER
+    for fingerprint, lines in (("f", 1), ("g", 1)):
+        path = _file(tmp_path / "here", fingerprint)
+        settle(path)
+        assert len(path.read_text(encoding="utf-8").splitlines()) == lines

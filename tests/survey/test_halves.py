@@ -61,6 +61,26 @@ def test_what_the_copy_did_not_hand_over_is_computed_here(work) -> None:
     assert halves.in_halves(lambda part: work(here, part), items) == [-i for i in items]
 
 
+remembered: list[int] = []
+
+
+def remembering(items: Sequence[int]) -> list[int]:
+    remembered.extend(items)
+    return [-i for i in items]
+
+
+@needs_second_core
+def test_what_the_copy_learned_is_handed_here_with_its_results() -> None:
+    items = list(range(2 * halves.MIN_ITEMS))
+    remembered.clear()
+    taught: list[list[int]] = []
+    found = halves.in_halves(remembering, items, lambda: list(remembered), taught.append)
+    assert found == [-i for i in items]
+    # The copy remembered its own items alone; this process, its own.
+    assert taught == [items[1::2]]
+    assert remembered == items[0::2]
+
+
 def stuck_in_a_copy(parent: int, items: Sequence[int]) -> list[int]:
     if os.getpid() != parent:
         time.sleep(3600)
