@@ -4,9 +4,11 @@ no single change lowers its cost, `joint_search._descend`).
 
 The copy starts with everything this process has computed and kept, so it computes no more than
 this process would. It only computes: it asks no adapter and writes no file (its lines for the
-expected-values cache leave with it, unwritten, through `os._exit`), and hands back its results
-pickled through a pipe. Where no copy can be made, or it fails or dies, this process computes
-its half too: the results are the same either way, in the order of the items.
+expected-values cache leave with it, unwritten, through `os._exit`), and hands back its results,
+with what it learned (the search's: the expected values it computed, which this process keeps
+and writes), pickled through a pipe. Where no copy can be made, or it fails, dies or is stuck,
+this process computes its half too: the results are the same either way, in the order of the
+items.
 """
 
 from __future__ import annotations
