@@ -18,7 +18,6 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -114,30 +113,19 @@ class _Pass(Generic[T]):
 
 class ReadAhead(Generic[T]):
     """`pieces`, each pass read ahead of its caller on a thread of its own. Starting a pass,
-    and leaving the `with` block, stops the pass before: a scorer that gives up a pass (a
-    query whose rows resume, an input error) reads the source again alone."""
+    and `close`, stop the pass before: a scorer that gives up a pass (a query whose rows
+    resume, an input error) reads the source again alone."""
 
     def __init__(self, pieces: Callable[[], Iterator[T]]) -> None:
         self._pieces = pieces
         self._running: _Pass[T] | None = None
 
     def __call__(self) -> Iterator[T]:
-        self.stop()
+        self.close()
         self._running = _Pass(self._pieces)
         return self._running.items()
 
-    def stop(self) -> None:
+    def close(self) -> None:
         if self._running is not None:
             self._running.stop()
             self._running = None
-
-    def __enter__(self) -> ReadAhead[T]:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()

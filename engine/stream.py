@@ -19,6 +19,7 @@ first the reference raises.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -381,7 +382,7 @@ def score_columns(
     rows. Without `per_query` the objects' ``per_query`` is empty: no query's digits are
     made, only the mean's."""
     unjudged: dict[str, None] = {}
-    with ReadAhead(pieces) as ahead:
+    with closing(ReadAhead(pieces)) as ahead:
         results, listed = _scored_passes(
             configs, qrels, noting_unjudged(ahead, unjudged), path, capacity, per_query
         )

@@ -307,7 +307,10 @@ def _descend(table: _Table, changes: Changes, departed: Sequence[str]) -> tuple[
             found = [(c, i) for i, c in enumerate(below) if c is not None]
             if not found:
                 break
-            best = pairs[min(found)[1]]
+            # Its cost is weighed already, maybe by the copy: kept, not weighed again.
+            lowest, index = min(found)
+            best = pairs[index]
+            costs[best] = lowest
         changes, cost = best, cost_of(best)
     return changes, cost
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import closing
 
 import pytest
 from hypothesis import given
@@ -43,7 +44,7 @@ class Source:
 @given(count=st.integers(0, 3 * read_ahead.DEPTH))
 def test_a_pass_gives_every_piece_in_order(count: int) -> None:
     source = Source(count)
-    with read_ahead.ReadAhead(source.pieces) as ahead:
+    with closing(read_ahead.ReadAhead(source.pieces)) as ahead:
         assert list(ahead()) == list(range(count))
     assert source.open == 0
 
@@ -54,7 +55,7 @@ def test_the_readers_error_comes_after_the_pieces_read_before_it(count: int, dat
     source = Source(count, fail_after)
     taken: list[int] = []
     with (
-        read_ahead.ReadAhead(source.pieces) as ahead,
+        closing(read_ahead.ReadAhead(source.pieces)) as ahead,
         pytest.raises(ValueError, match=f"line {fail_after}: not a run"),
     ):
         for piece in ahead():
@@ -67,7 +68,7 @@ def test_a_new_pass_starts_once_the_pass_given_up_has_stopped() -> None:
     first reader, still reading ahead, is stopped and its source closed before the second
     opens it."""
     source = Source(10 * read_ahead.DEPTH, delay=0.002)
-    with read_ahead.ReadAhead(source.pieces) as ahead:
+    with closing(read_ahead.ReadAhead(source.pieces)) as ahead:
         first = ahead()
         assert next(first) == 0
         second = list(ahead())
@@ -77,9 +78,9 @@ def test_a_new_pass_starts_once_the_pass_given_up_has_stopped() -> None:
     assert (source.open, source.closed) == (0, 2)
 
 
-def test_leaving_the_block_stops_a_pass_not_read_to_its_end() -> None:
+def test_closing_stops_a_pass_not_read_to_its_end() -> None:
     source = Source(10 * read_ahead.DEPTH, delay=0.002)
-    with read_ahead.ReadAhead(source.pieces) as ahead:
+    with closing(read_ahead.ReadAhead(source.pieces)) as ahead:
         pieces = ahead()
         assert next(pieces) == 0
     assert (source.open, source.closed) == (0, 1)
