@@ -81,6 +81,11 @@ class WorkerPool:
         self._closed = False
         self._hung: WorkerFailure | None = None
         self.start_reply = StartReply({})
+        # `run` and `run_behind` take turns on the processes: a batch behind is sent only
+        # while no run is waiting or running, and a run waits for at most that one batch.
+        self._turns = threading.Condition()
+        self._running = 0
+        self._behind_busy = False
 
     def _spawn(self) -> Worker:
         worker = Worker(
@@ -195,16 +200,58 @@ class WorkerPool:
 
     def run(self, batches: Sequence[Sequence[Job]], deliver: Deliver) -> None:
         """Send every batch, `jobs` processes at a time; `deliver(key, answer)` is called once
-        per case as its answer arrives, from the pool's threads but never concurrently."""
+        per case as its answer arrives, from the pool's threads but never concurrently. A batch
+        of `run_behind` being answered is waited for first."""
+        with self._turns:
+            self._running += 1
+            self._turns.wait_for(lambda: not self._behind_busy)
+        try:
+            self._run(batches, deliver)
+        finally:
+            with self._turns:
+                self._running -= 1
+                self._turns.notify_all()
+
+    def run_behind(self, batches: Sequence[Sequence[Job]], deliver: Deliver) -> None:
+        """Send every batch on one process, each only while no `run` is waiting or running:
+        questions asked before they are needed use the adapter while its caller computes,
+        and delay what the caller asks meanwhile by one batch at most. An adapter of one
+        process (`Adapter.processes`) is never started twice for it. `deliver` is called in
+        the calling thread."""
+        for batch in batches:
+            with self._turns:
+                self._turns.wait_for(lambda: not self._running)
+                if self._closed:
+                    return
+                self._behind_busy = True
+            try:
+                worker = self._send(None, batch, self._open_only(deliver))
+                if worker is not None:
+                    self._keep_spare(worker)
+            finally:
+                with self._turns:
+                    self._behind_busy = False
+                    self._turns.notify_all()
+
+    def _open_only(self, deliver: Deliver) -> Deliver:
+        """`deliver`, called only while the pool is open."""
+
+        def delivered(key: str, answer: CaseAnswer) -> None:
+            if not self._closed:
+                deliver(key, answer)
+
+        return delivered
+
+    def _run(self, batches: Sequence[Sequence[Job]], deliver: Deliver) -> None:
         pending: queue.Queue[Sequence[Job]] = queue.Queue()
         for batch in batches:
             pending.put(batch)
         lock = threading.Lock()
+        delivered = self._open_only(deliver)
 
         def serialised(key: str, answer: CaseAnswer) -> None:
             with lock:
-                if not self._closed:
-                    deliver(key, answer)
+                delivered(key, answer)
 
         problems: list[BaseException] = []
         # The adapter may say that more of its processes would not help (`Adapter.processes`).

@@ -176,13 +176,15 @@ def ask_adapter(
     questions: Sequence[Question],
     options: PoolOptions,
     on_answer: OnAnswer,
+    behind: bool = False,
 ) -> None:
     """Send each question to the adapter `command` and give its answer (values, a rejection,
     or an error) to `on_answer`, serially, as it arrives. Inside
     `shared_pools` the processes stay open for the next call, and a question whose key they
     answered before is answered from that answer without being sent again: one answer is one
     observation (a failure too: the pool has already sent a failed case again on its own).
-    WorkerFailure if the adapter does not start."""
+    With `behind`, the questions are sent one at a time, only while no other call is asking
+    (`WorkerPool.run_behind`). WorkerFailure if the adapter does not start."""
     with pooled(command, options) as pool:
         known = _ANSWERED.setdefault(pool, {})
         unanswered = []
@@ -203,7 +205,11 @@ def ask_adapter(
         if jobs:
             # The expected values computed so far are written while the adapter answers.
             write_pending()
-        pool.run([jobs[i : i + MAX_BATCH] for i in range(0, len(jobs), MAX_BATCH)], keep)
+        if behind:
+            # One question a batch: what the caller asks meanwhile waits for one answer at most.
+            pool.run_behind([[job] for job in jobs], keep)
+        else:
+            pool.run([jobs[i : i + MAX_BATCH] for i in range(0, len(jobs), MAX_BATCH)], keep)
 
 
 _ANSWERED: WeakKeyDictionary[WorkerPool, dict[Hashable, CaseAnswer]] = WeakKeyDictionary()

@@ -288,17 +288,16 @@ def numeric_ids(
     value explains, say) is the same on both, so only the ids' reading can tell them apart.
     Where that answer is not to be had, the probe is judged against the identified
     configuration. Both are asked under the adapter's `own` configuration (`chosen_cutoff`)."""
-    inputs = [p for p in probes if p.case_id.startswith(ID_PROBES)]
-    if not inputs:
+    pairs = _numeric_id_pairs(probes)
+    if not pairs:
         return None
     asked = replaced(own, cutoff=None)
-    controls = {p.case_id: _spelled_as_text(p) for p in inputs}
-    answers = ask(command, [(p, asked) for p in [*inputs, *controls.values()]])
+    answers = ask(command, [(p, asked) for pair in pairs for p in pair])
     text: list[str] = []
     misread: list[str] = []
-    for probe in inputs:
+    for probe, spelled in pairs:
         answer = answers[(probe.case_id, asked.full())]
-        control = answers[(controls[probe.case_id].case_id, asked.full())]
+        control = answers[(spelled.case_id, asked.full())]
         values = None if control.failed else _exact_values(control.result.get("per_query"))
         if values:
             met = meets_values(probe, values, answer, asked, *numbers)
@@ -326,7 +325,7 @@ def tie_order_by_length(
     documents alone explains the miss) say from which length on it breaks the rule. Asked
     under the adapter's `own` configuration (`chosen_cutoff`)."""
     asked = replaced(own, cutoff=None)
-    inputs = [p for p in tie_order_inputs() if not beyond_view(p, asked, view)]
+    inputs = _tie_order_inputs(asked, view)
     if not inputs:
         return None
     answers = ask(command, [(p, asked) for p in inputs])
@@ -352,3 +351,28 @@ def tie_order_by_length(
     return Observation(
         TIE_ORDER, TIE_RULE_HOLDS, identified.choice("ties"), lengths=kept, anchor=anchor
     )
+
+
+def _numeric_id_pairs(probes: Sequence[ProbeInput]) -> list[tuple[ProbeInput, ProbeInput]]:
+    """Each probe of `probes` whose ids look like numbers, with the same probe whose ids are
+    spelled as text (`numeric_ids`)."""
+    return [(p, _spelled_as_text(p)) for p in probes if p.case_id.startswith(ID_PROBES)]
+
+
+def _tie_order_inputs(asked: Config, view: ApiView) -> list[ProbeInput]:
+    """The inputs of `tie_order_by_length` whose answer under `asked` the API shows."""
+    return [p for p in tie_order_inputs() if not beyond_view(p, asked, view)]
+
+
+def questions_ahead(
+    own: Config, probes: Sequence[ProbeInput], view: ApiView
+) -> list[tuple[ProbeInput, Config]]:
+    """The questions that `numeric_ids`, `tie_order_by_length` and the decimals one double
+    apart of `close_scores` ask of an adapter whose own configuration is `own`, whatever
+    the search finds: identify asks them while it computes (``survey/asked_ahead.py``)."""
+    asked = replaced(own, cutoff=None)
+    return [
+        *((p, asked) for pair in _numeric_id_pairs(probes) for p in pair),
+        *((p, asked) for p in _tie_order_inputs(asked, view)),
+        *((p, asked) for p in number_reading_inputs()),
+    ]

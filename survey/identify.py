@@ -48,12 +48,14 @@ from ndcgspec.survey.answer_observations import (
     rejected_valid_inputs,
     undefined_values,
 )
+from ndcgspec.survey.asked_ahead import AskedAhead
 from ndcgspec.survey.axis_identification import identify_axis
 from ndcgspec.survey.extra_probes import (
     ID_PROBES,
     chosen_cutoff,
     close_scores,
     numeric_ids,
+    questions_ahead,
     tie_order_by_length,
 )
 from ndcgspec.survey.identification import (
@@ -218,6 +220,7 @@ def _identify(command: list[str] | str, progress: bool, every_probe: bool) -> Id
     hidden = view.hidden
     own = own_configuration(described)
     shown = [p for p, asked in questions(own, probe_inputs()) if not beyond_view(p, asked, view)]
+    ahead = AskedAhead(command, questions_ahead(own, shown, view))
     axis_probes = [p for p in shown if not p.case_id.startswith(ID_PROBES)]
     declared = described.claims
     plans = [
@@ -313,6 +316,8 @@ def _identify(command: list[str] | str, progress: bool, every_probe: bool) -> Id
         # The cutoff it applies unasked is part of what it computes: the configuration
         # string says it, so that the string alone predicts the implementation.
         identified = replaced(identified, cutoff=cutoff.cutoffs[0])
+    # The questions asked ahead are answered before they are asked again, never sent twice.
+    ahead.wait()
     extras = [
         found
         for found in (

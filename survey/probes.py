@@ -561,6 +561,7 @@ def ask(
     questions: Iterable[tuple[ProbeInput, Config]],
     options: PoolOptions | None = None,
     progress: bool = False,
+    behind: bool = False,
 ) -> dict[tuple[str, str], Answer]:
     """The adapter's answer to each (input, asked configuration), keyed by (case id, full
     configuration string); each distinct question is sent once, by the harness's
@@ -569,7 +570,8 @@ def ask(
     A question is its input's rows and the configuration, which is all the adapter is sent
     (the pool numbers the cases itself): the golden cases of several configurations share
     one input, and a third of identify's probes are the same question as another. With
-    `progress`, a bar on stderr counts the answers."""
+    `progress`, a bar on stderr counts the answers; with `behind`, the questions are sent
+    one at a time, only while no other call is asking (``survey/asked_ahead.py``)."""
     options = options or analysis_pool()
     distinct: dict[tuple[str, str], tuple[ProbeInput, Config]] = {}
     for probe, asked in questions:
@@ -602,7 +604,7 @@ def ask(
         probe, asked = unknown[group[0]]
         sent.append(Question(key, partial(_payload, probe=probe, asked=asked)))
     try:
-        ask_adapter(command, sent, options, keep)
+        ask_adapter(command, sent, options, keep, behind)
     finally:
         bar.close()
     return answers

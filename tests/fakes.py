@@ -340,20 +340,21 @@ class _Process(ReferenceAdapter):
     """Answers every query with the id of the process that computes it. A process's first
     answer takes half a second, as a library's first call does (a JVM, kernels compiled):
     meanwhile the pool's other job takes a batch of its own, where a fast first answer let
-    one job take every batch on a loaded machine (CI once)."""
+    one job take every batch on a loaded machine (CI once). Every later answer takes `pause`
+    seconds."""
 
-    def __init__(self, name: str, processes: int | None) -> None:
+    def __init__(self, name: str, processes: int | None, pause: float = 0.0) -> None:
         super().__init__()
-        self.name, self.processes = name, processes
+        self.name, self.processes, self.pause = name, processes, pause
         self.answered = False
 
     def compute(self, case_input: CaseInput, config: Mapping[str, Any]) -> PerQuery:
-        if not self.answered:
-            time.sleep(0.5)
-            self.answered = True
+        time.sleep(self.pause if self.answered else 0.5)
+        self.answered = True
         return dict.fromkeys(scored_queries(case_input, config["aggregate"]), float(os.getpid()))
 
 
 # Its process ids: one process however many -j asks for, as a JVM's or a compiling library's.
 process_ids_one_process = _Process("fake-process-ids-one-process", 1)
 process_ids = _Process("fake-process-ids", None)
+process_ids_slow = _Process("fake-process-ids-slow", 1, pause=0.3)

@@ -4,13 +4,16 @@ ranked second of two, 1/log2(3)."""
 
 from __future__ import annotations
 
+import contextvars
 import math
+import threading
+from functools import partial
 from typing import Any
 
 import pytest
 
 from ndcgspec.harness.answer import CaseAnswer
-from ndcgspec.harness.pool import PoolOptions, shared_pools
+from ndcgspec.harness.pool import Job, PoolOptions, WorkerPool, declared_adapter, shared_pools
 from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.runner import MAX_BATCH, Question, ask_adapter
 from ndcgspec.harness.worker import adapter_command
@@ -80,3 +83,50 @@ def test_an_adapter_that_declares_one_process_is_run_in_one(target: str, process
     answers = _asked(questions, target)
     assert len(answers) == len(questions)
     assert len({answer.per_query["q1"] for _, answer in answers}) == processes
+
+
+def test_questions_asked_behind_wait_while_a_caller_asks_and_share_its_process() -> None:
+    """`behind`: the caller's question is answered after the one question behind in flight,
+    before the others, by the same process (the adapter declares one)."""
+    command = adapter_command("fakes:process_ids_slow", None)
+    options = PoolOptions(jobs=2)
+    delivered: list[tuple[Any, float]] = []
+    sending = threading.Event()
+
+    def record(question: Question, answer: CaseAnswer) -> None:
+        delivered.append((question.key, answer.per_query["q1"]))
+
+    def signalled(question: Question) -> Question:
+        def build(case_id: str) -> ProtocolCase:
+            sending.set()
+            return question.build(case_id)
+
+        return Question(question.key, build)
+
+    behind = [signalled(Question(("behind", i), _case("a").build)) for i in range(3)]
+    with shared_pools():
+        declared_adapter(command, options)
+        thread = threading.Thread(
+            target=contextvars.copy_context().run,
+            args=(ask_adapter, command, behind, options, record, True),
+        )
+        thread.start()
+        sending.wait()
+        ask_adapter(command, [Question("front", _case("b").build)], options, record)
+        thread.join()
+    assert [key for key, _ in delivered] == [("behind", 0), "front", ("behind", 1), ("behind", 2)]
+    assert len({process for _, process in delivered}) == 1
+
+
+def test_nothing_is_sent_behind_once_the_pool_is_closed() -> None:
+    sent: list[str] = []
+
+    def build(case_id: str) -> ProtocolCase:
+        sent.append(case_id)
+        return _case("a").build(case_id)
+
+    pool = WorkerPool(adapter_command("reference", None), PoolOptions())
+    pool.open()
+    pool.close()
+    pool.run_behind([[Job("0", partial(build, "0"))]], lambda key, answer: None)
+    assert sent == []

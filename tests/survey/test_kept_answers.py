@@ -44,9 +44,9 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     counts: list[int] = []
     send = probes.ask_adapter
 
-    def counting(command, questions, options, keep):  # type: ignore[no-untyped-def]
+    def counting(command, questions, *rest):  # type: ignore[no-untyped-def]
         counts.append(len(questions))
-        return send(command, questions, options, keep)
+        return send(command, questions, *rest)
 
     monkeypatch.setattr(probes, "ask_adapter", counting)
     return counts
