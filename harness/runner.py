@@ -202,7 +202,7 @@ def ask_adapter(
         jobs = [
             Job(f"{i}", partial(question.build, f"{i}")) for i, question in enumerate(unanswered)
         ]
-        if jobs:
+        if jobs and not behind:
             # The expected values computed so far are written while the adapter answers.
             write_pending()
         if behind:

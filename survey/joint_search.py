@@ -231,6 +231,11 @@ def _beats(table: _Table, changes: Changes, departed: Sequence[str], bound: Cost
     return (unexplained, missed, len(changes.found)) < bound
 
 
+def _costs(table: _Table, departed: Sequence[str], candidates: Sequence[Changes]) -> list[Cost]:
+    """The `_cost` of each of `candidates`."""
+    return [_cost(table, c, departed) for c in candidates]
+
+
 def _costs_below(
     table: _Table, departed: Sequence[str], bound: Cost, pairs: Sequence[Changes]
 ) -> list[Cost | None]:
@@ -285,7 +290,12 @@ def _descend(table: _Table, changes: Changes, departed: Sequence[str]) -> tuple[
 
     cost = cost_of(changes)
     while cost[1]:
-        moves = sorted(_neighbours(table, changes), key=cost_of)
+        moves = _neighbours(table, changes)
+        # The single changes not costed before, half of them weighed by a copy (`halves`).
+        fresh = [move for move in dict.fromkeys(moves) if move not in costs]
+        weighed = computed_in_halves(partial(_costs, table, departed), fresh)
+        costs.update(zip(fresh, weighed, strict=True))
+        moves.sort(key=cost_of)
         if not moves:
             break
         best = moves[0]

@@ -14,9 +14,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Sequence
+from functools import partial
 
 from ndcgspec.reference import Config
-from ndcgspec.survey.probes import ProbeInput, distinguishing, outcome_key, replaced
+from ndcgspec.survey.probes import (
+    ProbeInput,
+    computed_in_halves,
+    distinguishing,
+    outcome_key,
+    replaced,
+)
 
 TOLD_APART = 8
 """How many probes asked must tell the configuration found apart from each other choice of
@@ -44,6 +51,13 @@ def told_apart(probe: ProbeInput, found: Config, axes: Sequence[str]) -> frozens
     return frozenset(told)
 
 
+def _each_told_apart(
+    found: Config, axes: Sequence[str], probes: Sequence[ProbeInput]
+) -> list[frozenset[Candidate]]:
+    """`told_apart` of each of `probes`."""
+    return [told_apart(p, found, axes) for p in probes]
+
+
 def case_file(probe: ProbeInput) -> str:
     """The case file a probe's case comes from: its id up to the last slash."""
     return probe.case_id.rpartition("/")[0] or probe.case_id
@@ -60,7 +74,9 @@ def probes_to_ask(
     left, in suite order: greedily the one telling the most candidates apart that fewer than
     `told` probes do, ties to the first in suite order, then one of every case file that no
     probe asked or taken comes from."""
-    telling = {p.case_id: told_apart(p, found, axes) for p in probes}
+    # Half of the probes weighed by a copy of this process on a second core (`halves`).
+    each = computed_in_halves(partial(_each_told_apart, found, axes), probes)
+    telling = {p.case_id: t for p, t in zip(probes, each, strict=True)}
     available = Counter(c for candidates in telling.values() for c in candidates)
     owed = {
         c: min(told, count) - sum(c in telling[case] for case in asked)
