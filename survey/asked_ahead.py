@@ -15,10 +15,32 @@ from __future__ import annotations
 
 import contextvars
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from functools import partial
+from typing import TypeVar
 
 from ndcgspec.reference import Config
 from ndcgspec.survey.probes import ProbeInput, ask
+
+T = TypeVar("T")
+
+
+def in_background(call: Callable[[], T]) -> Future[T]:
+    """The future of `call()`, computed on a thread in the caller's context (its shared pools,
+    timeouts and number of processes). A daemon thread: an interrupted caller leaves without
+    waiting for it."""
+    future: Future[T] = Future()
+
+    def settle() -> None:
+        try:
+            future.set_result(call())
+        except BaseException as error:
+            # Raised to the caller by `Future.result`, as it is.
+            future.set_exception(error)
+
+    threading.Thread(target=contextvars.copy_context().run, args=(settle,), daemon=True).start()
+    return future
 
 
 class AskedAhead:
@@ -28,23 +50,17 @@ class AskedAhead:
     def __init__(
         self, command: Sequence[str] | str, questions: Sequence[tuple[ProbeInput, Config]]
     ) -> None:
-        # The thread asks within the caller's context: its shared pools, timeouts and
-        # number of processes.
-        context = contextvars.copy_context()
-        self._thread = threading.Thread(
-            target=context.run, args=(self._ask, command, list(questions)), daemon=True
-        )
-        self._thread.start()
-
-    @staticmethod
-    def _ask(command: Sequence[str] | str, questions: list[tuple[ProbeInput, Config]]) -> None:
-        try:
-            ask(command, questions, behind=True)
-        except Exception:
-            # Asked again when needed, a question that fails here fails there, where its
-            # failure is reported as every other is.
-            return
+        self._asked = in_background(partial(_asked, command, list(questions)))
 
     def wait(self) -> None:
         """Return once every question has its answer, or has failed."""
-        self._thread.join()
+        self._asked.result()
+
+
+def _asked(command: Sequence[str] | str, questions: list[tuple[ProbeInput, Config]]) -> None:
+    try:
+        ask(command, questions, behind=True)
+    except Exception:
+        # Asked again when needed, a question that fails here fails there, where its failure
+        # is reported as every other is.
+        return

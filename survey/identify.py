@@ -33,8 +33,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
-from ndcgspec.harness.adapters.base import NumberFormat
+from ndcgspec.harness.adapters.base import ApiView, NumberFormat
 from ndcgspec.harness.pool import shared_pools
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
@@ -48,7 +49,7 @@ from ndcgspec.survey.answer_observations import (
     rejected_valid_inputs,
     undefined_values,
 )
-from ndcgspec.survey.asked_ahead import AskedAhead
+from ndcgspec.survey.asked_ahead import AskedAhead, in_background
 from ndcgspec.survey.axis_identification import identify_axis
 from ndcgspec.survey.extra_probes import (
     ID_PROBES,
@@ -213,14 +214,24 @@ def _searched_answers(
             return SearchedAnswers(asked, answers, refused, judged[trust], exact)
 
 
+def _shown(own: Config, probes: Sequence[ProbeInput], view: ApiView) -> list[ProbeInput]:
+    """The probes whose answers under `own` the adapter's API can show (`beyond_view`)."""
+    return [p for p, asked in questions(own, probes) if not beyond_view(p, asked, view)]
+
+
 def _identify(command: list[str] | str, progress: bool, every_probe: bool) -> Identification:
-    described = declaration(command, analysis_pool())
+    # The adapter starts (a library's import, a JVM) while the probes are read.
+    started = in_background(partial(declaration, command, analysis_pool()))
+    inputs = probe_inputs()
+    described = started.result()
     numbers = described.number_format
     view = described.view
     hidden = view.hidden
     own = own_configuration(described)
-    shown = [p for p, asked in questions(own, probe_inputs()) if not beyond_view(p, asked, view)]
-    ahead = AskedAhead(command, questions_ahead(own, shown, view))
+    # The questions of the extra probes are on their way before the axes' probes are chosen.
+    ids = [p for p in inputs if p.case_id.startswith(ID_PROBES)]
+    ahead = AskedAhead(command, questions_ahead(own, _shown(own, ids, view), view))
+    shown = _shown(own, inputs, view)
     axis_probes = [p for p in shown if not p.case_id.startswith(ID_PROBES)]
     declared = described.claims
     plans = [
