@@ -42,6 +42,7 @@ choice added to the spec later) is evaluated by the plain reference (`route.rout
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -53,7 +54,7 @@ from typing import Any, NamedTuple, TypeGuard, TypeVar
 import mpmath
 
 from ndcgspec.engine.choice_keys import ChoiceKey, discount_key, label_key
-from ndcgspec.engine.discounts import discounts_of
+from ndcgspec.engine.discounts import Discounts, discounts_of
 from ndcgspec.engine.fixed_point import Bounds, fixed_point, product_bounds
 from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
 from ndcgspec.engine.memory import Inputs
@@ -154,6 +155,36 @@ class _ByEmpty:
 
 
 @dataclass(frozen=True)
+class _RunningSums:
+    """Σ gain × discount over the ranks of one list of gains (``ndcg.definition.dcg``), as two
+    integers at the scale 2^(2 FIXED_BITS) between which the true sum lies
+    (`query_bounds.QueryBounds`): kept at the start of each run of equal gains, so that the
+    sum at any cutoff is one product away, whatever cutoffs are asked and in what order."""
+
+    length: int
+    starts: tuple[int, ...]
+    """The index of each run's first gain."""
+    before: tuple[Bounds, ...]
+    """The sum over the ranks before each run."""
+    fixed: tuple[Bounds | None, ...]
+    """Each run's gain in fixed point; None for a gain of 0."""
+    whole: Bounds
+    discounts: Discounts
+
+    def at(self, cutoff: int | None) -> Bounds:
+        """The sum over ranks 1 .. min(cutoff, n); the whole list's for None."""
+        if cutoff is None or cutoff >= self.length:
+            return self.whole
+        run = bisect_right(self.starts, cutoff - 1) - 1
+        low, high = self.before[run]
+        fixed = self.fixed[run]
+        if fixed is not None:
+            term = product_bounds(fixed, self.discounts.between(self.starts[run] + 1, cutoff))
+            low, high = low + term[0], high + term[1]
+        return low, high
+
+
+@dataclass(frozen=True)
 class _Keys:
     """What each step of one configuration depends on; equal keys share the step. `rational`
     says every gain is a fraction (else the engine scores the configuration whole)."""
@@ -169,14 +200,14 @@ class Sweep:
     """Evaluates configurations over fixed qrels and run, sharing the per-query work.
 
     `cutoffs` lists the cutoffs that will be asked for (None, the whole ranking, is always
-    available), and `declare` adds more; the running sums keep their value at each of them.
+    available), and `declare` adds more; a cutoff not declared is a caller's mistake.
     """
 
     def __init__(self, qrels: Qrels, run: Run, cutoffs: Iterable[int | None] = ()) -> None:
         self.qrels, self.run = qrels, run
         self.qids = list(qrels)
-        self.checkpoints: list[int] = []
-        self._sums_memo: dict[tuple[int, ChoiceKey], dict[int | None, Bounds]] = {}
+        self.checkpoints: frozenset[int] = frozenset()
+        self._sums_memo: dict[tuple[int, ChoiceKey], _RunningSums] = {}
         self.declare(cutoffs)
         self.labels = label_values(qrels)
         self._duplicated = any(
@@ -191,11 +222,8 @@ class Sweep:
 
     def declare(self, cutoffs: Iterable[int | None]) -> None:
         """Make `cutoffs` available to `scores` as well as those declared before. Every step
-        is keyed by the cutoff it reads; running sums kept before a checkpoint was added are
-        made again when that checkpoint is read from them (`_sum`)."""
-        added = {k for k in cutoffs if k is not None} - set(self.checkpoints)
-        if added:
-            self.checkpoints = sorted({*self.checkpoints, *added})
+        is keyed by the cutoff it reads; the running sums are read at any (`_RunningSums`)."""
+        self.checkpoints = self.checkpoints.union(k for k in cutoffs if k is not None)
 
     def _cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         if key not in self._memo:
@@ -363,39 +391,35 @@ class Sweep:
 
     # -- DCG and IDCG: running sums read at each cutoff --------------------------------------
 
-    def _running_sums(self, content: int, config: Config) -> dict[int | None, Bounds]:
-        """Σ gain × discount over ranks 1 .. min(k, n) of the gains `content` names, for
-        every checkpoint k, and over the whole list (key None): two integers at the scale
-        2^(2 FIXED_BITS) between which the true sum lies (`query_bounds.QueryBounds`). A run of
-        equal gains is one product with the exact sum of its ranks' discounts, as the
-        engine's IDCG (`query_bounds.ideal_sum`)."""
+    def _running_sums(self, content: int, config: Config) -> _RunningSums:
+        """The running sums of the gains `content` names under the discount of `config`, at
+        the start of each run of equal gains (`_RunningSums`). A run is one product with the
+        exact sum of its ranks' discounts, as the engine's IDCG (`query_bounds.ideal_sum`)."""
         gains = self._lists[content]
         n = len(gains)
         discounts = discounts_of(config, n)
-        marks = {k for k in self.checkpoints if k < n}
-        changes = [i for i in range(1, n) if gains[i] != gains[i - 1]]
-        sums: dict[int | None, Bounds] = {}
+        starts = [i for i in range(n) if i == 0 or gains[i] != gains[i - 1]]
+        before: list[Bounds] = []
+        points: list[Bounds | None] = []
         low = high = 0
-        for start, end in pairwise(sorted({0, n, *marks, *changes})):
+        for start, end in pairwise([*starts, n]):
+            before.append((low, high))
             value = gains[start]
+            fixed = None
             if value:
                 fixed = self._fixed.get(value) or self._fixed.setdefault(value, fixed_point(value))
                 term = product_bounds(fixed, discounts.between(start + 1, end))
                 low, high = low + term[0], high + term[1]
-            if end in marks:
-                sums[end] = (low, high)
-        for mark in self.checkpoints:
-            sums.setdefault(mark, (low, high))
-        sums[None] = (low, high)
-        return sums
+            points.append(fixed)
+        return _RunningSums(n, tuple(starts), tuple(before), tuple(points), (low, high), discounts)
 
     def _sum(self, content: int, keys: _Keys, config: Config, at: int | None) -> Bounds:
-        """The running sum of the gains `content` names at checkpoint `at` (None: whole)."""
+        """The running sum of the gains `content` names at cutoff `at` (None: whole)."""
         key = (content, keys.discount)
         sums = self._sums_memo.get(key)
-        if sums is None or at not in sums:
+        if sums is None:
             sums = self._sums_memo[key] = self._running_sums(content, config)
-        return sums[at]
+        return sums.at(at)
 
     def _ideal(
         self, qid: str, ranking: _Ranking, keys: _Keys, config: Config, cutoff: int | None
