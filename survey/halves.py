@@ -1,6 +1,7 @@
 """Independent computations over a list, split between this process and a forked copy of it
-where the machine has a second core (``identify``'s search: the pairs of changes it weighs where
-no single change lowers its cost, `joint_search._descend`).
+where the machine has a second core (``identify``: the single changes and the pairs of changes
+its search weighs, `joint_search._descend`, and what each probe tells apart when it chooses
+what to ask, `probe_choice.probes_to_ask`).
 
 The copy starts with everything this process has computed and kept, so it computes no more than
 this process would. It only computes: it asks no adapter and writes no file (its lines for the
