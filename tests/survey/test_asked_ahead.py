@@ -1,6 +1,6 @@
 """Questions asked ahead (``survey/asked_ahead.py``): on a thread, behind the caller's own
-questions, and never sent again when the caller asks them. Counted by the adapter's input,
-which a protocol command line copies to a log."""
+questions, and never sent again when the caller asks them. Counted as each is built to be
+sent."""
 
 from __future__ import annotations
 
@@ -12,40 +12,63 @@ import pytest
 
 from ndcgspec.harness.adapters.base import ApiView
 from ndcgspec.harness.pool import shared_pools
+from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.worker import WorkerFailure
 from ndcgspec.reference import Config
+from ndcgspec.survey import probes
 from ndcgspec.survey.asked_ahead import AskedAhead
 from ndcgspec.survey.extra_probes import numeric_ids, questions_ahead, tie_order_by_length
 from ndcgspec.survey.kept_answers import declaration
-from ndcgspec.survey.probes import analysis_pool, ask, number_reading_inputs, probe_inputs
+from ndcgspec.survey.probes import (
+    ProbeInput,
+    analysis_pool,
+    ask,
+    number_reading_inputs,
+    probe_inputs,
+)
 
 EVERY_VIEW = ApiView({}, True)
 
-
-def logged_reference(log: Path) -> str:
-    """A protocol command line serving the reference adapter that copies its input to `log`."""
-    host = shlex.join([sys.executable, "-m", "ndcgspec.harness.host", "reference"])
-    return f"tee -a {shlex.quote(str(log))} | {host}"
+# The reference adapter as a protocol command line: no answer of it is kept between runs.
+REFERENCE = shlex.join([sys.executable, "-m", "ndcgspec.harness.host", "reference"])
 
 
-def sent(log: Path) -> int:
-    return log.read_text().count('"measure"') if log.exists() else 0
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The case id of each question built to be sent to the adapter, as it is built."""
+    built: list[str] = []
+    payload = probes._payload
+
+    def counted(case_id: str, probe: ProbeInput, asked: Config) -> ProtocolCase:
+        built.append(probe.case_id)
+        return payload(case_id, probe, asked)
+
+    monkeypatch.setattr(probes, "_payload", counted)
+    return built
 
 
-def test_the_extra_probes_ask_nothing_again_that_was_asked_ahead(tmp_path: Path) -> None:
-    log = tmp_path / "sent.log"
-    command = logged_reference(log)
+def test_the_extra_probes_ask_nothing_again_that_was_asked_ahead(sent: list[str]) -> None:
     own = Config.default()
     with shared_pools():
-        numbers = declaration(command, analysis_pool()).number_format
+        numbers = declaration(REFERENCE, analysis_pool()).number_format
         ahead = questions_ahead(own, probe_inputs(), EVERY_VIEW)
-        AskedAhead(command, ahead).wait()
-        asked_ahead = sent(log)
-        assert tie_order_by_length(command, own, own, numbers, EVERY_VIEW) is not None
-        assert numeric_ids(command, own, own, probe_inputs(), numbers) is not None
-        ask(command, [(p, own) for p in number_reading_inputs()])
+        AskedAhead(REFERENCE, ahead).wait()
+        asked_ahead = len(sent)
+        assert tie_order_by_length(REFERENCE, own, own, numbers, EVERY_VIEW) is not None
+        assert numeric_ids(REFERENCE, own, own, probe_inputs(), numbers) is not None
+        ask(REFERENCE, [(p, own) for p in number_reading_inputs()])
     assert asked_ahead == len(ahead)
-    assert sent(log) == asked_ahead
+    assert len(sent) == asked_ahead
+
+
+def test_a_stopped_ahead_sends_no_more(sent: list[str]) -> None:
+    ahead = questions_ahead(Config.default(), [], EVERY_VIEW)
+    with shared_pools():
+        asked = AskedAhead(REFERENCE, ahead)
+        asked.stop()
+        asked.wait()
+    # The one question in flight when it stopped, at most.
+    assert len(sent) <= 1
 
 
 def test_an_adapter_that_does_not_start_is_left_to_the_caller(tmp_path: Path) -> None:
