@@ -176,7 +176,7 @@ def ask_adapter(
     questions: Sequence[Question],
     options: PoolOptions,
     on_answer: OnAnswer,
-    behind: threading.Event | None = None,
+    behind: bool = False,
 ) -> None:
     """Send each question to the adapter `command` and give its answer (values, a rejection,
     or an error) to `on_answer`, serially, as it arrives. Inside
@@ -184,8 +184,7 @@ def ask_adapter(
     answered before is answered from that answer without being sent again: one answer is one
     observation (a failure too: the pool has already sent a failed case again on its own).
     With `behind`, the questions are sent one at a time, only while no other call is asking
-    (`WorkerPool.run_behind`), and those not sent yet are dropped once another call has asked
-    them or `behind` is set. WorkerFailure if the adapter does not start."""
+    (`WorkerPool.run_behind`). WorkerFailure if the adapter does not start."""
     with pooled(command, options) as pool:
         known = _ANSWERED.setdefault(pool, {})
         unanswered = []
@@ -200,28 +199,17 @@ def ask_adapter(
             known[question.key] = answer
             on_answer(question, answer)
 
-        if behind is not None:
-            # One question a batch: what the caller asks meanwhile waits for one answer at most.
-            wanted = partial(_wanted, behind, known)
-            pool.run_behind(
-                [[Job(f"{i}", partial(wanted, q, f"{i}"))] for i, q in enumerate(unanswered)], keep
-            )
-            return
         jobs = [
             Job(f"{i}", partial(question.build, f"{i}")) for i, question in enumerate(unanswered)
         ]
-        if jobs:
+        if jobs and not behind:
             # The expected values computed so far are written while the adapter answers.
             write_pending()
-        pool.run([jobs[i : i + MAX_BATCH] for i in range(0, len(jobs), MAX_BATCH)], keep)
-
-
-def _wanted(
-    stop: threading.Event, known: Mapping[Hashable, CaseAnswer], question: Question, case_id: str
-) -> ProtocolCase | None:
-    """The protocol case of a question asked behind, or None (dropped) once `stop` is set or
-    another call has had its answer."""
-    return None if stop.is_set() or question.key in known else question.build(case_id)
+        if behind:
+            # One question a batch: what the caller asks meanwhile waits for one answer at most.
+            pool.run_behind([[job] for job in jobs], keep)
+        else:
+            pool.run([jobs[i : i + MAX_BATCH] for i in range(0, len(jobs), MAX_BATCH)], keep)
 
 
 _ANSWERED: WeakKeyDictionary[WorkerPool, dict[Hashable, CaseAnswer]] = WeakKeyDictionary()

@@ -44,32 +44,22 @@ def in_background(call: Callable[[], T]) -> Future[T]:
 
 
 class AskedAhead:
-    """`questions` asked of the adapter `command` on a thread, behind every other question. A
-    question asked meanwhile by another call is not sent again; `wait` before asking them all
-    again, or `stop` where some may not be needed after all."""
+    """`questions` asked of the adapter `command` on a thread, behind every other question;
+    `wait` before asking them again, so that none is sent twice."""
 
     def __init__(
         self, command: Sequence[str] | str, questions: Sequence[tuple[ProbeInput, Config]]
     ) -> None:
-        self._stop = threading.Event()
-        self._asked = in_background(partial(_asked, command, list(questions), self._stop))
+        self._asked = in_background(partial(_asked, command, list(questions)))
 
     def wait(self) -> None:
         """Return once every question has its answer, or has failed."""
         self._asked.result()
 
-    def stop(self) -> None:
-        """Send none of the questions not sent yet (the one being answered is answered)."""
-        self._stop.set()
 
-
-def _asked(
-    command: Sequence[str] | str,
-    questions: list[tuple[ProbeInput, Config]],
-    stop: threading.Event,
-) -> None:
+def _asked(command: Sequence[str] | str, questions: list[tuple[ProbeInput, Config]]) -> None:
     try:
-        ask(command, questions, behind=stop)
+        ask(command, questions, behind=True)
     except Exception:
         # Asked again when needed, a question that fails here fails there, where its failure
         # is reported as every other is.

@@ -219,25 +219,6 @@ def _shown(own: Config, probes: Sequence[ProbeInput], view: ApiView) -> list[Pro
     return [p for p, asked in questions(own, probes) if not beyond_view(p, asked, view)]
 
 
-def _telling_questions(
-    plans: Sequence[tuple[str, Config]], own: Config, found: Config, probes: Sequence[ProbeInput]
-) -> list[tuple[ProbeInput, Config]]:
-    """The questions `identify_axis` asks of each plan of another choice than `own`, where the
-    configuration found is `found`, before any probe is set aside: each probe that tells the
-    axis's candidates apart, under the plan's asked configuration."""
-    telling: list[tuple[ProbeInput, Config]] = []
-    for a, asked in plans:
-        if asked == own:
-            continue
-        reference = replaced(found, **{a: asked.choice(a)})
-        telling.extend(
-            (p, replaced(asked, cutoff=p.config.cutoff))
-            for p in probes
-            if distinguishing(p, replaced(reference, cutoff=p.config.cutoff), a) is not None
-        )
-    return telling
-
-
 def _identify(command: list[str] | str, progress: bool, every_probe: bool) -> Identification:
     # The adapter starts (a library's import, a JVM) while the probes are read.
     started = in_background(partial(declaration, command, analysis_pool()))
@@ -277,9 +258,6 @@ def _identify(command: list[str] | str, progress: bool, every_probe: bool) -> Id
     write_pending()
     probes, answers, refused = asked_fit.probes, asked_fit.answers, asked_fit.refused
     judged, fit = asked_fit.judged, asked_fit.fit
-    # The findings under the other choices the adapter declares ask the probes that tell
-    # each axis's candidates apart: asked while the cutoff and the departures are weighed.
-    others_ahead = AskedAhead(command, _telling_questions(plans, own, fit.on(own), probes))
     whole = None
     read = probes
     if fit.departed:
@@ -333,8 +311,6 @@ def _identify(command: list[str] | str, progress: bool, every_probe: bool) -> Id
         elif asked == own and len(finding.choices) > 1:
             unsettled[a] = finding.choices
         by_plan[index] = finding
-    # What the findings did not ask is not asked.
-    others_ahead.stop()
     findings = [by_plan[index] for index in range(len(plans))]
     identified = identified_configuration(own, findings)
     confounders = dict.fromkeys(fit.departed)

@@ -561,7 +561,7 @@ def ask(
     questions: Iterable[tuple[ProbeInput, Config]],
     options: PoolOptions | None = None,
     progress: bool = False,
-    behind: threading.Event | None = None,
+    behind: bool = False,
 ) -> dict[tuple[str, str], Answer]:
     """The adapter's answer to each (input, asked configuration), keyed by (case id, full
     configuration string); each distinct question is sent once, by the harness's
@@ -571,8 +571,7 @@ def ask(
     (the pool numbers the cases itself): the golden cases of several configurations share
     one input, and a third of identify's probes are the same question as another. With
     `progress`, a bar on stderr counts the answers; with `behind`, the questions are sent
-    one at a time, only while no other call is asking, until `behind` is set; the answers of
-    those dropped are missing (``survey/asked_ahead.py``)."""
+    one at a time, only while no other call is asking (``survey/asked_ahead.py``)."""
     options = options or analysis_pool()
     distinct: dict[tuple[str, str], tuple[ProbeInput, Config]] = {}
     for probe, asked in questions:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextvars
 import math
 import threading
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -109,7 +108,7 @@ def test_questions_asked_behind_wait_while_a_caller_asks_and_share_its_process()
         declared_adapter(command, options)
         thread = threading.Thread(
             target=contextvars.copy_context().run,
-            args=(ask_adapter, command, behind, options, record, threading.Event()),
+            args=(ask_adapter, command, behind, options, record, True),
         )
         thread.start()
         sending.wait()
@@ -131,55 +130,3 @@ def test_nothing_is_sent_behind_once_the_pool_is_closed() -> None:
     pool.close()
     pool.run_behind([[Job("0", partial(build, "0"))]], lambda key, answer: None)
     assert sent == []
-
-
-Meanwhile = Callable[[str, PoolOptions, threading.Event], None]
-
-
-def _asked_behind_and_then(keys: list[Any], meanwhile: Meanwhile) -> list[Any]:
-    """The keys of the questions asked behind (of the one-process slow fake) that were built to
-    be sent, where `meanwhile(command, options, stop)` is called as the first is sent, `stop`
-    the event that drops those not sent yet."""
-    command = adapter_command("fakes:process_ids_slow", None)
-    options = PoolOptions(jobs=2)
-    built: list[Any] = []
-    sending = threading.Event()
-
-    def counted(key: Any) -> Question:
-        def build(case_id: str) -> ProtocolCase:
-            built.append(key)
-            sending.set()
-            return _case("a").build(case_id)
-
-        return Question(key, build)
-
-    with shared_pools():
-        declared_adapter(command, options)
-        stop = threading.Event()
-        thread = threading.Thread(
-            target=contextvars.copy_context().run,
-            args=(ask_adapter, command, [counted(k) for k in keys], options, _ignored, stop),
-        )
-        thread.start()
-        sending.wait()
-        meanwhile(command, options, stop)
-        thread.join()
-    return built
-
-
-def _ignored(question: Question, answer: CaseAnswer) -> None:
-    """An answer nobody reads."""
-
-
-def test_a_question_asked_behind_is_not_sent_once_a_caller_has_asked_it() -> None:
-    def ask_the_last(command: str, options: PoolOptions, stop: threading.Event) -> None:
-        ask_adapter(command, [Question("c", _case("a").build)], options, _ignored)
-
-    assert _asked_behind_and_then(["a", "b", "c"], ask_the_last) == ["a", "b"]
-
-
-def test_questions_asked_behind_are_not_sent_once_stopped() -> None:
-    def stopped(command: str, options: PoolOptions, stop: threading.Event) -> None:
-        stop.set()
-
-    assert _asked_behind_and_then(["a", "b", "c"], stopped) == ["a"]

@@ -61,16 +61,6 @@ def test_the_extra_probes_ask_nothing_again_that_was_asked_ahead(sent: list[str]
     assert len(sent) == asked_ahead
 
 
-def test_a_stopped_ahead_sends_no_more(sent: list[str]) -> None:
-    ahead = questions_ahead(Config.default(), [], EVERY_VIEW)
-    with shared_pools():
-        asked = AskedAhead(REFERENCE, ahead)
-        asked.stop()
-        asked.wait()
-    # The one question in flight when it stopped, at most.
-    assert len(sent) <= 1
-
-
 def test_an_adapter_that_does_not_start_is_left_to_the_caller(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-program"
     questions = questions_ahead(Config.default(), [], EVERY_VIEW)[:2]
