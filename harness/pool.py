@@ -279,6 +279,8 @@ class WorkerPool:
 
 
 _SHARED: ContextVar[dict[str, WorkerPool] | None] = ContextVar("shared_pools", default=None)
+_OPENING = threading.Lock()
+"""Held while a shared pool is looked up, and opened when it is not there yet."""
 
 
 @contextmanager
@@ -310,19 +312,24 @@ def pooled(command: Sequence[str] | str, options: PoolOptions) -> Iterator[Worke
     """An open pool running `command`: inside `shared_pools` the one kept for this command and
     options, otherwise a new one, closed on leaving. WorkerFailure if it does not start."""
     shared = _SHARED.get()
-    key = _shared_key(command, options)
-    if shared is not None and key in shared:
-        yield shared[key]
+    if shared is not None:
+        key = _shared_key(command, options)
+        # Threads of one command (identify's questions asked ahead) share its pools: the
+        # first opens it, the others wait and use it, never a second set of processes.
+        with _OPENING:
+            found = shared.get(key)
+            if found is None:
+                found = WorkerPool(command, options)
+                found.open()
+                shared[key] = found
+        yield found
         return
     pool = WorkerPool(command, options)
     try:
         pool.open()
-        if shared is not None:
-            shared[key] = pool
         yield pool
     finally:
-        if shared is None or shared.get(key) is not pool:
-            pool.close()
+        pool.close()
 
 
 def declared_adapter(

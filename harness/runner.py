@@ -184,7 +184,8 @@ def ask_adapter(
     answered before is answered from that answer without being sent again: one answer is one
     observation (a failure too: the pool has already sent a failed case again on its own).
     With `behind`, the questions are sent one at a time, only while no other call is asking
-    (`WorkerPool.run_behind`). WorkerFailure if the adapter does not start."""
+    (`WorkerPool.run_behind`), and only their answers that are not errors are given and
+    remembered. WorkerFailure if the adapter does not start."""
     with pooled(command, options) as pool:
         known = _ANSWERED.setdefault(pool, {})
         unanswered = []
@@ -195,6 +196,11 @@ def ask_adapter(
                 unanswered.append(question)
 
         def keep(job_id: str, answer: CaseAnswer) -> None:
+            if behind and answer.error is not None:
+                # Asked again by the caller that needs it, in a batch that sends a failed
+                # case again alone: a failure behind (a library's first call on a loaded
+                # machine, say) is no answer.
+                return
             question = unanswered[int(job_id)]
             known[question.key] = answer
             on_answer(question, answer)

@@ -130,3 +130,26 @@ def test_nothing_is_sent_behind_once_the_pool_is_closed() -> None:
     pool.close()
     pool.run_behind([[Job("0", partial(build, "0"))]], lambda key, answer: None)
     assert sent == []
+
+
+def test_a_failure_behind_is_asked_again_by_the_caller() -> None:
+    """An error asked behind is neither given nor remembered: the caller's question is sent
+    again, and its answer is the caller's."""
+    command = adapter_command("fakes:raises", None)
+    options = PoolOptions(jobs=2)
+    built: list[str] = []
+    behind: list[CaseAnswer] = []
+    front: list[CaseAnswer] = []
+
+    def counted(case_id: str) -> ProtocolCase:
+        # The fake raises on a case whose run is empty.
+        built.append(case_id)
+        config = Config.default()
+        return ProtocolCase(case_id, config.canonical(), config.to_mapping(), QRELS, [])
+
+    with shared_pools():
+        ask_adapter(command, [Question("a", counted)], options, lambda q, a: behind.append(a), True)
+        ask_adapter(command, [Question("a", counted)], options, lambda q, a: front.append(a))
+    assert len(built) == 2
+    assert behind == []
+    assert [answer.error is not None for answer in front] == [True]

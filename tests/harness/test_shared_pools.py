@@ -4,8 +4,10 @@ command, which appends one line to a log per process it starts."""
 
 from __future__ import annotations
 
+import contextvars
 import shlex
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -100,3 +102,21 @@ def test_cases_of_one_input_and_configuration_are_one_question(tmp_path: Path) -
     assert log.read_text().count('"measure"') == 1
     assert answers[copy.case_id, default.full()] == answers[probe.case_id, default.full()]
     assert answers[probe.case_id, default.full()].result["per_query"]
+
+
+def test_threads_of_one_command_share_the_pool_they_open(tmp_path: Path) -> None:
+    log = tmp_path / "starts.log"
+    command = counting_reference(log)
+    with shared_pools():
+        threads = [
+            threading.Thread(
+                target=contextvars.copy_context().run,
+                args=(declared_adapter, command, analysis_pool()),
+            )
+            for _ in range(2)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert starts(log) == 1
