@@ -208,14 +208,14 @@ def ask_adapter(
         jobs = [
             Job(f"{i}", partial(question.build, f"{i}")) for i, question in enumerate(unanswered)
         ]
-        if jobs and not behind:
-            # The expected values computed so far are written while the adapter answers.
-            write_pending()
         if behind:
             # One question a batch: what the caller asks meanwhile waits for one answer at most.
             pool.run_behind([[job] for job in jobs], keep)
-        else:
-            pool.run([jobs[i : i + MAX_BATCH] for i in range(0, len(jobs), MAX_BATCH)], keep)
+            return
+        if jobs:
+            # The expected values computed so far are written while the adapter answers.
+            write_pending()
+        pool.run([jobs[i : i + MAX_BATCH] for i in range(0, len(jobs), MAX_BATCH)], keep)
 
 
 _ANSWERED: WeakKeyDictionary[WorkerPool, dict[Hashable, CaseAnswer]] = WeakKeyDictionary()

@@ -291,13 +291,13 @@ def _descend(table: _Table, changes: Changes, departed: Sequence[str]) -> tuple[
     cost = cost_of(changes)
     while cost[1]:
         moves = _neighbours(table, changes)
+        if not moves:
+            break
         # The single changes not costed before, half of them weighed by a copy (`halves`).
         fresh = [move for move in dict.fromkeys(moves) if move not in costs]
         weighed = computed_in_halves(partial(_costs, table, departed), fresh)
         costs.update(zip(fresh, weighed, strict=True))
         moves.sort(key=cost_of)
-        if not moves:
-            break
         best = moves[0]
         if cost_of(best) >= cost:
             # The first of the pairs with the lowest cost below the current one (where a walk
