@@ -69,6 +69,10 @@ def _ranked_depth(sources: IdealSources, config: Config) -> int:
     return n if config.cutoff is None else min(config.cutoff, n)
 
 
+LONG_AS_THE_CUTOFF = frozenset({"assumed-k"})
+"""The choices whose ideal list is k long whatever the input (k copies of the top gain): only
+under them does a cutoff past every ranking and judgment change a value."""
+
 CHOICES: dict[str, Callable[[IdealSources, Config], Candidates]] = {
     "judged": judged,
     "retrieved": retrieved,

@@ -18,6 +18,7 @@ import random
 import signal
 import sys
 import threading
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -38,6 +39,7 @@ from ndcgspec.harness.protocol import ProtocolCase
 from ndcgspec.harness.runner import Question, ask_adapter
 from ndcgspec.reference import Config, NdcgSpecError
 from ndcgspec.reference.config import choice_ids, parameters, spec_choice
+from ndcgspec.reference.cutoff import cuts_nothing
 from ndcgspec.reference.decimals import canonical_decimal
 from ndcgspec.reference.ties import docid_key
 from ndcgspec.spec import kept
@@ -315,6 +317,11 @@ OutcomeKey = tuple[str | None, str | None, bool, tuple[tuple[str, QueryKey], ...
 
 @cache
 def _outcome(probe: ProbeInput, config: Config) -> tuple[OutcomeKey, ExpectedValues]:
+    if config.cutoff is not None and cuts_nothing(config, _longest_query(probe)):
+        # One outcome for both: the chosen cutoff's search asks k = 1 to 200 of inputs of a
+        # few rows, and a cutoff of 10 on a 5-document probe is the whole ranking.
+        return _outcome(probe, replaced(config, cutoff=None))
+
     def compute() -> ExpectedValues:
         sweep, lock = _sweep(probe)
         with lock:
@@ -329,6 +336,14 @@ def _outcome(probe: ProbeInput, config: Config) -> tuple[OutcomeKey, ExpectedVal
         else tuple(sorted((q, v.as_tuple()) for q, v in values.per_query.items()))
     )
     return (values.error, values.aggregate, values.states_aggregate, per_query), values
+
+
+@cache
+def _longest_query(probe: ProbeInput) -> int:
+    """The most rows any query of the probe has, in the run or in the qrels."""
+    judged = Counter(qid for qid, _, _ in probe.qrels)
+    ranked = Counter(qid for qid, _, _ in probe.run)
+    return max([*judged.values(), *ranked.values()], default=0)
 
 
 def expected_of(probe: ProbeInput, config: Config) -> ExpectedValues:

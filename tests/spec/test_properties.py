@@ -26,6 +26,7 @@ from ndcgspec.reference import (
     qrels_from_labels,
     run_from_scores,
 )
+from ndcgspec.reference.cutoff import cuts_nothing
 from ndcgspec.reference.evaluate import evaluate
 from ndcgspec.spec import load_spec
 
@@ -173,6 +174,41 @@ def test_linear_equals_exponential_on_binary_labels(mapping: dict[str, Any], que
         exponential.dcg,
         exponential.idcg,
     )
+
+
+def scored(config: Config, qrels: Mapping[str, Labels], run: Mapping[str, Postings]) -> Any:
+    """Each query's values, whether it enters the mean, and the mean; or the error raised."""
+    try:
+        found = evaluate(config, qrels_from_labels(qrels), run_from_scores(run))
+    except InputError as error:
+        return str(error)
+    values = {q: (r.ndcg, r.dcg, r.idcg, r.in_mean) for q, r in found.per_query.items()}
+    return values, found.aggregate
+
+
+@EXAMPLES
+@given(
+    config_mappings(),
+    st.lists(queries(), min_size=1, max_size=3),
+    st.booleans(),
+    st.integers(0, 3),
+)
+def test_a_cutoff_past_every_list_is_the_whole_ranking(
+    mapping: dict[str, Any], drawn: list[tuple[Labels, Postings]], one_unranked: bool, past: int
+) -> None:
+    """``ndcg.cutoff``: where `cuts_nothing` says k cuts nothing, as at or past every query's
+    rows in the run and in the qrels, every value and every error is the null cutoff's (a
+    query may have no ranking at all, and every choice is drawn, errors and empty rules
+    included)."""
+    qrels = {f"q{i}": judged for i, (judged, _) in enumerate(drawn)}
+    run = {f"q{i}": postings for i, (_, postings) in enumerate(drawn)}
+    if one_unranked and len(run) > 1:
+        del run["q0"]
+    longest = max(len(rows) for rows in [*qrels.values(), *run.values()])
+    config = Config.from_mapping({**mapping, "cutoff": longest + past})
+    assume(cuts_nothing(config, longest))
+    whole = Config.from_mapping({**mapping, "cutoff": None})
+    assert scored(config, qrels, run) == scored(whole, qrels, run)
 
 
 @EXAMPLES
