@@ -20,11 +20,10 @@ from itertools import accumulate
 import numpy as np
 
 from ndcgspec.engine.choice_keys import ChoiceKey, discount_key
-from ndcgspec.engine.fixed_point import DISCOUNT_DPS, Bounds, fixed_enclosure
-from ndcgspec.engine.log_discounts import sieved_discounts
-from ndcgspec.reference.arithmetic import computing_with, enclosing
+from ndcgspec.engine.fixed_point import Bounds
+from ndcgspec.engine.rank_discounts import fixed_discounts
 from ndcgspec.reference.config import Config
-from ndcgspec.reference.discount import RankWeights, discount
+from ndcgspec.reference.discount import RankWeights
 
 
 @lru_cache(maxsize=256)
@@ -62,15 +61,12 @@ class Discounts:
         if ranks <= self.ranks:
             return self
         low, high = list(self.low), list(self.high)
-        first = len(low)
-        with computing_with(enclosing(DISCOUNT_DPS)):
-            weights = sieved_discounts(self.config, first, ranks)
-            if weights is None:
-                weights = [discount(rank, self.config) for rank in range(first, ranks + 1)]
-            for weight in weights:
-                rank_low, rank_high = fixed_enclosure(weight)
-                low.append(rank_low)
-                high.append(rank_high)
+        # A table is made again whole when it grows: ranks in blocks, so that a ranking a few
+        # documents longer than the last does not make it again.
+        last = -(-ranks // RANKS_BLOCK) * RANKS_BLOCK
+        for rank_low, rank_high in fixed_discounts(self.config, len(low), last):
+            low.append(rank_low)
+            high.append(rank_high)
         width = np.array([h - lo for lo, h in zip(low, high, strict=True)], np.int64)
         return Discounts(
             self.config,
@@ -109,6 +105,9 @@ class Discounts:
             self.high_prefix[last] - self.high_prefix[first - 1],
         )
 
+
+RANKS_BLOCK = 256
+"""Tables cover a multiple of this many ranks."""
 
 # Bits per limb: a sum of up to 2^31 limbs fits an int64.
 LIMB_BITS = 32
