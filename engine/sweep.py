@@ -25,15 +25,17 @@ configuration that agrees on the axes the step depends on:
   same queries share one mean.
 
 The arithmetic is the fast engine's (`fixed_point`, `query_bounds`): gains are exact fractions
-(the axes computed with rationals), each rank's discount is held between two fixed-point
-integers, so each running sum is a pair of integers between which the true sum lies; each
-output is then rounded once from those bounds (``ndcg.precision``), a query whose bounds do
-not settle its digits is evaluated by the reference, and the mean is an exact
-`mean.MeanPart`. A configuration with an irrational gain (2^l − 1 for a fractional l), or
-whose mean the parts cannot round, is scored by the engine on the whole input
-(`ndcgspec.engine.memory`). The digits are therefore the reference's, correctly rounded; the
-tests check them, and each shared step, against `ndcgspec.reference.evaluate` on random
-inputs (tests/engine/test_equals_reference.py).
+(the axes computed with rationals) or, irrational (2^l − 1 for a fractional l), an
+`IrrationalGain` known exactly by its label and held by an enclosure, which is all ranking and
+summing read of it; each rank's discount is held between two fixed-point integers, so each
+running sum is a pair of integers between which the true sum lies; each output is then rounded
+once from those bounds (``ndcg.precision``), a query whose bounds do not settle its digits is
+evaluated by the reference, and the mean is an exact `mean.MeanPart`. A configuration that
+would add an irrational gain (the mean of a tie group, ``ndcg.ties.average``), or whose mean
+the parts cannot round, is scored by the engine on the whole input (`ndcgspec.engine.memory`).
+The digits are therefore the reference's, correctly rounded; the tests check them, and each
+shared step, against `ndcgspec.reference.evaluate` on random inputs
+(tests/engine/test_equals_reference.py).
 
 The sweep computes what the engine declares (`ndcgspec.engine.support`), with the engine's
 arithmetic and the reference's axis functions; a configuration using any other anchor (a
@@ -55,7 +57,8 @@ import mpmath
 
 from ndcgspec.engine.choice_keys import ChoiceKey, discount_key, label_key
 from ndcgspec.engine.discounts import Discounts, discounts_of
-from ndcgspec.engine.fixed_point import Bounds, fixed_point, product_bounds
+from ndcgspec.engine.fixed_point import DISCOUNT_DPS, Bounds, fixed_point, product_bounds
+from ndcgspec.engine.irrational_gain import IrrationalGain, Unordered
 from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
 from ndcgspec.engine.memory import Inputs
 from ndcgspec.engine.query_bounds import QueryBounds, query_result
@@ -63,7 +66,7 @@ from ndcgspec.engine.result_digits import Entries, ResultDigits
 from ndcgspec.engine.route import routed
 from ndcgspec.reference import aggregate, duplicates, ties, unjudged
 from ndcgspec.reference import ideal as ideal_axis
-from ndcgspec.reference.arithmetic import EXACT, NotRational, computing_with
+from ndcgspec.reference.arithmetic import EXACT, NotRational, computing_with, enclosing, enclosure
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import held
 from ndcgspec.reference.decimals import plain_digits
@@ -78,8 +81,10 @@ from ndcgspec.reference.query import QueryResult, judged_gain
 T = TypeVar("T")
 # A query's entry of the result object and its share of the mean (`query_bounds.query_result`).
 Outcome = tuple[dict[str, str | None], MeanPart]
-# A list of gains, exact fractions or ints (`Sweep._intern`).
-Gains = tuple[Fraction | int, ...]
+# A gain: an exact fraction (an int when integral) or an irrational one.
+Gain = Fraction | int | IrrationalGain
+# A list of gains (`Sweep._intern`).
+Gains = tuple[Gain, ...]
 # By ``ndcg.ideal`` choice the engine declares (`support`), how many of the ranking's axes
 # (duplicates, unjudged, ties, in that order) its ideal list depends on: none for the judged
 # documents alone; two for the documents kept (their gains, or only their number n); three
@@ -127,7 +132,7 @@ class _Kept:
     are the ideal list's candidates under ``ndcg.ideal.retrieved``."""
 
     postings: tuple[Posting, ...]
-    gains: tuple[Fraction | int, ...]
+    gains: Gains
     mixed: tuple[tuple[int, int], ...]
     credits: int
 
@@ -138,7 +143,7 @@ class _Ranking:
     order (`Sweep._intern`), those gains, and its kept documents."""
 
     credits: int
-    credited: tuple[Fraction | int, ...]
+    credited: Gains
     kept: _Kept
 
 
@@ -186,14 +191,12 @@ class _RunningSums:
 
 @dataclass(frozen=True)
 class _Keys:
-    """What each step of one configuration depends on; equal keys share the step. `rational`
-    says every gain is a fraction (else the engine scores the configuration whole)."""
+    """What each step of one configuration depends on; equal keys share the step."""
 
     labels: int
     ranking: tuple[int, str | None, str, str]
     ideal: tuple[int, str, bool, tuple[str | None, ...]]
     discount: ChoiceKey
-    rational: bool
 
 
 class Sweep:
@@ -235,24 +238,20 @@ class Sweep:
         """The steps `config` shares with other configurations."""
         chosen = _choices(config)
         resolved = self._cached(chosen.label_axes, lambda: self._resolve(config))
-        # Equal resolutions share one small id, so later keys hash quickly; the engine scores
-        # an irrational one whole, so its id is its label axes'.
-        labels = self._cached(
-            ("label id", chosen.label_axes if resolved is IRRATIONAL else resolved),
-            lambda: len(self._memo),
-        )
+        # Equal resolutions share one small id, so later keys hash quickly.
+        labels = self._cached(("label id", resolved), lambda: len(self._memo))
         axes = (chosen.duplicates if self._duplicated else None, *chosen.ranking)
         ranking = (labels, *axes)
         ideal = (labels, chosen.ideal, chosen.every_gain, axes[: chosen.ideal_reads])
-        return _Keys(labels, ranking, ideal, chosen.discount, resolved is not IRRATIONAL)
+        return _Keys(labels, ranking, ideal, chosen.discount)
 
     # -- labels: fractional, negative, gain ------------------------------------------------
 
-    def _resolve(self, config: Config) -> tuple[Resolved, ...] | _Marker:
-        """The gain of every distinct label, as an exact fraction (an int when integral), None
-        (``ndcg.negative.unjudged``) or a _Rejection (the configuration rejects the label, for
-        the reason it gives: configurations rejecting for other reasons share no result); IRRATIONAL
-        when a gain is not a fraction."""
+    def _resolve(self, config: Config) -> tuple[Resolved, ...]:
+        """The gain of every distinct label, as an exact fraction (an int when integral), an
+        IrrationalGain, None (``ndcg.negative.unjudged``) or a _Rejection (the configuration
+        rejects the label, for the reason it gives: configurations rejecting for other reasons
+        share no result)."""
         resolved: list[Resolved] = []
         with computing_with(EXACT):
             for label in self.labels:
@@ -262,7 +261,8 @@ class Sweep:
                     resolved.append(_Rejection(str(error), error.axis))
                     continue
                 except NotRational:
-                    return IRRATIONAL
+                    resolved.append(_irrational_gain(label, config))
+                    continue
                 # An integral gain as an int: the same number, and ranking compares ints fast.
                 if value is not None and value.denominator == 1:
                     value = int(value)
@@ -274,7 +274,6 @@ class Sweep:
 
         def compute() -> dict[str, dict[str, Resolved]]:
             resolved = self._resolve(config)
-            assert not isinstance(resolved, _Marker), "an irrational configuration goes whole"
             by_label = dict(zip(self.labels, resolved, strict=True))
             return {
                 q: {d: by_label[j.label] for d, j in docs.items()} for q, docs in self.qrels.items()
@@ -293,7 +292,7 @@ class Sweep:
 
     # -- ranking: duplicates, unjudged, ties -----------------------------------------------
 
-    def _intern(self, values: Sequence[Fraction | int]) -> int:
+    def _intern(self, values: Sequence[Gain]) -> int:
         """A small id for a list of gains, equal for lists equal but for trailing zeros,
         which add nothing to a sum at any cutoff: every sum over the list (DCG, IDCG) and
         every result built from those sums is computed once per id."""
@@ -347,7 +346,7 @@ class Sweep:
                     return error
                 raise AssertionError(f"query {qid!r}: no unjudged document is rejected")
         postings: list[Posting] = []
-        kept: list[Fraction | int] = []
+        kept: list[Gain] = []
         mixed: list[tuple[int, int]] = []
         for group in groups:
             start = len(kept)
@@ -365,11 +364,12 @@ class Sweep:
                 mixed.append((start, len(kept)))
         return _Kept(tuple(postings), tuple(kept), tuple(mixed), self._intern(kept))
 
-    def _ranking(self, qid: str, keys: _Keys, config: Config) -> _Ranking | InputError:
-        """The credited gains of `qid` in rank order, and its kept documents."""
+    def _ranking(self, qid: str, keys: _Keys, config: Config) -> _Ranking | InputError | _Marker:
+        """The credited gains of `qid` in rank order, and its kept documents; WHOLE where a
+        tie group's mean gain would sum an irrational gain (``ndcg.ties.average``)."""
         return self._cached(("ranking", qid, keys.ranking), lambda: self._rank(qid, keys, config))
 
-    def _rank(self, qid: str, keys: _Keys, config: Config) -> _Ranking | InputError:
+    def _rank(self, qid: str, keys: _Keys, config: Config) -> _Ranking | InputError | _Marker:
         kept = self._cached(
             ("kept", qid, keys.ranking[:3]), lambda: self._kept(qid, keys.labels, config)
         )
@@ -380,6 +380,12 @@ class Sweep:
             return _Ranking(kept.credits, kept.gains, kept)
         credits = list(kept.gains)
         order = ties.CHOICES[config.choice("ties")]
+        if order is ties.average and any(
+            isinstance(gain, IrrationalGain)
+            for start, end in kept.mixed
+            for gain in credits[start:end]
+        ):
+            return WHOLE
         with computing_with(EXACT):
             for start, end in kept.mixed:
                 group = [
@@ -406,8 +412,11 @@ class Sweep:
             before.append((low, high))
             value = gains[start]
             fixed = None
-            if value:
+            if isinstance(value, IrrationalGain):
+                fixed = value.fixed
+            elif value:
                 fixed = self._fixed.get(value) or self._fixed.setdefault(value, fixed_point(value))
+            if fixed is not None:
                 term = product_bounds(fixed, discounts.between(start + 1, end))
                 low, high = low + term[0], high + term[1]
             points.append(fixed)
@@ -446,17 +455,20 @@ class Sweep:
 
     def _query_lists(
         self, keys: _Keys, config: Config, cutoff: int | None
-    ) -> tuple[int, list[tuple[int, int, int] | InputError], int]:
+    ) -> tuple[int, list[tuple[int, int, int] | InputError], int] | _Marker:
         """Per qrels query (in `qids` order), the ids of its credited gains and of its ideal
         list at `cutoff`, and n, the length of its ranking; or its InputError; and the length
-        of the longest list of credited gains. Equal outcomes have one id (first), so
-        configurations that rank and judge every query alike share all that follows."""
+        of the longest list of credited gains; or WHOLE where a query's ranking is (`_rank`).
+        Equal outcomes have one id (first), so configurations that rank and judge every query
+        alike share all that follows."""
 
-        def compute() -> tuple[int, list[tuple[int, int, int] | InputError], int]:
+        def compute() -> tuple[int, list[tuple[int, int, int] | InputError], int] | _Marker:
             lists: list[tuple[int, int, int] | InputError] = []
             longest = 0
             for qid in self.qids:
                 ranking = self._ranking(qid, keys, config)
+                if isinstance(ranking, _Marker):
+                    return ranking
                 if isinstance(ranking, InputError):
                     lists.append(ranking)
                     continue
@@ -469,10 +481,14 @@ class Sweep:
 
     def _per_query(
         self, keys: _Keys, config: Config, cutoff: int | None
-    ) -> list[Outcome | _ByEmpty | InputError]:
+    ) -> list[Outcome | _ByEmpty | InputError] | _Marker:
         """Per qrels query (in `qids` order), its result object entry and share of the mean,
-        the same under every empty and aggregate choice; or _ByEmpty; or its InputError."""
-        lists_id, lists, longest = self._query_lists(keys, config, cutoff)
+        the same under every empty and aggregate choice; or _ByEmpty; or its InputError; or
+        WHOLE (`_query_lists`)."""
+        found = self._query_lists(keys, config, cutoff)
+        if isinstance(found, _Marker):
+            return found
+        lists_id, lists, longest = found
         at = None if cutoff is None or cutoff >= longest else cutoff
 
         def compute() -> list[Outcome | _ByEmpty | InputError]:
@@ -538,9 +554,14 @@ class Sweep:
         return self._cached(key, lambda: self._score(config, keys, cutoff))
 
     def _score(self, config: Config, keys: _Keys, cutoff: int | None) -> Scores | InputError:
-        if not keys.rational:
+        try:
+            per_query = self._per_query(keys, config, cutoff)
+        except Unordered:
+            # Two gains whose order the enclosures do not settle: the engine falls back to
+            # the reference where it meets them.
             return self._by_engine(_at(config, cutoff))
-        per_query = self._per_query(keys, config, cutoff)
+        if isinstance(per_query, _Marker):
+            return self._by_engine(_at(config, cutoff))
         aggregated = config.choice("aggregate")
         queries = aggregate.CHOICES[aggregated](self.qids, self.run.keys())
         results: list[Outcome] = []
@@ -682,16 +703,17 @@ class _Rejection:
 
 
 # What a label resolves to (`Sweep._resolve`): its gain, None (unjudged) or a rejection.
-Resolved = Fraction | int | _Rejection | None
+Resolved = Gain | _Rejection | None
 
 
-def _accepted(gains: dict[str, Resolved]) -> TypeGuard[dict[str, Fraction | int | None]]:
+def _accepted(gains: dict[str, Resolved]) -> TypeGuard[dict[str, Gain | None]]:
     """Whether the configuration rejects no label of a query's judgments."""
     return not any(isinstance(g, _Rejection) for g in gains.values())
 
 
 class _Marker:
-    """An outcome that is not a gain: rejected (ERROR), irrational, or condensed away."""
+    """An outcome that is not a gain: rejected (ERROR), condensed away, or a mean of tied gains
+    one of which is irrational (WHOLE: the engine scores the configuration whole)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -701,7 +723,7 @@ class _Marker:
 
 
 ERROR = _Marker("ERROR")
-IRRATIONAL = _Marker("IRRATIONAL")
+WHOLE = _Marker("WHOLE")
 CONDENSED = _Marker("CONDENSED")
 
 
@@ -723,6 +745,15 @@ def _unjudged_gain(choice: str) -> Fraction | int | _Marker:
     assert gain is not None, "the unjudged axis ranks a document with a gain"
     # An integral gain as an int, as `Sweep._resolve` gives it: equal lists hash alike, fast.
     return int(gain) if gain.denominator == 1 else gain
+
+
+def _irrational_gain(label: Decimal, config: Config) -> IrrationalGain:
+    """The label's gain under `config` where it is not a fraction: the reference's, enclosed
+    at DISCOUNT_DPS digits, and known by the label after the fractional and negative axes
+    under the choices of the label axes (``engine/irrational_gain.py``)."""
+    with computing_with(enclosing(DISCOUNT_DPS)):
+        after, value = judged_gain(Judgment(label), config)
+    return IrrationalGain((label_key(config), after), enclosure(value))
 
 
 def label_values(qrels: Qrels) -> list[Decimal]:
