@@ -57,8 +57,9 @@ import mpmath
 
 from ndcgspec.engine.choice_keys import ChoiceKey, discount_key, label_key
 from ndcgspec.engine.discounts import Discounts, discounts_of
-from ndcgspec.engine.fixed_point import DISCOUNT_DPS, Bounds, fixed_point, product_bounds
+from ndcgspec.engine.fixed_point import Bounds, fixed_point, product_bounds
 from ndcgspec.engine.irrational_gain import IrrationalGain, Unordered
+from ndcgspec.engine.label_gains import shared_label_gain
 from ndcgspec.engine.mean import MeanPart, NeedsMoreDigits
 from ndcgspec.engine.memory import Inputs
 from ndcgspec.engine.query_bounds import QueryBounds, query_result
@@ -66,7 +67,7 @@ from ndcgspec.engine.result_digits import Entries, ResultDigits
 from ndcgspec.engine.route import routed
 from ndcgspec.reference import aggregate, duplicates, ties, unjudged
 from ndcgspec.reference import ideal as ideal_axis
-from ndcgspec.reference.arithmetic import EXACT, NotRational, computing_with, enclosing, enclosure
+from ndcgspec.reference.arithmetic import EXACT, NotRational, computing_with
 from ndcgspec.reference.config import Config
 from ndcgspec.reference.contexts import held
 from ndcgspec.reference.decimals import plain_digits
@@ -750,10 +751,12 @@ def _unjudged_gain(choice: str) -> Fraction | int | _Marker:
 def _irrational_gain(label: Decimal, config: Config) -> IrrationalGain:
     """The label's gain under `config` where it is not a fraction: the reference's, enclosed
     at DISCOUNT_DPS digits, and known by the label after the fractional and negative axes
-    under the choices of the label axes (``engine/irrational_gain.py``)."""
-    with computing_with(enclosing(DISCOUNT_DPS)):
-        after, value = judged_gain(Judgment(label), config)
-    return IrrationalGain((label_key(config), after), enclosure(value))
+    under the choices of the label axes (``engine/irrational_gain.py``); each computed once
+    for every sweep and thread (`label_gains.shared_label_gain`)."""
+    axes = label_key(config)
+    found = shared_label_gain(str(label), config, axes)
+    assert isinstance(found, tuple), f"label {label}: no irrational gain"
+    return IrrationalGain((axes, found[0]), found[1])
 
 
 def label_values(qrels: Qrels) -> list[Decimal]:
