@@ -14,10 +14,10 @@ import pytest
 from install_hints import names_extras, needing
 
 from ndcgspec.harness.adapters import peers
-from ndcgspec.harness.adapters.base import AdapterError
+from ndcgspec.harness.adapters.base import AdapterError, load_adapter
 from ndcgspec.harness.adapters.peers.common import require
 from ndcgspec.harness.adapters.peers.numpy_snippet import tutorial_ndcg
-from ndcgspec.harness.registry import PEER_ADAPTERS
+from ndcgspec.harness.registry import PEER_ADAPTERS, adapter_target
 from ndcgspec.harness.worker import adapter_command
 from ndcgspec.reference import Config
 from ndcgspec.survey.probes import ProbeInput, ask, spread_ties
@@ -103,3 +103,15 @@ def test_spread_ties_needs_a_tie() -> None:
         "p", (("q", "a", "1"),), (("q", "a", "2"), ("q", "b", "1")), Config.default()
     )
     assert spread_ties(probe, "input") is None
+
+
+@pytest.mark.parametrize("name", ["ranx", "ir_measures-ranx", "rankereval"])
+def test_an_adapter_whose_library_compiles_in_each_process_runs_one(name: str) -> None:
+    """ranx and rankerEval compile their kernels (numba) in each process on first use: a
+    second process compiles them all again (ir_measures-ranx's cold identify took 30.5 s, 44 s
+    of CPU, with two)."""
+    try:
+        adapter = load_adapter(adapter_target(name))
+    except AdapterError as error:
+        pytest.skip(f"{name}'s library is not installed: {error}")
+    assert adapter.processes == 1

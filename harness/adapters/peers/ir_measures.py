@@ -86,6 +86,9 @@ class IrMeasuresAdapter(PeerAdapter):
             decimal_places=decimal_places,
             library=DISTRIBUTION,
             not_observable=DICT_NOT_OBSERVABLE,
+            # ranx compiles its kernels (numba) in each process on first use, as the ranx
+            # adapter's does: one process serves it (`Adapter.processes`).
+            processes=1 if provider == "ranx" else None,
         )
 
     def _engine(self) -> Any:
