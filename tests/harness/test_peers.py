@@ -105,6 +105,8 @@ def test_spread_ties_needs_a_tie() -> None:
     assert spread_ties(probe, "input") is None
 
 
+# Importing ranx compiles its sources, whose strings hold LaTeX escapes it does not mean.
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.parametrize("name", ["ranx", "ir_measures-ranx", "rankereval"])
 def test_an_adapter_whose_library_compiles_in_each_process_runs_one(name: str) -> None:
     """ranx and rankerEval compile their kernels (numba) in each process on first use: a
