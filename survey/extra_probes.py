@@ -42,6 +42,7 @@ from ndcgspec.survey.probes import (
     ask,
     beyond_view,
     expected_of,
+    longest_query,
     meets,
     meets_values,
     number_reading_inputs,
@@ -91,7 +92,7 @@ def chosen_cutoff(
             # Another observation (`undefined_values`), whatever the cutoff.
             continue
         longest = max(Counter(q for q, *_ in probe.run).values(), default=0)
-        missed[probe.case_id] = max(longest, *Counter(q for q, *_ in probe.qrels).values(), 0)
+        missed[probe.case_id] = longest_query(probe)
         candidates = [
             *range(1, min(longest, CUTOFF_SEARCH_LENGTH) + 1),
             *(k for k in CUTOFF_DEFAULTS if CUTOFF_SEARCH_LENGTH < k < longest),

@@ -317,7 +317,7 @@ OutcomeKey = tuple[str | None, str | None, bool, tuple[tuple[str, QueryKey], ...
 
 @cache
 def _outcome(probe: ProbeInput, config: Config) -> tuple[OutcomeKey, ExpectedValues]:
-    if config.cutoff is not None and cuts_nothing(config, _longest_query(probe)):
+    if config.cutoff is not None and cuts_nothing(config, longest_query(probe)):
         # One outcome for both: the chosen cutoff's search asks k = 1 to 200 of inputs of a
         # few rows, and a cutoff of 10 on a 5-document probe is the whole ranking.
         return _outcome(probe, replaced(config, cutoff=None))
@@ -339,7 +339,7 @@ def _outcome(probe: ProbeInput, config: Config) -> tuple[OutcomeKey, ExpectedVal
 
 
 @cache
-def _longest_query(probe: ProbeInput) -> int:
+def longest_query(probe: ProbeInput) -> int:
     """The most rows any query of the probe has, in the run or in the qrels."""
     judged = Counter(qid for qid, _, _ in probe.qrels)
     ranked = Counter(qid for qid, _, _ in probe.run)
